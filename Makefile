@@ -1,0 +1,111 @@
+# foliostat build. `make` builds ./foliostat; `make V=1` shows full commands; `make STATIC=1`
+# links statically; `make check` runs all tests (integration tests need root); `make install`
+# honours DESTDIR and PREFIX.
+
+VERSION := 0.1.0
+ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+OUTPUT ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC ?= gcc
+PKG_CONFIG ?= pkg-config
+
+PKGS := libbpf jansson
+ifeq ($(STATIC),1)
+PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS))
+LDFLAGS += -static
+else
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
+endif
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf -Iuser $(PKG_CFLAGS) \
+	  -DFOLIOSTAT_VERSION='"$(VERSION)"'
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP
+
+# tasks.bpf.c defines the shared maps; libbpf 1.1's linker needs the definition before the
+# extern declarations of the other objects.
+BPF_SRCS := bpf/tasks.bpf.c $(filter-out bpf/tasks.bpf.c,$(wildcard bpf/*.bpf.c))
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%.o,$(UNIT_SRCS))
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all clean check unit-tests install uninstall vmlinux
+
+all: foliostat $(OUTPUT)/workload
+
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/tests:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# All concerns are linked into one object, so one skeleton loads and attaches them together.
+$(OUTPUT)/foliostat.bpf.o: $(BPF_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(OUTPUT)/foliostat.skel.h: $(OUTPUT)/foliostat.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name foliostat_bpf > $@
+
+# Every user object may include the skeleton (directly or through loader.h).
+$(USER_OBJS) $(OUTPUT)/main.o: $(OUTPUT)/foliostat.skel.h
+
+$(OUTPUT)/%.o: user/%.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+foliostat: $(OUTPUT)/main.o $(USER_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+# The workload the integration tests drive: plain C, no libraries, so it also links statically.
+$(OUTPUT)/workload: tests/workload.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $(LDFLAGS) $< -o $@
+
+$(OUTPUT)/tests/%.o: tests/unit/%.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
+
+$(OUTPUT)/unit-tests: $(UNIT_OBJS) $(USER_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+unit-tests: $(OUTPUT)/unit-tests
+
+check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests
+	$(Q)tests/run-tests.sh
+
+vmlinux:
+	$(Q)scripts/gen-vmlinux.sh /sys/kernel/btf/vmlinux $(ARCH)
+
+install: foliostat
+	install -D -m 0755 foliostat $(DESTDIR)$(PREFIX)/sbin/foliostat
+	install -D -m 0644 man/foliostat.8 $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf $(OUTPUT) foliostat
+
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/bpf/*.d $(OUTPUT)/tests/*.d)

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the BPF programs and the loader agree on: map keys, value layouts, counter indices and
+ * limits. Plain fixed-width types and fixed arrays only, so both compilers lay it out alike.
+ */
+#ifndef FOLIOSTAT_H
+#define FOLIOSTAT_H
+
+/* Orders 0..14 have their own bucket; anything larger (no page allocator does that today) is
+ * folded into the last one so an unexpected order is counted rather than dropped. */
+#define FS_NR_ORDERS 16
+#define FS_COMM_LEN 16
+/* Default capacity of the task table: threads with activity between two reads of the table. */
+#define FS_DEFAULT_MAX_TASKS 32768
+
+/* Folio histograms kept per task and system-wide, one per kind of event. */
+enum fs_folio_hist {
+	FS_FOLIO_ALLOC_MOVABLE, /* mm_page_alloc with migratetype MIGRATE_MOVABLE */
+	FS_FOLIO_ALLOC_KERNEL,	/* mm_page_alloc with any other migratetype */
+	FS_FOLIO_PAGECACHE,	/* mm_filemap_add_to_page_cache */
+	FS_NR_FOLIO_HISTS,
+};
+
+/* Every counter a task can be charged with. Later concerns add their groups here. */
+struct fs_counters {
+	__u64 folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];
+};
+
+/*
+ * One entry of the task table, keyed by the u64 of bpf_get_current_pid_tgid() (tgid << 32 | tid).
+ * Keying by thread means only the thread itself ever writes its entry, so plain adds are safe
+ * and threads of one process on different CPUs never share a cache line.
+ */
+struct fs_task {
+	char comm[FS_COMM_LEN]; /* thread group leader's name, refreshed on exec */
+	__u32 exited;		/* set at thread exit: the loader evicts it once reported */
+	__u32 pad;
+	struct fs_counters counters;
+};
+
+/* System-wide figures, one copy per CPU (summed by the loader). */
+struct fs_system {
+	struct fs_counters total;     /* every event, whoever caused it */
+	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
+	struct fs_counters untracked; /* task events that found the task table full */
+	__u64 freed[FS_NR_ORDERS];    /* mm_page_free: frees happen in unrelated contexts */
+};
+
+#endif /* FOLIOSTAT_H */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The maps every concern shares, and the one way events are charged to them. tasks.bpf.c
+ * defines the maps (FS_DEFINE_MAPS); every other .bpf.c sees extern declarations that the BPF
+ * static linker resolves to those definitions.
+ */
+#ifndef FS_MAPS_BPF_H
+#define FS_MAPS_BPF_H
+
+#include "compat.bpf.h"
+#include "foliostat.h"
+
+#ifdef FS_DEFINE_MAPS
+#define FS_MAP
+#else
+#define FS_MAP extern
+#endif
+
+/* Per-thread counters. No preallocation: memory follows the threads actually seen, and the
+ * capacity (set by the loader) only bounds it. */
+FS_MAP struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FS_DEFAULT_MAX_TASKS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, struct fs_task);
+} fs_tasks SEC(".maps");
+
+/* System-wide counters, per CPU so that no two CPUs ever write the same line. */
+FS_MAP struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fs_system);
+} fs_system_stats SEC(".maps");
+
+static __always_inline struct fs_system *system_stats(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&fs_system_stats, &zero);
+}
+
+/* Kept out of line: it runs once per thread, and inlining it into every hot program would
+ * only make them longer. */
+static __noinline struct fs_task *task_create(__u64 pid_tgid)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fs_task fresh = {};
+
+	BPF_CORE_READ_STR_INTO(&fresh.comm, task, group_leader, comm);
+	/* BPF_NOEXIST: if the thread raced us here from another program, keep its entry. */
+	bpf_map_update_elem(&fs_tasks, &pid_tgid, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+}
+
+/*
+ * Where a task-context event is charged: the current thread's entry, created on first use,
+ * or NULL when the table is full (the caller then counts it as untracked).
+ */
+static __always_inline struct fs_counters *task_counters(void)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct fs_task *entry;
+
+	entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+	if (!entry)
+		entry = task_create(pid_tgid);
+	return entry ? &entry->counters : NULL;
+}
+
+/*
+ * The counters an event is charged to besides the system total: the current thread's in task
+ * context; the interrupt group in interrupt context, where the interrupted task did not ask
+ * for the work; the untracked group when the task table is full.
+ */
+static __always_inline struct fs_counters *charge_target(struct fs_system *sys)
+{
+	struct fs_counters *counters;
+
+	if (in_interrupt_context())
+		return &sys->interrupt;
+	counters = task_counters();
+	return counters ? counters : &sys->untracked;
+}
+
+static __always_inline unsigned int order_bucket(unsigned int order)
+{
+	return order < FS_NR_ORDERS ? order : FS_NR_ORDERS - 1;
+}
+
+#endif /* FS_MAPS_BPF_H */

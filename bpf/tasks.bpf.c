@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task lifecycle: the maps are defined here, and thread exit and exec keep the task table's
+ * entries honest (names follow exec; exited threads are marked for eviction).
+ */
+#define FS_DEFINE_MAPS
+#include "maps.bpf.h"
+
+#include <bpf/bpf_tracing.h>
+
+/* THREAD_SIZE of the running kernel (x86-64: 16 KiB, 32 KiB with KASAN); see compat.bpf.h. */
+const volatile __u64 fs_task_stack_size = 16384;
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(fs_task_exit)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct fs_task *entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+
+	if (entry)
+		entry->exited = 1;
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(fs_task_exec, struct task_struct *task)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct fs_task *entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+
+	if (entry)
+		bpf_probe_read_kernel_str(entry->comm, sizeof(entry->comm), task->comm);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

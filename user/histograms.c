@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Named folio histograms derived from the raw counters (see report.h). */
+#include <string.h>
+
+#include "report.h"
+
+const char *const hist_names[NR_HISTS] = {
+	[HIST_ALLOC] = "alloc",
+	[HIST_ALLOC_MOVABLE] = "alloc_movable",
+	[HIST_ALLOC_KERNEL] = "alloc_kernel",
+	[HIST_PAGECACHE] = "pagecache",
+};
+
+void folio_hist(const struct fs_counters *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS])
+{
+	const __u64 *movable = c->folios[FS_FOLIO_ALLOC_MOVABLE];
+	const __u64 *kernel = c->folios[FS_FOLIO_ALLOC_KERNEL];
+
+	for (int order = 0; order < FS_NR_ORDERS; order++) {
+		switch (which) {
+		case HIST_ALLOC:
+			out[order] = movable[order] + kernel[order];
+			break;
+		case HIST_ALLOC_MOVABLE:
+			out[order] = movable[order];
+			break;
+		case HIST_ALLOC_KERNEL:
+			out[order] = kernel[order];
+			break;
+		default:
+			out[order] = c->folios[FS_FOLIO_PAGECACHE][order];
+			break;
+		}
+	}
+}

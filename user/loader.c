@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The BPF lifecycle: open, probe and configure, load, attach (see loader.h). */
+#include "loader.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "foliostat.skel.h"
+
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+struct probe_def {
+	const char *name;	/* as users know it: group:event */
+	const char *tracepoint; /* the event name, btf_trace_<tracepoint> in kernel BTF */
+	const char *program;	/* BPF program in the skeleton */
+	bool core;		/* foliostat cannot run meaningfully without it */
+};
+
+static const struct probe_def probe_defs[NR_PROBES] = {
+	[PROBE_PAGE_ALLOC] = { "kmem:mm_page_alloc", "mm_page_alloc", "fs_page_alloc", true },
+	[PROBE_PAGECACHE_ADD] = { "filemap:mm_filemap_add_to_page_cache",
+				  "mm_filemap_add_to_page_cache", "fs_pagecache_add", false },
+	[PROBE_PAGE_FREE] = { "kmem:mm_page_free", "mm_page_free", "fs_page_free", false },
+	/* Without exit events, exited threads would never leave the table. */
+	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
+			      true },
+	[PROBE_TASK_EXEC] = { "sched:sched_process_exec", "sched_process_exec", "fs_task_exec",
+			      false },
+};
+
+static bool verbose;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG || !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static void set_error(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Probes listed in FOLIOSTAT_DISABLE_PROBES (comma-separated group:event names) are treated as
+ * missing, so the degraded path can be exercised on any kernel. */
+static bool disabled_by_env(const char *name)
+{
+	const char *list = getenv("FOLIOSTAT_DISABLE_PROBES");
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
+/* What the access error most likely means, for the person reading it. */
+static const char *privilege_hint(int err)
+{
+	if (err == -EPERM || err == -EACCES)
+		return " (run as root, or with CAP_BPF and CAP_PERFMON)";
+	return " (run with -v for libbpf's messages)";
+}
+
+/* Decide per probe whether its program loads: present in kernel BTF and not disabled. */
+static void probe_kernel(struct loader *loader, const struct btf *vmlinux)
+{
+	char type_name[128];
+
+	for (int i = 0; i < NR_PROBES; i++) {
+		const struct probe_def *def = &probe_defs[i];
+		struct probe_status *st = &loader->probes[i];
+		struct bpf_program *prog =
+			bpf_object__find_program_by_name(loader->skel->obj, def->program);
+
+		st->name = def->name;
+		snprintf(type_name, sizeof(type_name), "btf_trace_%s", def->tracepoint);
+		if (disabled_by_env(def->name))
+			snprintf(st->reason, sizeof(st->reason),
+				 "disabled by FOLIOSTAT_DISABLE_PROBES");
+		else if (btf__find_by_name_kind(vmlinux, type_name, BTF_KIND_TYPEDEF) < 0)
+			snprintf(st->reason, sizeof(st->reason),
+				 "unavailable: this kernel has no such tracepoint");
+		else
+			continue;
+		bpf_program__set_autoload(prog, false);
+	}
+}
+
+/* THREAD_SIZE, which the interrupt-context test needs (compat.bpf.h): 16 KiB on x86-64,
+ * doubled by KASAN, whose presence shows in BTF. */
+static __u64 kernel_stack_size(const struct btf *vmlinux)
+{
+	if (btf__find_by_name_kind(vmlinux, "kasan_report", BTF_KIND_FUNC) >= 0)
+		return 32768;
+	return 16384;
+}
+
+static int attach_probes(struct loader *loader, char *err, size_t err_len)
+{
+	for (int i = 0; i < NR_PROBES; i++) {
+		const struct probe_def *def = &probe_defs[i];
+		struct probe_status *st = &loader->probes[i];
+		struct bpf_program *prog =
+			bpf_object__find_program_by_name(loader->skel->obj, def->program);
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			goto missing;
+		link = bpf_program__attach(prog);
+		if (!link) {
+			snprintf(st->reason, sizeof(st->reason), "failed to attach: %s",
+				 strerror(errno));
+			goto missing;
+		}
+		loader->links[i] = link;
+		st->attached = true;
+		continue;
+missing:
+		if (def->core) {
+			set_error(err, err_len, "failed to attach %s: %s", def->name, st->reason);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int loader_start(struct loader *loader, const struct fs_options *opts, char *err,
+		 size_t err_len)
+{
+	struct btf *vmlinux = NULL;
+	int ret;
+
+	memset(loader, 0, sizeof(*loader));
+	verbose = opts->verbose;
+	libbpf_set_print(print_libbpf);
+
+	if (access(VMLINUX_BTF, R_OK)) {
+		set_error(err, err_len,
+			  "failed to find kernel BTF: %s: %s (foliostat needs a kernel built "
+			  "with CONFIG_DEBUG_INFO_BTF=y)",
+			  VMLINUX_BTF, strerror(errno));
+		return -1;
+	}
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		set_error(err, err_len, "failed to read kernel BTF: %s", strerror(errno));
+		return -1;
+	}
+	loader->skel = foliostat_bpf__open();
+	if (!loader->skel) {
+		set_error(err, err_len, "failed to open BPF object: %s", strerror(errno));
+		goto fail;
+	}
+	probe_kernel(loader, vmlinux);
+	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
+	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
+
+	ret = foliostat_bpf__load(loader->skel);
+	if (ret) {
+		set_error(err, err_len, "failed to load BPF programs: %s%s", strerror(-ret),
+			  privilege_hint(ret));
+		goto fail;
+	}
+	if (attach_probes(loader, err, err_len))
+		goto fail;
+	loader->tasks_fd = bpf_map__fd(loader->skel->maps.fs_tasks);
+	loader->system_fd = bpf_map__fd(loader->skel->maps.fs_system_stats);
+	loader->nr_cpus = libbpf_num_possible_cpus();
+	btf__free(vmlinux);
+	return 0;
+fail:
+	btf__free(vmlinux);
+	loader_stop(loader);
+	return -1;
+}
+
+void loader_stop(struct loader *loader)
+{
+	for (int i = 0; i < NR_PROBES; i++)
+		bpf_link__destroy(loader->links[i]);
+	foliostat_bpf__destroy(loader->skel);
+	memset(loader->links, 0, sizeof(loader->links));
+	loader->skel = NULL;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Loading: probe what the kernel offers, configure, load and attach the BPF programs, each
+ * probe independently so one missing tracepoint costs only what depends on it. */
+#ifndef FS_LOADER_H
+#define FS_LOADER_H
+
+#include <stddef.h>
+
+#include "options.h"
+#include "report.h"
+
+struct foliostat_bpf;
+struct bpf_link;
+
+enum fs_probe {
+	PROBE_PAGE_ALLOC,
+	PROBE_PAGECACHE_ADD,
+	PROBE_PAGE_FREE,
+	PROBE_TASK_EXIT,
+	PROBE_TASK_EXEC,
+	NR_PROBES,
+};
+
+struct loader {
+	struct foliostat_bpf *skel;
+	struct probe_status probes[NR_PROBES];
+	struct bpf_link *links[NR_PROBES];
+	int tasks_fd;
+	int system_fd;
+	int nr_cpus; /* possible CPUs: the per-CPU map's value count */
+};
+
+/* Returns 0, or -1 with a "failed to ...: reason" message in err. */
+int loader_start(struct loader *loader, const struct fs_options *opts, char *err,
+		 size_t err_len);
+void loader_stop(struct loader *loader);
+
+#endif

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * foliostat: per-process folio activity from BPF tracepoints. This file only wires the parts
+ * together: options, loader, the collection loop, and the renderers.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "loader.h"
+#include "options.h"
+#include "report.h"
+#include "snapshot.h"
+#include "counters.h"
+#include "window.h"
+
+/* One-shot mode still reads the table this often, so exited threads leave it during long runs
+ * and its capacity only has to cover the threads active within one tick. */
+#define ONE_SHOT_TICK_S 1.0
+
+static volatile sig_atomic_t stop_requests;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	/* A second Ctrl-C means "now": links are file descriptors, so exiting detaches. */
+	if (stop_requests++)
+		_exit(130);
+}
+
+static int install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe shows up as EPIPE from the writes */
+	return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
+}
+
+static double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleep until the monotonic time `until`, or until a stop signal arrives. */
+static void sleep_until(double until)
+{
+	struct timespec ts = { .tv_sec = (time_t)until,
+			       .tv_nsec = (long)((until - (time_t)until) * 1e9) };
+
+	while (!stop_requests && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+struct collector {
+	struct loader *loader;
+	const struct fs_options *opts;
+	struct snapshot before, now;
+	struct process_table window;
+	struct fs_system system;
+};
+
+/* Read the maps, compute what happened since the last read, and evict exited threads. */
+static int collect_window(struct collector *c, char *err, size_t err_len)
+{
+	struct loader *l = c->loader;
+	struct snapshot swap;
+	int ret;
+
+	ret = snapshot_read(&c->now, l->tasks_fd, l->system_fd, l->nr_cpus);
+	if (!ret)
+		ret = window_processes(&c->before, &c->now, c->opts, &c->window);
+	if (ret) {
+		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
+		return -1;
+	}
+	window_system(&c->before, &c->now, &c->system);
+	/* Exited threads have now been counted: free their slots. */
+	for (size_t i = 0; i < c->now.nr_tasks; i++)
+		if (c->now.tasks[i].task.exited)
+			bpf_map_delete_elem(l->tasks_fd, &c->now.tasks[i].key);
+	snapshot_drop_exited(&c->now);
+	swap = c->before;
+	c->before = c->now;
+	c->now = swap;
+	return 0;
+}
+
+static int emit(const struct fs_options *opts, struct fs_report *report,
+		struct process_table *table)
+{
+	clock_gettime(CLOCK_REALTIME, &report->end);
+	process_table_rank(table);
+	report->processes = table;
+	report->nr_shown = opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top
+								       : table->nr;
+	return opts->json ? render_json(stdout, report) : render_table(stdout, report);
+}
+
+/* Output errors end the run: quietly when the reader went away, loudly otherwise. */
+static int output_failed(char *err, size_t err_len)
+{
+	if (errno == EPIPE)
+		return 0;
+	snprintf(err, err_len, "failed to write output: %s", strerror(errno));
+	return -1;
+}
+
+static int run(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len)
+{
+	struct collector c = { .loader = loader, .opts = opts };
+	struct process_table total = { 0 };
+	struct fs_report report = { .probes = loader->probes, .nr_probes = NR_PROBES };
+	struct host_info host;
+	bool streaming = opts->interval_s > 0;
+	double tick = streaming ? opts->interval_s : ONE_SHOT_TICK_S;
+	double start = monotonic_now(), window_start = start, next = start;
+	long records = 0;
+	int ret = 0;
+
+	host_info_read(&host);
+	report.host = &host;
+	if (!opts->json)
+		fprintf(stderr, "foliostat: tracing folio activity%s; Ctrl-C to end\n",
+			streaming ? "" : ", summary at the end");
+
+	while (!ret) {
+		double end = opts->duration_s ? start + opts->duration_s : 0;
+		bool last;
+
+		next += tick;
+		sleep_until(end && end < next ? end : next);
+		last = stop_requests || (end && monotonic_now() >= end);
+		ret = collect_window(&c, err, err_len);
+		if (ret)
+			break;
+		if (streaming) {
+			double now = monotonic_now();
+
+			report.interval_s = now - window_start;
+			window_start = now;
+			report.system = c.system;
+			if (emit(opts, &report, &c.window)) {
+				ret = output_failed(err, err_len);
+				break;
+			}
+			last = last || (opts->count && ++records >= opts->count);
+		} else {
+			words_add_system(&report.system, &c.system);
+			if (process_table_accumulate(&total, &c.window)) {
+				snprintf(err, err_len, "failed to aggregate: %s", strerror(ENOMEM));
+				ret = -1;
+				break;
+			}
+			if (last) {
+				report.interval_s = monotonic_now() - start;
+				if (emit(opts, &report, &total))
+					ret = output_failed(err, err_len);
+			}
+		}
+		if (last)
+			break;
+	}
+	process_table_free(&total);
+	process_table_free(&c.window);
+	snapshot_free(&c.before);
+	snapshot_free(&c.now);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct fs_options opts;
+	struct loader loader;
+	char err[512];
+	int ret;
+
+	switch (parse_options(argc, argv, &opts, err, sizeof(err), stdout)) {
+	case FS_PARSE_EXIT:
+		return 0;
+	case FS_PARSE_USAGE:
+		fprintf(stderr, "foliostat: %s\n", err);
+		fprintf(stderr, "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]; see foliostat --help\n");
+		return 2;
+	case FS_PARSE_RUN:
+		break;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (install_signals()) {
+		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n", strerror(errno));
+		return 1;
+	}
+	if (loader_start(&loader, &opts, err, sizeof(err))) {
+		fprintf(stderr, "foliostat: %s\n", err);
+		return 1;
+	}
+	ret = run(&loader, &opts, err, sizeof(err));
+	loader_stop(&loader);
+	if (ret) {
+		fprintf(stderr, "foliostat: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

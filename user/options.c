@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line parsing. Kept free of side effects other than printing help/version to `out`,
+ * so the unit tests can drive it with any argv. */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "foliostat.h"
+
+enum { OPT_MAX_TASKS = 0x100 };
+
+static const struct option long_options[] = {
+	{ "duration", required_argument, NULL, 'd' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{},
+};
+
+void print_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
+		"Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
+		"\n"
+		"Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
+		"summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
+		"COUNT times (default: until SIGINT/SIGTERM).\n"
+		"\n"
+		"Options:\n"
+		"  -d, --duration SECS  one-shot: stop after SECS seconds\n"
+		"  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
+		"  -p, --pid PID        only this process (thread-group id); repeatable\n"
+		"  -c, --comm NAME      only processes named exactly NAME\n"
+		"  -n, --top N          at most N processes per record (default %d, 0: all)\n"
+		"      --max-tasks N    capacity of the in-kernel thread table (default %d)\n"
+		"  -v, --verbose        show libbpf's own messages\n"
+		"  -h, --help           show this help and exit\n"
+		"  -V, --version        show the version and exit\n"
+		"\n"
+		"Examples:\n"
+		"  foliostat -d 10          summary of the next 10 seconds\n"
+		"  foliostat -j 1           a JSON record every second until Ctrl-C\n"
+		"  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n",
+		FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
+}
+
+static void set_error(char *err, size_t err_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, err_len, fmt, ap);
+	va_end(ap);
+}
+
+/* A finite number of seconds > 0 (at most a year), nothing trailing. */
+static bool parse_seconds(const char *text, double *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtod(text, &end);
+	return errno == 0 && end != text && *end == '\0' && isfinite(*value) && *value > 0 &&
+	       *value <= 365.0 * 24 * 3600;
+}
+
+static bool parse_long(const char *text, long min, long max, long *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtol(text, &end, 10);
+	return errno == 0 && end != text && *end == '\0' && *value >= min && *value <= max;
+}
+
+enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
+				   size_t err_len, FILE *out)
+{
+	long value;
+	int opt;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->top = FS_DEFAULT_TOP;
+	opts->max_tasks = FS_DEFAULT_MAX_TASKS;
+	err[0] = '\0';
+	optind = 1;
+	opterr = 0;
+
+	while ((opt = getopt_long(argc, argv, ":d:jp:c:n:vhV", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (!parse_seconds(optarg, &opts->duration_s)) {
+				set_error(err, err_len, "invalid duration '%s': expected seconds > 0",
+					  optarg);
+				return FS_PARSE_USAGE;
+			}
+			break;
+		case 'j':
+			opts->json = true;
+			break;
+		case 'p':
+			if (!parse_long(optarg, 1, INT_MAX, &value)) {
+				set_error(err, err_len, "invalid PID '%s'", optarg);
+				return FS_PARSE_USAGE;
+			}
+			if (opts->nr_pids == FS_MAX_PID_FILTERS) {
+				set_error(err, err_len, "at most %d --pid options",
+					  FS_MAX_PID_FILTERS);
+				return FS_PARSE_USAGE;
+			}
+			opts->pids[opts->nr_pids++] = value;
+			break;
+		case 'c':
+			if (strlen(optarg) == 0 || strlen(optarg) >= FS_COMM_LEN) {
+				set_error(err, err_len,
+					  "invalid process name '%s': 1 to %d bytes (the kernel "
+					  "keeps %d)",
+					  optarg, FS_COMM_LEN - 1, FS_COMM_LEN - 1);
+				return FS_PARSE_USAGE;
+			}
+			opts->comm = optarg;
+			break;
+		case 'n':
+			if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
+				set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
+					  optarg);
+				return FS_PARSE_USAGE;
+			}
+			break;
+		case OPT_MAX_TASKS:
+			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
+				set_error(err, err_len,
+					  "invalid --max-tasks '%s': expected 64 to %d", optarg,
+					  1 << 22);
+				return FS_PARSE_USAGE;
+			}
+			break;
+		case 'v':
+			opts->verbose = true;
+			break;
+		case 'h':
+			print_usage(out);
+			return FS_PARSE_EXIT;
+		case 'V':
+			fprintf(out, "foliostat %s\n", FOLIOSTAT_VERSION);
+			return FS_PARSE_EXIT;
+		case ':':
+			if (optopt)
+				set_error(err, err_len, "option '-%c' needs a value", optopt);
+			else
+				set_error(err, err_len, "option '%s' needs a value",
+					  argv[optind - 1]);
+			return FS_PARSE_USAGE;
+		default:
+			if (optopt)
+				set_error(err, err_len, "unknown option '-%c'", optopt);
+			else
+				set_error(err, err_len, "unknown option '%s'", argv[optind - 1]);
+			return FS_PARSE_USAGE;
+		}
+	}
+
+	if (optind < argc && !parse_seconds(argv[optind], &opts->interval_s)) {
+		set_error(err, err_len, "invalid interval '%s': expected seconds > 0",
+			  argv[optind]);
+		return FS_PARSE_USAGE;
+	}
+	if (optind + 1 < argc && !parse_long(argv[optind + 1], 1, LONG_MAX, &opts->count)) {
+		set_error(err, err_len, "invalid count '%s': expected a count >= 1",
+			  argv[optind + 1]);
+		return FS_PARSE_USAGE;
+	}
+	if (optind + 2 < argc) {
+		set_error(err, err_len, "unexpected argument '%s'", argv[optind + 2]);
+		return FS_PARSE_USAGE;
+	}
+	if (opts->interval_s > 0 && opts->duration_s > 0) {
+		set_error(err, err_len,
+			  "--duration is for the one-shot summary; with an INTERVAL use COUNT");
+		return FS_PARSE_USAGE;
+	}
+	return FS_PARSE_RUN;
+}

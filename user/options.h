@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command-line options: what the user asked for, parsed and validated. */
+#ifndef FS_OPTIONS_H
+#define FS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#define FS_MAX_PID_FILTERS 64
+#define FS_DEFAULT_TOP 20
+
+struct fs_options {
+	double interval_s;	/* 0: one-shot summary; > 0: streaming */
+	long count;		/* records to print in streaming mode; 0: unlimited */
+	double duration_s;	/* one-shot: stop after this long; 0: until a signal */
+	bool json;
+	bool verbose;
+	pid_t pids[FS_MAX_PID_FILTERS];
+	int nr_pids;
+	const char *comm;	/* only processes with exactly this name */
+	long top;		/* at most this many processes per record; 0: all */
+	long max_tasks;		/* capacity of the BPF task table (threads) */
+};
+
+enum fs_parse_result {
+	FS_PARSE_RUN,	/* options are valid: run */
+	FS_PARSE_EXIT,	/* --help or --version was printed: exit 0 */
+	FS_PARSE_USAGE, /* invalid: the message is in err; exit 2 */
+};
+
+enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
+				   size_t err_len, FILE *out);
+void print_usage(FILE *out);
+
+#endif

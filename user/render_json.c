@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON renderer: one record per line (NDJSON), schema documented in foliostat(8). Built with
+ * jansson so escaping is never hand-rolled; names are made valid UTF-8 first because jansson
+ * refuses anything else. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "counters.h"
+#include "report.h"
+#include "utf8.h"
+
+#define FS_SCHEMA_VERSION 1
+
+/* Order (as a decimal string) -> folios, zero buckets omitted. */
+static json_t *hist_json(const __u64 hist[FS_NR_ORDERS])
+{
+	json_t *obj = json_object();
+	char key[8];
+
+	for (int order = 0; order < FS_NR_ORDERS; order++) {
+		if (!hist[order])
+			continue;
+		snprintf(key, sizeof(key), "%d", order);
+		json_object_set_new(obj, key, json_integer((json_int_t)hist[order]));
+	}
+	return obj;
+}
+
+static json_t *folios_json(const struct fs_counters *c, const __u64 *freed)
+{
+	json_t *obj = json_object();
+	__u64 hist[FS_NR_ORDERS];
+
+	for (int h = 0; h < NR_HISTS; h++) {
+		folio_hist(c, h, hist);
+		json_object_set_new(obj, hist_names[h], hist_json(hist));
+	}
+	if (freed)
+		json_object_set_new(obj, "free", hist_json(freed));
+	return obj;
+}
+
+static json_t *group_json(const struct fs_counters *c)
+{
+	return json_pack("{s:o}", "folios", folios_json(c, NULL));
+}
+
+static json_t *host_json(const struct host_info *host)
+{
+	char name[UTF8_SANITIZED_SIZE(sizeof(host->hostname))];
+	char kernel[UTF8_SANITIZED_SIZE(sizeof(host->kernel))];
+
+	utf8_sanitize(host->hostname, sizeof(host->hostname), name);
+	utf8_sanitize(host->kernel, sizeof(host->kernel), kernel);
+	return json_pack("{s:s, s:s, s:i, s:I}", "hostname", name, "kernel", kernel, "nr_cpus",
+			 host->nr_cpus, "page_size", (json_int_t)host->page_size);
+}
+
+static json_t *probes_json(const struct fs_report *r)
+{
+	json_t *obj = json_object();
+
+	for (int i = 0; i < r->nr_probes; i++)
+		json_object_set_new(obj, r->probes[i].name,
+				    json_string(r->probes[i].attached ? "attached"
+								      : r->probes[i].reason));
+	return obj;
+}
+
+static json_t *system_json(const struct fs_report *r)
+{
+	json_t *sys = json_object();
+
+	json_object_set_new(sys, "folios", folios_json(&r->system.total, r->system.freed));
+	json_object_set_new(sys, "interrupt", group_json(&r->system.interrupt));
+	json_object_set_new(sys, "untracked", group_json(&r->system.untracked));
+	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr));
+	return sys;
+}
+
+static json_t *process_json(const struct process_row *row)
+{
+	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
+	json_t *proc;
+
+	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
+	proc = json_pack("{s:I, s:s}", "pid", (json_int_t)row->tgid, "comm", comm);
+	json_object_set_new(proc, "folios", folios_json(&row->counters, NULL));
+	return proc;
+}
+
+int render_json(FILE *out, const struct fs_report *r)
+{
+	char time[64];
+	json_t *record, *procs;
+	int err;
+
+	format_rfc3339(&r->end, time, sizeof(time));
+	procs = json_array();
+	for (size_t i = 0; i < r->nr_shown; i++)
+		json_array_append_new(procs, process_json(&r->processes->rows[i]));
+	record = json_pack("{s:i, s:s, s:f, s:o, s:o, s:o, s:o}", "schema", FS_SCHEMA_VERSION,
+			   "time", time, "interval_s", round(r->interval_s * 1000) / 1000, "host", host_json(r->host),
+			   "probes", probes_json(r), "system", system_json(r), "processes",
+			   procs);
+	if (!record) {
+		errno = ENOMEM;
+		return -1;
+	}
+	err = json_dumpf(record, out, JSON_COMPACT | JSON_REAL_PRECISION(12));
+	json_decref(record);
+	if (err || fputc('\n', out) == EOF || fflush(out) == EOF)
+		return -1;
+	return 0;
+}

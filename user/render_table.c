@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The human-readable renderer: a header, system totals, a table of the most active processes
+ * and the folio-order histograms of the top few, within 100 columns. */
+#include <stdio.h>
+#include <string.h>
+
+#include "counters.h"
+#include "histogram_text.h"
+#include "report.h"
+#include "utf8.h"
+
+/* Detailed histograms for this many of the top processes. */
+#define DETAILED_PROCESSES 3
+
+/* Process names for a terminal: valid UTF-8, control characters shown as '?'. */
+static void printable_comm(const char *comm, char *out)
+{
+	utf8_sanitize(comm, FS_COMM_LEN, out);
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+static double pages_to_mib(__u64 pages, long page_size)
+{
+	return (double)pages * page_size / (1024.0 * 1024.0);
+}
+
+static void print_header(FILE *out, const struct fs_report *r)
+{
+	int attached = 0;
+
+	for (int i = 0; i < r->nr_probes; i++)
+		attached += r->probes[i].attached;
+	fprintf(out, "foliostat: %.2f s on %s, Linux %s, %d CPUs, %ld KiB pages\n", r->interval_s,
+		r->host->hostname, r->host->kernel, r->host->nr_cpus, r->host->page_size / 1024);
+	fprintf(out, "probes: %d of %d attached\n", attached, r->nr_probes);
+	for (int i = 0; i < r->nr_probes; i++)
+		if (!r->probes[i].attached)
+			fprintf(out, "  %s: %s\n", r->probes[i].name, r->probes[i].reason);
+	fprintf(out, "\n");
+}
+
+static void print_system_line(FILE *out, const char *label, const __u64 *hist, long page_size)
+{
+	__u64 pages = hist_pages(hist);
+
+	fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label,
+		(unsigned long long)hist_folios(hist), (unsigned long long)pages,
+		pages_to_mib(pages, page_size));
+}
+
+static void print_system(FILE *out, const struct fs_report *r)
+{
+	const struct fs_system *sys = &r->system;
+	long ps = r->host->page_size;
+	__u64 hist[FS_NR_ORDERS];
+
+	fprintf(out, "%-32s %14s %14s %12s\n", "SYSTEM", "FOLIOS", "PAGES", "MiB");
+	folio_hist(&sys->total, HIST_ALLOC, hist);
+	print_system_line(out, "allocated", hist, ps);
+	folio_hist(&sys->total, HIST_ALLOC_MOVABLE, hist);
+	print_system_line(out, "  movable (user, page cache)", hist, ps);
+	folio_hist(&sys->total, HIST_ALLOC_KERNEL, hist);
+	print_system_line(out, "  kernel", hist, ps);
+	folio_hist(&sys->interrupt, HIST_ALLOC, hist);
+	print_system_line(out, "  in interrupt context", hist, ps);
+	folio_hist(&sys->total, HIST_PAGECACHE, hist);
+	print_system_line(out, "added to the page cache", hist, ps);
+	print_system_line(out, "freed", sys->freed, ps);
+	if (counters_events(&sys->untracked)) {
+		folio_hist(&sys->untracked, HIST_ALLOC, hist);
+		print_system_line(out, "allocated, untracked (table full)", hist, ps);
+		folio_hist(&sys->untracked, HIST_PAGECACHE, hist);
+		print_system_line(out, "page cache, untracked (table full)", hist, ps);
+	}
+	fprintf(out, "\n");
+}
+
+static void print_processes(FILE *out, const struct fs_report *r)
+{
+	long ps = r->host->page_size;
+	__u64 alloc[FS_NR_ORDERS], movable[FS_NR_ORDERS], kernel[FS_NR_ORDERS];
+	__u64 cache[FS_NR_ORDERS];
+	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
+
+	fprintf(out, "processes with activity: %zu", r->processes->nr);
+	if (r->nr_shown < r->processes->nr)
+		fprintf(out, " (top %zu shown)", r->nr_shown);
+	fprintf(out, "\n");
+	if (!r->nr_shown)
+		return;
+	fprintf(out, "%8s %-16s %10s %10s %10s %10s %10s %10s\n", "PID", "COMM", "ALLOC",
+		"MOVABLE", "KERNEL", "ALLOC_MiB", "PGCACHE", "PGCACHE_MiB");
+	for (size_t i = 0; i < r->nr_shown; i++) {
+		const struct process_row *row = &r->processes->rows[i];
+
+		folio_hist(&row->counters, HIST_ALLOC, alloc);
+		folio_hist(&row->counters, HIST_ALLOC_MOVABLE, movable);
+		folio_hist(&row->counters, HIST_ALLOC_KERNEL, kernel);
+		folio_hist(&row->counters, HIST_PAGECACHE, cache);
+		printable_comm(row->comm, comm);
+		fprintf(out, "%8u %-16s %10llu %10llu %10llu %10.1f %10llu %10.1f\n", row->tgid,
+			comm, (unsigned long long)hist_folios(alloc),
+			(unsigned long long)hist_folios(movable),
+			(unsigned long long)hist_folios(kernel),
+			pages_to_mib(hist_pages(alloc), ps), (unsigned long long)hist_folios(cache),
+			pages_to_mib(hist_pages(cache), ps));
+	}
+	fprintf(out, "\n");
+}
+
+static void print_details(FILE *out, const struct fs_report *r)
+{
+	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
+	char title[128];
+	__u64 hist[FS_NR_ORDERS];
+
+	for (size_t i = 0; i < r->nr_shown && i < DETAILED_PROCESSES; i++) {
+		const struct process_row *row = &r->processes->rows[i];
+
+		printable_comm(row->comm, comm);
+		folio_hist(&row->counters, HIST_ALLOC, hist);
+		snprintf(title, sizeof(title), "pid %u (%s): folios allocated, by order", row->tgid,
+			 comm);
+		print_order_hist(out, title, hist);
+		folio_hist(&row->counters, HIST_PAGECACHE, hist);
+		snprintf(title, sizeof(title), "pid %u (%s): folios added to the page cache",
+			 row->tgid, comm);
+		print_order_hist(out, title, hist);
+	}
+}
+
+int render_table(FILE *out, const struct fs_report *r)
+{
+	__u64 hist[FS_NR_ORDERS];
+
+	print_header(out, r);
+	print_system(out, r);
+	folio_hist(&r->system.total, HIST_ALLOC, hist);
+	print_order_hist(out, "system: folios allocated, by order", hist);
+	print_processes(out, r);
+	print_details(out, r);
+	return fflush(out) == EOF || ferror(out) ? -1 : 0;
+}

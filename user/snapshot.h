@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Collection: one consistent-enough read of the BPF maps, task entries sorted by key. */
+#ifndef FS_SNAPSHOT_H
+#define FS_SNAPSHOT_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "foliostat.h"
+
+struct task_sample {
+	__u64 key; /* tgid << 32 | tid: sorting by key groups threads by process */
+	struct fs_task task;
+};
+
+struct snapshot {
+	struct task_sample *tasks;
+	size_t nr_tasks;
+	size_t cap_tasks;
+	struct fs_system system; /* summed over CPUs */
+};
+
+static inline __u32 sample_tgid(const struct task_sample *s)
+{
+	return s->key >> 32;
+}
+
+static inline __u32 sample_tid(const struct task_sample *s)
+{
+	return (__u32)s->key;
+}
+
+/* Read the task table (batched) and the per-CPU system counters into snap. Returns 0 or a
+ * negative errno. */
+int snapshot_read(struct snapshot *snap, int tasks_fd, int system_fd, int nr_cpus);
+/* Add a sample (used by tests and by the batch reader); keeps no order. */
+int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task);
+void snapshot_sort(struct snapshot *snap);
+/* Drop the samples of exited threads (after they were reported). */
+void snapshot_drop_exited(struct snapshot *snap);
+void snapshot_free(struct snapshot *snap);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Deltas between snapshots and the per-process table (see window.h). Both snapshots are sorted
+ * by tgid << 32 | tid, so one merge pass pairs each thread with its previous sample and visits
+ * the threads of a process consecutively. */
+#include "window.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+
+bool process_selected(const struct fs_options *opts, __u32 tgid, const char *comm)
+{
+	bool pid_ok = opts->nr_pids == 0;
+
+	for (int i = 0; i < opts->nr_pids && !pid_ok; i++)
+		pid_ok = (__u32)opts->pids[i] == tgid;
+	return pid_ok && (!opts->comm || strncmp(opts->comm, comm, FS_COMM_LEN) == 0);
+}
+
+static struct process_row *table_push(struct process_table *t)
+{
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct process_row *grown = realloc(t->rows, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		t->rows = grown;
+		t->cap = cap;
+	}
+	memset(&t->rows[t->nr], 0, sizeof(t->rows[0]));
+	return &t->rows[t->nr++];
+}
+
+static void thread_delta(const struct task_sample *now, const struct task_sample *before,
+			 struct fs_counters *out)
+{
+	if (!before || !words_delta((__u64 *)out, (const __u64 *)&now->task.counters,
+				    (const __u64 *)&before->task.counters, FS_WORDS(*out)))
+		*out = now->task.counters;
+}
+
+int window_processes(const struct snapshot *before, const struct snapshot *now,
+		     const struct fs_options *opts, struct process_table *out)
+{
+	size_t b = 0;
+
+	out->nr = 0;
+	for (size_t i = 0; i < now->nr_tasks;) {
+		__u32 tgid = sample_tgid(&now->tasks[i]);
+		struct process_row row = { .tgid = tgid };
+		bool named_by_leader = false;
+
+		/* All threads of this process. */
+		for (; i < now->nr_tasks && sample_tgid(&now->tasks[i]) == tgid; i++) {
+			const struct task_sample *s = &now->tasks[i];
+			const struct task_sample *prev = NULL;
+			struct fs_counters delta;
+
+			while (b < before->nr_tasks && before->tasks[b].key < s->key)
+				b++;
+			if (b < before->nr_tasks && before->tasks[b].key == s->key)
+				prev = &before->tasks[b];
+			thread_delta(s, prev, &delta);
+			counters_add(&row.counters, &delta);
+			/* The leader's name is the process's name; any thread's will do without
+			 * it. */
+			if (!named_by_leader) {
+				memcpy(row.comm, s->task.comm, FS_COMM_LEN);
+				row.comm[FS_COMM_LEN - 1] = '\0';
+				named_by_leader = sample_tid(s) == tgid;
+			}
+		}
+		row.events = counters_events(&row.counters);
+		if (row.events && process_selected(opts, tgid, row.comm)) {
+			struct process_row *slot = table_push(out);
+
+			if (!slot)
+				return -ENOMEM;
+			*slot = row;
+		}
+	}
+	return 0;
+}
+
+void window_system(const struct snapshot *before, const struct snapshot *now,
+		   struct fs_system *out)
+{
+	const __u64 *n = (const __u64 *)&now->system, *b = (const __u64 *)&before->system;
+	__u64 *o = (__u64 *)out;
+
+	for (size_t i = 0; i < FS_WORDS(*out); i++)
+		o[i] = n[i] >= b[i] ? n[i] - b[i] : n[i];
+}
+
+int process_table_accumulate(struct process_table *acc, const struct process_table *add)
+{
+	struct process_table merged = { 0 };
+	size_t a = 0, b = 0;
+
+	while (a < acc->nr || b < add->nr) {
+		struct process_row *slot = table_push(&merged);
+
+		if (!slot) {
+			process_table_free(&merged);
+			return -ENOMEM;
+		}
+		if (b == add->nr || (a < acc->nr && acc->rows[a].tgid < add->rows[b].tgid)) {
+			*slot = acc->rows[a++];
+		} else if (a == acc->nr || add->rows[b].tgid < acc->rows[a].tgid) {
+			*slot = add->rows[b++];
+		} else {
+			/* Same process in both: sum, and keep the newer name (exec renames). */
+			*slot = acc->rows[a++];
+			counters_add(&slot->counters, &add->rows[b].counters);
+			slot->events += add->rows[b].events;
+			memcpy(slot->comm, add->rows[b].comm, FS_COMM_LEN);
+			b++;
+		}
+	}
+	process_table_free(acc);
+	*acc = merged;
+	return 0;
+}
+
+static int compare_activity(const void *a, const void *b)
+{
+	const struct process_row *ra = a, *rb = b;
+
+	if (ra->events != rb->events)
+		return ra->events > rb->events ? -1 : 1;
+	return ra->tgid < rb->tgid ? -1 : ra->tgid > rb->tgid;
+}
+
+void process_table_rank(struct process_table *table)
+{
+	qsort(table->rows, table->nr, sizeof(*table->rows), compare_activity);
+}
+
+void process_table_free(struct process_table *table)
+{
+	free(table->rows);
+	memset(table, 0, sizeof(*table));
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Aggregation: what happened between two snapshots, per process (thread group). */
+#ifndef FS_WINDOW_H
+#define FS_WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "foliostat.h"
+#include "options.h"
+#include "snapshot.h"
+
+struct process_row {
+	__u32 tgid;
+	char comm[FS_COMM_LEN];
+	struct fs_counters counters;
+	__u64 events; /* sum of all counters: how rows are ranked */
+};
+
+struct process_table {
+	struct process_row *rows;
+	size_t nr;
+	size_t cap;
+};
+
+/* Which processes the user asked for (-p, -c); everything when none. */
+bool process_selected(const struct fs_options *opts, __u32 tgid, const char *comm);
+
+/*
+ * Per-process deltas from `before` to `now` (both sorted by key) for the selected processes
+ * with any activity, sorted by tgid. A thread absent from `before` (new, or its entry was
+ * recreated) counts from zero. Returns 0 or -ENOMEM.
+ */
+int window_processes(const struct snapshot *before, const struct snapshot *now,
+		     const struct fs_options *opts, struct process_table *out);
+/* System counters from `before` to `now`; a counter that went backwards counts from zero. */
+void window_system(const struct snapshot *before, const struct snapshot *now,
+		   struct fs_system *out);
+
+/* acc += add, both sorted by tgid (one-shot mode sums its windows this way). */
+int process_table_accumulate(struct process_table *acc, const struct process_table *add);
+/* Most active first; ties by pid so output is stable. */
+void process_table_rank(struct process_table *table);
+void process_table_free(struct process_table *table);
+
+#endif
