@@ -43,26 +43,33 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
 }
 
 /*
- * Interrupt context. The kernel's own test, preempt_count(), lives in a per-CPU variable that a
- * BPF program can only reach through a typed ksym, and that needs CONFIG_KALLSYMS, which many
- * hosts (this project's CI among them) lack. So ask where we are running instead: hard
- * interrupts, softirqs run at interrupt exit or bottom-half enable, and NMIs all run on per-CPU
- * stacks of their own, never on the interrupted task's stack. A BPF program's frame lives on
- * whatever kernel stack it runs on, so "is my frame inside current->stack?" answers "am I in
- * task context?". Softirq work done by ksoftirqd runs on ksoftirqd's stack and is charged to it.
- * Pointer subtraction turns the frame address into a number; it needs CAP_PERFMON, which
- * foliostat needs anyway.
+ * Is the current thread running its own code, or was it interrupted? The kernel's answer,
+ * preempt_count(), lives in a per-CPU variable that a BPF program can reach only through a typed
+ * ksym, and that needs CONFIG_KALLSYMS_ALL, which many hosts (this project's CI among them)
+ * lack. So two cheaper facts are combined (see in_interrupt_context() in maps.bpf.h):
+ *
+ * - Interrupts taken in kernel mode, softirqs run on bottom-half enable, and NMIs run on per-CPU
+ *   stacks of their own, never on the task's stack. A BPF program's frame lives on whatever
+ *   stack it runs on, so a frame outside current->stack means interrupt context.
+ * - Interrupts taken in user mode run on the task's stack (x86 switches stacks only when the
+ *   kernel stack is in use), and so may softirqs at their exit or in ksoftirqd. Those are seen
+ *   by the irq_handler, softirq and hrtimer_expire entry/exit tracepoints, which keep a per-CPU
+ *   depth (interrupts.bpf.c).
+ *
+ * What neither sees: IPI and irq_work vectors taken in user mode, whose handlers do not
+ * allocate folios in practice.
  */
 extern const volatile __u64 fs_task_stack_size; /* THREAD_SIZE, set by the loader */
 
-static __always_inline int in_interrupt_context(void)
+static __always_inline int frame_off_task_stack(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	long frame_marker = 0;
 	long frame_from_task = (long)&frame_marker - (long)task;
 
-	/* The verifier allows pointer - pointer but not scalar + frame pointer: keep clang from
-	 * reassociating the sum below into the latter. */
+	/* Pointer subtraction turns the frame address into a number (it needs CAP_PERFMON,
+	 * which foliostat needs anyway). The verifier allows pointer - pointer but not
+	 * scalar + frame pointer: keep clang from reassociating the sum into the latter. */
 	asm volatile("" : "+r"(frame_from_task));
 	return bpf_get_current_task() + frame_from_task - (__u64)task->stack >=
 	       fs_task_stack_size;

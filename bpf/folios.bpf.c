@@ -12,18 +12,18 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 {
 	enum fs_folio_hist hist = FS_FOLIO_ALLOC_KERNEL;
 	struct fs_counters *target;
-	struct fs_system *sys;
+	struct fs_cpu *cpu;
 
 	if (!page) /* the allocation failed: no folio to count */
 		return 0;
-	sys = system_stats();
-	if (!sys)
+	cpu = this_cpu();
+	if (!cpu)
 		return 0;
 	if (migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_MOVABLE))
 		hist = FS_FOLIO_ALLOC_MOVABLE;
 	order = order_bucket(order);
-	sys->total.folios[hist][order]++;
-	target = charge_target(sys);
+	cpu->system.total.folios[hist][order]++;
+	target = charge_target(cpu);
 	target->folios[hist][order]++;
 	return 0;
 }
@@ -33,13 +33,13 @@ int BPF_PROG(fs_pagecache_add, struct folio *folio)
 {
 	unsigned int order = order_bucket(folio_order_of(folio));
 	struct fs_counters *target;
-	struct fs_system *sys;
+	struct fs_cpu *cpu;
 
-	sys = system_stats();
-	if (!sys)
+	cpu = this_cpu();
+	if (!cpu)
 		return 0;
-	sys->total.folios[FS_FOLIO_PAGECACHE][order]++;
-	target = charge_target(sys);
+	cpu->system.total.folios[FS_FOLIO_PAGECACHE][order]++;
+	target = charge_target(cpu);
 	target->folios[FS_FOLIO_PAGECACHE][order]++;
 	return 0;
 }
@@ -47,10 +47,10 @@ int BPF_PROG(fs_pagecache_add, struct folio *folio)
 SEC("tp_btf/mm_page_free")
 int BPF_PROG(fs_page_free, struct page *page, unsigned int order)
 {
-	struct fs_system *sys = system_stats();
+	struct fs_cpu *cpu = this_cpu();
 
-	if (sys)
-		sys->freed[order_bucket(order)]++;
+	if (cpu)
+		cpu->system.freed[order_bucket(order)]++;
 	return 0;
 }
 

@@ -38,12 +38,20 @@ struct fs_task {
 	struct fs_counters counters;
 };
 
-/* System-wide figures, one copy per CPU (summed by the loader). */
+/* System-wide figures (the loader sums the per-CPU copies). */
 struct fs_system {
 	struct fs_counters total;     /* every event, whoever caused it */
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* task events that found the task table full */
 	__u64 freed[FS_NR_ORDERS];    /* mm_page_free: frees happen in unrelated contexts */
+};
+
+/* The value of the per-CPU map: this CPU's share of the system figures, and its state. */
+struct fs_cpu {
+	struct fs_system system;
+	/* Interrupt handlers and softirqs this CPU is inside of (see compat.bpf.h); state,
+	 * not a counter. */
+	__u64 irq_depth;
 };
 
 #endif /* FOLIOSTAT_H */

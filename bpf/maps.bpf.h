@@ -26,19 +26,24 @@ FS_MAP struct {
 	__type(value, struct fs_task);
 } fs_tasks SEC(".maps");
 
-/* System-wide counters, per CPU so that no two CPUs ever write the same line. */
+/* System-wide counters and CPU state, per CPU so that no two CPUs ever write the same line. */
 FS_MAP struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct fs_system);
-} fs_system_stats SEC(".maps");
+	__type(value, struct fs_cpu);
+} fs_cpus SEC(".maps");
 
-static __always_inline struct fs_system *system_stats(void)
+static __always_inline struct fs_cpu *this_cpu(void)
 {
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(&fs_system_stats, &zero);
+	return bpf_map_lookup_elem(&fs_cpus, &zero);
+}
+
+static __always_inline int in_interrupt_context(struct fs_cpu *cpu)
+{
+	return cpu->irq_depth || frame_off_task_stack();
 }
 
 /* Kept out of line: it runs once per thread, and inlining it into every hot program would
@@ -74,14 +79,14 @@ static __always_inline struct fs_counters *task_counters(void)
  * context; the interrupt group in interrupt context, where the interrupted task did not ask
  * for the work; the untracked group when the task table is full.
  */
-static __always_inline struct fs_counters *charge_target(struct fs_system *sys)
+static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
 {
 	struct fs_counters *counters;
 
-	if (in_interrupt_context())
-		return &sys->interrupt;
+	if (in_interrupt_context(cpu))
+		return &cpu->system.interrupt;
 	counters = task_counters();
-	return counters ? counters : &sys->untracked;
+	return counters ? counters : &cpu->system.untracked;
 }
 
 static __always_inline unsigned int order_bucket(unsigned int order)

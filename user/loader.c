@@ -21,6 +21,7 @@ struct probe_def {
 	const char *tracepoint; /* the event name, btf_trace_<tracepoint> in kernel BTF */
 	const char *program;	/* BPF program in the skeleton */
 	bool core;		/* foliostat cannot run meaningfully without it */
+	int needs;		/* a probe that must be attached first (0: none) */
 };
 
 static const struct probe_def probe_defs[NR_PROBES] = {
@@ -33,6 +34,18 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 			      true },
 	[PROBE_TASK_EXEC] = { "sched:sched_process_exec", "sched_process_exec", "fs_task_exec",
 			      false },
+	/* Interrupt depth (interrupts.bpf.c): an entry without its exit would leave the CPU
+	 * "in an interrupt" for good, so each entry needs its exit. */
+	[PROBE_IRQ_EXIT] = { "irq:irq_handler_exit", "irq_handler_exit", "fs_irq_exit" },
+	[PROBE_IRQ_ENTRY] = { "irq:irq_handler_entry", "irq_handler_entry", "fs_irq_entry",
+			      .needs = PROBE_IRQ_EXIT },
+	[PROBE_SOFTIRQ_EXIT] = { "irq:softirq_exit", "softirq_exit", "fs_softirq_exit" },
+	[PROBE_SOFTIRQ_ENTRY] = { "irq:softirq_entry", "softirq_entry", "fs_softirq_entry",
+				  .needs = PROBE_SOFTIRQ_EXIT },
+	[PROBE_HRTIMER_EXIT] = { "timer:hrtimer_expire_exit", "hrtimer_expire_exit",
+				 "fs_hrtimer_exit" },
+	[PROBE_HRTIMER_ENTRY] = { "timer:hrtimer_expire_entry", "hrtimer_expire_entry",
+				  "fs_hrtimer_entry", .needs = PROBE_HRTIMER_EXIT },
 };
 
 static bool verbose;
@@ -119,6 +132,11 @@ static int attach_probes(struct loader *loader, char *err, size_t err_len)
 
 		if (!bpf_program__autoload(prog))
 			goto missing;
+		if (def->needs && !loader->probes[def->needs].attached) {
+			snprintf(st->reason, sizeof(st->reason), "not attached: needs %s",
+				 probe_defs[def->needs].name);
+			goto missing;
+		}
 		link = bpf_program__attach(prog);
 		if (!link) {
 			snprintf(st->reason, sizeof(st->reason), "failed to attach: %s",
@@ -177,7 +195,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	if (attach_probes(loader, err, err_len))
 		goto fail;
 	loader->tasks_fd = bpf_map__fd(loader->skel->maps.fs_tasks);
-	loader->system_fd = bpf_map__fd(loader->skel->maps.fs_system_stats);
+	loader->cpus_fd = bpf_map__fd(loader->skel->maps.fs_cpus);
 	loader->nr_cpus = libbpf_num_possible_cpus();
 	btf__free(vmlinux);
 	return 0;

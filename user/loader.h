@@ -18,6 +18,13 @@ enum fs_probe {
 	PROBE_PAGE_FREE,
 	PROBE_TASK_EXIT,
 	PROBE_TASK_EXEC,
+	/* Each exit before its entry: an entry is attached only once its exit is. */
+	PROBE_IRQ_EXIT,
+	PROBE_IRQ_ENTRY,
+	PROBE_SOFTIRQ_EXIT,
+	PROBE_SOFTIRQ_ENTRY,
+	PROBE_HRTIMER_EXIT,
+	PROBE_HRTIMER_ENTRY,
 	NR_PROBES,
 };
 
@@ -26,7 +33,7 @@ struct loader {
 	struct probe_status probes[NR_PROBES];
 	struct bpf_link *links[NR_PROBES];
 	int tasks_fd;
-	int system_fd;
+	int cpus_fd;
 	int nr_cpus; /* possible CPUs: the per-CPU map's value count */
 };
 

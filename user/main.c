@@ -75,7 +75,7 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 	struct snapshot swap;
 	int ret;
 
-	ret = snapshot_read(&c->now, l->tasks_fd, l->system_fd, l->nr_cpus);
+	ret = snapshot_read(&c->now, l->tasks_fd, l->cpus_fd, l->nr_cpus);
 	if (!ret)
 		ret = window_processes(&c->before, &c->now, c->opts, &c->window);
 	if (ret) {

@@ -99,7 +99,7 @@ static int read_tasks_one_by_one(struct snapshot *snap, int fd)
 
 static int read_system(struct snapshot *snap, int fd, int nr_cpus)
 {
-	struct fs_system *per_cpu = calloc(nr_cpus, sizeof(*per_cpu));
+	struct fs_cpu *per_cpu = calloc(nr_cpus, sizeof(*per_cpu));
 	__u32 zero = 0;
 	int err = 0;
 
@@ -109,13 +109,13 @@ static int read_system(struct snapshot *snap, int fd, int nr_cpus)
 	if (bpf_map_lookup_elem(fd, &zero, per_cpu))
 		err = -errno;
 	for (int cpu = 0; !err && cpu < nr_cpus; cpu++)
-		words_add((__u64 *)&snap->system, (const __u64 *)&per_cpu[cpu],
+		words_add((__u64 *)&snap->system, (const __u64 *)&per_cpu[cpu].system,
 			  FS_WORDS(snap->system));
 	free(per_cpu);
 	return err;
 }
 
-int snapshot_read(struct snapshot *snap, int tasks_fd, int system_fd, int nr_cpus)
+int snapshot_read(struct snapshot *snap, int tasks_fd, int cpus_fd, int nr_cpus)
 {
 	int err;
 
@@ -128,5 +128,5 @@ int snapshot_read(struct snapshot *snap, int tasks_fd, int system_fd, int nr_cpu
 	if (err)
 		return err;
 	snapshot_sort(snap);
-	return read_system(snap, system_fd, nr_cpus);
+	return read_system(snap, cpus_fd, nr_cpus);
 }

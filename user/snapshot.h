@@ -32,7 +32,7 @@ static inline __u32 sample_tid(const struct task_sample *s)
 
 /* Read the task table (batched) and the per-CPU system counters into snap. Returns 0 or a
  * negative errno. */
-int snapshot_read(struct snapshot *snap, int tasks_fd, int system_fd, int nr_cpus);
+int snapshot_read(struct snapshot *snap, int tasks_fd, int cpus_fd, int nr_cpus);
 /* Add a sample (used by tests and by the batch reader); keeps no order. */
 int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task);
 void snapshot_sort(struct snapshot *snap);

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interrupt depth per CPU: handlers and softirqs that run on the interrupted task's own stack
+ * are invisible to the stack test in compat.bpf.h, so their entry and exit are counted here.
+ * Exit never takes the depth below zero: attaching mid-handler sees an exit without its entry.
+ */
+#include "maps.bpf.h"
+
+#include <bpf/bpf_tracing.h>
+
+static __always_inline void enter_interrupt(void)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu)
+		cpu->irq_depth++;
+}
+
+static __always_inline void leave_interrupt(void)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu && cpu->irq_depth)
+		cpu->irq_depth--;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(fs_irq_entry)
+{
+	enter_interrupt();
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(fs_irq_exit)
+{
+	leave_interrupt();
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(fs_softirq_entry)
+{
+	enter_interrupt();
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(fs_softirq_exit)
+{
+	leave_interrupt();
+	return 0;
+}
+
+/* hrtimer callbacks run in hard interrupt context from the timer vector, which has no
+ * irq_handler event of its own. */
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(fs_hrtimer_entry)
+{
+	enter_interrupt();
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(fs_hrtimer_exit)
+{
+	leave_interrupt();
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

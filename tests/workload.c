@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload the integration tests drive: each action does memory work whose folio activity
+ * is known in advance, then prints one JSON line of what it did and what it measured itself
+ * (its pid, pages touched, page-cache residency before and after), for the tests to compare
+ * with foliostat's figures.
+ *
+ *   workload [--name HEX] [--linger SECS] thp MIB     touch MIB of MADV_HUGEPAGE memory
+ *   workload [--name HEX] [--linger SECS] pages N     touch N pages with THP off
+ *   workload [--name HEX] [--linger SECS] read FILE   drop FILE from the cache, read it all
+ *
+ * --name sets the process name to the given bytes (hex), to test hostile names.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HUGE_SIZE (2UL << 20)
+
+static long page_size;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "workload: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void touch(char *mem, size_t len)
+{
+	for (size_t off = 0; off < len; off += page_size)
+		((volatile char *)mem)[off] = 1;
+}
+
+/* Anonymous memory aligned to the PMD size, so every 2 MiB can be one order-9 folio. */
+static void action_thp(long mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *raw = mmap(NULL, len + HUGE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *mem;
+
+	if (raw == MAP_FAILED)
+		die("mmap");
+	mem = (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+	if (madvise(mem, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	touch(mem, len);
+	printf("{\"pid\":%d,\"action\":\"thp\",\"bytes\":%zu,\"pages_touched\":%zu}\n", getpid(),
+	       len, len / page_size);
+}
+
+static void action_pages(long pages)
+{
+	size_t len = (size_t)pages * page_size;
+	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		die("mmap");
+	/* Neither PMD THPs nor mTHPs: exactly one order-0 folio per page. */
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	touch(mem, len);
+	printf("{\"pid\":%d,\"action\":\"pages\",\"pages_touched\":%ld}\n", getpid(), pages);
+}
+
+/* Pages of the file in the page cache, by mincore() on a mapping that is never touched. */
+static size_t resident_pages(int fd, size_t len)
+{
+	size_t pages = (len + page_size - 1) / page_size, resident = 0;
+	unsigned char *vec = malloc(pages);
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (!vec || map == MAP_FAILED)
+		die("mmap for mincore");
+	if (mincore(map, len, vec))
+		die("mincore");
+	for (size_t i = 0; i < pages; i++)
+		resident += vec[i] & 1;
+	munmap(map, len);
+	free(vec);
+	return resident;
+}
+
+static void action_read(const char *path)
+{
+	static char buf[1 << 20];
+	int fd = open(path, O_RDONLY);
+	size_t before, after, total = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	/* Clean pages are dropped by DONTNEED; make sure none is dirty first. */
+	if (fdatasync(fd) && errno != EINVAL)
+		die("fdatasync");
+	if ((errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)))
+		die("posix_fadvise");
+	before = resident_pages(fd, st.st_size);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	if (n < 0)
+		die("read");
+	after = resident_pages(fd, st.st_size);
+	printf("{\"pid\":%d,\"action\":\"read\",\"bytes\":%zu,\"resident_before\":%zu,"
+	       "\"resident_after\":%zu}\n",
+	       getpid(), total, before, after);
+	close(fd);
+}
+
+static void set_name_hex(const char *hex)
+{
+	char name[16] = { 0 };
+	size_t len = strlen(hex) / 2;
+
+	if (len > 15)
+		len = 15;
+	for (size_t i = 0; i < len; i++)
+		sscanf(hex + 2 * i, "%2hhx", (unsigned char *)&name[i]);
+	if (prctl(PR_SET_NAME, name))
+		die("prctl(PR_SET_NAME)");
+}
+
+int main(int argc, char **argv)
+{
+	double linger = 0;
+	int i = 1;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (strcmp(argv[i], "--name") == 0)
+			set_name_hex(argv[i + 1]);
+		else if (strcmp(argv[i], "--linger") == 0)
+			linger = atof(argv[i + 1]);
+		else
+			break;
+	}
+	if (i + 2 != argc) {
+		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
+				"thp MIB | pages N | read FILE\n");
+		return 2;
+	}
+	if (strcmp(argv[i], "thp") == 0)
+		action_thp(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "pages") == 0)
+		action_pages(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "read") == 0)
+		action_read(argv[i + 1]);
+	else {
+		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
+		return 2;
+	}
+	if (linger > 0)
+		usleep((useconds_t)(linger * 1e6));
+	return 0;
+}
