@@ -85,9 +85,23 @@ static bool parse_long(const char *text, long min, long max, long *value)
 	return errno == 0 && end != text && *end == '\0' && *value >= min && *value <= max;
 }
 
+/* The option as the user wrote it: a long one from argv, a short one from getopt's optopt. */
+static const char *option_name(char **argv, int short_opt, char buf[3])
+{
+	const char *arg = argv[optind - 1];
+
+	if (strncmp(arg, "--", 2) == 0 || !short_opt)
+		return arg;
+	buf[0] = '-';
+	buf[1] = (char)short_opt;
+	buf[2] = '\0';
+	return buf;
+}
+
 enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
 				   size_t err_len, FILE *out)
 {
+	char name[3];
 	long value;
 	int opt;
 
@@ -157,17 +171,11 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			fprintf(out, "foliostat %s\n", FOLIOSTAT_VERSION);
 			return FS_PARSE_EXIT;
 		case ':':
-			if (optopt)
-				set_error(err, err_len, "option '-%c' needs a value", optopt);
-			else
-				set_error(err, err_len, "option '%s' needs a value",
-					  argv[optind - 1]);
+			set_error(err, err_len, "option '%s' needs a value",
+				  option_name(argv, optopt, name));
 			return FS_PARSE_USAGE;
 		default:
-			if (optopt)
-				set_error(err, err_len, "unknown option '-%c'", optopt);
-			else
-				set_error(err, err_len, "unknown option '%s'", argv[optind - 1]);
+			set_error(err, err_len, "unknown option '%s'", option_name(argv, optopt, name));
 			return FS_PARSE_USAGE;
 		}
 	}

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* UTF-8 validation by the table of well-formed byte sequences (Unicode 15, table 3-7). */
+/* UTF-8 validation by the table of well-formed byte sequences (Unicode 15, table 3-7), with
+ * one U+FFFD per maximal ill-formed subpart, as Unicode recommends (and Python, browsers and
+ * most JSON tools do), so a name reads the same here as in the tools that consume it. */
 #include "utf8.h"
 
 #include <string.h>
 
-/* Length of the well-formed sequence at s (at most n bytes), or 0 if there is none. */
-static size_t well_formed_length(const unsigned char *s, size_t n)
+/*
+ * Length of the well-formed sequence at s (at most n bytes). If there is none, 0, and *skip is
+ * the length of the maximal subpart: the longest prefix that could start a well-formed
+ * sequence, at least one byte.
+ */
+static size_t well_formed_length(const unsigned char *s, size_t n, size_t *skip)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t need;
 
+	*skip = 1;
 	if (s[0] < 0x80)
 		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
@@ -29,11 +36,14 @@ static size_t well_formed_length(const unsigned char *s, size_t n)
 		lo = 0x90;
 	else if (s[0] == 0xf4)
 		hi = 0x8f;
-	if (n < need || s[1] < lo || s[1] > hi)
+	if (n < 2 || s[1] < lo || s[1] > hi)
 		return 0;
-	for (size_t i = 2; i < need; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
+	for (size_t i = 2; i < need; i++) {
+		if (i >= n || s[i] < 0x80 || s[i] > 0xbf) {
+			*skip = i;
 			return 0;
+		}
+	}
 	return need;
 }
 
@@ -43,7 +53,7 @@ size_t utf8_sanitize(const char *in, size_t len, char *out)
 	size_t n = strnlen(in, len), i = 0, o = 0;
 
 	while (i < n) {
-		size_t seq = well_formed_length(s + i, n - i);
+		size_t skip, seq = well_formed_length(s + i, n - i, &skip);
 
 		if (seq) {
 			memcpy(out + o, s + i, seq);
@@ -52,7 +62,7 @@ size_t utf8_sanitize(const char *in, size_t len, char *out)
 		} else {
 			memcpy(out + o, "\xef\xbf\xbd", 3);
 			o += 3;
-			i++;
+			i += skip;
 		}
 	}
 	out[o] = '\0';

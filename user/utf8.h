@@ -9,9 +9,9 @@
 #define UTF8_SANITIZED_SIZE(n) ((n) * 3 + 1)
 
 /*
- * Copy `in` (up to `len` bytes or a NUL) to `out` as valid UTF-8: every byte that does not
- * start a well-formed sequence (overlong forms, surrogates and values past U+10FFFF are not
- * well-formed) becomes U+FFFD. `out` must hold UTF8_SANITIZED_SIZE(len) bytes. Returns the
+ * Copy `in` (up to `len` bytes or a NUL) to `out` as valid UTF-8: each maximal ill-formed
+ * subpart (overlong forms, surrogates, values past U+10FFFF, truncated sequences) becomes one
+ * U+FFFD. `out` must hold UTF8_SANITIZED_SIZE(len) bytes. Returns the
  * length written, without the terminating NUL.
  */
 size_t utf8_sanitize(const char *in, size_t len, char *out);

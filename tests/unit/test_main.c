@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runs every unit test, one result line each ("PASS name" / "FAIL name"), then a summary. */
+#include "unit.h"
+
+static const struct unit_test *const groups[] = {
+	options_tests,
+	window_tests,
+	render_tests,
+	utf8_tests,
+};
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		for (const struct unit_test *t = groups[g]; t->name; t++) {
+			bool ok;
+
+			if (argc > 1 && !strstr(t->name, argv[1]))
+				continue;
+			fflush(stdout);
+			ok = t->run();
+			printf("%s unit:%s\n", ok ? "PASS" : "FAIL", t->name);
+			ok ? passed++ : failed++;
+		}
+	}
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

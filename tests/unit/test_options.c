@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The command line: what is accepted, what is refused, and the message a user gets. */
+#include <stdlib.h>
+
+#include "options.h"
+#include "unit.h"
+
+static char err[256];
+static struct fs_options opts;
+
+/* Parse a NULL-terminated list of arguments (program name implied), help text discarded. */
+#define PARSE(...)                                                                              \
+	({                                                                                       \
+		char *_argv[] = { "foliostat", __VA_ARGS__, NULL };                              \
+		FILE *_null = fopen("/dev/null", "w");                                           \
+		enum fs_parse_result _r = parse_options(sizeof(_argv) / sizeof(_argv[0]) - 1,    \
+							_argv, &opts, err, sizeof(err), _null); \
+		fclose(_null);                                                                   \
+		_r;                                                                              \
+	})
+
+static bool no_arguments_is_a_one_shot_summary(void)
+{
+	char *argv[] = { "foliostat", NULL };
+
+	return ASSERT_EQ(parse_options(1, argv, &opts, err, sizeof(err), stdout), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.interval_s == 0) && ASSERT_EQ(opts.count, 0) &&
+	       ASSERT_EQ(opts.top, FS_DEFAULT_TOP) && ASSERT_TRUE(!opts.json);
+}
+
+static bool interval_and_count_mean_streaming(void)
+{
+	return ASSERT_EQ(PARSE("-j", "0.5", "3"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.interval_s == 0.5) && ASSERT_EQ(opts.count, 3) &&
+	       ASSERT_TRUE(opts.json);
+}
+
+static bool long_options_are_understood(void)
+{
+	return ASSERT_EQ(PARSE("--duration", "2.5", "--json", "--top", "0", "--comm", "bash",
+			       "--max-tasks", "1024", "--verbose"),
+			 FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.duration_s == 2.5) && ASSERT_EQ(opts.top, 0) &&
+	       ASSERT_STREQ(opts.comm, "bash") && ASSERT_EQ(opts.max_tasks, 1024) &&
+	       ASSERT_TRUE(opts.verbose);
+}
+
+static bool pids_are_repeatable(void)
+{
+	return ASSERT_EQ(PARSE("-p", "1", "--pid", "42"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.nr_pids, 2) && ASSERT_EQ(opts.pids[0], 1) &&
+	       ASSERT_EQ(opts.pids[1], 42);
+}
+
+static bool bad_intervals_are_usage_errors(void)
+{
+	return ASSERT_EQ(PARSE("0"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "invalid interval") &&
+	       ASSERT_EQ(PARSE("abc"), FS_PARSE_USAGE) && ASSERT_EQ(PARSE("1s"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("nan"), FS_PARSE_USAGE) && ASSERT_EQ(PARSE("inf"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--", "-1"), FS_PARSE_USAGE);
+}
+
+static bool bad_counts_are_usage_errors(void)
+{
+	return ASSERT_EQ(PARSE("1", "0"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "invalid count") &&
+	       ASSERT_EQ(PARSE("1", "x"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("1", "2", "3"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "unexpected argument '3'");
+}
+
+static bool duration_with_interval_is_refused(void)
+{
+	return ASSERT_EQ(PARSE("-d", "5", "1"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--duration") && ASSERT_EQ(PARSE("-d", "0"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-d", "-3"), FS_PARSE_USAGE);
+}
+
+static bool bad_values_name_the_option(void)
+{
+	return ASSERT_EQ(PARSE("-p", "0"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "invalid PID") &&
+	       ASSERT_EQ(PARSE("-p", "12x"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-n", "-1"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "--top") &&
+	       ASSERT_EQ(PARSE("--max-tasks", "1"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-c", "a-name-longer-than-15"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "process name");
+}
+
+static bool unknown_and_incomplete_options_are_named(void)
+{
+	return ASSERT_EQ(PARSE("--bogus"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "unknown option '--bogus'") &&
+	       ASSERT_EQ(PARSE("-x"), FS_PARSE_USAGE) && ASSERT_STREQ(err, "unknown option '-x'") &&
+	       ASSERT_EQ(PARSE("-d"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "option '-d' needs a value") &&
+	       ASSERT_EQ(PARSE("--pid"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "option '--pid' needs a value");
+}
+
+static bool help_and_version_exit_successfully(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	char *help[] = { "foliostat", "--help", NULL };
+	char *version[] = { "foliostat", "-V", NULL };
+	bool ok = ASSERT_EQ(parse_options(2, help, &opts, err, sizeof(err), out), FS_PARSE_EXIT) &&
+		  ASSERT_EQ(parse_options(2, version, &opts, err, sizeof(err), out),
+			    FS_PARSE_EXIT);
+
+	fclose(out);
+	ok = ok && ASSERT_CONTAINS(text, "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]") &&
+	     ASSERT_CONTAINS(text, "foliostat " FOLIOSTAT_VERSION);
+	free(text);
+	return ok;
+}
+
+const struct unit_test options_tests[] = {
+	UNIT_TEST(no_arguments_is_a_one_shot_summary),
+	UNIT_TEST(interval_and_count_mean_streaming),
+	UNIT_TEST(long_options_are_understood),
+	UNIT_TEST(pids_are_repeatable),
+	UNIT_TEST(bad_intervals_are_usage_errors),
+	UNIT_TEST(bad_counts_are_usage_errors),
+	UNIT_TEST(duration_with_interval_is_refused),
+	UNIT_TEST(bad_values_name_the_option),
+	UNIT_TEST(unknown_and_incomplete_options_are_named),
+	UNIT_TEST(help_and_version_exit_successfully),
+	{},
+};

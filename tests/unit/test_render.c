@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The renderers: JSON that any parser reads back whatever the process names hold, and tables
+ * that fit a 100-column terminal. */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "histogram_text.h"
+#include "report.h"
+#include "unit.h"
+
+static struct host_info host = { "testhost", "6.18.0-test", 2, 4096 };
+static struct probe_status probes[] = {
+	{ "kmem:mm_page_alloc", true, "" },
+	{ "kmem:mm_page_free", false, "disabled by FOLIOSTAT_DISABLE_PROBES" },
+};
+
+/* A report with one process named `comm` (raw bytes), 3 order-0 and 2 order-9 movable folios. */
+static void make_report(struct fs_report *r, struct process_table *t, struct process_row *row,
+			const char *comm)
+{
+	memset(row, 0, sizeof(*row));
+	row->tgid = 4242;
+	memcpy(row->comm, comm, strnlen(comm, FS_COMM_LEN - 1));
+	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 3;
+	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
+	row->counters.folios[FS_FOLIO_PAGECACHE][4] = 1;
+	row->events = 6;
+	*t = (struct process_table){ row, 1, 1 };
+	memset(r, 0, sizeof(*r));
+	r->end.tv_sec = 1796285363; /* 2026-12-03T08:09:23Z */
+	r->end.tv_nsec = 5000000;
+	r->interval_s = 1.0004;
+	r->host = &host;
+	r->probes = probes;
+	r->nr_probes = 2;
+	r->system.total = row->counters;
+	r->system.freed[0] = 11;
+	r->processes = t;
+	r->nr_shown = 1;
+}
+
+/* Render to a string and parse it back with jansson's parser. */
+static json_t *render_and_parse(const struct fs_report *r, char **text)
+{
+	size_t len = 0;
+	FILE *out = open_memstream(text, &len);
+	json_error_t error;
+	json_t *parsed;
+
+	if (render_json(out, r)) {
+		fclose(out);
+		return NULL;
+	}
+	fclose(out);
+	parsed = json_loads(*text, 0, &error);
+	if (!parsed)
+		fprintf(stderr, "    JSON did not parse: %s: %s\n", error.text, *text);
+	return parsed;
+}
+
+static bool json_record_has_the_documented_shape(void)
+{
+	struct fs_report r;
+	struct process_table t;
+	struct process_row row;
+	char *text = NULL;
+	json_t *rec, *proc, *alloc;
+	bool ok;
+
+	make_report(&r, &t, &row, "worker");
+	rec = render_and_parse(&r, &text);
+	ok = ASSERT_TRUE(rec) && ASSERT_EQ(strchr(text, '\n') - text, strlen(text) - 1);
+	if (!ok)
+		goto out;
+	proc = json_array_get(json_object_get(rec, "processes"), 0);
+	alloc = json_object_get(json_object_get(proc, "folios"), "alloc");
+	ok = ASSERT_EQ(json_integer_value(json_object_get(rec, "schema")), 1) &&
+	     ASSERT_STREQ(json_string_value(json_object_get(rec, "time")),
+			  "2026-12-03T08:09:23.005Z") &&
+	     ASSERT_TRUE(json_real_value(json_object_get(rec, "interval_s")) == 1.0) &&
+	     ASSERT_STREQ(json_string_value(json_object_get(
+				  json_object_get(rec, "host"), "hostname")),
+			  "testhost") &&
+	     ASSERT_STREQ(json_string_value(json_object_get(json_object_get(rec, "probes"),
+							    "kmem:mm_page_free")),
+			  "disabled by FOLIOSTAT_DISABLE_PROBES") &&
+	     ASSERT_EQ(json_integer_value(json_object_get(proc, "pid")), 4242) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(alloc, "0")), 3) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(alloc, "9")), 2) &&
+	     /* zero buckets are omitted */
+	     ASSERT_EQ(json_object_size(alloc), 2) &&
+	     ASSERT_EQ(json_object_size(json_object_get(json_object_get(proc, "folios"),
+							"alloc_kernel")),
+		       0) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(
+			       json_object_get(json_object_get(json_object_get(rec, "system"),
+							       "folios"),
+					       "free"),
+			       "0")),
+		       11) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(rec, "system"),
+							  "processes")),
+		       1);
+out:
+	json_decref(rec);
+	free(text);
+	return ok;
+}
+
+/* Process names are whatever bytes a process chose: each must come out as valid JSON holding
+ * the same text, with ill-formed UTF-8 replaced. */
+static bool hostile_names_stay_valid_json(void)
+{
+	static const struct {
+		const char *raw, *expected;
+	} names[] = {
+		{ "say \"hi\"", "say \"hi\"" },
+		{ "back\\slash", "back\\slash" },
+		{ "tab\there\nnl", "tab\there\nnl" },
+		{ "\x01\x1f\x7f", "\x01\x1f\x7f" },
+		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+		{ "bad\xff", "bad\xef\xbf\xbd" },
+		{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },		  /* overlong '/' */
+		{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" }, /* surrogate */
+		{ "cut\xe2\x82", "cut\xef\xbf\xbd" },			  /* truncated */
+		{ "</script>{}", "</script>{}" },
+	};
+	bool ok = true;
+
+	for (size_t i = 0; ok && i < sizeof(names) / sizeof(names[0]); i++) {
+		struct fs_report r;
+		struct process_table t;
+		struct process_row row;
+		char *text = NULL;
+		json_t *rec;
+
+		make_report(&r, &t, &row, names[i].raw);
+		rec = render_and_parse(&r, &text);
+		ok = ASSERT_TRUE(rec) &&
+		     ASSERT_STREQ(json_string_value(json_object_get(
+					  json_array_get(json_object_get(rec, "processes"), 0),
+					  "comm")),
+				  names[i].expected);
+		json_decref(rec);
+		free(text);
+	}
+	return ok;
+}
+
+static bool table_fits_100_columns(void)
+{
+	struct fs_report r;
+	struct process_table t;
+	struct process_row row;
+	char *text = NULL, *line, *save;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	bool ok;
+
+	make_report(&r, &t, &row, "a\x01long-name-15c");
+	ok = ASSERT_EQ(render_table(out, &r), 0);
+	fclose(out);
+	ok = ok && ASSERT_CONTAINS(text, "probes: 1 of 2 attached") &&
+	     ASSERT_CONTAINS(text, "kmem:mm_page_free: disabled by FOLIOSTAT_DISABLE_PROBES") &&
+	     ASSERT_CONTAINS(text, "    4242 a?long-name-15c") &&
+	     ASSERT_CONTAINS(text, "pid 4242 (a?long-name-15c): folios allocated, by order");
+	for (line = strtok_r(text, "\n", &save); ok && line; line = strtok_r(NULL, "\n", &save))
+		ok = ASSERT_TRUE(strlen(line) <= 100);
+	free(text);
+	return ok;
+}
+
+static bool bars_scale_to_the_largest_bucket(void)
+{
+	char bar[HIST_BAR_WIDTH + 1];
+	bool ok;
+
+	format_bar(bar, HIST_BAR_WIDTH, 0, 100);
+	ok = ASSERT_EQ(strspn(bar, "*"), 0) && ASSERT_EQ(strlen(bar), HIST_BAR_WIDTH);
+	format_bar(bar, HIST_BAR_WIDTH, 100, 100);
+	ok = ok && ASSERT_EQ(strspn(bar, "*"), HIST_BAR_WIDTH);
+	format_bar(bar, HIST_BAR_WIDTH, 50, 100);
+	ok = ok && ASSERT_EQ(strspn(bar, "*"), HIST_BAR_WIDTH / 2);
+	/* Anything at all gets one star, so a rare order stays visible. */
+	format_bar(bar, HIST_BAR_WIDTH, 1, 1000000);
+	return ok && ASSERT_EQ(strspn(bar, "*"), 1);
+}
+
+static bool histogram_rows_span_lowest_to_highest_order(void)
+{
+	__u64 hist[FS_NR_ORDERS] = { [2] = 4, [9] = 1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int rows = 0;
+	bool ok;
+
+	print_order_hist(out, "title", hist);
+	fclose(out);
+	for (char *p = text; (p = strstr(p, " : ")); p++)
+		rows++;
+	/* header + orders 2..9 */
+	ok = ASSERT_EQ(rows, 1 + 8) && ASSERT_TRUE(!strstr(text, "\n         1 :")) &&
+	     ASSERT_CONTAINS(text, "         9 :            1          512   |****");
+	free(text);
+	return ok;
+}
+
+const struct unit_test render_tests[] = {
+	UNIT_TEST(json_record_has_the_documented_shape),
+	UNIT_TEST(hostile_names_stay_valid_json),
+	UNIT_TEST(table_fits_100_columns),
+	UNIT_TEST(bars_scale_to_the_largest_bucket),
+	UNIT_TEST(histogram_rows_span_lowest_to_highest_order),
+	{},
+};

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Aggregation: deltas between reads of the thread table, per-process sums, filters, the
+ * one-shot accumulation and ranking. */
+#include <stdlib.h>
+
+#include "counters.h"
+#include "unit.h"
+#include "window.h"
+
+static struct fs_options all; /* no filters */
+
+#define KEY(tgid, tid) (((__u64)(tgid) << 32) | (tid))
+
+/* A thread with `movable` order-0 and `huge` order-9 movable allocations so far. */
+static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *comm,
+		       __u64 movable, __u64 huge, bool exited)
+{
+	struct fs_task t = { .exited = exited };
+
+	snprintf(t.comm, sizeof(t.comm), "%s", comm);
+	t.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = movable;
+	t.counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = huge;
+	snapshot_append(s, KEY(tgid, tid), &t);
+}
+
+static const struct process_row *find(const struct process_table *t, __u32 tgid)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->rows[i].tgid == tgid)
+			return &t->rows[i];
+	return NULL;
+}
+
+static bool threads_sum_into_their_process(void)
+{
+	struct snapshot before = { 0 }, now = { 0 };
+	struct process_table out = { 0 };
+	const struct process_row *row;
+	bool ok;
+
+	add_thread(&before, 100, 100, "app", 10, 0, false);
+	add_thread(&before, 100, 101, "app", 5, 1, false);
+	add_thread(&now, 100, 101, "app-worker", 7, 3, false);
+	add_thread(&now, 100, 100, "app", 15, 0, false);
+	add_thread(&now, 100, 102, "app-new", 4, 0, false); /* new thread: counts from zero */
+	snapshot_sort(&now);
+	snapshot_sort(&before);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1);
+	row = find(&out, 100);
+	ok = ok && ASSERT_TRUE(row) &&
+	     ASSERT_EQ(row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 5 + 2 + 4) &&
+	     ASSERT_EQ(row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9], 2) &&
+	     ASSERT_EQ(row->events, 13) && ASSERT_STREQ(row->comm, "app");
+	snapshot_free(&before);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+static bool idle_processes_are_left_out(void)
+{
+	struct snapshot before = { 0 }, now = { 0 };
+	struct process_table out = { 0 };
+	bool ok;
+
+	add_thread(&before, 7, 7, "idle", 3, 0, false);
+	add_thread(&now, 7, 7, "idle", 3, 0, false);
+	add_thread(&now, 8, 8, "busy", 1, 0, false);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_EQ(out.rows[0].tgid, 8);
+	snapshot_free(&before);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+/* A thread whose slot was freed and reused (same key, smaller counters) counts from zero
+ * rather than producing a huge wrapped delta. */
+static bool a_reused_slot_counts_from_zero(void)
+{
+	struct snapshot before = { 0 }, now = { 0 };
+	struct process_table out = { 0 };
+	bool ok;
+
+	add_thread(&before, 9, 9, "old", 1000, 0, false);
+	add_thread(&now, 9, 9, "new", 3, 0, false);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_EQ(out.rows[0].events, 3);
+	snapshot_free(&before);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+static bool filters_select_by_pid_and_name(void)
+{
+	struct snapshot before = { 0 }, now = { 0 };
+	struct process_table out = { 0 };
+	struct fs_options opts = { .nr_pids = 1, .pids = { 20 } };
+	bool ok;
+
+	add_thread(&now, 10, 10, "bash", 1, 0, false);
+	add_thread(&now, 20, 20, "bash", 1, 0, false);
+	add_thread(&now, 30, 30, "python3", 1, 0, false);
+	ok = ASSERT_EQ(window_processes(&before, &now, &opts, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_EQ(out.rows[0].tgid, 20);
+	opts.nr_pids = 0;
+	opts.comm = "bash";
+	ok = ok && ASSERT_EQ(window_processes(&before, &now, &opts, &out), 0) &&
+	     ASSERT_EQ(out.nr, 2) && ASSERT_TRUE(find(&out, 10) && find(&out, 20));
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+static bool exited_threads_are_reported_then_dropped(void)
+{
+	struct snapshot before = { 0 }, now = { 0 };
+	struct process_table out = { 0 };
+	bool ok;
+
+	add_thread(&now, 40, 40, "short", 6, 0, true);
+	add_thread(&now, 41, 41, "long", 2, 0, false);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 2) &&
+	     ASSERT_EQ(find(&out, 40)->events, 6);
+	snapshot_drop_exited(&now);
+	ok = ok && ASSERT_EQ(now.nr_tasks, 1) && ASSERT_EQ(sample_tgid(&now.tasks[0]), 41);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+static bool system_deltas_subtract_the_previous_read(void)
+{
+	struct snapshot before = { 0 }, now = { 0 };
+	struct fs_system out;
+
+	before.system.total.folios[FS_FOLIO_PAGECACHE][2] = 10;
+	now.system.total.folios[FS_FOLIO_PAGECACHE][2] = 25;
+	now.system.freed[0] = 4;
+	window_system(&before, &now, &out);
+	return ASSERT_EQ(out.total.folios[FS_FOLIO_PAGECACHE][2], 15) &&
+	       ASSERT_EQ(out.freed[0], 4) && ASSERT_EQ(out.untracked.folios[0][0], 0);
+}
+
+static struct process_row row_of(__u32 tgid, const char *comm, __u64 folios)
+{
+	struct process_row r = { .tgid = tgid, .events = folios };
+
+	snprintf(r.comm, sizeof(r.comm), "%s", comm);
+	r.counters.folios[FS_FOLIO_ALLOC_KERNEL][0] = folios;
+	return r;
+}
+
+static bool one_shot_windows_accumulate_per_process(void)
+{
+	struct process_row a_rows[] = { row_of(1, "a", 5), row_of(3, "c", 1) };
+	struct process_row b_rows[] = { row_of(2, "b", 7), row_of(3, "c-renamed", 2) };
+	struct process_table acc = { 0 };
+	struct process_table a = { a_rows, 2, 2 }, b = { b_rows, 2, 2 };
+	bool ok;
+
+	ok = ASSERT_EQ(process_table_accumulate(&acc, &a), 0) &&
+	     ASSERT_EQ(process_table_accumulate(&acc, &b), 0) && ASSERT_EQ(acc.nr, 3) &&
+	     ASSERT_EQ(find(&acc, 3)->events, 3) &&
+	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
+	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
+	process_table_rank(&acc);
+	ok = ok && ASSERT_EQ(acc.rows[0].tgid, 2) && ASSERT_EQ(acc.rows[1].tgid, 1) &&
+	     ASSERT_EQ(acc.rows[2].tgid, 3);
+	process_table_free(&acc);
+	return ok;
+}
+
+static bool histogram_pages_weigh_orders(void)
+{
+	__u64 hist[FS_NR_ORDERS] = { [0] = 3, [9] = 2 };
+
+	return ASSERT_EQ(hist_pages(hist), 3 + 2 * 512) && ASSERT_EQ(hist_folios(hist), 5);
+}
+
+const struct unit_test window_tests[] = {
+	UNIT_TEST(threads_sum_into_their_process),
+	UNIT_TEST(idle_processes_are_left_out),
+	UNIT_TEST(a_reused_slot_counts_from_zero),
+	UNIT_TEST(filters_select_by_pid_and_name),
+	UNIT_TEST(exited_threads_are_reported_then_dropped),
+	UNIT_TEST(system_deltas_subtract_the_previous_read),
+	UNIT_TEST(one_shot_windows_accumulate_per_process),
+	UNIT_TEST(histogram_pages_weigh_orders),
+	{},
+};
