@@ -32,7 +32,7 @@ struct fs_counters {
  * and threads of one process on different CPUs never share a cache line.
  */
 struct fs_task {
-	char comm[FS_COMM_LEN]; /* thread group leader's name, refreshed on exec */
+	char comm[FS_COMM_LEN]; /* thread group leader's name, follows renames */
 	__u32 exited;		/* set at thread exit: the loader evicts it once reported */
 	__u32 pad;
 	struct fs_counters counters;

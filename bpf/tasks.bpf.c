@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Task lifecycle: the maps are defined here, and thread exit and exec keep the task table's
- * entries honest (names follow exec; exited threads are marked for eviction).
+ * Task lifecycle: the maps are defined here, and thread exit and renames keep the task table's
+ * entries honest (names follow exec and renames; exited threads are marked for eviction).
  */
 #define FS_DEFINE_MAPS
 #include "maps.bpf.h"
@@ -22,14 +22,22 @@ int BPF_PROG(fs_task_exit)
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(fs_task_exec, struct task_struct *task)
+/*
+ * The process's name is its leader's: follow renames of the leader (exec, prctl(PR_SET_NAME),
+ * writes to /proc/PID/comm, not necessarily by the task itself). A thread naming itself does not
+ * rename its process, and the loader takes a process's name from its leader's entry.
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct fs_task *entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+	__u64 key = (__u64)task->tgid << 32 | (__u32)task->pid;
+	struct fs_task *entry;
 
+	if (task->pid != task->tgid)
+		return 0;
+	entry = bpf_map_lookup_elem(&fs_tasks, &key);
 	if (entry)
-		bpf_probe_read_kernel_str(entry->comm, sizeof(entry->comm), task->comm);
+		bpf_probe_read_kernel_str(entry->comm, sizeof(entry->comm), comm);
 	return 0;
 }
 

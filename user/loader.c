@@ -32,8 +32,7 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 	/* Without exit events, exited threads would never leave the table. */
 	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
 			      true },
-	[PROBE_TASK_EXEC] = { "sched:sched_process_exec", "sched_process_exec", "fs_task_exec",
-			      false },
+	[PROBE_TASK_RENAME] = { "task:task_rename", "task_rename", "fs_task_rename" },
 	/* Interrupt depth (interrupts.bpf.c): an entry without its exit would leave the CPU
 	 * "in an interrupt" for good, so each entry needs its exit. */
 	[PROBE_IRQ_EXIT] = { "irq:irq_handler_exit", "irq_handler_exit", "fs_irq_exit" },

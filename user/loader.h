@@ -17,7 +17,7 @@ enum fs_probe {
 	PROBE_PAGECACHE_ADD,
 	PROBE_PAGE_FREE,
 	PROBE_TASK_EXIT,
-	PROBE_TASK_EXEC,
+	PROBE_TASK_RENAME,
 	/* Each exit before its entry: an entry is attached only once its exit is. */
 	PROBE_IRQ_EXIT,
 	PROBE_IRQ_ENTRY,

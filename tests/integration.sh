@@ -1,0 +1,237 @@
+# shellcheck shell=bash
+# Integration tests: foliostat on the live kernel, around workloads whose folio activity is
+# known, compared with that knowledge and with an independent count (perf, /proc/vmstat,
+# mincore). Each test_* function runs in its own subshell from the repository root, in a
+# scratch directory $T. Exit 0 passes, 77 skips (a failure under CI=true), anything else fails.
+
+# Touching 64 MiB of MADV_HUGEPAGE memory, 2 MiB aligned, gives 32 order-9 folios.
+test_thp_region_gives_order9_folios() {
+	need_root
+	mount_tracefs
+	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	local before after
+	before=$(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat)
+	start_foliostat "$T/out" -j 0.5
+	perf stat -x, -e kmem:mm_page_alloc --filter 'order == 9' -o "$T/perf" -- \
+		"$WORKLOAD" thp 64 >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	after=$(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat)
+	local pid
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	assert_eq "$(query "$T/out" "hist($pid, 'alloc').get('9', 0)")" 32 "order-9 folios charged to the workload"
+	assert_eq "$(query "$T/out" "hist($pid, 'alloc_movable').get('9', 0)")" 32 "of which movable"
+	assert_eq "$(perf_count "$T/perf" kmem:mm_page_alloc)" 32 "perf's count of order-9 allocations"
+	assert_between $((after - before)) 32 100000 "/proc/vmstat thp_fault_alloc delta"
+	assert_between "$(query "$T/out" "system('alloc').get('9', 0)")" 32 100000 "system order-9 folios"
+}
+
+# N fresh anonymous pages with THP off are N order-0 movable folios (plus start-up).
+test_anonymous_pages_give_order0_folios() {
+	need_root
+	mount_tracefs
+	start_foliostat "$T/out" -j 0.5
+	perf stat -x, -e kmem:mm_page_alloc --filter 'order == 0 && migratetype == 1' \
+		-o "$T/perf" -- "$WORKLOAD" pages 16384 >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	local pid ours theirs
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	ours=$(query "$T/out" "hist($pid, 'alloc_movable').get('0', 0)")
+	theirs=$(perf_count "$T/perf" kmem:mm_page_alloc)
+	# Start-up (exec, libc, stack) adds a few hundred pages at most.
+	assert_between "$ours" 16384 17384 "order-0 movable folios charged to the workload"
+	# perf counts from exec on; foliostat also sees the fork side before exec.
+	assert_between "$ours" "$theirs" $((theirs + 200)) "foliostat vs perf (perf=$theirs)"
+	assert_eq "$(query "$T/out" "[o for o in hist($pid, 'alloc') if o != '0']")" "[]" "orders above 0"
+}
+
+# Reading a 64 MiB file after dropping it from the cache adds folios whose pages sum to 16384.
+test_file_read_fills_the_page_cache() {
+	need_root
+	mount_tracefs
+	local file=/var/tmp/foliostat-test.$$
+	head -c $((64 << 20)) /dev/zero >"$file"
+	sync "$file"
+	start_foliostat "$T/out" -j 0.5
+	perf stat -x, -e filemap:mm_filemap_add_to_page_cache -o "$T/perf" -- \
+		"$WORKLOAD" read "$file" >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	rm -f "$file"
+	local line pid
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	assert_eq "$(json_field "$line" resident_before)" 0 "pages cached before the read (mincore)"
+	assert_eq "$(json_field "$line" resident_after)" 16384 "pages cached after the read (mincore)"
+	# The file's 16384 pages, and perhaps a few of the workload's own start-up.
+	assert_between "$(query "$T/out" "pages(hist($pid, 'pagecache'))")" 16384 16448 "page-cache pages charged to the reader"
+	local theirs
+	theirs=$(perf_count "$T/perf" filemap:mm_filemap_add_to_page_cache)
+	# perf counts from exec on; foliostat also sees the fork side before exec.
+	assert_between "$(query "$T/out" "folios(hist($pid, 'pagecache'))")" "$theirs" $((theirs + 16)) \
+		"page-cache folios, foliostat vs perf ($theirs)"
+}
+
+# A one-shot run prints one readable summary on SIGINT, within 100 columns.
+test_one_shot_summary_is_readable() {
+	need_root
+	start_foliostat "$T/out"
+	"$WORKLOAD" thp 16 >"$T/workload"
+	stop_foliostat "$T/out"
+	local pid
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	grep -q "^probes: [0-9]* of [0-9]* attached" "$T/out" || fail "no probes line"
+	grep -q "^SYSTEM " "$T/out" || fail "no system block"
+	grep -q "^pid $pid (workload): folios allocated, by order" "$T/out" || fail "no histogram for the workload"
+	grep -qE '^ +9 : +8 +4096 +\|\*+ *\|$' "$T/out" || fail "no order-9 row of 8 folios"
+	assert_eq "$(awk 'length > 100' "$T/out" | wc -l)" 0 "lines over 100 columns"
+	echo "ok: summary"
+}
+
+# --duration ends a one-shot run by itself with one JSON record.
+test_one_shot_json_with_duration() {
+	need_root
+	"$FOLIOSTAT" -j -d 1 >"$T/out" || fail "exit status $?"
+	assert_eq "$(wc -l <"$T/out")" 1 "records"
+	assert_eq "$(query "$T/out" "recs[0]['schema']")" 1 "schema"
+	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 950 1500 "interval_s in ms"
+	assert_eq "$(query "$T/out" "sorted(set(recs[0]['probes'].values()))")" '["attached"]' "probe states"
+}
+
+# Streaming prints COUNT records of INTERVAL each, and exits 0.
+test_streaming_prints_count_records() {
+	need_root
+	timeout 10 "$FOLIOSTAT" -j 0.3 4 >"$T/out" || fail "exit status $?"
+	assert_eq "$(wc -l <"$T/out")" 4 "records"
+	assert_eq "$(query "$T/out" "all(250 <= r['interval_s'] * 1000 <= 450 for r in recs)")" true "intervals near 0.3 s"
+	assert_eq "$(query "$T/out" "len({r['time'] for r in recs})")" 4 "distinct times"
+}
+
+# Process names are untrusted bytes; the stream stays valid JSON and the name is the same text
+# Python decodes from those bytes.
+test_hostile_names_stay_valid_json() {
+	need_root
+	# "a\"b\\c<tab>\x01\xff\xc0\xaf\xed\xa0\x80\xe2\x82"
+	local hex=22615c0962017bffc0afeda080e282
+	start_foliostat "$T/out" -j 0.3
+	"$WORKLOAD" --name "$hex" pages 64 >"$T/workload"
+	sleep 0.4
+	stop_foliostat "$T/out"
+	local pid expected
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	expected=$(python3 -c 'import json,sys; print(json.dumps([bytes.fromhex(sys.argv[1])[:15].decode("utf-8", "replace")]))' "$hex")
+	assert_eq "$(query "$T/out" "comms($pid)")" "$expected" "the workload's name"
+}
+
+# A process that lives and dies within one window is in that window's record; its threads
+# then leave the in-kernel table.
+test_exited_process_reported_then_evicted() {
+	need_root
+	start_foliostat "$T/out" -j 1
+	"$WORKLOAD" pages 256 >"$T/workload"
+	local pid
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	sleep 2.5
+	local left
+	left=$(bpftool map dump name fs_tasks -j | python3 -c "
+import json, sys
+print(sum(1 for e in json.load(sys.stdin) if int(e.get('key', 0)) >> 32 == $pid))" 2>/dev/null) ||
+		left=$(bpftool map dump name fs_tasks | grep -c "tgid $pid" || true)
+	stop_foliostat "$T/out"
+	assert_between "$(query "$T/out" "hist($pid, 'alloc_movable').get('0', 0)")" 256 2000 "folios of the exited process"
+	assert_eq "$left" 0 "table entries left for the exited process"
+}
+
+# With a tiny table, threads beyond its capacity are counted as untracked, and the system total
+# still accounts for every event.
+test_full_table_counts_untracked() {
+	need_root
+	start_foliostat "$T/out" -j 0.5 --max-tasks 64 --top 0
+	for _ in $(seq 150); do "$WORKLOAD" --linger 2 pages 32 >/dev/null & done
+	wait $(jobs -p | grep -v "^$FS_PID$") 2>/dev/null || true
+	sleep 0.6
+	stop_foliostat "$T/out"
+	local untracked total tracked irq
+	untracked=$(query "$T/out" "folios(group('untracked', 'alloc'))")
+	total=$(query "$T/out" "folios(system('alloc'))")
+	tracked=$(query "$T/out" "sum(folios(p['folios']['alloc']) for r in recs for p in r['processes'])")
+	irq=$(query "$T/out" "folios(group('interrupt', 'alloc'))")
+	assert_between "$untracked" 1 "$total" "untracked folios"
+	# Events between the table read and the per-CPU read may shift by a window: allow 1%.
+	assert_between $((tracked + untracked + irq)) $((total - total / 100)) $((total + total / 100)) \
+		"tracked + untracked + interrupt vs system total ($total)"
+}
+
+# A closed pipe ends the run promptly and quietly; nothing stays attached.
+test_closed_pipe_ends_quietly() {
+	need_root
+	local status
+	timeout 10 bash -c "'$FOLIOSTAT' -j 0.2 2>'$T/err' | head -1 >'$T/out'; exit \${PIPESTATUS[0]}"
+	status=$?
+	assert_eq "$status" 0 "foliostat's exit status"
+	assert_eq "$(wc -l <"$T/out")" 1 "lines read"
+	assert_eq "$(wc -c <"$T/err")" 0 "bytes on stderr"
+	assert_nothing_attached
+}
+
+# SIGTERM in streaming mode prints the final partial record and exits 0.
+test_sigterm_prints_final_record() {
+	need_root
+	start_foliostat "$T/out" -j 10
+	sleep 0.5
+	kill -TERM "$FS_PID"
+	wait "$FS_PID" || fail "exit status $?"
+	assert_eq "$(wc -l <"$T/out")" 1 "records"
+	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 300 3000 "final window in ms"
+	assert_nothing_attached
+}
+
+# A probe that cannot be had is reported and the rest runs; without a core probe, a clear error.
+test_missing_probe_degrades() {
+	need_root
+	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_free,irq:softirq_exit "$FOLIOSTAT" -j -d 0.5 >"$T/out" ||
+		fail "exit status $?"
+	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_free']")" '"disabled by FOLIOSTAT_DISABLE_PROBES"' "page_free state"
+	assert_eq "$(query "$T/out" "recs[0]['probes']['irq:softirq_entry']")" '"not attached: needs irq:softirq_exit"' "softirq_entry state"
+	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_alloc']")" '"attached"' "page_alloc state"
+	local status=0
+	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_alloc "$FOLIOSTAT" -d 0.5 >/dev/null 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status without mm_page_alloc"
+	grep -q '^foliostat: failed to attach kmem:mm_page_alloc: disabled by FOLIOSTAT_DISABLE_PROBES$' "$T/err" ||
+		fail "unexpected message: $(cat "$T/err")"
+	assert_nothing_attached
+}
+
+# Usage errors exit 2 with a message; --help and --version exit 0.
+test_usage_errors_exit_2() {
+	local args status
+	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-n x" "--max-tasks 1"; do
+		status=0
+		# shellcheck disable=SC2086 # split on purpose
+		"$FOLIOSTAT" $args >/dev/null 2>"$T/err" || status=$?
+		assert_eq "$status" 2 "exit status for '$args'"
+		grep -q '^foliostat: ' "$T/err" || fail "no message for '$args'"
+	done
+	"$FOLIOSTAT" --help | grep -q '^Usage: foliostat' || fail "--help"
+	"$FOLIOSTAT" --version | grep -q '^foliostat [0-9]' || fail "--version"
+}
+
+# Without privileges: a message that says what is needed, exit 1.
+test_unprivileged_run_explains() {
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	local status=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$FOLIOSTAT" -d 1 \
+		>/dev/null 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status"
+	grep -qE '^foliostat: failed to .*(root|CAP_BPF)' "$T/err" || fail "message: $(cat "$T/err")"
+}
+
+# Every option in --help is in the man page, and the man page names no other.
+test_help_and_man_page_agree() {
+	local help man
+	help=$("$FOLIOSTAT" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	man=$(grep -oE -- '\\-\\-[a-z][a-z-]+|--[a-z][a-z-]+' man/foliostat.8 | sed 's/\\//g' | sort -u)
+	assert_eq "$man" "$help" "long options in the man page vs --help"
+}

@@ -1,0 +1,93 @@
+# shellcheck shell=bash
+# Helpers for the integration tests: running foliostat around a workload, independent counts
+# from perf, and assertions. Each test runs in its own subshell (see run-tests.sh).
+
+FOLIOSTAT=./foliostat
+WORKLOAD=build/workload
+SKIP_STATUS=77
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit "$SKIP_STATUS"
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (BPF on the live kernel)"
+}
+
+# assert_eq ACTUAL EXPECTED WHAT
+assert_eq() {
+	[ "$1" = "$2" ] || fail "$3: got $1, expected $2"
+	echo "ok: $3 = $1"
+}
+
+# assert_between VALUE LOW HIGH WHAT
+assert_between() {
+	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ] || fail "$4: got $1, expected $2..$3"
+	echo "ok: $4 = $1 (within $2..$3)"
+}
+
+# perf needs tracefs to resolve tracepoint names; foliostat itself does not.
+mount_tracefs() {
+	[ -e /sys/kernel/tracing/events ] ||
+		mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null ||
+		skip "cannot mount tracefs for perf"
+}
+
+# Start foliostat in the background with OUT as stdout; returns once its probes are attached
+# (its BPF links are open file descriptors). Sets FS_PID.
+start_foliostat() {
+	local out=$1
+	shift
+	"$FOLIOSTAT" "$@" >"$out" 2>"$out.err" &
+	FS_PID=$!
+	for _ in $(seq 100); do
+		if [ "$(find /proc/$FS_PID/fd -lname 'anon_inode:bpf_link' 2>/dev/null | wc -l)" -ge 5 ]; then
+			return 0
+		fi
+		kill -0 "$FS_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$out.err"
+	fail "foliostat did not attach its probes"
+}
+
+# Stop foliostat with SIGINT and check it exited 0.
+stop_foliostat() {
+	local status=0
+	kill -INT "$FS_PID"
+	wait "$FS_PID" || status=$?
+	[ "$status" -eq 0 ] || { cat "$1.err"; fail "foliostat exited with $status after SIGINT"; }
+}
+
+# query FILE EXPR: evaluate EXPR over foliostat's NDJSON (see records.py).
+query() {
+	python3 tests/records.py "$@"
+}
+
+# perf_count PERF_OUTPUT EVENT: the count perf stat -x, wrote for EVENT.
+perf_count() {
+	awk -F, -v ev="$2" '$3 == ev { print $1; exit }' "$1"
+}
+
+# json_field JSON_LINE FIELD
+json_field() {
+	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
+}
+
+# No BPF program of foliostat's may remain loaded once it has exited.
+# The kernel frees programs shortly after their last reference goes, so allow it a moment.
+assert_nothing_attached() {
+	local left
+	for _ in $(seq 30); do
+		left=$(bpftool prog show 2>/dev/null | grep -cE 'name fs_[a-z_]+ ' || true)
+		[ "$left" -eq 0 ] && break
+		sleep 0.1
+	done
+	assert_eq "$left" 0 "foliostat BPF programs still loaded"
+}

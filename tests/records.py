@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Questions about foliostat's NDJSON output, for the integration tests.
+
+    records.py FILE EXPR
+
+parses every line of FILE as JSON (failing loudly on anything that is not valid JSON), then
+prints the value of the Python expression EXPR, which can use:
+  recs                 the parsed records
+  hist(pid, name)      the process's histogram `name` (e.g. "alloc") summed over all records
+  system(name)         system.folios[name] summed over all records
+  group(g, name)       system[g].folios[name] summed over all records (g: interrupt, untracked)
+  folios(h), pages(h)  folios and pages (folios * 2^order) in a histogram
+  comms(pid)           the names the process was reported under
+"""
+import json
+import sys
+
+
+def load(path):
+    recs = []
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.decode("utf-8")  # strict: invalid UTF-8 is a failure
+            try:
+                recs.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                sys.exit(f"records.py: {path}:{n}: invalid JSON: {e}: {line[:200]!r}")
+    return recs
+
+
+def summed(hists):
+    total = {}
+    for h in hists:
+        for order, n in h.items():
+            total[order] = total.get(order, 0) + n
+    return total
+
+
+def main():
+    path, expr = sys.argv[1], sys.argv[2]
+    recs = load(path)
+
+    def procs(pid):
+        return [p for r in recs for p in r["processes"] if p["pid"] == pid]
+
+    env = {
+        "recs": recs,
+        "hist": lambda pid, name: summed(p["folios"][name] for p in procs(pid)),
+        "system": lambda name: summed(r["system"]["folios"][name] for r in recs),
+        "group": lambda g, name: summed(r["system"][g]["folios"][name] for r in recs),
+        "folios": lambda h: sum(h.values()),
+        "pages": lambda h: sum(n << int(o) for o, n in h.items()),
+        "comms": lambda pid: sorted({p["comm"] for p in procs(pid)}),
+    }
+    print(json.dumps(eval(expr, env)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Runs every test: the unit tests (build/unit-tests), then each test_* function of
+# tests/integration.sh in its own subshell. One result line per test, then
+# "N passed, N failed, N skipped". Under CI=true a skipped test counts as failed: CI runs as
+# root on a kernel that can run them all. Usage: tests/run-tests.sh [NAME-FILTER]
+set -u
+cd "$(dirname "$0")/.." || exit 1
+filter=${1:-}
+passed=0 failed=0 skipped=0
+
+unit_log=$(mktemp)
+build/unit-tests "$filter" >"$unit_log" 2>&1
+while read -r status name rest; do
+	case $status in
+	PASS) passed=$((passed + 1)); echo "PASS $name" ;;
+	FAIL) failed=$((failed + 1)); echo "FAIL $name" ;;
+	unit:) ;;
+	*) echo "  $status $name $rest" ;;
+	esac
+done <"$unit_log"
+rm -f "$unit_log"
+
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+# shellcheck source=tests/integration.sh
+. tests/integration.sh
+
+for test in $(declare -F | awk '{ print $3 }' | grep '^test_'); do
+	case $test in *"$filter"*) ;; *) continue ;; esac
+	T=$(mktemp -d)
+	log="$T/log"
+	(
+		set -u
+		"$test"
+	) >"$log" 2>&1
+	status=$?
+	if [ "$status" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "PASS $test"
+	elif [ "$status" -eq "$SKIP_STATUS" ] && [ "${CI:-}" != true ]; then
+		skipped=$((skipped + 1))
+		echo "SKIP $test: $(tail -1 "$log")"
+	else
+		failed=$((failed + 1))
+		[ "$status" -eq "$SKIP_STATUS" ] && echo "FAIL $test (skipped, and CI=true)" || echo "FAIL $test"
+		sed 's/^/    /' "$log"
+	fi
+	# Never leave a foliostat behind for the next test.
+	pkill -KILL -f "^$FOLIOSTAT " 2>/dev/null || true
+	rm -rf "$T"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
