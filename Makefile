@@ -89,9 +89,27 @@ $(OUTPUT)/unit-tests: $(UNIT_OBJS) $(USER_OBJS)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
 
+# irqcheck: foliostat's interrupt-context test judged on events of known context.
+$(OUTPUT)/tests/irqcheck.bpf.o: tests/irqcheck.bpf.c | $(OUTPUT)/tests
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/irqcheck.bpf.o: $(filter-out $(OUTPUT)/bpf/folios.bpf.o,$(BPF_OBJS)) \
+			  $(OUTPUT)/tests/irqcheck.bpf.o
+	$(call msg,LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(OUTPUT)/irqcheck.skel.h: $(OUTPUT)/irqcheck.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name irqcheck_bpf > $@
+
+$(OUTPUT)/irqcheck: tests/irqcheck.c $(OUTPUT)/irqcheck.skel.h
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(PKG_LIBS) -o $@
+
 unit-tests: $(OUTPUT)/unit-tests
 
-check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests
+check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck
 	$(Q)tests/run-tests.sh
 
 vmlinux:

@@ -2,7 +2,13 @@
 /*
  * Interrupt depth per CPU: handlers and softirqs that run on the interrupted task's own stack
  * are invisible to the stack test in compat.bpf.h, so their entry and exit are counted here.
- * Exit never takes the depth below zero: attaching mid-handler sees an exit without its entry.
+ *
+ * A lost exit would leave a CPU "in an interrupt" for good, so:
+ * - exits are attached before entries (and come first in this file, for skeleton attach);
+ * - an exit never takes the depth below zero (attaching mid-handler sees an exit alone);
+ * - a context switch, which never happens inside an interrupt, resets the depth. That heals
+ *   the one loss BPF can cause: a hard hrtimer firing while a soft hrtimer's exit program runs
+ *   finds that program busy on this CPU, and its own exit is skipped.
  */
 #include "maps.bpf.h"
 
@@ -24,24 +30,10 @@ static __always_inline void leave_interrupt(void)
 		cpu->irq_depth--;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(fs_irq_entry)
-{
-	enter_interrupt();
-	return 0;
-}
-
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(fs_irq_exit)
 {
 	leave_interrupt();
-	return 0;
-}
-
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(fs_softirq_entry)
-{
-	enter_interrupt();
 	return 0;
 }
 
@@ -52,19 +44,43 @@ int BPF_PROG(fs_softirq_exit)
 	return 0;
 }
 
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(fs_hrtimer_exit)
+{
+	leave_interrupt();
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(fs_depth_reset)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu && cpu->irq_depth)
+		cpu->irq_depth = 0;
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(fs_irq_entry)
+{
+	enter_interrupt();
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(fs_softirq_entry)
+{
+	enter_interrupt();
+	return 0;
+}
+
 /* hrtimer callbacks run in hard interrupt context from the timer vector, which has no
  * irq_handler event of its own. */
 SEC("tp_btf/hrtimer_expire_entry")
 int BPF_PROG(fs_hrtimer_entry)
 {
 	enter_interrupt();
-	return 0;
-}
-
-SEC("tp_btf/hrtimer_expire_exit")
-int BPF_PROG(fs_hrtimer_exit)
-{
-	leave_interrupt();
 	return 0;
 }
 

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test-only programs that ask foliostat's interrupt-context test (maps.bpf.h) about events
+ * whose context is known: timer-wheel callbacks run in softirq, hrtimer callbacks in hard
+ * interrupt (or softirq for soft hrtimers), and sched_switch always in task context. Linked with
+ * foliostat's own tasks and interrupts objects, so it tests the very code foliostat runs.
+ */
+#include "maps.bpf.h"
+
+#include <bpf/bpf_tracing.h>
+
+/* [event][0]: judged interrupt context, [event][1]: judged task context */
+__u64 verdicts[3][2];
+
+static __always_inline void judge(int event)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu)
+		__sync_fetch_and_add(&verdicts[event][in_interrupt_context(cpu) ? 0 : 1], 1);
+}
+
+SEC("tp_btf/timer_expire_entry")
+int BPF_PROG(check_timer_softirq)
+{
+	judge(0);
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(check_hrtimer)
+{
+	judge(1);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(check_sched_switch)
+{
+	judge(2);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
