@@ -72,12 +72,17 @@ $(OUTPUT)/%.o: user/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-foliostat: $(OUTPUT)/main.o $(USER_OBJS)
+# Switching between STATIC=1 and a dynamic build must relink: the stamp records which was last.
+LINK_STAMP := $(OUTPUT)/.link-static-$(if $(filter 1,$(STATIC)),yes,no)
+$(LINK_STAMP): | $(OUTPUT)
+	$(Q)rm -f $(OUTPUT)/.link-static-* && touch $@
+
+foliostat: $(OUTPUT)/main.o $(USER_OBJS) $(LINK_STAMP)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(PKG_LIBS) -lm -o $@
 
 # The workload the integration tests drive: plain C, no libraries, so it also links statically.
-$(OUTPUT)/workload: tests/workload.c | $(OUTPUT)
+$(OUTPUT)/workload: tests/workload.c $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $(LDFLAGS) $< -o $@
 

@@ -10,7 +10,8 @@
  * folded into the last one so an unexpected order is counted rather than dropped. */
 #define FS_NR_ORDERS 16
 #define FS_COMM_LEN 16
-/* Default capacity of the task table: threads with activity between two reads of the table. */
+/* Default capacity of the task table: threads with activity within one window (the loader frees
+ * the slots of threads that exited or were idle for a whole window). */
 #define FS_DEFAULT_MAX_TASKS 32768
 
 /* Folio histograms kept per task and system-wide, one per kind of event. */

@@ -73,10 +73,29 @@ test_file_read_fills_the_page_cache() {
 		"page-cache folios, foliostat vs perf ($theirs)"
 }
 
+# foliostat's interrupt-context test, judged on events whose context is known: timer-wheel
+# callbacks (softirq) and hrtimer callbacks (hard interrupt) must all be judged interrupt, and
+# context switches all task. A CPU-bound loop in user mode makes many interrupts arrive from user
+# mode, the case that runs on the task's own stack.
+test_interrupt_context_is_recognised() {
+	need_root
+	timeout 4 sh -c 'while :; do :; done' &
+	build/irqcheck 3 >"$T/verdicts" || fail "irqcheck failed"
+	cat "$T/verdicts"
+	local v
+	for v in "timer_softirq'][1]" "hrtimer'][1]" "sched_switch'][0]"; do
+		assert_eq "$(python3 -c "import json; print(json.load(open('$T/verdicts'))['$v)")" 0 "misjudged ${v%%\'*}"
+	done
+	for v in "timer_softirq'][0]" "hrtimer'][0]" "sched_switch'][1]"; do
+		assert_between "$(python3 -c "import json; print(json.load(open('$T/verdicts'))['$v)")" 1 100000000 "judged ${v%%\'*}"
+	done
+}
+
 # A one-shot run prints one readable summary on SIGINT, within 100 columns.
 test_one_shot_summary_is_readable() {
 	need_root
-	start_foliostat "$T/out"
+	# -c: only the workload, so whatever else the host does cannot push it out of the top 3.
+	start_foliostat "$T/out" -c workload
 	"$WORKLOAD" thp 16 >"$T/workload"
 	stop_foliostat "$T/out"
 	local pid
@@ -195,6 +214,7 @@ test_missing_probe_degrades() {
 	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_free']")" '"disabled by FOLIOSTAT_DISABLE_PROBES"' "page_free state"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['irq:softirq_entry']")" '"not attached: needs irq:softirq_exit"' "softirq_entry state"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_alloc']")" '"attached"' "page_alloc state"
+	assert_eq "$(query "$T/out" "recs[0]['system']['folios']['free']")" null "frees, not measured"
 	local status=0
 	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_alloc "$FOLIOSTAT" -d 0.5 >/dev/null 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status without mm_page_alloc"

@@ -11,13 +11,20 @@
 
 /* [event][0]: judged interrupt context, [event][1]: judged task context */
 __u64 verdicts[3][2];
+/* [event][0]: judged so by the interrupt depth, [event][1]: by the stack test */
+__u64 reasons[3][2];
 
 static __always_inline void judge(int event)
 {
 	struct fs_cpu *cpu = this_cpu();
 
-	if (cpu)
-		__sync_fetch_and_add(&verdicts[event][in_interrupt_context(cpu) ? 0 : 1], 1);
+	if (!cpu)
+		return;
+	__sync_fetch_and_add(&verdicts[event][in_interrupt_context(cpu) ? 0 : 1], 1);
+	if (cpu->irq_depth)
+		__sync_fetch_and_add(&reasons[event][0], 1);
+	if (frame_off_task_stack())
+		__sync_fetch_and_add(&reasons[event][1], 1);
 }
 
 SEC("tp_btf/timer_expire_entry")

@@ -2,7 +2,8 @@
 /*
  * irqcheck: attaches foliostat's interrupt-depth programs and tests/irqcheck.bpf.c for SECS
  * seconds (default 3), then prints how each known-context event was judged, as JSON:
- * {"timer_softirq":[interrupt,task],"hrtimer":[...],"sched_switch":[...]}
+ * {"timer_softirq":[interrupt,task],"hrtimer":[...],"sched_switch":[...],"reasons":{...}}
+ * where reasons counts, per event, interrupt verdicts by the depth and by the stack test.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 int main(int argc, char **argv)
 {
 	struct irqcheck_bpf *skel = irqcheck_bpf__open();
+	static const char *const names[] = { "timer_softirq", "hrtimer", "sched_switch" };
 	int secs = argc > 1 ? atoi(argv[1]) : 3;
 
 	if (!skel || irqcheck_bpf__load(skel) || irqcheck_bpf__attach(skel)) {
@@ -20,9 +22,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sleep(secs);
-	printf("{\"timer_softirq\":[%llu,%llu],\"hrtimer\":[%llu,%llu],\"sched_switch\":[%llu,%llu]}\n",
-	       skel->bss->verdicts[0][0], skel->bss->verdicts[0][1], skel->bss->verdicts[1][0],
-	       skel->bss->verdicts[1][1], skel->bss->verdicts[2][0], skel->bss->verdicts[2][1]);
+	printf("{");
+	for (int e = 0; e < 3; e++)
+		printf("\"%s\":[%llu,%llu],", names[e], skel->bss->verdicts[e][0],
+		       skel->bss->verdicts[e][1]);
+	printf("\"reasons\":{");
+	for (int e = 0; e < 3; e++)
+		printf("\"%s\":{\"depth\":%llu,\"stack\":%llu}%s", names[e],
+		       skel->bss->reasons[e][0], skel->bss->reasons[e][1], e < 2 ? "," : "");
+	printf("}}\n");
 	irqcheck_bpf__destroy(skel);
 	return 0;
 }

@@ -46,6 +46,7 @@ start_foliostat() {
 	shift
 	"$FOLIOSTAT" "$@" >"$out" 2>"$out.err" &
 	FS_PID=$!
+	echo "$FS_PID" >"$T/foliostat.pid" # for the runner to clean up after a failed test
 	for _ in $(seq 100); do
 		if [ "$(find /proc/$FS_PID/fd -lname 'anon_inode:bpf_link' 2>/dev/null | wc -l)" -ge 5 ]; then
 			return 0

@@ -45,8 +45,8 @@ for test in $(declare -F | awk '{ print $3 }' | grep '^test_'); do
 		[ "$status" -eq "$SKIP_STATUS" ] && echo "FAIL $test (skipped, and CI=true)" || echo "FAIL $test"
 		sed 's/^/    /' "$log"
 	fi
-	# Never leave a foliostat behind for the next test.
-	pkill -KILL -f "^$FOLIOSTAT " 2>/dev/null || true
+	# Never leave this test's foliostat behind for the next test.
+	[ -f "$T/foliostat.pid" ] && kill -KILL "$(cat "$T/foliostat.pid")" 2>/dev/null
 	rm -rf "$T"
 done
 

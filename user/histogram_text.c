@@ -40,8 +40,7 @@ int print_order_hist(FILE *out, const char *title, const __u64 *hist)
 	if (low < 0)
 		return 0;
 	fprintf(out, "%s\n", title);
-	fprintf(out, "     order : %12s %12s   %-*s\n", "folios", "pages", HIST_BAR_WIDTH + 2,
-		"distribution of pages");
+	fprintf(out, "     order : %12s %12s   %s\n", "folios", "pages", "distribution of pages");
 	for (int order = low; order <= high; order++) {
 		format_bar(bar, HIST_BAR_WIDTH, hist[order] << order, max_pages);
 		fprintf(out, "%10d : %12llu %12llu   |%s|\n", order, (unsigned long long)hist[order],

@@ -19,8 +19,8 @@
 #include "counters.h"
 #include "window.h"
 
-/* One-shot mode still reads the table this often, so exited threads leave it during long runs
- * and its capacity only has to cover the threads active within one tick. */
+/* One-shot mode still reads the table this often, so exited and idle threads leave it during
+ * long runs and its capacity only has to cover the threads active within one tick. */
 #define ONE_SHOT_TICK_S 1.0
 
 static volatile sig_atomic_t stop_requests;
@@ -68,7 +68,49 @@ struct collector {
 	struct fs_system system;
 };
 
-/* Read the maps, compute what happened since the last read, and evict exited threads. */
+/* Delete keys in as few syscalls as the kernel allows; a key already gone is skipped. */
+static void delete_keys(int fd, __u64 *keys, __u32 nr)
+{
+	while (nr) {
+		__u32 done = nr;
+
+		if (!bpf_map_delete_batch(fd, keys, &done, NULL))
+			return;
+		if (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP) {
+			for (__u32 k = 0; k < nr; k++)
+				bpf_map_delete_elem(fd, &keys[k]);
+			return;
+		}
+		/* The batch stopped at keys[done]: step over it and go on. */
+		done++;
+		keys += done < nr ? done : nr;
+		nr -= done < nr ? done : nr;
+	}
+}
+
+/*
+ * Free the slots of threads that exited or were idle, now that their counts are reported. An
+ * event that lands between the read and the delete is lost to its process (the system figures
+ * still have it); a thread that comes back gets a fresh slot, counted from zero.
+ */
+static void evict_tasks(int tasks_fd, const struct snapshot *snap)
+{
+	static __u64 keys[4096];
+	__u32 nr = 0;
+
+	for (size_t i = 0; i < snap->nr_tasks; i++) {
+		if (!snap->tasks[i].evict)
+			continue;
+		keys[nr++] = snap->tasks[i].key;
+		if (nr == sizeof(keys) / sizeof(keys[0])) {
+			delete_keys(tasks_fd, keys, nr);
+			nr = 0;
+		}
+	}
+	delete_keys(tasks_fd, keys, nr);
+}
+
+/* Read the maps, compute what happened since the last read, and free idle and exited slots. */
 static int collect_window(struct collector *c, char *err, size_t err_len)
 {
 	struct loader *l = c->loader;
@@ -83,11 +125,8 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 		return -1;
 	}
 	window_system(&c->before, &c->now, &c->system);
-	/* Exited threads have now been counted: free their slots. */
-	for (size_t i = 0; i < c->now.nr_tasks; i++)
-		if (c->now.tasks[i].task.exited)
-			bpf_map_delete_elem(l->tasks_fd, &c->now.tasks[i].key);
-	snapshot_drop_exited(&c->now);
+	evict_tasks(l->tasks_fd, &c->now);
+	snapshot_drop_evicted(&c->now);
 	swap = c->before;
 	c->before = c->now;
 	c->now = swap;
@@ -118,7 +157,14 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 {
 	struct collector c = { .loader = loader, .opts = opts };
 	struct process_table total = { 0 };
-	struct fs_report report = { .probes = loader->probes, .nr_probes = NR_PROBES };
+	struct fs_report report = {
+		.probes = loader->probes,
+		.nr_probes = NR_PROBES,
+		.measured = { [HIST_ALLOC] = true, [HIST_ALLOC_MOVABLE] = true,
+			      [HIST_ALLOC_KERNEL] = true,
+			      [HIST_PAGECACHE] = loader->probes[PROBE_PAGECACHE_ADD].attached },
+		.free_measured = loader->probes[PROBE_PAGE_FREE].attached,
+	};
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	double tick = streaming ? opts->interval_s : ONE_SHOT_TICK_S;

@@ -28,23 +28,26 @@ static json_t *hist_json(const __u64 hist[FS_NR_ORDERS])
 	return obj;
 }
 
-static json_t *folios_json(const struct fs_counters *c, const __u64 *freed)
+/* Histograms whose probe is not attached are null: not measured is not zero. */
+static json_t *folios_json(const struct fs_report *r, const struct fs_counters *c,
+			   const __u64 *freed)
 {
 	json_t *obj = json_object();
 	__u64 hist[FS_NR_ORDERS];
 
 	for (int h = 0; h < NR_HISTS; h++) {
 		folio_hist(c, h, hist);
-		json_object_set_new(obj, hist_names[h], hist_json(hist));
+		json_object_set_new(obj, hist_names[h],
+				    r->measured[h] ? hist_json(hist) : json_null());
 	}
 	if (freed)
-		json_object_set_new(obj, "free", hist_json(freed));
+		json_object_set_new(obj, "free", r->free_measured ? hist_json(freed) : json_null());
 	return obj;
 }
 
-static json_t *group_json(const struct fs_counters *c)
+static json_t *group_json(const struct fs_report *r, const struct fs_counters *c)
 {
-	return json_pack("{s:o}", "folios", folios_json(c, NULL));
+	return json_pack("{s:o}", "folios", folios_json(r, c, NULL));
 }
 
 static json_t *host_json(const struct host_info *host)
@@ -73,21 +76,21 @@ static json_t *system_json(const struct fs_report *r)
 {
 	json_t *sys = json_object();
 
-	json_object_set_new(sys, "folios", folios_json(&r->system.total, r->system.freed));
-	json_object_set_new(sys, "interrupt", group_json(&r->system.interrupt));
-	json_object_set_new(sys, "untracked", group_json(&r->system.untracked));
+	json_object_set_new(sys, "folios", folios_json(r, &r->system.total, r->system.freed));
+	json_object_set_new(sys, "interrupt", group_json(r, &r->system.interrupt));
+	json_object_set_new(sys, "untracked", group_json(r, &r->system.untracked));
 	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr));
 	return sys;
 }
 
-static json_t *process_json(const struct process_row *row)
+static json_t *process_json(const struct fs_report *r, const struct process_row *row)
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 	json_t *proc;
 
 	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
 	proc = json_pack("{s:I, s:s}", "pid", (json_int_t)row->tgid, "comm", comm);
-	json_object_set_new(proc, "folios", folios_json(&row->counters, NULL));
+	json_object_set_new(proc, "folios", folios_json(r, &row->counters, NULL));
 	return proc;
 }
 
@@ -100,7 +103,7 @@ int render_json(FILE *out, const struct fs_report *r)
 	format_rfc3339(&r->end, time, sizeof(time));
 	procs = json_array();
 	for (size_t i = 0; i < r->nr_shown; i++)
-		json_array_append_new(procs, process_json(&r->processes->rows[i]));
+		json_array_append_new(procs, process_json(r, &r->processes->rows[i]));
 	record = json_pack("{s:i, s:s, s:f, s:o, s:o, s:o, s:o}", "schema", FS_SCHEMA_VERSION,
 			   "time", time, "interval_s", round(r->interval_s * 1000) / 1000, "host", host_json(r->host),
 			   "probes", probes_json(r), "system", system_json(r), "processes",

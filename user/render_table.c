@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The human-readable renderer: a header, system totals, a table of the most active processes
  * and the folio-order histograms of the top few, within 100 columns. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,10 +42,15 @@ static void print_header(FILE *out, const struct fs_report *r)
 	fprintf(out, "\n");
 }
 
-static void print_system_line(FILE *out, const char *label, const __u64 *hist, long page_size)
+static void print_system_line(FILE *out, const char *label, const __u64 *hist, long page_size,
+			      bool measured)
 {
 	__u64 pages = hist_pages(hist);
 
+	if (!measured) {
+		fprintf(out, "  %-30s %14s %14s %12s\n", label, "n/a", "n/a", "n/a");
+		return;
+	}
 	fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label,
 		(unsigned long long)hist_folios(hist), (unsigned long long)pages,
 		pages_to_mib(pages, page_size));
@@ -58,21 +64,23 @@ static void print_system(FILE *out, const struct fs_report *r)
 
 	fprintf(out, "%-32s %14s %14s %12s\n", "SYSTEM", "FOLIOS", "PAGES", "MiB");
 	folio_hist(&sys->total, HIST_ALLOC, hist);
-	print_system_line(out, "allocated", hist, ps);
+	print_system_line(out, "allocated", hist, ps, true);
 	folio_hist(&sys->total, HIST_ALLOC_MOVABLE, hist);
-	print_system_line(out, "  movable (user, page cache)", hist, ps);
+	print_system_line(out, "  movable (user, page cache)", hist, ps, true);
 	folio_hist(&sys->total, HIST_ALLOC_KERNEL, hist);
-	print_system_line(out, "  kernel", hist, ps);
+	print_system_line(out, "  kernel", hist, ps, true);
 	folio_hist(&sys->interrupt, HIST_ALLOC, hist);
-	print_system_line(out, "  in interrupt context", hist, ps);
+	print_system_line(out, "  in interrupt context", hist, ps, true);
 	folio_hist(&sys->total, HIST_PAGECACHE, hist);
-	print_system_line(out, "added to the page cache", hist, ps);
-	print_system_line(out, "freed", sys->freed, ps);
+	print_system_line(out, "added to the page cache", hist, ps,
+			  r->measured[HIST_PAGECACHE]);
+	print_system_line(out, "freed", sys->freed, ps, r->free_measured);
 	if (counters_events(&sys->untracked)) {
 		folio_hist(&sys->untracked, HIST_ALLOC, hist);
-		print_system_line(out, "allocated, untracked (table full)", hist, ps);
+		print_system_line(out, "allocated, untracked (table full)", hist, ps, true);
 		folio_hist(&sys->untracked, HIST_PAGECACHE, hist);
-		print_system_line(out, "page cache, untracked (table full)", hist, ps);
+		print_system_line(out, "page cache, untracked (table full)", hist, ps,
+				  r->measured[HIST_PAGECACHE]);
 	}
 	fprintf(out, "\n");
 }

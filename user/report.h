@@ -25,12 +25,20 @@ struct probe_status {
 	char reason[160]; /* why not attached */
 };
 
+/* Folio histograms by name, in the order and with the names of the JSON record. A histogram
+ * that the counters keep split (alloc = movable + kernel) is summed here. */
+enum fs_hist_name { HIST_ALLOC, HIST_ALLOC_MOVABLE, HIST_ALLOC_KERNEL, HIST_PAGECACHE, NR_HISTS };
+extern const char *const hist_names[NR_HISTS];
 struct fs_report {
 	struct timespec end; /* wall-clock end of the window */
 	double interval_s;
 	const struct host_info *host;
 	const struct probe_status *probes;
 	int nr_probes;
+	/* Which histograms have their probe attached: the others are "not measured", which the
+	 * renderers show as such (null, n/a) rather than as zero. */
+	bool measured[NR_HISTS];
+	bool free_measured;
 	struct fs_system system;
 	const struct process_table *processes; /* ranked, most active first */
 	size_t nr_shown;		       /* how many of them to print (--top) */
@@ -40,10 +48,6 @@ int host_info_read(struct host_info *host);
 /* RFC 3339 UTC with milliseconds: 2026-12-03T08:09:23.123Z */
 void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
-/* Folio histograms by name, in the order and with the names of the JSON record. A histogram
- * that the counters keep split (alloc = movable + kernel) is summed here. */
-enum fs_hist_name { HIST_ALLOC, HIST_ALLOC_MOVABLE, HIST_ALLOC_KERNEL, HIST_PAGECACHE, NR_HISTS };
-extern const char *const hist_names[NR_HISTS];
 void folio_hist(const struct fs_counters *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
 
 /* Renderers return 0, or -1 with errno set when the output could not be written. */

@@ -24,6 +24,7 @@ int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task
 		snap->cap_tasks = cap;
 	}
 	snap->tasks[snap->nr_tasks].key = key;
+	snap->tasks[snap->nr_tasks].evict = false;
 	snap->tasks[snap->nr_tasks].task = *task;
 	snap->nr_tasks++;
 	return 0;
@@ -42,12 +43,12 @@ void snapshot_sort(struct snapshot *snap)
 	qsort(snap->tasks, snap->nr_tasks, sizeof(*snap->tasks), compare_keys);
 }
 
-void snapshot_drop_exited(struct snapshot *snap)
+void snapshot_drop_evicted(struct snapshot *snap)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < snap->nr_tasks; i++)
-		if (!snap->tasks[i].task.exited)
+		if (!snap->tasks[i].evict)
 			snap->tasks[kept++] = snap->tasks[i];
 	snap->nr_tasks = kept;
 }

@@ -3,6 +3,7 @@
 #ifndef FS_SNAPSHOT_H
 #define FS_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -10,6 +11,7 @@
 
 struct task_sample {
 	__u64 key; /* tgid << 32 | tid: sorting by key groups threads by process */
+	bool evict; /* reported, and its slot is to be freed (exited, or idle for a window) */
 	struct fs_task task;
 };
 
@@ -36,8 +38,8 @@ int snapshot_read(struct snapshot *snap, int tasks_fd, int cpus_fd, int nr_cpus)
 /* Add a sample (used by tests and by the batch reader); keeps no order. */
 int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task);
 void snapshot_sort(struct snapshot *snap);
-/* Drop the samples of exited threads (after they were reported). */
-void snapshot_drop_exited(struct snapshot *snap);
+/* Drop the samples marked for eviction (after they were reported). */
+void snapshot_drop_evicted(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);
 
 #endif

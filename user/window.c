@@ -42,7 +42,7 @@ static void thread_delta(const struct task_sample *now, const struct task_sample
 		*out = now->task.counters;
 }
 
-int window_processes(const struct snapshot *before, const struct snapshot *now,
+int window_processes(const struct snapshot *before, struct snapshot *now,
 		     const struct fs_options *opts, struct process_table *out)
 {
 	size_t b = 0;
@@ -55,7 +55,7 @@ int window_processes(const struct snapshot *before, const struct snapshot *now,
 
 		/* All threads of this process. */
 		for (; i < now->nr_tasks && sample_tgid(&now->tasks[i]) == tgid; i++) {
-			const struct task_sample *s = &now->tasks[i];
+			struct task_sample *s = &now->tasks[i];
 			const struct task_sample *prev = NULL;
 			struct fs_counters delta;
 
@@ -65,6 +65,7 @@ int window_processes(const struct snapshot *before, const struct snapshot *now,
 				prev = &before->tasks[b];
 			thread_delta(s, prev, &delta);
 			counters_add(&row.counters, &delta);
+			s->evict = s->task.exited || !counters_events(&delta);
 			/* The leader's name is the process's name; any thread's will do without
 			 * it. */
 			if (!named_by_leader) {

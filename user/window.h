@@ -30,9 +30,12 @@ bool process_selected(const struct fs_options *opts, __u32 tgid, const char *com
 /*
  * Per-process deltas from `before` to `now` (both sorted by key) for the selected processes
  * with any activity, sorted by tgid. A thread absent from `before` (new, or its entry was
- * recreated) counts from zero. Returns 0 or -ENOMEM.
+ * evicted and recreated) counts from zero. Marks for eviction the samples of `now` whose
+ * thread exited or had nothing counted in the window: a slot is held only while its thread is
+ * active, so the table's capacity bounds the threads active in one window, not all threads.
+ * Returns 0 or -ENOMEM.
  */
-int window_processes(const struct snapshot *before, const struct snapshot *now,
+int window_processes(const struct snapshot *before, struct snapshot *now,
 		     const struct fs_options *opts, struct process_table *out);
 /* System counters from `before` to `now`; a counter that went backwards counts from zero. */
 void window_system(const struct snapshot *before, const struct snapshot *now,

@@ -123,8 +123,32 @@ static bool exited_threads_are_reported_then_dropped(void)
 	add_thread(&now, 41, 41, "long", 2, 0, false);
 	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 2) &&
 	     ASSERT_EQ(find(&out, 40)->events, 6);
-	snapshot_drop_exited(&now);
+	snapshot_drop_evicted(&now);
 	ok = ok && ASSERT_EQ(now.nr_tasks, 1) && ASSERT_EQ(sample_tgid(&now.tasks[0]), 41);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+/* Slots are held only by threads with activity: an idle thread's slot is freed, and one that
+ * was just created (absent before) is active by definition. */
+static bool idle_threads_are_marked_for_eviction(void)
+{
+	struct snapshot before = { 0 }, now = { 0 };
+	struct process_table out = { 0 };
+	bool ok;
+
+	add_thread(&before, 50, 50, "idle", 4, 0, false);
+	add_thread(&before, 51, 51, "busy", 4, 0, false);
+	add_thread(&now, 50, 50, "idle", 4, 0, false);
+	add_thread(&now, 51, 51, "busy", 5, 0, false);
+	add_thread(&now, 52, 52, "new", 1, 0, false);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 2) &&
+	     ASSERT_TRUE(now.tasks[0].evict) && ASSERT_TRUE(!now.tasks[1].evict) &&
+	     ASSERT_TRUE(!now.tasks[2].evict);
+	snapshot_drop_evicted(&now);
+	ok = ok && ASSERT_EQ(now.nr_tasks, 2);
+	snapshot_free(&before);
 	snapshot_free(&now);
 	process_table_free(&out);
 	return ok;
@@ -185,6 +209,7 @@ const struct unit_test window_tests[] = {
 	UNIT_TEST(a_reused_slot_counts_from_zero),
 	UNIT_TEST(filters_select_by_pid_and_name),
 	UNIT_TEST(exited_threads_are_reported_then_dropped),
+	UNIT_TEST(idle_threads_are_marked_for_eviction),
 	UNIT_TEST(system_deltas_subtract_the_previous_read),
 	UNIT_TEST(one_shot_windows_accumulate_per_process),
 	UNIT_TEST(histogram_pages_weigh_orders),
