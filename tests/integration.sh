@@ -237,6 +237,16 @@ test_usage_errors_exit_2() {
 	"$FOLIOSTAT" --version | grep -q '^foliostat [0-9]' || fail "--version"
 }
 
+# A PID that does not exist is an error a person can act on, not an empty report.
+test_missing_pid_is_an_error() {
+	local pid=$(($(cat /proc/sys/kernel/pid_max) - 1)) status=0
+	kill -0 "$pid" 2>/dev/null && skip "pid $pid exists"
+	"$FOLIOSTAT" -p "$pid" -d 1 >/dev/null 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status"
+	grep -q "^foliostat: failed to find process $pid: No such process$" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+}
+
 # Without privileges: a message that says what is needed, exit 1.
 test_unprivileged_run_explains() {
 	need_root

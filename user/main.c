@@ -239,6 +239,15 @@ int main(int argc, char **argv)
 	case FS_PARSE_RUN:
 		break;
 	}
+	/* A PID filter that matches nothing is almost surely a typo: say so rather than report
+	 * an empty table. */
+	for (int i = 0; i < opts.nr_pids; i++) {
+		if (kill(opts.pids[i], 0) && errno == ESRCH) {
+			fprintf(stderr, "foliostat: failed to find process %d: %s\n", opts.pids[i],
+				strerror(errno));
+			return 1;
+		}
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (install_signals()) {
 		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n", strerror(errno));
