@@ -22,9 +22,23 @@ enum fs_folio_hist {
 	FS_NR_FOLIO_HISTS,
 };
 
+/* Page faults. Mode and access type come from the x86 hardware error code. */
+enum fs_fault_counter {
+	FS_FAULT_USER,	      /* exceptions:page_fault_user: taken in user mode */
+	FS_FAULT_KERNEL,      /* exceptions:page_fault_kernel: taken in kernel mode */
+	FS_FAULT_READ,	      /* either mode: a data read */
+	FS_FAULT_WRITE,	      /* either mode: a write */
+	FS_FAULT_EXEC,	      /* either mode: an instruction fetch */
+	FS_FAULT_NOT_PRESENT, /* either mode: no page was mapped */
+	FS_FAULT_PROTECTION,  /* either mode: a mapped page refused the access */
+	FS_FAULT_FILE,	      /* filemap:mm_filemap_fault: served through the page cache */
+	FS_NR_FAULT_COUNTERS,
+};
+
 /* Every counter a task can be charged with. Later concerns add their groups here. */
 struct fs_counters {
 	__u64 folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];
+	__u64 faults[FS_NR_FAULT_COUNTERS];
 };
 
 /*

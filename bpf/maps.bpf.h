@@ -89,6 +89,15 @@ static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
 	return counters ? counters : &cpu->system.untracked;
 }
 
+/* For events that only ever happen in task context (a fault taken in user mode): no need to ask
+ * about interrupts. */
+static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cpu)
+{
+	struct fs_counters *counters = task_counters();
+
+	return counters ? counters : &cpu->system.untracked;
+}
+
 static __always_inline unsigned int order_bucket(unsigned int order)
 {
 	return order < FS_NR_ORDERS ? order : FS_NR_ORDERS - 1;

@@ -46,6 +46,55 @@ test_anonymous_pages_give_order0_folios() {
 	assert_eq "$(query "$T/out" "[o for o in hist($pid, 'alloc') if o != '0']")" "[]" "orders above 0"
 }
 
+# Touching N fresh anonymous pages (THP off) takes N user-mode faults, each a write to a page
+# that was not present, plus those of process start-up.
+test_anonymous_pages_fault_once_each() {
+	need_root
+	mount_tracefs
+	start_foliostat "$T/out" -j 0.5
+	perf stat -x, -e exceptions:page_fault_user -o "$T/perf" -- "$WORKLOAD" pages 16384 >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	local pid user theirs
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	user=$(query "$T/out" "faults($pid, 'user')")
+	theirs=$(perf_count "$T/perf" exceptions:page_fault_user)
+	assert_between "$user" 16384 17384 "user-mode faults of the workload"
+	# perf counts from exec on; foliostat also sees the fork side before exec.
+	assert_between "$user" "$theirs" $((theirs + 100)) "foliostat vs perf (perf=$theirs)"
+	assert_between "$(query "$T/out" "faults($pid, 'write')")" 16384 "$user" "write faults"
+	assert_between "$(query "$T/out" "faults($pid, 'not_present')")" 16384 "$user" "not-present faults"
+	assert_eq "$(query "$T/out" "faults($pid, 'read') + faults($pid, 'write') + faults($pid, 'exec')")" \
+		"$(query "$T/out" "faults($pid, 'user') + faults($pid, 'kernel')")" "read + write + exec = user + kernel"
+	assert_eq "$(query "$T/out" "faults($pid, 'not_present') + faults($pid, 'protection')")" \
+		"$(query "$T/out" "faults($pid, 'user') + faults($pid, 'kernel')")" "not_present + protection = user + kernel"
+}
+
+# Reading an uncached file through a mapping takes faults served through the page cache; the
+# count matches perf's for the same tracepoint.
+test_mapped_file_read_takes_file_faults() {
+	need_root
+	mount_tracefs
+	local file=/var/tmp/foliostat-test.$$
+	head -c $((64 << 20)) /dev/zero >"$file"
+	sync "$file"
+	start_foliostat "$T/out" -j 0.5
+	perf stat -x, -e filemap:mm_filemap_fault -o "$T/perf" -- "$WORKLOAD" mapread "$file" >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	rm -f "$file"
+	local line pid file_faults theirs
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	assert_eq "$(json_field "$line" resident_after)" 16384 "pages cached after the mapped read (mincore)"
+	file_faults=$(query "$T/out" "faults($pid, 'file')")
+	theirs=$(perf_count "$T/perf" filemap:mm_filemap_fault)
+	assert_between "$file_faults" 1 16384 "file-backed faults of the reader"
+	assert_between "$file_faults" "$theirs" $((theirs + 16)) "foliostat vs perf (perf=$theirs)"
+	assert_between "$file_faults" 1 "$(query "$T/out" "faults($pid, 'user')")" "file faults within user faults"
+	assert_eq "$(query "$T/out" "pages(hist($pid, 'pagecache')) >= 16384")" true "the file's pages added by the reader"
+}
+
 # Reading a 64 MiB file after dropping it from the cache adds folios whose pages sum to 16384.
 test_file_read_fills_the_page_cache() {
 	need_root
@@ -209,12 +258,15 @@ test_sigterm_prints_final_record() {
 # A probe that cannot be had is reported and the rest runs; without a core probe, a clear error.
 test_missing_probe_degrades() {
 	need_root
-	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_free,irq:softirq_exit "$FOLIOSTAT" -j -d 0.5 >"$T/out" ||
+	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_free,irq:softirq_exit,exceptions:page_fault_kernel \
+		"$FOLIOSTAT" -j -d 0.5 >"$T/out" ||
 		fail "exit status $?"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_free']")" '"disabled by FOLIOSTAT_DISABLE_PROBES"' "page_free state"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['irq:softirq_entry']")" '"not attached: needs irq:softirq_exit"' "softirq_entry state"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_alloc']")" '"attached"' "page_alloc state"
 	assert_eq "$(query "$T/out" "recs[0]['system']['folios']['free']")" null "frees, not measured"
+	assert_eq "$(query "$T/out" "[recs[0]['system']['faults'][k] is None for k in ('user', 'kernel', 'read')]")" \
+		"[false, true, true]" "faults measured without the kernel-mode probe"
 	local status=0
 	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_alloc "$FOLIOSTAT" -d 0.5 >/dev/null 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status without mm_page_alloc"

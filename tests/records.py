@@ -11,6 +11,7 @@ prints the value of the Python expression EXPR, which can use:
   group(g, name)       system[g].folios[name] summed over all records (g: interrupt, untracked)
   folios(h), pages(h)  folios and pages (folios * 2^order) in a histogram
   comms(pid)           the names the process was reported under
+  faults(pid, name)    the process's fault counter `name` (e.g. "user") summed over all records
 """
 import json
 import sys
@@ -51,6 +52,7 @@ def main():
         "folios": lambda h: sum(h.values()),
         "pages": lambda h: sum(n << int(o) for o, n in h.items()),
         "comms": lambda pid: sorted({p["comm"] for p in procs(pid)}),
+        "faults": lambda pid, name: sum(p["faults"][name] for p in procs(pid)),
     }
     print(json.dumps(eval(expr, env)))
 

@@ -8,6 +8,8 @@
  *   workload [--name HEX] [--linger SECS] thp MIB     touch MIB of MADV_HUGEPAGE memory
  *   workload [--name HEX] [--linger SECS] pages N     touch N pages with THP off
  *   workload [--name HEX] [--linger SECS] read FILE   drop FILE from the cache, read it all
+ *   workload [--name HEX] [--linger SECS] mapread FILE   drop FILE from the cache, map it and
+ *                                                        read one byte of each page
  *
  * --name sets the process name to the given bytes (hex), to test hostile names.
  */
@@ -89,13 +91,11 @@ static size_t resident_pages(int fd, size_t len)
 	return resident;
 }
 
-static void action_read(const char *path)
+/* Open FILE with none of its pages in the page cache; returns the fd, its size in *size. */
+static int open_uncached(const char *path, size_t *size)
 {
-	static char buf[1 << 20];
 	int fd = open(path, O_RDONLY);
-	size_t before, after, total = 0;
 	struct stat st;
-	ssize_t n;
 
 	if (fd < 0 || fstat(fd, &st))
 		die(path);
@@ -104,12 +104,43 @@ static void action_read(const char *path)
 		die("fdatasync");
 	if ((errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)))
 		die("posix_fadvise");
-	before = resident_pages(fd, st.st_size);
+	*size = st.st_size;
+	return fd;
+}
+
+static void action_mapread(const char *path)
+{
+	size_t size, before, after, sum = 0;
+	int fd = open_uncached(path, &size);
+	char *map;
+
+	before = resident_pages(fd, size);
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+	for (size_t off = 0; off < size; off += page_size)
+		sum += ((volatile char *)map)[off];
+	after = resident_pages(fd, size);
+	printf("{\"pid\":%d,\"action\":\"mapread\",\"pages\":%zu,\"resident_before\":%zu,"
+	       "\"resident_after\":%zu,\"sum\":%zu}\n",
+	       getpid(), size / page_size, before, after, sum);
+	munmap(map, size);
+	close(fd);
+}
+
+static void action_read(const char *path)
+{
+	static char buf[1 << 20];
+	size_t size, before, after, total = 0;
+	int fd = open_uncached(path, &size);
+	ssize_t n;
+
+	before = resident_pages(fd, size);
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		total += n;
 	if (n < 0)
 		die("read");
-	after = resident_pages(fd, st.st_size);
+	after = resident_pages(fd, size);
 	printf("{\"pid\":%d,\"action\":\"read\",\"bytes\":%zu,\"resident_before\":%zu,"
 	       "\"resident_after\":%zu}\n",
 	       getpid(), total, before, after);
@@ -146,7 +177,7 @@ int main(int argc, char **argv)
 	}
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
-				"thp MIB | pages N | read FILE\n");
+				"thp MIB | pages N | read FILE | mapread FILE\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
@@ -155,6 +186,8 @@ int main(int argc, char **argv)
 		action_pages(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "read") == 0)
 		action_read(argv[i + 1]);
+	else if (strcmp(argv[i], "mapread") == 0)
+		action_mapread(argv[i + 1]);
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

@@ -11,6 +11,22 @@ const char *const hist_names[NR_HISTS] = {
 	[HIST_PAGECACHE] = "pagecache",
 };
 
+const char *const fault_names[FS_NR_FAULT_COUNTERS] = {
+	[FS_FAULT_USER] = "user",
+	[FS_FAULT_KERNEL] = "kernel",
+	[FS_FAULT_READ] = "read",
+	[FS_FAULT_WRITE] = "write",
+	[FS_FAULT_EXEC] = "exec",
+	[FS_FAULT_NOT_PRESENT] = "not_present",
+	[FS_FAULT_PROTECTION] = "protection",
+	[FS_FAULT_FILE] = "file",
+};
+
+__u64 faults_total(const struct fs_counters *c)
+{
+	return c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL];
+}
+
 void folio_hist(const struct fs_counters *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS])
 {
 	const __u64 *movable = c->folios[FS_FOLIO_ALLOC_MOVABLE];

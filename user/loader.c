@@ -29,6 +29,11 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 	[PROBE_PAGECACHE_ADD] = { "filemap:mm_filemap_add_to_page_cache",
 				  "mm_filemap_add_to_page_cache", "fs_pagecache_add", false },
 	[PROBE_PAGE_FREE] = { "kmem:mm_page_free", "mm_page_free", "fs_page_free", false },
+	/* x86 only: other architectures have no such tracepoints. */
+	[PROBE_FAULT_USER] = { "exceptions:page_fault_user", "page_fault_user", "fs_fault_user" },
+	[PROBE_FAULT_KERNEL] = { "exceptions:page_fault_kernel", "page_fault_kernel",
+				 "fs_fault_kernel" },
+	[PROBE_FAULT_FILE] = { "filemap:mm_filemap_fault", "mm_filemap_fault", "fs_fault_file" },
 	/* Without exit events, exited threads would never leave the table. */
 	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
 			      true },

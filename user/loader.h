@@ -16,6 +16,9 @@ enum fs_probe {
 	PROBE_PAGE_ALLOC,
 	PROBE_PAGECACHE_ADD,
 	PROBE_PAGE_FREE,
+	PROBE_FAULT_USER,
+	PROBE_FAULT_KERNEL,
+	PROBE_FAULT_FILE,
 	PROBE_TASK_EXIT,
 	PROBE_TASK_RENAME,
 	/* Each exit before its entry: an entry is attached only once its exit is. */

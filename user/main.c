@@ -165,6 +165,15 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 			      [HIST_PAGECACHE] = loader->probes[PROBE_PAGECACHE_ADD].attached },
 		.free_measured = loader->probes[PROBE_PAGE_FREE].attached,
 	};
+	bool user_faults = loader->probes[PROBE_FAULT_USER].attached;
+	bool kernel_faults = loader->probes[PROBE_FAULT_KERNEL].attached;
+
+	/* The breakdown by cause covers both modes, so it needs both probes. */
+	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
+		report.faults_measured[f] = user_faults && kernel_faults;
+	report.faults_measured[FS_FAULT_USER] = user_faults;
+	report.faults_measured[FS_FAULT_KERNEL] = kernel_faults;
+	report.faults_measured[FS_FAULT_FILE] = loader->probes[PROBE_FAULT_FILE].attached;
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	double tick = streaming ? opts->interval_s : ONE_SHOT_TICK_S;

@@ -45,9 +45,22 @@ static json_t *folios_json(const struct fs_report *r, const struct fs_counters *
 	return obj;
 }
 
+/* Counters whose probe is not attached are null, as histograms are. */
+static json_t *faults_json(const struct fs_report *r, const struct fs_counters *c)
+{
+	json_t *obj = json_object();
+
+	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
+		json_object_set_new(obj, fault_names[f],
+				    r->faults_measured[f] ? json_integer((json_int_t)c->faults[f])
+							  : json_null());
+	return obj;
+}
+
 static json_t *group_json(const struct fs_report *r, const struct fs_counters *c)
 {
-	return json_pack("{s:o}", "folios", folios_json(r, c, NULL));
+	return json_pack("{s:o, s:o}", "folios", folios_json(r, c, NULL), "faults",
+			 faults_json(r, c));
 }
 
 static json_t *host_json(const struct host_info *host)
@@ -77,6 +90,7 @@ static json_t *system_json(const struct fs_report *r)
 	json_t *sys = json_object();
 
 	json_object_set_new(sys, "folios", folios_json(r, &r->system.total, r->system.freed));
+	json_object_set_new(sys, "faults", faults_json(r, &r->system.total));
 	json_object_set_new(sys, "interrupt", group_json(r, &r->system.interrupt));
 	json_object_set_new(sys, "untracked", group_json(r, &r->system.untracked));
 	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr));
@@ -91,6 +105,7 @@ static json_t *process_json(const struct fs_report *r, const struct process_row 
 	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
 	proc = json_pack("{s:I, s:s}", "pid", (json_int_t)row->tgid, "comm", comm);
 	json_object_set_new(proc, "folios", folios_json(r, &row->counters, NULL));
+	json_object_set_new(proc, "faults", faults_json(r, &row->counters));
 	return proc;
 }
 

@@ -85,11 +85,35 @@ static void print_system(FILE *out, const struct fs_report *r)
 	fprintf(out, "\n");
 }
 
+/* A count, or n/a when its probe is not attached. */
+static void print_count(FILE *out, int width, __u64 value, bool measured)
+{
+	if (measured)
+		fprintf(out, " %*llu", width, (unsigned long long)value);
+	else
+		fprintf(out, " %*s", width, "n/a");
+}
+
+static void print_faults(FILE *out, const struct fs_report *r)
+{
+	/* The JSON names, squeezed to fit 100 columns. */
+	static const char *const headers[FS_NR_FAULT_COUNTERS] = {
+		"user", "kernel", "read", "write", "exec", "notpresent", "protection", "file",
+	};
+
+	fprintf(out, "%-8s", "FAULTS");
+	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
+		fprintf(out, " %10s", headers[f]);
+	fprintf(out, "\n%-8s", "  system");
+	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
+		print_count(out, 10, r->system.total.faults[f], r->faults_measured[f]);
+	fprintf(out, "\n\n");
+}
+
 static void print_processes(FILE *out, const struct fs_report *r)
 {
 	long ps = r->host->page_size;
-	__u64 alloc[FS_NR_ORDERS], movable[FS_NR_ORDERS], kernel[FS_NR_ORDERS];
-	__u64 cache[FS_NR_ORDERS];
+	__u64 alloc[FS_NR_ORDERS], kernel[FS_NR_ORDERS], cache[FS_NR_ORDERS];
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 
 	fprintf(out, "processes with activity: %zu", r->processes->nr);
@@ -98,22 +122,27 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	fprintf(out, "\n");
 	if (!r->nr_shown)
 		return;
-	fprintf(out, "%8s %-16s %10s %10s %10s %10s %10s %10s\n", "PID", "COMM", "ALLOC",
-		"MOVABLE", "KERNEL", "ALLOC_MiB", "PGCACHE", "PGCACHE_MiB");
+	fprintf(out, "%7s %-15s %9s %9s %10s %10s %10s %10s\n", "PID", "COMM", "ALLOC", "KERNEL",
+		"ALLOC_MiB", "PGCACHE_MiB", "FAULTS", "FILE_FLT");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
+		const struct fs_counters *c = &row->counters;
 
-		folio_hist(&row->counters, HIST_ALLOC, alloc);
-		folio_hist(&row->counters, HIST_ALLOC_MOVABLE, movable);
-		folio_hist(&row->counters, HIST_ALLOC_KERNEL, kernel);
-		folio_hist(&row->counters, HIST_PAGECACHE, cache);
+		folio_hist(c, HIST_ALLOC, alloc);
+		folio_hist(c, HIST_ALLOC_KERNEL, kernel);
+		folio_hist(c, HIST_PAGECACHE, cache);
 		printable_comm(row->comm, comm);
-		fprintf(out, "%8u %-16s %10llu %10llu %10llu %10.1f %10llu %10.1f\n", row->tgid,
-			comm, (unsigned long long)hist_folios(alloc),
-			(unsigned long long)hist_folios(movable),
-			(unsigned long long)hist_folios(kernel),
-			pages_to_mib(hist_pages(alloc), ps), (unsigned long long)hist_folios(cache),
-			pages_to_mib(hist_pages(cache), ps));
+		fprintf(out, "%7u %-15s %9llu %9llu %10.1f", row->tgid, comm,
+			(unsigned long long)hist_folios(alloc),
+			(unsigned long long)hist_folios(kernel), pages_to_mib(hist_pages(alloc), ps));
+		if (r->measured[HIST_PAGECACHE])
+			fprintf(out, " %10.1f", pages_to_mib(hist_pages(cache), ps));
+		else
+			fprintf(out, " %10s", "n/a");
+		print_count(out, 10, faults_total(c),
+			    r->faults_measured[FS_FAULT_USER] && r->faults_measured[FS_FAULT_KERNEL]);
+		print_count(out, 10, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
+		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");
 }
@@ -147,6 +176,7 @@ int render_table(FILE *out, const struct fs_report *r)
 	print_system(out, r);
 	folio_hist(&r->system.total, HIST_ALLOC, hist);
 	print_order_hist(out, "system: folios allocated, by order", hist);
+	print_faults(out, r);
 	print_processes(out, r);
 	print_details(out, r);
 	return fflush(out) == EOF || ferror(out) ? -1 : 0;

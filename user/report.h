@@ -39,6 +39,7 @@ struct fs_report {
 	 * renderers show as such (null, n/a) rather than as zero. */
 	bool measured[NR_HISTS];
 	bool free_measured;
+	bool faults_measured[FS_NR_FAULT_COUNTERS];
 	struct fs_system system;
 	const struct process_table *processes; /* ranked, most active first */
 	size_t nr_shown;		       /* how many of them to print (--top) */
@@ -49,6 +50,10 @@ int host_info_read(struct host_info *host);
 void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
 void folio_hist(const struct fs_counters *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
+
+/* Fault counters by name, in the order and with the names of the JSON record. */
+extern const char *const fault_names[FS_NR_FAULT_COUNTERS];
+__u64 faults_total(const struct fs_counters *c); /* user + kernel */
 
 /* Renderers return 0, or -1 with errno set when the output could not be written. */
 int render_json(FILE *out, const struct fs_report *report);

@@ -35,6 +35,10 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	r->nr_probes = 2;
 	for (int h = 0; h < NR_HISTS; h++)
 		r->measured[h] = true;
+	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
+		r->faults_measured[f] = f != FS_FAULT_FILE;
+	row->counters.faults[FS_FAULT_USER] = 7;
+	row->counters.faults[FS_FAULT_WRITE] = 7;
 	r->free_measured = false; /* as the probes above say */
 	r->system.total = row->counters;
 	r->system.freed[0] = 11;
@@ -88,6 +92,11 @@ static bool json_record_has_the_documented_shape(void)
 							    "kmem:mm_page_free")),
 			  "disabled by FOLIOSTAT_DISABLE_PROBES") &&
 	     ASSERT_EQ(json_integer_value(json_object_get(proc, "pid")), 4242) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(proc, "faults"), "user")),
+		       7) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(proc, "faults"), "read")),
+		       0) &&
+	     ASSERT_TRUE(json_is_null(json_object_get(json_object_get(proc, "faults"), "file"))) &&
 	     ASSERT_EQ(json_integer_value(json_object_get(alloc, "0")), 3) &&
 	     ASSERT_EQ(json_integer_value(json_object_get(alloc, "9")), 2) &&
 	     /* zero buckets are omitted */
@@ -163,7 +172,7 @@ static bool table_fits_100_columns(void)
 	ok = ok && ASSERT_CONTAINS(text, "probes: 1 of 2 attached") &&
 	     ASSERT_CONTAINS(text, "  freed                                     n/a") &&
 	     ASSERT_CONTAINS(text, "kmem:mm_page_free: disabled by FOLIOSTAT_DISABLE_PROBES") &&
-	     ASSERT_CONTAINS(text, "    4242 a?long-name-15c") &&
+	     ASSERT_CONTAINS(text, "   4242 a?long-name-15c         5         0        4.0") &&
 	     ASSERT_CONTAINS(text, "pid 4242 (a?long-name-15c): folios allocated, by order");
 	for (line = strtok_r(text, "\n", &save); ok && line; line = strtok_r(NULL, "\n", &save))
 		ok = ASSERT_TRUE(strlen(line) <= 100);

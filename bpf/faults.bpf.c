@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page faults: hardware faults by mode and by cause (x86 exceptions tracepoints), and faults
+ * served through the page cache (filemap), charged to the faulting thread.
+ */
+#include "maps.bpf.h"
+
+#include <bpf/bpf_tracing.h>
+
+/* Bits of the x86 page-fault error code, fixed by the architecture (SDM vol. 3, 4.7). */
+#define PF_PROT 0x1   /* 0: the page was not present; 1: a protection violation */
+#define PF_WRITE 0x2  /* the access was a write */
+#define PF_INSTR 0x10 /* the access was an instruction fetch */
+
+static __always_inline void count(struct fs_cpu *cpu, struct fs_counters *target, int counter)
+{
+	cpu->system.total.faults[counter]++;
+	target->faults[counter]++;
+}
+
+static __always_inline void count_hardware_fault(int mode, unsigned long error_code)
+{
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_counters *target;
+	int access = FS_FAULT_READ;
+
+	if (!cpu)
+		return;
+	if (error_code & PF_INSTR)
+		access = FS_FAULT_EXEC;
+	else if (error_code & PF_WRITE)
+		access = FS_FAULT_WRITE;
+	/* A fault taken in user mode interrupted user code: task context by definition. */
+	target = mode == FS_FAULT_USER ? charge_task_context(cpu) : charge_target(cpu);
+	count(cpu, target, mode);
+	count(cpu, target, access);
+	count(cpu, target, error_code & PF_PROT ? FS_FAULT_PROTECTION : FS_FAULT_NOT_PRESENT);
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(fs_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error_code)
+{
+	count_hardware_fault(FS_FAULT_USER, error_code);
+	return 0;
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(fs_fault_kernel, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	count_hardware_fault(FS_FAULT_KERNEL, error_code);
+	return 0;
+}
+
+SEC("tp_btf/mm_filemap_fault")
+int BPF_PROG(fs_fault_file)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu)
+		count(cpu, charge_target(cpu), FS_FAULT_FILE);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
