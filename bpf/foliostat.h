@@ -53,12 +53,41 @@ struct fs_task {
 	struct fs_counters counters;
 };
 
+/* khugepaged and MADV_COLLAPSE outcomes, by the kernel's enum scan_result value (names are read
+ * from kernel BTF by the loader). Values past the last bucket are folded into it. */
+#define FS_NR_SCAN_RESULTS 64 /* a power of two: the BPF side masks its index */
+
+enum fs_thp_event {
+	FS_THP_COLLAPSE,      /* huge_memory:mm_collapse_huge_page (anonymous memory) */
+	FS_THP_COLLAPSE_FILE, /* huge_memory:mm_khugepaged_collapse_file (file and shmem) */
+	FS_THP_SCAN,	      /* huge_memory:mm_khugepaged_scan_pmd */
+	FS_THP_SCAN_FILE,     /* huge_memory:mm_khugepaged_scan_file */
+	FS_NR_THP_EVENTS,
+};
+
+struct fs_thp_results {
+	__u64 results[FS_NR_THP_EVENTS][FS_NR_SCAN_RESULTS];
+};
+
+/*
+ * Collapse work is charged to the process whose memory it is (the event's mm), not to the
+ * thread doing it (khugepaged), so it has a table of its own keyed by that process's tgid.
+ * Only processes with collapse activity take a slot.
+ */
+struct fs_mm {
+	char comm[FS_COMM_LEN]; /* the owner's thread group leader's name */
+	struct fs_thp_results thp;
+};
+
 /* System-wide figures (the loader sums the per-CPU copies). */
 struct fs_system {
 	struct fs_counters total;     /* every event, whoever caused it */
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* task events that found the task table full */
 	__u64 freed[FS_NR_ORDERS];    /* mm_page_free: frees happen in unrelated contexts */
+	struct fs_thp_results thp;		/* collapse outcomes, whoever's memory */
+	struct fs_thp_results thp_unattributed; /* ... of an mm whose owner is not known */
+	struct fs_thp_results thp_untracked;	/* ... of a process the full mm table had no room for */
 };
 
 /* The value of the per-CPU map: this CPU's share of the system figures, and its state. */

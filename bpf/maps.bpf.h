@@ -26,6 +26,15 @@ FS_MAP struct {
 	__type(value, struct fs_task);
 } fs_tasks SEC(".maps");
 
+/* Per-process collapse outcomes (struct fs_mm), keyed by the owner's tgid. */
+FS_MAP struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FS_DEFAULT_MAX_TASKS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct fs_mm);
+} fs_mms SEC(".maps");
+
 /* System-wide counters and CPU state, per CPU so that no two CPUs ever write the same line. */
 FS_MAP struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -46,17 +55,23 @@ static __always_inline int in_interrupt_context(struct fs_cpu *cpu)
 	return cpu->irq_depth || frame_off_task_stack();
 }
 
+/* Zeroed values to create entries from: the values outgrow the 512-byte BPF stack. Never
+ * written. */
+static const struct fs_task zero_task;
+
 /* Kept out of line: it runs once per thread, and inlining it into every hot program would
  * only make them longer. */
 static __noinline struct fs_task *task_create(__u64 pid_tgid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fs_task fresh = {};
+	struct fs_task *entry;
 
-	BPF_CORE_READ_STR_INTO(&fresh.comm, task, group_leader, comm);
 	/* BPF_NOEXIST: if the thread raced us here from another program, keep its entry. */
-	bpf_map_update_elem(&fs_tasks, &pid_tgid, &fresh, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+	bpf_map_update_elem(&fs_tasks, &pid_tgid, &zero_task, BPF_NOEXIST);
+	entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+	if (entry && !entry->comm[0])
+		BPF_CORE_READ_STR_INTO(&entry->comm, task, group_leader, comm);
+	return entry;
 }
 
 /*

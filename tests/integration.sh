@@ -26,6 +26,27 @@ test_thp_region_gives_order9_folios() {
 	assert_between "$(query "$T/out" "system('alloc').get('9', 0)")" 32 100000 "system order-9 folios"
 }
 
+# MADV_COLLAPSE of a populated, 2 MiB-aligned 8 MiB region: 4 successful collapses charged to
+# the process whose memory it is, and 4 order-9 folios allocated for them.
+test_madv_collapse_is_charged_to_the_process() {
+	need_root
+	mount_tracefs
+	start_foliostat "$T/out" -j 0.5
+	perf stat -x, -e huge_memory:mm_collapse_huge_page --filter 'status == 1' -o "$T/perf" -- \
+		"$WORKLOAD" collapse 8 >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	local line pid
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	assert_eq "$(json_field "$line" collapse_errno)" 0 "MADV_COLLAPSE's errno"
+	assert_eq "$(query "$T/out" "thp($pid, 'collapse')")" '{"succeed": 4}' "collapse results charged to the workload"
+	assert_eq "$(query "$T/out" "hist($pid, 'alloc').get('9', 0)")" 4 "order-9 folios allocated by the workload"
+	assert_eq "$(perf_count "$T/perf" huge_memory:mm_collapse_huge_page)" 4 "perf's count of successful collapses"
+	assert_between "$(query "$T/out" "vmstat('thp_collapse_alloc')")" 4 100000 "/proc/vmstat thp_collapse_alloc change in the records"
+	assert_eq "$(query "$T/out" "all('2048kB' in r['system']['thp']['mthp'] for r in recs)")" true "mTHP counters for 2 MiB"
+}
+
 # N fresh anonymous pages with THP off are N order-0 movable folios (plus start-up).
 test_anonymous_pages_give_order0_folios() {
 	need_root

@@ -12,6 +12,8 @@ prints the value of the Python expression EXPR, which can use:
   folios(h), pages(h)  folios and pages (folios * 2^order) in a histogram
   comms(pid)           the names the process was reported under
   faults(pid, name)    the process's fault counter `name` (e.g. "user") summed over all records
+  thp(pid, event)      the process's collapse results for `event` (e.g. "collapse"), summed
+  vmstat(name)         system.thp.vmstat[name] summed over all records
 """
 import json
 import sys
@@ -53,6 +55,8 @@ def main():
         "pages": lambda h: sum(n << int(o) for o, n in h.items()),
         "comms": lambda pid: sorted({p["comm"] for p in procs(pid)}),
         "faults": lambda pid, name: sum(p["faults"][name] for p in procs(pid)),
+        "thp": lambda pid, event: summed(p["thp"][event] for p in procs(pid)),
+        "vmstat": lambda name: sum(r["system"]["thp"]["vmstat"].get(name, 0) for r in recs),
     }
     print(json.dumps(eval(expr, env)))
 

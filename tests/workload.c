@@ -10,6 +10,8 @@
  *   workload [--name HEX] [--linger SECS] read FILE   drop FILE from the cache, read it all
  *   workload [--name HEX] [--linger SECS] mapread FILE   drop FILE from the cache, map it and
  *                                                        read one byte of each page
+ *   workload [--name HEX] [--linger SECS] collapse MIB   populate MIB of 2 MiB-aligned memory
+ *                                                        with small pages, then MADV_COLLAPSE
  *
  * --name sets the process name to the given bytes (hex), to test hostile names.
  */
@@ -26,6 +28,9 @@
 #include <unistd.h>
 
 #define HUGE_SIZE (2UL << 20)
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 /* Linux 6.1; older C libraries do not name it */
+#endif
 
 static long page_size;
 
@@ -42,16 +47,41 @@ static void touch(char *mem, size_t len)
 }
 
 /* Anonymous memory aligned to the PMD size, so every 2 MiB can be one order-9 folio. */
-static void action_thp(long mib)
+static char *map_aligned(size_t len)
 {
-	size_t len = (size_t)mib << 20;
 	char *raw = mmap(NULL, len + HUGE_SIZE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *mem;
 
 	if (raw == MAP_FAILED)
 		die("mmap");
-	mem = (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+	return (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+}
+
+/* Small pages first (THP off for the fault), then one collapse per 2 MiB: MIB/2 order-9
+ * folios, each a successful collapse of this process's memory. */
+static void action_collapse(long mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *mem = map_aligned(len);
+	int err = 0;
+
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	touch(mem, len);
+	/* MADV_COLLAPSE honours VM_NOHUGEPAGE, so allow THP again before asking. */
+	if (madvise(mem, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	if (madvise(mem, len, MADV_COLLAPSE))
+		err = errno;
+	printf("{\"pid\":%d,\"action\":\"collapse\",\"bytes\":%zu,\"collapse_errno\":%d}\n",
+	       getpid(), len, err);
+}
+
+static void action_thp(long mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *mem = map_aligned(len);
+
 	if (madvise(mem, len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	touch(mem, len);
@@ -177,7 +207,7 @@ int main(int argc, char **argv)
 	}
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
-				"thp MIB | pages N | read FILE | mapread FILE\n");
+				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
@@ -188,6 +218,8 @@ int main(int argc, char **argv)
 		action_read(argv[i + 1]);
 	else if (strcmp(argv[i], "mapread") == 0)
 		action_mapread(argv[i + 1]);
+	else if (strcmp(argv[i], "collapse") == 0)
+		action_collapse(atol(argv[i + 1]));
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

@@ -22,6 +22,21 @@ const char *const fault_names[FS_NR_FAULT_COUNTERS] = {
 	[FS_FAULT_FILE] = "file",
 };
 
+const char *const thp_event_names[FS_NR_THP_EVENTS] = {
+	[FS_THP_COLLAPSE] = "collapse",
+	[FS_THP_COLLAPSE_FILE] = "collapse_file",
+	[FS_THP_SCAN] = "scan",
+	[FS_THP_SCAN_FILE] = "scan_file",
+};
+
+__u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp)
+{
+	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
+		if (strcmp(r->scan_names[v], "succeed") == 0)
+			return thp->results[FS_THP_COLLAPSE][v] + thp->results[FS_THP_COLLAPSE_FILE][v];
+	return 0;
+}
+
 __u64 faults_total(const struct fs_counters *c)
 {
 	return c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL];

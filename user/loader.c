@@ -2,6 +2,7 @@
 /* The BPF lifecycle: open, probe and configure, load, attach (see loader.h). */
 #include "loader.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -34,6 +35,14 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 	[PROBE_FAULT_KERNEL] = { "exceptions:page_fault_kernel", "page_fault_kernel",
 				 "fs_fault_kernel" },
 	[PROBE_FAULT_FILE] = { "filemap:mm_filemap_fault", "mm_filemap_fault", "fs_fault_file" },
+	[PROBE_THP_COLLAPSE] = { "huge_memory:mm_collapse_huge_page", "mm_collapse_huge_page",
+				 "fs_thp_collapse" },
+	[PROBE_THP_COLLAPSE_FILE] = { "huge_memory:mm_khugepaged_collapse_file",
+				      "mm_khugepaged_collapse_file", "fs_thp_collapse_file" },
+	[PROBE_THP_SCAN] = { "huge_memory:mm_khugepaged_scan_pmd", "mm_khugepaged_scan_pmd",
+			     "fs_thp_scan" },
+	[PROBE_THP_SCAN_FILE] = { "huge_memory:mm_khugepaged_scan_file", "mm_khugepaged_scan_file",
+				  "fs_thp_scan_file" },
 	/* Without exit events, exited threads would never leave the table. */
 	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
 			      true },
@@ -127,6 +136,55 @@ static __u64 kernel_stack_size(const struct btf *vmlinux)
 	return 16384;
 }
 
+/*
+ * Names for collapse results from the kernel's own enum scan_result, lowercased without SCAN_
+ * (SCAN_SUCCEED -> "succeed"), so new results need no change here. A value with no name is
+ * "result_N"; the last bucket also holds any larger value.
+ */
+static void read_scan_names(struct loader *loader, const struct btf *vmlinux)
+{
+	__s32 id = btf__find_by_name_kind(vmlinux, "scan_result", BTF_KIND_ENUM);
+	const struct btf_type *t = id >= 0 ? btf__type_by_id(vmlinux, id) : NULL;
+
+	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
+		snprintf(loader->scan_names[v], FS_SCAN_NAME_LEN, "result_%d", v);
+	for (int i = 0; t && i < btf_vlen(t); i++) {
+		const struct btf_enum *e = &btf_enum(t)[i];
+		const char *name = btf__name_by_offset(vmlinux, e->name_off);
+		char *out;
+
+		if (e->val < 0 || e->val >= FS_NR_SCAN_RESULTS || !name)
+			continue;
+		if (strncmp(name, "SCAN_", 5) == 0)
+			name += 5;
+		out = loader->scan_names[e->val];
+		snprintf(out, FS_SCAN_NAME_LEN, "%s", name);
+		for (; *out; out++)
+			*out = tolower((unsigned char)*out);
+	}
+}
+
+/* Index of the second-to-last argument of a tracepoint (see thp.bpf.c), from the prototype of
+ * its btf_trace_<name> typedef, whose first parameter is the tracepoint's private data. */
+static __u32 second_to_last_arg(const struct btf *vmlinux, const char *tracepoint, __u32 fallback)
+{
+	char type_name[128];
+	const struct btf_type *t;
+	__s32 id;
+
+	snprintf(type_name, sizeof(type_name), "btf_trace_%s", tracepoint);
+	id = btf__find_by_name_kind(vmlinux, type_name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return fallback;
+	t = btf__type_by_id(vmlinux, id);
+	while (t && (btf_is_typedef(t) || btf_is_ptr(t)))
+		t = btf__type_by_id(vmlinux, t->type);
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 3)
+		return fallback;
+	/* Parameters: __data, then the event's arguments; the last is at vlen - 2. */
+	return btf_vlen(t) - 3;
+}
+
 static int attach_probes(struct loader *loader, char *err, size_t err_len)
 {
 	for (int i = 0; i < NR_PROBES; i++) {
@@ -189,8 +247,12 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		goto fail;
 	}
 	probe_kernel(loader, vmlinux);
+	read_scan_names(loader, vmlinux);
 	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
+	loader->skel->rodata->fs_scan_pmd_status_arg =
+		second_to_last_arg(vmlinux, "mm_khugepaged_scan_pmd", 5);
 	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
+	bpf_map__set_max_entries(loader->skel->maps.fs_mms, opts->max_tasks);
 
 	ret = foliostat_bpf__load(loader->skel);
 	if (ret) {
@@ -202,6 +264,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		goto fail;
 	loader->tasks_fd = bpf_map__fd(loader->skel->maps.fs_tasks);
 	loader->cpus_fd = bpf_map__fd(loader->skel->maps.fs_cpus);
+	loader->mms_fd = bpf_map__fd(loader->skel->maps.fs_mms);
 	loader->nr_cpus = libbpf_num_possible_cpus();
 	btf__free(vmlinux);
 	return 0;

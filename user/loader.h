@@ -19,6 +19,10 @@ enum fs_probe {
 	PROBE_FAULT_USER,
 	PROBE_FAULT_KERNEL,
 	PROBE_FAULT_FILE,
+	PROBE_THP_COLLAPSE,
+	PROBE_THP_COLLAPSE_FILE,
+	PROBE_THP_SCAN,
+	PROBE_THP_SCAN_FILE,
 	PROBE_TASK_EXIT,
 	PROBE_TASK_RENAME,
 	/* Each exit before its entry: an entry is attached only once its exit is. */
@@ -37,8 +41,10 @@ struct loader {
 	struct probe_status probes[NR_PROBES];
 	struct bpf_link *links[NR_PROBES];
 	int tasks_fd;
+	int mms_fd;
 	int cpus_fd;
 	int nr_cpus; /* possible CPUs: the per-CPU map's value count */
+	char scan_names[FS_NR_SCAN_RESULTS][FS_SCAN_NAME_LEN];
 };
 
 /* Returns 0, or -1 with a "failed to ...: reason" message in err. */

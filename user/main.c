@@ -66,25 +66,28 @@ struct collector {
 	struct snapshot before, now;
 	struct process_table window;
 	struct fs_system system;
+	struct kernel_counters kernel_before, kernel_now, kernel_window;
 };
 
 /* Delete keys in as few syscalls as the kernel allows; a key already gone is skipped. */
-static void delete_keys(int fd, __u64 *keys, __u32 nr)
+static void delete_keys(int fd, void *keys, size_t key_size, __u32 nr)
 {
+	char *key = keys;
+
 	while (nr) {
 		__u32 done = nr;
 
-		if (!bpf_map_delete_batch(fd, keys, &done, NULL))
+		if (!bpf_map_delete_batch(fd, key, &done, NULL))
 			return;
 		if (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP) {
 			for (__u32 k = 0; k < nr; k++)
-				bpf_map_delete_elem(fd, &keys[k]);
+				bpf_map_delete_elem(fd, key + k * key_size);
 			return;
 		}
 		/* The batch stopped at keys[done]: step over it and go on. */
-		done++;
-		keys += done < nr ? done : nr;
-		nr -= done < nr ? done : nr;
+		done = done + 1 < nr ? done + 1 : nr;
+		key += done * key_size;
+		nr -= done;
 	}
 }
 
@@ -93,9 +96,10 @@ static void delete_keys(int fd, __u64 *keys, __u32 nr)
  * event that lands between the read and the delete is lost to its process (the system figures
  * still have it); a thread that comes back gets a fresh slot, counted from zero.
  */
-static void evict_tasks(int tasks_fd, const struct snapshot *snap)
+static void evict_idle(const struct loader *l, const struct snapshot *snap)
 {
 	static __u64 keys[4096];
+	static __u32 tgids[4096];
 	__u32 nr = 0;
 
 	for (size_t i = 0; i < snap->nr_tasks; i++) {
@@ -103,11 +107,22 @@ static void evict_tasks(int tasks_fd, const struct snapshot *snap)
 			continue;
 		keys[nr++] = snap->tasks[i].key;
 		if (nr == sizeof(keys) / sizeof(keys[0])) {
-			delete_keys(tasks_fd, keys, nr);
+			delete_keys(l->tasks_fd, keys, sizeof(keys[0]), nr);
 			nr = 0;
 		}
 	}
-	delete_keys(tasks_fd, keys, nr);
+	delete_keys(l->tasks_fd, keys, sizeof(keys[0]), nr);
+	nr = 0;
+	for (size_t i = 0; i < snap->nr_mms; i++) {
+		if (!snap->mms[i].evict)
+			continue;
+		tgids[nr++] = snap->mms[i].tgid;
+		if (nr == sizeof(tgids) / sizeof(tgids[0])) {
+			delete_keys(l->mms_fd, tgids, sizeof(tgids[0]), nr);
+			nr = 0;
+		}
+	}
+	delete_keys(l->mms_fd, tgids, sizeof(tgids[0]), nr);
 }
 
 /* Read the maps, compute what happened since the last read, and free idle and exited slots. */
@@ -117,7 +132,7 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 	struct snapshot swap;
 	int ret;
 
-	ret = snapshot_read(&c->now, l->tasks_fd, l->cpus_fd, l->nr_cpus);
+	ret = snapshot_read(&c->now, l->tasks_fd, l->mms_fd, l->cpus_fd, l->nr_cpus);
 	if (!ret)
 		ret = window_processes(&c->before, &c->now, c->opts, &c->window);
 	if (ret) {
@@ -125,7 +140,20 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 		return -1;
 	}
 	window_system(&c->before, &c->now, &c->system);
-	evict_tasks(l->tasks_fd, &c->now);
+	ret = kernel_counters_read(&c->kernel_now);
+	if (!ret)
+		ret = kernel_counters_delta(&c->kernel_before, &c->kernel_now, &c->kernel_window);
+	if (ret) {
+		snprintf(err, err_len, "failed to read the kernel's THP counters: %s", strerror(-ret));
+		return -1;
+	}
+	{
+		struct kernel_counters kswap = c->kernel_before;
+
+		c->kernel_before = c->kernel_now;
+		c->kernel_now = kswap;
+	}
+	evict_idle(l, &c->now);
 	snapshot_drop_evicted(&c->now);
 	swap = c->before;
 	c->before = c->now;
@@ -165,6 +193,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 			      [HIST_PAGECACHE] = loader->probes[PROBE_PAGECACHE_ADD].attached },
 		.free_measured = loader->probes[PROBE_PAGE_FREE].attached,
 	};
+	struct kernel_counters kernel_total = { 0 };
 	bool user_faults = loader->probes[PROBE_FAULT_USER].attached;
 	bool kernel_faults = loader->probes[PROBE_FAULT_KERNEL].attached;
 
@@ -174,6 +203,13 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	report.faults_measured[FS_FAULT_USER] = user_faults;
 	report.faults_measured[FS_FAULT_KERNEL] = kernel_faults;
 	report.faults_measured[FS_FAULT_FILE] = loader->probes[PROBE_FAULT_FILE].attached;
+	report.thp_measured[FS_THP_COLLAPSE] = loader->probes[PROBE_THP_COLLAPSE].attached;
+	report.thp_measured[FS_THP_COLLAPSE_FILE] = loader->probes[PROBE_THP_COLLAPSE_FILE].attached;
+	report.thp_measured[FS_THP_SCAN] = loader->probes[PROBE_THP_SCAN].attached;
+	report.thp_measured[FS_THP_SCAN_FILE] = loader->probes[PROBE_THP_SCAN_FILE].attached;
+	report.scan_names = loader->scan_names;
+	/* The kernel counters' starting point, so the first window has a "before". */
+	kernel_counters_read(&c.kernel_before);
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	double tick = streaming ? opts->interval_s : ONE_SHOT_TICK_S;
@@ -203,6 +239,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 			report.interval_s = now - window_start;
 			window_start = now;
 			report.system = c.system;
+			report.kernel = &c.kernel_window;
 			if (emit(opts, &report, &c.window)) {
 				ret = output_failed(err, err_len);
 				break;
@@ -210,7 +247,9 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 			last = last || (opts->count && ++records >= opts->count);
 		} else {
 			words_add_system(&report.system, &c.system);
-			if (process_table_accumulate(&total, &c.window)) {
+			report.kernel = &kernel_total;
+			if (process_table_accumulate(&total, &c.window) ||
+			    kernel_counters_accumulate(&kernel_total, &c.kernel_window)) {
 				snprintf(err, err_len, "failed to aggregate: %s", strerror(ENOMEM));
 				ret = -1;
 				break;
@@ -226,6 +265,10 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	}
 	process_table_free(&total);
 	process_table_free(&c.window);
+	kernel_counters_free(&kernel_total);
+	kernel_counters_free(&c.kernel_before);
+	kernel_counters_free(&c.kernel_now);
+	kernel_counters_free(&c.kernel_window);
 	snapshot_free(&c.before);
 	snapshot_free(&c.now);
 	return ret;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "counters.h"
@@ -57,6 +58,63 @@ static json_t *faults_json(const struct fs_report *r, const struct fs_counters *
 	return obj;
 }
 
+/* Result name -> count, zero results omitted; null if the event's probe is not attached. */
+static json_t *results_json(const struct fs_report *r, const struct fs_thp_results *thp, int event)
+{
+	json_t *obj;
+
+	if (!r->thp_measured[event])
+		return json_null();
+	obj = json_object();
+	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
+		if (thp->results[event][v])
+			json_object_set_new(obj, r->scan_names[v],
+					    json_integer((json_int_t)thp->results[event][v]));
+	return obj;
+}
+
+static json_t *thp_json(const struct fs_report *r, const struct fs_thp_results *thp)
+{
+	static const struct fs_thp_results none;
+	json_t *obj = json_object();
+
+	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
+		json_object_set_new(obj, thp_event_names[e], results_json(r, thp ? thp : &none, e));
+	return obj;
+}
+
+/* "vmstat": {"thp_fault_alloc": N, ...}, "mthp": {"64kB": {"anon_fault_alloc": N, ...}} */
+static void kernel_counters_json(const struct kernel_counters *kc, json_t *thp)
+{
+	json_t *vmstat = json_object(), *mthp = json_object();
+
+	for (size_t i = 0; kc && i < kc->nr; i++) {
+		const char *name = kc->items[i].name;
+		json_t *value = json_integer((json_int_t)kc->items[i].value);
+		char size[32];
+		const char *slash;
+
+		if (strncmp(name, "vmstat/", 7) == 0) {
+			json_object_set_new(vmstat, name + 7, value);
+		} else if (strncmp(name, "mthp/", 5) == 0 && (slash = strchr(name + 5, '/')) &&
+			   (size_t)(slash - name - 5) < sizeof(size)) {
+			json_t *per_size;
+
+			snprintf(size, sizeof(size), "%.*s", (int)(slash - name - 5), name + 5);
+			per_size = json_object_get(mthp, size);
+			if (!per_size) {
+				per_size = json_object();
+				json_object_set_new(mthp, size, per_size);
+			}
+			json_object_set_new(per_size, slash + 1, value);
+		} else {
+			json_decref(value);
+		}
+	}
+	json_object_set_new(thp, "vmstat", vmstat);
+	json_object_set_new(thp, "mthp", mthp);
+}
+
 static json_t *group_json(const struct fs_report *r, const struct fs_counters *c)
 {
 	return json_pack("{s:o, s:o}", "folios", folios_json(r, c, NULL), "faults",
@@ -87,10 +145,15 @@ static json_t *probes_json(const struct fs_report *r)
 
 static json_t *system_json(const struct fs_report *r)
 {
-	json_t *sys = json_object();
+	json_t *sys = json_object(), *thp;
 
 	json_object_set_new(sys, "folios", folios_json(r, &r->system.total, r->system.freed));
 	json_object_set_new(sys, "faults", faults_json(r, &r->system.total));
+	thp = thp_json(r, &r->system.thp);
+	json_object_set_new(thp, "unattributed", thp_json(r, &r->system.thp_unattributed));
+	json_object_set_new(thp, "untracked", thp_json(r, &r->system.thp_untracked));
+	kernel_counters_json(r->kernel, thp);
+	json_object_set_new(sys, "thp", thp);
 	json_object_set_new(sys, "interrupt", group_json(r, &r->system.interrupt));
 	json_object_set_new(sys, "untracked", group_json(r, &r->system.untracked));
 	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr));
@@ -100,12 +163,15 @@ static json_t *system_json(const struct fs_report *r)
 static json_t *process_json(const struct fs_report *r, const struct process_row *row)
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
+	const struct mm_row *mm;
 	json_t *proc;
 
 	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
 	proc = json_pack("{s:I, s:s}", "pid", (json_int_t)row->tgid, "comm", comm);
 	json_object_set_new(proc, "folios", folios_json(r, &row->counters, NULL));
 	json_object_set_new(proc, "faults", faults_json(r, &row->counters));
+	mm = process_mm(r->processes, row->tgid);
+	json_object_set_new(proc, "thp", thp_json(r, mm ? &mm->thp : NULL));
 	return proc;
 }
 

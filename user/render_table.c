@@ -122,11 +122,12 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	fprintf(out, "\n");
 	if (!r->nr_shown)
 		return;
-	fprintf(out, "%7s %-15s %9s %9s %10s %10s %10s %10s\n", "PID", "COMM", "ALLOC", "KERNEL",
-		"ALLOC_MiB", "PGCACHE_MiB", "FAULTS", "FILE_FLT");
+	fprintf(out, "%7s %-15s %9s %9s %10s %10s %10s %10s %9s\n", "PID", "COMM", "ALLOC",
+		"KERNEL", "ALLOC_MiB", "PGCACHE_MiB", "FAULTS", "FILE_FLT", "COLLAPSED");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct fs_counters *c = &row->counters;
+		const struct mm_row *mm;
 
 		folio_hist(c, HIST_ALLOC, alloc);
 		folio_hist(c, HIST_ALLOC_KERNEL, kernel);
@@ -142,8 +143,73 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		print_count(out, 10, faults_total(c),
 			    r->faults_measured[FS_FAULT_USER] && r->faults_measured[FS_FAULT_KERNEL]);
 		print_count(out, 10, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
+		mm = process_mm(r->processes, row->tgid);
+		print_count(out, 9, mm ? thp_collapsed(r, &mm->thp) : 0,
+			    r->thp_measured[FS_THP_COLLAPSE]);
 		fprintf(out, "\n");
 	}
+	fprintf(out, "\n");
+}
+
+/* "  collapse: succeed 4, exceed_none_pte 2" for each event with any result; false if none. */
+static bool print_results(FILE *out, const struct fs_report *r, const char *who,
+			  const struct fs_thp_results *thp)
+{
+	bool any = false;
+
+	for (int e = 0; e < FS_NR_THP_EVENTS; e++) {
+		const char *sep = "";
+
+		if (!words_sum(thp->results[e], FS_NR_SCAN_RESULTS))
+			continue;
+		if (!any)
+			fprintf(out, "  %s\n", who);
+		any = true;
+		fprintf(out, "    %-14s", thp_event_names[e]);
+		for (int v = 0; v < FS_NR_SCAN_RESULTS; v++) {
+			if (!thp->results[e][v])
+				continue;
+			fprintf(out, "%s%s %llu", sep, r->scan_names[v],
+				(unsigned long long)thp->results[e][v]);
+			sep = ", ";
+		}
+		fprintf(out, "\n");
+	}
+	return any;
+}
+
+/* The THP section, only when there was collapse activity: results system-wide and per process
+ * (khugepaged's work charged to the owners of the memory), then the kernel's nonzero THP
+ * counters. */
+static void print_thp(FILE *out, const struct fs_report *r)
+{
+	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], who[96];
+	bool header = false;
+
+	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
+		header = header || words_sum(r->system.thp.results[e], FS_NR_SCAN_RESULTS);
+	for (size_t i = 0; !header && r->kernel && i < r->kernel->nr; i++)
+		header = r->kernel->items[i].value != 0;
+	if (!header)
+		return;
+	fprintf(out, "THP\n");
+	print_results(out, r, "system", &r->system.thp);
+	print_results(out, r, "owner unknown", &r->system.thp_unattributed);
+	print_results(out, r, "table full", &r->system.thp_untracked);
+	for (size_t i = 0; i < r->nr_shown; i++) {
+		const struct process_row *row = &r->processes->rows[i];
+		const struct mm_row *mm = process_mm(r->processes, row->tgid);
+
+		if (!mm)
+			continue;
+		printable_comm(row->comm, comm);
+		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
+		print_results(out, r, who, &mm->thp);
+	}
+	for (size_t i = 0; r->kernel && i < r->kernel->nr; i++)
+		if (r->kernel->items[i].value)
+			fprintf(out, "  %-60s %14lld\n", r->kernel->items[i].name,
+				(long long)r->kernel->items[i].value);
 	fprintf(out, "\n");
 }
 
@@ -178,6 +244,7 @@ int render_table(FILE *out, const struct fs_report *r)
 	print_order_hist(out, "system: folios allocated, by order", hist);
 	print_faults(out, r);
 	print_processes(out, r);
+	print_thp(out, r);
 	print_details(out, r);
 	return fflush(out) == EOF || ferror(out) ? -1 : 0;
 }

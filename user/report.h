@@ -10,7 +10,10 @@
 #include <linux/types.h>
 
 #include "foliostat.h"
+#include "kernel_counters.h"
 #include "window.h"
+
+#define FS_SCAN_NAME_LEN 40
 
 struct host_info {
 	char hostname[256];
@@ -40,6 +43,10 @@ struct fs_report {
 	bool measured[NR_HISTS];
 	bool free_measured;
 	bool faults_measured[FS_NR_FAULT_COUNTERS];
+	bool thp_measured[FS_NR_THP_EVENTS];
+	/* enum scan_result names from kernel BTF, lowercased, without SCAN_ */
+	const char (*scan_names)[FS_SCAN_NAME_LEN];
+	const struct kernel_counters *kernel; /* THP counters' change over the window */
 	struct fs_system system;
 	const struct process_table *processes; /* ranked, most active first */
 	size_t nr_shown;		       /* how many of them to print (--top) */
@@ -54,6 +61,10 @@ void folio_hist(const struct fs_counters *c, enum fs_hist_name which, __u64 out[
 /* Fault counters by name, in the order and with the names of the JSON record. */
 extern const char *const fault_names[FS_NR_FAULT_COUNTERS];
 __u64 faults_total(const struct fs_counters *c); /* user + kernel */
+
+extern const char *const thp_event_names[FS_NR_THP_EVENTS];
+/* Successful collapses (anonymous and file) in a set of results. */
+__u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp);
 
 /* Renderers return 0, or -1 with errno set when the output could not be written. */
 int render_json(FILE *out, const struct fs_report *report);

@@ -30,6 +30,31 @@ int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task
 	return 0;
 }
 
+int snapshot_append_mm(struct snapshot *snap, __u32 tgid, const struct fs_mm *mm)
+{
+	if (snap->nr_mms == snap->cap_mms) {
+		size_t cap = snap->cap_mms ? snap->cap_mms * 2 : 16;
+		struct mm_sample *grown = realloc(snap->mms, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		snap->mms = grown;
+		snap->cap_mms = cap;
+	}
+	snap->mms[snap->nr_mms].tgid = tgid;
+	snap->mms[snap->nr_mms].evict = false;
+	snap->mms[snap->nr_mms].mm = *mm;
+	snap->nr_mms++;
+	return 0;
+}
+
+static int compare_mm_tgids(const void *a, const void *b)
+{
+	__u32 ta = ((const struct mm_sample *)a)->tgid, tb = ((const struct mm_sample *)b)->tgid;
+
+	return ta < tb ? -1 : ta > tb;
+}
+
 static int compare_keys(const void *a, const void *b)
 {
 	__u64 ka = ((const struct task_sample *)a)->key;
@@ -41,6 +66,7 @@ static int compare_keys(const void *a, const void *b)
 void snapshot_sort(struct snapshot *snap)
 {
 	qsort(snap->tasks, snap->nr_tasks, sizeof(*snap->tasks), compare_keys);
+	qsort(snap->mms, snap->nr_mms, sizeof(*snap->mms), compare_mm_tgids);
 }
 
 void snapshot_drop_evicted(struct snapshot *snap)
@@ -51,30 +77,52 @@ void snapshot_drop_evicted(struct snapshot *snap)
 		if (!snap->tasks[i].evict)
 			snap->tasks[kept++] = snap->tasks[i];
 	snap->nr_tasks = kept;
+	kept = 0;
+	for (size_t i = 0; i < snap->nr_mms; i++)
+		if (!snap->mms[i].evict)
+			snap->mms[kept++] = snap->mms[i];
+	snap->nr_mms = kept;
 }
 
 void snapshot_free(struct snapshot *snap)
 {
 	free(snap->tasks);
+	free(snap->mms);
 	memset(snap, 0, sizeof(*snap));
 }
 
-static int read_tasks_batched(struct snapshot *snap, int fd)
+typedef int (*append_fn)(struct snapshot *snap, const void *key, const void *value);
+
+static int append_task(struct snapshot *snap, const void *key, const void *value)
+{
+	return snapshot_append(snap, *(const __u64 *)key, value);
+}
+
+static int append_mm(struct snapshot *snap, const void *key, const void *value)
+{
+	return snapshot_append_mm(snap, *(const __u32 *)key, value);
+}
+
+/* Read a whole hash map, BATCH_CHUNK entries per syscall. */
+static int read_map_batched(struct snapshot *snap, int fd, size_t key_size, size_t value_size,
+			    append_fn append)
 {
 	static __u64 keys[BATCH_CHUNK];
-	static struct fs_task values[BATCH_CHUNK];
+	static char values[BATCH_CHUNK * sizeof(struct fs_mm)];
 	__u64 cursor = 0;
 	bool first = true;
+	__u32 chunk = sizeof(values) / value_size < BATCH_CHUNK ? sizeof(values) / value_size
+								 : BATCH_CHUNK;
 
 	for (;;) {
-		__u32 count = BATCH_CHUNK;
+		__u32 count = chunk;
 		int err = bpf_map_lookup_batch(fd, first ? NULL : &cursor, &cursor, keys, values,
 					       &count, NULL);
 
 		if (err && errno != ENOENT)
 			return -errno;
 		for (__u32 i = 0; i < count; i++)
-			if (snapshot_append(snap, keys[i], &values[i]))
+			if (append(snap, (char *)keys + i * key_size, values + i * value_size))
 				return -ENOMEM;
 		if (err) /* ENOENT: the table has been read to its end */
 			return 0;
@@ -82,20 +130,31 @@ static int read_tasks_batched(struct snapshot *snap, int fd)
 	}
 }
 
-static int read_tasks_one_by_one(struct snapshot *snap, int fd)
+/* The same, one key at a time, for kernels without batch operations on hash maps. */
+static int read_map_one_by_one(struct snapshot *snap, int fd, append_fn append)
 {
-	__u64 key, next;
-	struct fs_task value;
-	__u64 *prev = NULL;
+	static char value[sizeof(struct fs_mm) > sizeof(struct fs_task) ? sizeof(struct fs_mm)
+									 : sizeof(struct fs_task)];
+	__u64 key = 0, next = 0;
+	bool first = true;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (bpf_map_lookup_elem(fd, &next, &value) == 0 &&
-		    snapshot_append(snap, next, &value))
+	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
+		if (bpf_map_lookup_elem(fd, &next, value) == 0 && append(snap, &next, value))
 			return -ENOMEM;
 		key = next;
-		prev = &key;
+		first = false;
 	}
 	return 0;
+}
+
+static int read_map(struct snapshot *snap, int fd, size_t key_size, size_t value_size,
+		    append_fn append)
+{
+	int err = read_map_batched(snap, fd, key_size, value_size, append);
+
+	if (err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP)
+		err = read_map_one_by_one(snap, fd, append);
+	return err;
 }
 
 static int read_system(struct snapshot *snap, int fd, int nr_cpus)
@@ -116,16 +175,15 @@ static int read_system(struct snapshot *snap, int fd, int nr_cpus)
 	return err;
 }
 
-int snapshot_read(struct snapshot *snap, int tasks_fd, int cpus_fd, int nr_cpus)
+int snapshot_read(struct snapshot *snap, int tasks_fd, int mms_fd, int cpus_fd, int nr_cpus)
 {
 	int err;
 
 	snap->nr_tasks = 0;
-	err = read_tasks_batched(snap, tasks_fd);
-	if (err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP) {
-		snap->nr_tasks = 0;
-		err = read_tasks_one_by_one(snap, tasks_fd);
-	}
+	snap->nr_mms = 0;
+	err = read_map(snap, tasks_fd, sizeof(__u64), sizeof(struct fs_task), append_task);
+	if (!err)
+		err = read_map(snap, mms_fd, sizeof(__u32), sizeof(struct fs_mm), append_mm);
 	if (err)
 		return err;
 	snapshot_sort(snap);

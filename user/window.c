@@ -42,6 +42,98 @@ static void thread_delta(const struct task_sample *now, const struct task_sample
 		*out = now->task.counters;
 }
 
+static struct mm_row *mm_push(struct process_table *t)
+{
+	if (t->nr_mms == t->cap_mms) {
+		size_t cap = t->cap_mms ? t->cap_mms * 2 : 16;
+		struct mm_row *grown = realloc(t->mms, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		t->mms = grown;
+		t->cap_mms = cap;
+	}
+	memset(&t->mms[t->nr_mms], 0, sizeof(t->mms[0]));
+	return &t->mms[t->nr_mms++];
+}
+
+static int compare_row_tgids(const void *a, const void *b)
+{
+	__u32 ta = ((const struct process_row *)a)->tgid, tb = ((const struct process_row *)b)->tgid;
+
+	return ta < tb ? -1 : ta > tb;
+}
+
+/*
+ * Collapse outcomes per process from the mm samples, and a row for every process that has
+ * some, even with no activity of its own threads (khugepaged did the work).
+ */
+static int window_mms(const struct snapshot *before, struct snapshot *now,
+		      const struct fs_options *opts, struct process_table *out)
+{
+	size_t b = 0, nr_rows = out->nr;
+
+	out->nr_mms = 0;
+	for (size_t i = 0; i < now->nr_mms; i++) {
+		struct mm_sample *s = &now->mms[i];
+		struct fs_thp_results delta;
+		struct process_row key = { .tgid = s->tgid }, *row;
+		struct mm_row *mm;
+		__u64 events;
+
+		while (b < before->nr_mms && before->mms[b].tgid < s->tgid)
+			b++;
+		if (b == before->nr_mms || before->mms[b].tgid != s->tgid ||
+		    !words_delta((__u64 *)&delta, (const __u64 *)&s->mm.thp,
+				 (const __u64 *)&before->mms[b].mm.thp, FS_WORDS(delta)))
+			delta = s->mm.thp;
+		events = words_sum((const __u64 *)&delta, FS_WORDS(delta));
+		s->evict = !events;
+		if (!events)
+			continue;
+		row = bsearch(&key, out->rows, nr_rows, sizeof(*row), compare_row_tgids);
+		if (!row) {
+			char comm[FS_COMM_LEN];
+
+			memcpy(comm, s->mm.comm, FS_COMM_LEN);
+			comm[FS_COMM_LEN - 1] = '\0';
+			if (!process_selected(opts, s->tgid, comm))
+				continue;
+			row = table_push(out);
+			if (!row)
+				return -ENOMEM;
+			row->tgid = s->tgid;
+			memcpy(row->comm, comm, FS_COMM_LEN);
+		}
+		row->events += events;
+		mm = mm_push(out);
+		if (!mm)
+			return -ENOMEM;
+		mm->tgid = s->tgid;
+		mm->thp = delta;
+	}
+	/* Rows added for mm-only processes went to the end. */
+	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
+	return 0;
+}
+
+const struct mm_row *process_mm(const struct process_table *table, __u32 tgid)
+{
+	size_t lo = 0, hi = table->nr_mms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (table->mms[mid].tgid == tgid)
+			return &table->mms[mid];
+		if (table->mms[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 int window_processes(const struct snapshot *before, struct snapshot *now,
 		     const struct fs_options *opts, struct process_table *out)
 {
@@ -83,7 +175,7 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 			*slot = row;
 		}
 	}
-	return 0;
+	return window_mms(before, now, opts, out);
 }
 
 void window_system(const struct snapshot *before, const struct snapshot *now,
@@ -94,6 +186,30 @@ void window_system(const struct snapshot *before, const struct snapshot *now,
 
 	for (size_t i = 0; i < FS_WORDS(*out); i++)
 		o[i] = n[i] >= b[i] ? n[i] - b[i] : n[i];
+}
+
+/* merged->mms = acc->mms + add->mms, both sorted by tgid. */
+static int accumulate_mms(struct process_table *merged, const struct process_table *acc,
+			  const struct process_table *add)
+{
+	size_t a = 0, b = 0;
+
+	while (a < acc->nr_mms || b < add->nr_mms) {
+		struct mm_row *slot = mm_push(merged);
+
+		if (!slot)
+			return -ENOMEM;
+		if (b == add->nr_mms || (a < acc->nr_mms && acc->mms[a].tgid < add->mms[b].tgid)) {
+			*slot = acc->mms[a++];
+		} else if (a == acc->nr_mms || add->mms[b].tgid < acc->mms[a].tgid) {
+			*slot = add->mms[b++];
+		} else {
+			*slot = acc->mms[a++];
+			words_add((__u64 *)&slot->thp, (const __u64 *)&add->mms[b++].thp,
+				  FS_WORDS(slot->thp));
+		}
+	}
+	return 0;
 }
 
 int process_table_accumulate(struct process_table *acc, const struct process_table *add)
@@ -121,6 +237,10 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 			b++;
 		}
 	}
+	if (accumulate_mms(&merged, acc, add)) {
+		process_table_free(&merged);
+		return -ENOMEM;
+	}
 	process_table_free(acc);
 	*acc = merged;
 	return 0;
@@ -143,5 +263,6 @@ void process_table_rank(struct process_table *table)
 void process_table_free(struct process_table *table)
 {
 	free(table->rows);
+	free(table->mms);
 	memset(table, 0, sizeof(*table));
 }

@@ -18,10 +18,19 @@ struct process_row {
 	__u64 events; /* sum of all counters: how rows are ranked */
 };
 
+/* Collapse outcomes charged to a process (from the mm table), kept beside its row. */
+struct mm_row {
+	__u32 tgid;
+	struct fs_thp_results thp;
+};
+
 struct process_table {
 	struct process_row *rows;
 	size_t nr;
 	size_t cap;
+	struct mm_row *mms; /* sorted by tgid; every one has a row in rows */
+	size_t nr_mms;
+	size_t cap_mms;
 };
 
 /* Which processes the user asked for (-p, -c); everything when none. */
@@ -40,6 +49,9 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 /* System counters from `before` to `now`; a counter that went backwards counts from zero. */
 void window_system(const struct snapshot *before, const struct snapshot *now,
 		   struct fs_system *out);
+
+/* The process's collapse outcomes, or NULL if it had none. */
+const struct mm_row *process_mm(const struct process_table *table, __u32 tgid);
 
 /* acc += add, both sorted by tgid (one-shot mode sums its windows this way). */
 int process_table_accumulate(struct process_table *acc, const struct process_table *add);

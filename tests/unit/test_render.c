@@ -8,6 +8,7 @@
 #include "report.h"
 #include "unit.h"
 
+static char scan_names[FS_NR_SCAN_RESULTS][FS_SCAN_NAME_LEN] = { "fail", "succeed" };
 static struct host_info host = { "testhost", "6.18.0-test", 2, 4096 };
 static struct probe_status probes[] = {
 	{ "kmem:mm_page_alloc", true, "" },
@@ -25,7 +26,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
 	row->counters.folios[FS_FOLIO_PAGECACHE][4] = 1;
 	row->events = 6;
-	*t = (struct process_table){ row, 1, 1 };
+	*t = (struct process_table){ .rows = row, .nr = 1, .cap = 1 };
 	memset(r, 0, sizeof(*r));
 	r->end.tv_sec = 1796285363; /* 2026-12-03T08:09:23Z */
 	r->end.tv_nsec = 5000000;
@@ -33,6 +34,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	r->host = &host;
 	r->probes = probes;
 	r->nr_probes = 2;
+	r->scan_names = scan_names;
 	for (int h = 0; h < NR_HISTS; h++)
 		r->measured[h] = true;
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)

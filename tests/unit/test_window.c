@@ -181,7 +181,8 @@ static bool one_shot_windows_accumulate_per_process(void)
 	struct process_row a_rows[] = { row_of(1, "a", 5), row_of(3, "c", 1) };
 	struct process_row b_rows[] = { row_of(2, "b", 7), row_of(3, "c-renamed", 2) };
 	struct process_table acc = { 0 };
-	struct process_table a = { a_rows, 2, 2 }, b = { b_rows, 2, 2 };
+	struct process_table a = { .rows = a_rows, .nr = 2, .cap = 2 };
+	struct process_table b = { .rows = b_rows, .nr = 2, .cap = 2 };
 	bool ok;
 
 	ok = ASSERT_EQ(process_table_accumulate(&acc, &a), 0) &&
