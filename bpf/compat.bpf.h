@@ -75,4 +75,17 @@ static __always_inline int frame_off_task_stack(void)
 	       fs_task_stack_size;
 }
 
+/*
+ * idx & (size - 1), for a power-of-two size, done where the verifier sees it. Clang knows an
+ * already-clamped index is in range and drops a plain mask, then bounds one register and
+ * indexes with another; the verifier cannot follow that and rejects the access.
+ */
+static __always_inline __u64 verifier_bounded(__u64 idx, __u64 size)
+{
+	__u64 mask = size - 1;
+
+	asm volatile("%0 &= %1" : "+r"(idx) : "r"(mask));
+	return idx;
+}
+
 #endif /* FS_COMPAT_BPF_H */

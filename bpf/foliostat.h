@@ -35,10 +35,34 @@ enum fs_fault_counter {
 	FS_NR_FAULT_COUNTERS,
 };
 
+/* migrate:mm_migrate_pages, as the kernel reports each migration batch (base pages, except
+ * the thp_ and large_folio_ counts, which are folios). */
+enum fs_migrate_counter {
+	FS_MIGRATE_SUCCEEDED,
+	FS_MIGRATE_FAILED,
+	FS_MIGRATE_THP_SUCCEEDED,
+	FS_MIGRATE_THP_FAILED,
+	FS_MIGRATE_THP_SPLIT,
+	FS_MIGRATE_LARGE_FOLIO_SPLIT, /* kernels that report it (6.x) */
+	FS_NR_MIGRATE_COUNTERS,
+};
+
+/* Stalls: how many, how long in all, and a log2 histogram of their length in microseconds:
+ * bucket 0 is under 1 us, bucket k covers [2^(k-1), 2^k) us, the last also everything longer. */
+#define FS_NR_STALL_BUCKETS 32 /* a power of two: the BPF side masks its index */
+
+struct fs_stalls {
+	__u64 count;
+	__u64 total_ns;
+	__u64 hist[FS_NR_STALL_BUCKETS];
+};
+
 /* Every counter a task can be charged with. Later concerns add their groups here. */
 struct fs_counters {
 	__u64 folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];
 	__u64 faults[FS_NR_FAULT_COUNTERS];
+	__u64 migrate[FS_NR_MIGRATE_COUNTERS];
+	struct fs_stalls compaction; /* compaction:mm_compaction_begin .. _end */
 };
 
 /*
@@ -50,6 +74,7 @@ struct fs_task {
 	char comm[FS_COMM_LEN]; /* thread group leader's name, follows renames */
 	__u32 exited;		/* set at thread exit: the loader evicts it once reported */
 	__u32 pad;
+	__u64 compaction_start_ns; /* state, not a counter: the compaction in progress */
 	struct fs_counters counters;
 };
 

@@ -46,9 +46,7 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 {
 	unsigned int bucket = result < 0 || result >= FS_NR_SCAN_RESULTS ? FS_NR_SCAN_RESULTS - 1
 									  : result;
-	/* A no-op for the values above, but one the verifier can see: clang otherwise checks
-	 * one copy of the index and uses another. */
-	bucket &= FS_NR_SCAN_RESULTS - 1;
+	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_mm *entry;
 	bool no_owner;

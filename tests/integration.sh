@@ -47,6 +47,36 @@ test_madv_collapse_is_charged_to_the_process() {
 	assert_eq "$(query "$T/out" "all('2048kB' in r['system']['thp']['mthp'] for r in recs)")" true "mTHP counters for 2 MiB"
 }
 
+# A process that compacts memory stalls once per zone it compacts (perf counts the same
+# tracepoint), and the pages migrated for it are charged to it; system-wide, the migrated pages
+# match /proc/vmstat's pgmigrate_success.
+test_compaction_is_charged_to_the_compacting_process() {
+	need_root
+	mount_tracefs
+	local before after
+	before=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
+	start_foliostat "$T/out" -j 0.5
+	# Something to move: a few thousand scattered pages freed behind.
+	"$WORKLOAD" pages 65536 >/dev/null
+	perf stat -x, -e compaction:mm_compaction_end -o "$T/perf" -- "$WORKLOAD" compact 0 >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	after=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
+	local pid stalls
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	stalls=$(query "$T/out" "thp_sum($pid, 'compaction', 'stalls')")
+	assert_between "$stalls" 1 100 "compaction stalls of the compacting process"
+	assert_eq "$stalls" "$(perf_count "$T/perf" compaction:mm_compaction_end)" "stalls, foliostat vs perf"
+	assert_between "$(query "$T/out" "sum(p['thp']['compaction']['hist_us'][b] for r in recs for p in r['processes'] if p['pid'] == $pid for b in p['thp']['compaction']['hist_us'])")" \
+		"$stalls" "$stalls" "stalls in the histogram"
+	local migrated ours
+	migrated=$((after - before))
+	ours=$(query "$T/out" "sys_thp_sum('migrate', 'succeeded')")
+	# Between the vmstat reads and foliostat's attach and detach a few pages may move.
+	assert_between "$ours" $((migrated - migrated / 100 - 16)) "$migrated" "pages migrated, foliostat vs /proc/vmstat ($migrated)"
+	assert_between "$(query "$T/out" "thp_sum($pid, 'migrate', 'succeeded')")" 1 "$ours" "pages migrated by the compacting process"
+}
+
 # N fresh anonymous pages with THP off are N order-0 movable folios (plus start-up).
 test_anonymous_pages_give_order0_folios() {
 	need_root

@@ -14,6 +14,8 @@ prints the value of the Python expression EXPR, which can use:
   faults(pid, name)    the process's fault counter `name` (e.g. "user") summed over all records
   thp(pid, event)      the process's collapse results for `event` (e.g. "collapse"), summed
   vmstat(name)         system.thp.vmstat[name] summed over all records
+  thp_sum(pid, key, field)   the process's thp[key][field] (e.g. "migrate", "succeeded") summed
+  sys_thp_sum(key, field)    the same for system.thp
 """
 import json
 import sys
@@ -57,6 +59,8 @@ def main():
         "faults": lambda pid, name: sum(p["faults"][name] for p in procs(pid)),
         "thp": lambda pid, event: summed(p["thp"][event] for p in procs(pid)),
         "vmstat": lambda name: sum(r["system"]["thp"]["vmstat"].get(name, 0) for r in recs),
+        "thp_sum": lambda pid, key, field: sum(p["thp"][key][field] for p in procs(pid)),
+        "sys_thp_sum": lambda key, field: sum(r["system"]["thp"][key][field] for r in recs),
     }
     print(json.dumps(eval(expr, env)))
 

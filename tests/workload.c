@@ -12,6 +12,8 @@
  *                                                        read one byte of each page
  *   workload [--name HEX] [--linger SECS] collapse MIB   populate MIB of 2 MiB-aligned memory
  *                                                        with small pages, then MADV_COLLAPSE
+ *   workload [--name HEX] [--linger SECS] compact NODE   compact every zone of NUMA node NODE,
+ *                                                        in this process (needs root)
  *
  * --name sets the process name to the given bytes (hex), to test hostile names.
  */
@@ -75,6 +77,22 @@ static void action_collapse(long mib)
 		err = errno;
 	printf("{\"pid\":%d,\"action\":\"collapse\",\"bytes\":%zu,\"collapse_errno\":%d}\n",
 	       getpid(), len, err);
+}
+
+/* Writing to a node's compact file compacts its zones in the writer's own context. */
+static void action_compact(long node)
+{
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%ld/compact", node);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 && node == 0)
+		fd = open("/proc/sys/vm/compact_memory", O_WRONLY); /* kernels without NUMA */
+	if (fd < 0 || write(fd, "1", 1) != 1)
+		die(path);
+	close(fd);
+	printf("{\"pid\":%d,\"action\":\"compact\",\"node\":%ld}\n", getpid(), node);
 }
 
 static void action_thp(long mib)
@@ -207,7 +225,8 @@ int main(int argc, char **argv)
 	}
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
-				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB\n");
+				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
+				"compact NODE\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
@@ -220,6 +239,8 @@ int main(int argc, char **argv)
 		action_mapread(argv[i + 1]);
 	else if (strcmp(argv[i], "collapse") == 0)
 		action_collapse(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "compact") == 0)
+		action_compact(atol(argv[i + 1]));
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

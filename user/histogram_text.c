@@ -22,6 +22,39 @@ void format_bar(char *buf, int width, __u64 value, __u64 max)
 	buf[width] = '\0';
 }
 
+int print_stall_hist(FILE *out, const char *title, const __u64 *hist, int nr_buckets)
+{
+	char bar[HIST_BAR_WIDTH + 1];
+	int low = -1, high = -1;
+	__u64 max = 0;
+
+	for (int b = 0; b < nr_buckets; b++) {
+		if (!hist[b])
+			continue;
+		if (low < 0)
+			low = b;
+		high = b;
+		if (hist[b] > max)
+			max = hist[b];
+	}
+	if (low < 0)
+		return 0;
+	fprintf(out, "%s\n", title);
+	fprintf(out, "%24s : %-10s %s\n", "usecs", "count", "distribution");
+	for (int b = low; b <= high; b++) {
+		unsigned long long from = b ? 1ULL << (b - 1) : 0, to = b ? (1ULL << b) - 1 : 0;
+
+		format_bar(bar, HIST_BAR_WIDTH, hist[b], max);
+		if (b == nr_buckets - 1)
+			fprintf(out, "%13llu -> %-7s : %-10llu |%s|\n", from, "...",
+				(unsigned long long)hist[b], bar);
+		else
+			fprintf(out, "%13llu -> %-7llu : %-10llu |%s|\n", from, to,
+				(unsigned long long)hist[b], bar);
+	}
+	return fprintf(out, "\n") < 0 ? -1 : 0;
+}
+
 int print_order_hist(FILE *out, const char *title, const __u64 *hist)
 {
 	char bar[HIST_BAR_WIDTH + 1];

@@ -14,4 +14,8 @@ void format_bar(char *buf, int width, __u64 value, __u64 max);
  * scaled by pages, since that is the memory each order accounts for. Nothing if empty. */
 int print_order_hist(FILE *out, const char *title, const __u64 *hist);
 
+/* A log2 histogram of stall lengths (struct fs_stalls' buckets), biolatency style:
+ * "   1024 -> 2047     : 3 |****|". Nothing if empty. */
+int print_stall_hist(FILE *out, const char *title, const __u64 *hist, int nr_buckets);
+
 #endif

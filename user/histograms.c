@@ -29,6 +29,15 @@ const char *const thp_event_names[FS_NR_THP_EVENTS] = {
 	[FS_THP_SCAN_FILE] = "scan_file",
 };
 
+const char *const migrate_names[FS_NR_MIGRATE_COUNTERS] = {
+	[FS_MIGRATE_SUCCEEDED] = "succeeded",
+	[FS_MIGRATE_FAILED] = "failed",
+	[FS_MIGRATE_THP_SUCCEEDED] = "thp_succeeded",
+	[FS_MIGRATE_THP_FAILED] = "thp_failed",
+	[FS_MIGRATE_THP_SPLIT] = "thp_split",
+	[FS_MIGRATE_LARGE_FOLIO_SPLIT] = "large_folio_split",
+};
+
 __u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp)
 {
 	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)

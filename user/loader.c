@@ -43,6 +43,12 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 			     "fs_thp_scan" },
 	[PROBE_THP_SCAN_FILE] = { "huge_memory:mm_khugepaged_scan_file", "mm_khugepaged_scan_file",
 				  "fs_thp_scan_file" },
+	[PROBE_MIGRATE] = { "migrate:mm_migrate_pages", "mm_migrate_pages", "fs_migrate_pages" },
+	/* A begin without its end would time nothing: end first, begin only with it. */
+	[PROBE_COMPACTION_END] = { "compaction:mm_compaction_end", "mm_compaction_end",
+				   "fs_compaction_end" },
+	[PROBE_COMPACTION_BEGIN] = { "compaction:mm_compaction_begin", "mm_compaction_begin",
+				     "fs_compaction_begin", .needs = PROBE_COMPACTION_END },
 	/* Without exit events, exited threads would never leave the table. */
 	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
 			      true },
@@ -164,9 +170,9 @@ static void read_scan_names(struct loader *loader, const struct btf *vmlinux)
 	}
 }
 
-/* Index of the second-to-last argument of a tracepoint (see thp.bpf.c), from the prototype of
- * its btf_trace_<name> typedef, whose first parameter is the tracepoint's private data. */
-static __u32 second_to_last_arg(const struct btf *vmlinux, const char *tracepoint, __u32 fallback)
+/* How many arguments a tracepoint passes, from the prototype of its btf_trace_<name> typedef
+ * (whose first parameter is the tracepoint's private data, not an argument); -1 if unknown. */
+static int tracepoint_nr_args(const struct btf *vmlinux, const char *tracepoint)
 {
 	char type_name[128];
 	const struct btf_type *t;
@@ -175,14 +181,13 @@ static __u32 second_to_last_arg(const struct btf *vmlinux, const char *tracepoin
 	snprintf(type_name, sizeof(type_name), "btf_trace_%s", tracepoint);
 	id = btf__find_by_name_kind(vmlinux, type_name, BTF_KIND_TYPEDEF);
 	if (id < 0)
-		return fallback;
+		return -1;
 	t = btf__type_by_id(vmlinux, id);
 	while (t && (btf_is_typedef(t) || btf_is_ptr(t)))
 		t = btf__type_by_id(vmlinux, t->type);
-	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 3)
-		return fallback;
-	/* Parameters: __data, then the event's arguments; the last is at vlen - 2. */
-	return btf_vlen(t) - 3;
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 1)
+		return -1;
+	return btf_vlen(t) - 1;
 }
 
 static int attach_probes(struct loader *loader, char *err, size_t err_len)
@@ -223,7 +228,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		 size_t err_len)
 {
 	struct btf *vmlinux = NULL;
-	int ret;
+	int ret, nr_args;
 
 	memset(loader, 0, sizeof(*loader));
 	verbose = opts->verbose;
@@ -249,8 +254,11 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	probe_kernel(loader, vmlinux);
 	read_scan_names(loader, vmlinux);
 	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
-	loader->skel->rodata->fs_scan_pmd_status_arg =
-		second_to_last_arg(vmlinux, "mm_khugepaged_scan_pmd", 5);
+	/* thp.bpf.c and compaction.bpf.c: arguments whose position differs across kernels. */
+	nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
+	loader->skel->rodata->fs_scan_pmd_status_arg = nr_args >= 2 ? nr_args - 2 : 5;
+	loader->skel->rodata->fs_migrate_has_large_folio_split =
+		tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
 	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
 	bpf_map__set_max_entries(loader->skel->maps.fs_mms, opts->max_tasks);
 

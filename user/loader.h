@@ -23,6 +23,9 @@ enum fs_probe {
 	PROBE_THP_COLLAPSE_FILE,
 	PROBE_THP_SCAN,
 	PROBE_THP_SCAN_FILE,
+	PROBE_MIGRATE,
+	PROBE_COMPACTION_END,
+	PROBE_COMPACTION_BEGIN,
 	PROBE_TASK_EXIT,
 	PROBE_TASK_RENAME,
 	/* Each exit before its entry: an entry is attached only once its exit is. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "foliostat.skel.h"
 #include "loader.h"
 #include "options.h"
 #include "report.h"
@@ -208,6 +209,11 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	report.thp_measured[FS_THP_SCAN] = loader->probes[PROBE_THP_SCAN].attached;
 	report.thp_measured[FS_THP_SCAN_FILE] = loader->probes[PROBE_THP_SCAN_FILE].attached;
 	report.scan_names = loader->scan_names;
+	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
+		report.migrate_measured[m] = loader->probes[PROBE_MIGRATE].attached;
+	report.migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
+		loader->skel->rodata->fs_migrate_has_large_folio_split;
+	report.compaction_measured = loader->probes[PROBE_COMPACTION_BEGIN].attached;
 	/* The kernel counters' starting point, so the first window has a "before". */
 	kernel_counters_read(&c.kernel_before);
 	struct host_info host;

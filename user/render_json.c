@@ -73,6 +73,37 @@ static json_t *results_json(const struct fs_report *r, const struct fs_thp_resul
 	return obj;
 }
 
+static json_t *migrate_json(const struct fs_report *r, const struct fs_counters *c)
+{
+	json_t *obj = json_object();
+
+	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
+		json_object_set_new(obj, migrate_names[m],
+				    r->migrate_measured[m] ? json_integer((json_int_t)c->migrate[m])
+							   : json_null());
+	return obj;
+}
+
+/* {"stalls": N, "total_us": N, "hist_us": {"0": n, "1": n, "2": n, "4": n, ...}}: histogram
+ * keys are each bucket's lower bound in microseconds; empty buckets are omitted. */
+static json_t *stalls_json(bool measured, const struct fs_stalls *s)
+{
+	json_t *hist;
+	char key[24];
+
+	if (!measured)
+		return json_null();
+	hist = json_object();
+	for (int b = 0; b < FS_NR_STALL_BUCKETS; b++) {
+		if (!s->hist[b])
+			continue;
+		snprintf(key, sizeof(key), "%llu", b ? 1ULL << (b - 1) : 0ULL);
+		json_object_set_new(hist, key, json_integer((json_int_t)s->hist[b]));
+	}
+	return json_pack("{s:I, s:I, s:o}", "stalls", (json_int_t)s->count, "total_us",
+			 (json_int_t)(s->total_ns / 1000), "hist_us", hist);
+}
+
 static json_t *thp_json(const struct fs_report *r, const struct fs_thp_results *thp)
 {
 	static const struct fs_thp_results none;
@@ -153,6 +184,9 @@ static json_t *system_json(const struct fs_report *r)
 	json_object_set_new(thp, "unattributed", thp_json(r, &r->system.thp_unattributed));
 	json_object_set_new(thp, "untracked", thp_json(r, &r->system.thp_untracked));
 	kernel_counters_json(r->kernel, thp);
+	json_object_set_new(thp, "migrate", migrate_json(r, &r->system.total));
+	json_object_set_new(thp, "compaction",
+			    stalls_json(r->compaction_measured, &r->system.total.compaction));
 	json_object_set_new(sys, "thp", thp);
 	json_object_set_new(sys, "interrupt", group_json(r, &r->system.interrupt));
 	json_object_set_new(sys, "untracked", group_json(r, &r->system.untracked));
@@ -164,14 +198,18 @@ static json_t *process_json(const struct fs_report *r, const struct process_row 
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 	const struct mm_row *mm;
-	json_t *proc;
+	json_t *proc, *thp;
 
 	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
 	proc = json_pack("{s:I, s:s}", "pid", (json_int_t)row->tgid, "comm", comm);
 	json_object_set_new(proc, "folios", folios_json(r, &row->counters, NULL));
 	json_object_set_new(proc, "faults", faults_json(r, &row->counters));
 	mm = process_mm(r->processes, row->tgid);
-	json_object_set_new(proc, "thp", thp_json(r, mm ? &mm->thp : NULL));
+	thp = thp_json(r, mm ? &mm->thp : NULL);
+	json_object_set_new(thp, "migrate", migrate_json(r, &row->counters));
+	json_object_set_new(thp, "compaction",
+			    stalls_json(r->compaction_measured, &row->counters.compaction));
+	json_object_set_new(proc, "thp", thp);
 	return proc;
 }
 

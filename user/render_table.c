@@ -178,13 +178,40 @@ static bool print_results(FILE *out, const struct fs_report *r, const char *who,
 	return any;
 }
 
-/* The THP section, only when there was collapse activity: results system-wide and per process
- * (khugepaged's work charged to the owners of the memory), then the kernel's nonzero THP
- * counters. */
+/* "    migrate        succeeded 17203, failed 34" and "    compaction     3 stalls, 259.1 ms":
+ * the nonzero parts only. */
+static void print_migrate_compaction(FILE *out, const struct fs_counters *c)
+{
+	const char *sep = "";
+
+	if (words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS)) {
+		fprintf(out, "    %-14s", "migrate");
+		for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++) {
+			if (!c->migrate[m])
+				continue;
+			fprintf(out, "%s%s %llu", sep, migrate_names[m],
+				(unsigned long long)c->migrate[m]);
+			sep = ", ";
+		}
+		fprintf(out, "\n");
+	}
+	if (c->compaction.count)
+		fprintf(out, "    %-14s%llu stalls, %.1f ms in all\n", "compaction",
+			(unsigned long long)c->compaction.count, c->compaction.total_ns / 1e6);
+}
+
+static bool thp_activity(const struct fs_counters *c)
+{
+	return words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS) || c->compaction.count;
+}
+
+/* The THP section, only when there was activity: collapse outcomes system-wide and per process
+ * (khugepaged's work charged to the owners of the memory), migration and compaction, then the
+ * kernel's nonzero THP counters and the compaction stall histogram. */
 static void print_thp(FILE *out, const struct fs_report *r)
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], who[96];
-	bool header = false;
+	bool header = thp_activity(&r->system.total);
 
 	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
 		header = header || words_sum(r->system.thp.results[e], FS_NR_SCAN_RESULTS);
@@ -193,24 +220,30 @@ static void print_thp(FILE *out, const struct fs_report *r)
 	if (!header)
 		return;
 	fprintf(out, "THP\n");
-	print_results(out, r, "system", &r->system.thp);
+	if (!print_results(out, r, "system", &r->system.thp) && thp_activity(&r->system.total))
+		fprintf(out, "  system\n");
+	print_migrate_compaction(out, &r->system.total);
 	print_results(out, r, "owner unknown", &r->system.thp_unattributed);
 	print_results(out, r, "table full", &r->system.thp_untracked);
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct mm_row *mm = process_mm(r->processes, row->tgid);
+		static const struct fs_thp_results none;
 
-		if (!mm)
-			continue;
 		printable_comm(row->comm, comm);
 		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
-		print_results(out, r, who, &mm->thp);
+		if (!print_results(out, r, who, mm ? &mm->thp : &none) &&
+		    thp_activity(&row->counters))
+			fprintf(out, "  %s\n", who);
+		print_migrate_compaction(out, &row->counters);
 	}
 	for (size_t i = 0; r->kernel && i < r->kernel->nr; i++)
 		if (r->kernel->items[i].value)
 			fprintf(out, "  %-60s %14lld\n", r->kernel->items[i].name,
 				(long long)r->kernel->items[i].value);
 	fprintf(out, "\n");
+	print_stall_hist(out, "system: compaction stalls", r->system.total.compaction.hist,
+			 FS_NR_STALL_BUCKETS);
 }
 
 static void print_details(FILE *out, const struct fs_report *r)

@@ -44,6 +44,8 @@ struct fs_report {
 	bool free_measured;
 	bool faults_measured[FS_NR_FAULT_COUNTERS];
 	bool thp_measured[FS_NR_THP_EVENTS];
+	bool migrate_measured[FS_NR_MIGRATE_COUNTERS];
+	bool compaction_measured;
 	/* enum scan_result names from kernel BTF, lowercased, without SCAN_ */
 	const char (*scan_names)[FS_SCAN_NAME_LEN];
 	const struct kernel_counters *kernel; /* THP counters' change over the window */
@@ -63,6 +65,7 @@ extern const char *const fault_names[FS_NR_FAULT_COUNTERS];
 __u64 faults_total(const struct fs_counters *c); /* user + kernel */
 
 extern const char *const thp_event_names[FS_NR_THP_EVENTS];
+extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];
 /* Successful collapses (anonymous and file) in a set of results. */
 __u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp);
 

@@ -157,7 +157,9 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 				prev = &before->tasks[b];
 			thread_delta(s, prev, &delta);
 			counters_add(&row.counters, &delta);
-			s->evict = s->task.exited || !counters_events(&delta);
+			/* A thread in the middle of a compaction keeps its slot for the end. */
+			s->evict = s->task.exited ||
+				   (!counters_events(&delta) && !s->task.compaction_start_ns);
 			/* The leader's name is the process's name; any thread's will do without
 			 * it. */
 			if (!named_by_leader) {
