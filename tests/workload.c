@@ -59,20 +59,43 @@ static char *map_aligned(size_t len)
 	return (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
 }
 
-/* Small pages first (THP off for the fault), then one collapse per 2 MiB: MIB/2 order-9
- * folios, each a successful collapse of this process's memory. */
+/* Is THP "always" on (rather than madvise or never)? */
+static int thp_always(void)
+{
+	char mode[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (f) {
+		if (!fgets(mode, sizeof(mode), f))
+			mode[0] = '\0';
+		fclose(f);
+	}
+	return strstr(mode, "[always]") != NULL;
+}
+
+/* Small pages first, then one collapse per 2 MiB: MIB/2 order-9 folios, each a successful
+ * collapse of this process's memory, allocated by this process. */
 static void action_collapse(long mib)
 {
 	size_t len = (size_t)mib << 20;
 	char *mem = map_aligned(len);
 	int err = 0;
 
-	if (madvise(mem, len, MADV_NOHUGEPAGE))
-		die("madvise(MADV_NOHUGEPAGE)");
-	touch(mem, len);
-	/* MADV_COLLAPSE honours VM_NOHUGEPAGE, so allow THP again before asking. */
-	if (madvise(mem, len, MADV_HUGEPAGE))
-		die("madvise(MADV_HUGEPAGE)");
+	/*
+	 * With THP in madvise mode, memory not advised MADV_HUGEPAGE faults in small pages and
+	 * khugepaged leaves it alone, so MADV_COLLAPSE alone collapses it. With THP always on,
+	 * fault with THP off, then allow it again (MADV_COLLAPSE honours VM_NOHUGEPAGE); khugepaged
+	 * may then race to collapse some of it itself.
+	 */
+	if (thp_always()) {
+		if (madvise(mem, len, MADV_NOHUGEPAGE))
+			die("madvise(MADV_NOHUGEPAGE)");
+		touch(mem, len);
+		if (madvise(mem, len, MADV_HUGEPAGE))
+			die("madvise(MADV_HUGEPAGE)");
+	} else {
+		touch(mem, len);
+	}
 	if (madvise(mem, len, MADV_COLLAPSE))
 		err = errno;
 	printf("{\"pid\":%d,\"action\":\"collapse\",\"bytes\":%zu,\"collapse_errno\":%d}\n",

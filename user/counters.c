@@ -27,6 +27,14 @@ __u64 words_sum(const __u64 *words, size_t n)
 	return sum;
 }
 
+__u64 counters_activity(const struct fs_counters *c)
+{
+	return words_sum(&c->folios[0][0], FS_NR_FOLIO_HISTS * FS_NR_ORDERS) +
+	       c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL] +
+	       c->migrate[FS_MIGRATE_SUCCEEDED] + c->migrate[FS_MIGRATE_FAILED] +
+	       c->compaction.count;
+}
+
 __u64 hist_pages(const __u64 *hist)
 {
 	__u64 pages = 0;

@@ -33,6 +33,13 @@ static inline void words_add_system(struct fs_system *dst, const struct fs_syste
 	words_add((__u64 *)dst, (const __u64 *)src, FS_WORDS(*dst));
 }
 
+/*
+ * How busy a thread or process was, for ranking: folios allocated and added to the page cache,
+ * page faults (user + kernel), pages migrated and compaction stalls. Counters that restate
+ * others (the fault breakdowns) or are not events (stall time) are left out.
+ */
+__u64 counters_activity(const struct fs_counters *c);
+
 /* Pages in a folio histogram: folios of order o hold 2^o pages. */
 __u64 hist_pages(const __u64 *hist);
 __u64 hist_folios(const __u64 *hist);

@@ -18,6 +18,7 @@
 #include "report.h"
 #include "snapshot.h"
 #include "counters.h"
+#include "evict.h"
 #include "window.h"
 
 /* One-shot mode still reads the table this often, so exited and idle threads leave it during
@@ -68,63 +69,8 @@ struct collector {
 	struct process_table window;
 	struct fs_system system;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
+	struct snapshot carry; /* counts that reached evicted slots after their last read */
 };
-
-/* Delete keys in as few syscalls as the kernel allows; a key already gone is skipped. */
-static void delete_keys(int fd, void *keys, size_t key_size, __u32 nr)
-{
-	char *key = keys;
-
-	while (nr) {
-		__u32 done = nr;
-
-		if (!bpf_map_delete_batch(fd, key, &done, NULL))
-			return;
-		if (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP) {
-			for (__u32 k = 0; k < nr; k++)
-				bpf_map_delete_elem(fd, key + k * key_size);
-			return;
-		}
-		/* The batch stopped at keys[done]: step over it and go on. */
-		done = done + 1 < nr ? done + 1 : nr;
-		key += done * key_size;
-		nr -= done;
-	}
-}
-
-/*
- * Free the slots of threads that exited or were idle, now that their counts are reported. An
- * event that lands between the read and the delete is lost to its process (the system figures
- * still have it); a thread that comes back gets a fresh slot, counted from zero.
- */
-static void evict_idle(const struct loader *l, const struct snapshot *snap)
-{
-	static __u64 keys[4096];
-	static __u32 tgids[4096];
-	__u32 nr = 0;
-
-	for (size_t i = 0; i < snap->nr_tasks; i++) {
-		if (!snap->tasks[i].evict)
-			continue;
-		keys[nr++] = snap->tasks[i].key;
-		if (nr == sizeof(keys) / sizeof(keys[0])) {
-			delete_keys(l->tasks_fd, keys, sizeof(keys[0]), nr);
-			nr = 0;
-		}
-	}
-	delete_keys(l->tasks_fd, keys, sizeof(keys[0]), nr);
-	nr = 0;
-	for (size_t i = 0; i < snap->nr_mms; i++) {
-		if (!snap->mms[i].evict)
-			continue;
-		tgids[nr++] = snap->mms[i].tgid;
-		if (nr == sizeof(tgids) / sizeof(tgids[0])) {
-			delete_keys(l->mms_fd, tgids, sizeof(tgids[0]), nr);
-			nr = 0;
-		}
-	}
-	delete_keys(l->mms_fd, tgids, sizeof(tgids[0]), nr);
-}
 
 /* Read the maps, compute what happened since the last read, and free idle and exited slots. */
 static int collect_window(struct collector *c, char *err, size_t err_len)
@@ -134,6 +80,8 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 	int ret;
 
 	ret = snapshot_read(&c->now, l->tasks_fd, l->mms_fd, l->cpus_fd, l->nr_cpus);
+	if (!ret)
+		ret = snapshot_absorb(&c->now, &c->carry);
 	if (!ret)
 		ret = window_processes(&c->before, &c->now, c->opts, &c->window);
 	if (ret) {
@@ -154,7 +102,10 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 		c->kernel_before = c->kernel_now;
 		c->kernel_now = kswap;
 	}
-	evict_idle(l, &c->now);
+	if (evict_slots(l, &c->now, &c->carry)) {
+		snprintf(err, err_len, "failed to free table slots: %s", strerror(ENOMEM));
+		return -1;
+	}
 	snapshot_drop_evicted(&c->now);
 	swap = c->before;
 	c->before = c->now;
@@ -277,6 +228,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	kernel_counters_free(&c.kernel_window);
 	snapshot_free(&c.before);
 	snapshot_free(&c.now);
+	snapshot_free(&c.carry);
 	return ret;
 }
 

@@ -25,6 +25,7 @@ int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task
 	}
 	snap->tasks[snap->nr_tasks].key = key;
 	snap->tasks[snap->nr_tasks].evict = false;
+	snap->tasks[snap->nr_tasks].carried = false;
 	snap->tasks[snap->nr_tasks].task = *task;
 	snap->nr_tasks++;
 	return 0;
@@ -43,6 +44,7 @@ int snapshot_append_mm(struct snapshot *snap, __u32 tgid, const struct fs_mm *mm
 	}
 	snap->mms[snap->nr_mms].tgid = tgid;
 	snap->mms[snap->nr_mms].evict = false;
+	snap->mms[snap->nr_mms].carried = false;
 	snap->mms[snap->nr_mms].mm = *mm;
 	snap->nr_mms++;
 	return 0;
@@ -67,6 +69,24 @@ void snapshot_sort(struct snapshot *snap)
 {
 	qsort(snap->tasks, snap->nr_tasks, sizeof(*snap->tasks), compare_keys);
 	qsort(snap->mms, snap->nr_mms, sizeof(*snap->mms), compare_mm_tgids);
+}
+
+int snapshot_absorb(struct snapshot *snap, struct snapshot *carry)
+{
+	for (size_t i = 0; i < carry->nr_tasks; i++) {
+		if (snapshot_append(snap, carry->tasks[i].key, &carry->tasks[i].task))
+			return -ENOMEM;
+		snap->tasks[snap->nr_tasks - 1].carried = true;
+	}
+	for (size_t i = 0; i < carry->nr_mms; i++) {
+		if (snapshot_append_mm(snap, carry->mms[i].tgid, &carry->mms[i].mm))
+			return -ENOMEM;
+		snap->mms[snap->nr_mms - 1].carried = true;
+	}
+	carry->nr_tasks = 0;
+	carry->nr_mms = 0;
+	snapshot_sort(snap);
+	return 0;
 }
 
 void snapshot_drop_evicted(struct snapshot *snap)

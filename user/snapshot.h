@@ -12,12 +12,14 @@
 struct task_sample {
 	__u64 key; /* tgid << 32 | tid: sorting by key groups threads by process */
 	bool evict; /* reported, and its slot is to be freed (exited, or idle for a window) */
+	bool carried; /* counts that reached a slot after its last read: count once, drop */
 	struct fs_task task;
 };
 
 struct mm_sample {
 	__u32 tgid;
 	bool evict; /* reported, and its slot is to be freed (idle for a window) */
+	bool carried; /* as in task_sample */
 	struct fs_mm mm;
 };
 
@@ -48,6 +50,8 @@ int snapshot_read(struct snapshot *snap, int tasks_fd, int mms_fd, int cpus_fd, 
 int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task);
 int snapshot_append_mm(struct snapshot *snap, __u32 tgid, const struct fs_mm *mm);
 void snapshot_sort(struct snapshot *snap);
+/* Move `carry`'s samples into snap as carried samples (snap is then re-sorted); empties carry. */
+int snapshot_absorb(struct snapshot *snap, struct snapshot *carry);
 /* Drop the samples (tasks and mms) marked for eviction (after they were reported). */
 void snapshot_drop_evicted(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);

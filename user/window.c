@@ -83,12 +83,12 @@ static int window_mms(const struct snapshot *before, struct snapshot *now,
 
 		while (b < before->nr_mms && before->mms[b].tgid < s->tgid)
 			b++;
-		if (b == before->nr_mms || before->mms[b].tgid != s->tgid ||
+		if (s->carried || b == before->nr_mms || before->mms[b].tgid != s->tgid ||
 		    !words_delta((__u64 *)&delta, (const __u64 *)&s->mm.thp,
 				 (const __u64 *)&before->mms[b].mm.thp, FS_WORDS(delta)))
 			delta = s->mm.thp;
 		events = words_sum((const __u64 *)&delta, FS_WORDS(delta));
-		s->evict = !events;
+		s->evict = s->carried || !events;
 		if (!events)
 			continue;
 		row = bsearch(&key, out->rows, nr_rows, sizeof(*row), compare_row_tgids);
@@ -153,12 +153,12 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 
 			while (b < before->nr_tasks && before->tasks[b].key < s->key)
 				b++;
-			if (b < before->nr_tasks && before->tasks[b].key == s->key)
+			if (!s->carried && b < before->nr_tasks && before->tasks[b].key == s->key)
 				prev = &before->tasks[b];
 			thread_delta(s, prev, &delta);
 			counters_add(&row.counters, &delta);
 			/* A thread in the middle of a compaction keeps its slot for the end. */
-			s->evict = s->task.exited ||
+			s->evict = s->carried || s->task.exited ||
 				   (!counters_events(&delta) && !s->task.compaction_start_ns);
 			/* The leader's name is the process's name; any thread's will do without
 			 * it. */
@@ -168,8 +168,8 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 				named_by_leader = sample_tid(s) == tgid;
 			}
 		}
-		row.events = counters_events(&row.counters);
-		if (row.events && process_selected(opts, tgid, row.comm)) {
+		row.events = counters_activity(&row.counters);
+		if (counters_events(&row.counters) && process_selected(opts, tgid, row.comm)) {
 			struct process_row *slot = table_push(out);
 
 			if (!slot)

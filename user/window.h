@@ -15,7 +15,7 @@ struct process_row {
 	__u32 tgid;
 	char comm[FS_COMM_LEN];
 	struct fs_counters counters;
-	__u64 events; /* sum of all counters: how rows are ranked */
+	__u64 events; /* activity (counters_activity() plus collapse outcomes): the ranking */
 };
 
 /* Collapse outcomes charged to a process (from the mm table), kept beside its row. */

@@ -154,6 +154,30 @@ static bool idle_threads_are_marked_for_eviction(void)
 	return ok;
 }
 
+/* Counts that reached a slot between its last read and its eviction are carried into the next
+ * window: counted once, beside a fresh slot for the same thread, and never kept. */
+static bool late_counts_are_carried_into_the_next_window(void)
+{
+	struct snapshot before = { 0 }, now = { 0 }, carry = { 0 };
+	struct process_table out = { 0 };
+	bool ok;
+
+	add_thread(&before, 60, 60, "app", 100, 0, false); /* not evicted: has a before */
+	add_thread(&carry, 60, 60, "app", 2, 0, false);	   /* late counts of an older slot */
+	add_thread(&now, 60, 60, "app", 103, 0, false);
+	ok = ASSERT_EQ(snapshot_absorb(&now, &carry), 0) && ASSERT_EQ(carry.nr_tasks, 0) &&
+	     ASSERT_EQ(now.nr_tasks, 2) &&
+	     ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 3 + 2);
+	snapshot_drop_evicted(&now);
+	ok = ok && ASSERT_EQ(now.nr_tasks, 1) && ASSERT_TRUE(!now.tasks[0].carried);
+	snapshot_free(&before);
+	snapshot_free(&now);
+	snapshot_free(&carry);
+	process_table_free(&out);
+	return ok;
+}
+
 static bool system_deltas_subtract_the_previous_read(void)
 {
 	struct snapshot before = { 0 }, now = { 0 };
@@ -211,6 +235,7 @@ const struct unit_test window_tests[] = {
 	UNIT_TEST(filters_select_by_pid_and_name),
 	UNIT_TEST(exited_threads_are_reported_then_dropped),
 	UNIT_TEST(idle_threads_are_marked_for_eviction),
+	UNIT_TEST(late_counts_are_carried_into_the_next_window),
 	UNIT_TEST(system_deltas_subtract_the_previous_read),
 	UNIT_TEST(one_shot_windows_accumulate_per_process),
 	UNIT_TEST(histogram_pages_weigh_orders),

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Slot eviction (see evict.h). One syscall per freed slot: lookup-and-delete is atomic per key,
+ * and the batched form deletes whatever it reads, not chosen keys. */
+#include "evict.h"
+
+#include <errno.h>
+#include <string.h>
+#include <bpf/bpf.h>
+
+#include "counters.h"
+
+/* Read and delete one slot; false if the kernel cannot do both at once (before 5.14), in which
+ * case the slot is only deleted and a late count may be lost. */
+static bool take_slot(int fd, const void *key, void *value, bool *taken)
+{
+	*taken = bpf_map_lookup_and_delete_elem(fd, key, value) == 0;
+	if (*taken || (errno != EINVAL && errno != ENOTSUP && errno != EOPNOTSUPP))
+		return true;
+	bpf_map_delete_elem(fd, key);
+	return false;
+}
+
+static int evict_tasks(int fd, const struct snapshot *now, struct snapshot *carry)
+{
+	for (size_t i = 0; i < now->nr_tasks; i++) {
+		const struct task_sample *s = &now->tasks[i];
+		struct fs_task last, late;
+		bool taken;
+
+		if (!s->evict || s->carried || !take_slot(fd, &s->key, &last, &taken) || !taken)
+			continue;
+		late = last;
+		/* Counters that went down mean a new slot under the same key: all of it is late. */
+		words_delta((__u64 *)&late.counters, (const __u64 *)&last.counters,
+			    (const __u64 *)&s->task.counters, FS_WORDS(late.counters));
+		if (counters_events(&late.counters) && snapshot_append(carry, s->key, &late))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int evict_mms(int fd, const struct snapshot *now, struct snapshot *carry)
+{
+	for (size_t i = 0; i < now->nr_mms; i++) {
+		const struct mm_sample *s = &now->mms[i];
+		struct fs_mm last, late;
+		bool taken;
+
+		if (!s->evict || s->carried || !take_slot(fd, &s->tgid, &last, &taken) || !taken)
+			continue;
+		late = last;
+		words_delta((__u64 *)&late.thp, (const __u64 *)&last.thp,
+			    (const __u64 *)&s->mm.thp, FS_WORDS(late.thp));
+		if (words_sum((const __u64 *)&late.thp, FS_WORDS(late.thp)) &&
+		    snapshot_append_mm(carry, s->tgid, &late))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int evict_slots(const struct loader *loader, const struct snapshot *now, struct snapshot *carry)
+{
+	int err = evict_tasks(loader->tasks_fd, now, carry);
+
+	return err ? err : evict_mms(loader->mms_fd, now, carry);
+}
