@@ -124,11 +124,12 @@ int kernel_counters_delta(const struct kernel_counters *before, const struct ker
 
 int kernel_counters_accumulate(struct kernel_counters *acc, const struct kernel_counters *add)
 {
+	size_t sorted = acc->nr; /* names pushed below go after these, unsorted until the end */
 	int err = 0;
 	bool added = false;
 
 	for (size_t i = 0; !err && i < add->nr; i++) {
-		struct kernel_counter *mine = bsearch(&add->items[i], acc->items, acc->nr,
+		struct kernel_counter *mine = bsearch(&add->items[i], acc->items, sorted,
 						      sizeof(acc->items[0]), compare_names);
 
 		if (mine) {

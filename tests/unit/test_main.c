@@ -7,6 +7,7 @@ static const struct unit_test *const groups[] = {
 	window_tests,
 	render_tests,
 	utf8_tests,
+	kernel_counters_tests,
 };
 
 int main(int argc, char **argv)

@@ -218,7 +218,51 @@ static bool histogram_rows_span_lowest_to_highest_order(void)
 	return ok;
 }
 
+/* Collapse results come out under the kernel's names; events whose probe is missing are null. */
+static bool thp_results_use_kernel_names(void)
+{
+	struct fs_report r;
+	struct process_table t;
+	struct process_row row;
+	struct mm_row mm = { .tgid = 4242 };
+	char *text = NULL;
+	json_t *rec, *thp;
+	bool ok;
+
+	make_report(&r, &t, &row, "collapser");
+	mm.thp.results[FS_THP_COLLAPSE][1] = 4;
+	mm.thp.results[FS_THP_COLLAPSE][0] = 1;
+	t.mms = &mm;
+	t.nr_mms = 1;
+	r.thp_measured[FS_THP_COLLAPSE] = true;
+	r.compaction_measured = true;
+	row.counters.compaction.count = 2;
+	row.counters.compaction.total_ns = 5000;
+	row.counters.compaction.hist[0] = 1; /* under 1 us */
+	row.counters.compaction.hist[3] = 1; /* 4 to 7 us */
+	rec = render_and_parse(&r, &text);
+	thp = json_object_get(json_array_get(json_object_get(rec, "processes"), 0), "thp");
+	ok = ASSERT_TRUE(rec) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(thp, "collapse"),
+							  "succeed")),
+		       4) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(thp, "collapse"),
+							  "fail")),
+		       1) &&
+	     ASSERT_TRUE(json_is_null(json_object_get(thp, "scan"))) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(
+			       json_object_get(json_object_get(thp, "compaction"), "hist_us"), "4")),
+		       1) &&
+	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(thp, "compaction"),
+							  "total_us")),
+		       5);
+	json_decref(rec);
+	free(text);
+	return ok;
+}
+
 const struct unit_test render_tests[] = {
+	UNIT_TEST(thp_results_use_kernel_names),
 	UNIT_TEST(json_record_has_the_documented_shape),
 	UNIT_TEST(hostile_names_stay_valid_json),
 	UNIT_TEST(table_fits_100_columns),
