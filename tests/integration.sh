@@ -11,11 +11,7 @@ test_thp_region_gives_order9_folios() {
 	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
 	local before after
 	before=$(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat)
-	start_foliostat "$T/out" -j 0.5
-	perf stat -x, -e kmem:mm_page_alloc --filter 'order == 9' -o "$T/perf" -- \
-		"$WORKLOAD" thp 64 >"$T/workload"
-	sleep 0.6
-	stop_foliostat "$T/out"
+	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- thp 64
 	after=$(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat)
 	local pid
 	pid=$(json_field "$(cat "$T/workload")" pid)
@@ -33,11 +29,7 @@ test_madv_collapse_is_charged_to_the_process() {
 	grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled &&
 		skip "THP is always on: khugepaged races MADV_COLLAPSE for the region"
 	mount_tracefs
-	start_foliostat "$T/out" -j 0.5
-	perf stat -x, -e huge_memory:mm_collapse_huge_page --filter 'status == 1' -o "$T/perf" -- \
-		"$WORKLOAD" collapse 8 >"$T/workload"
-	sleep 0.6
-	stop_foliostat "$T/out"
+	run_workload_traced -e huge_memory:mm_collapse_huge_page --filter 'status == 1' -- collapse 8
 	local line pid
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
@@ -86,11 +78,7 @@ test_compaction_is_charged_to_the_compacting_process() {
 test_anonymous_pages_give_order0_folios() {
 	need_root
 	mount_tracefs
-	start_foliostat "$T/out" -j 0.5
-	perf stat -x, -e kmem:mm_page_alloc --filter 'order == 0 && migratetype == 1' \
-		-o "$T/perf" -- "$WORKLOAD" pages 16384 >"$T/workload"
-	sleep 0.6
-	stop_foliostat "$T/out"
+	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 0 && migratetype == 1' -- pages 16384
 	local pid ours theirs
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	ours=$(query "$T/out" "hist($pid, 'alloc_movable').get('0', 0)")
@@ -107,10 +95,7 @@ test_anonymous_pages_give_order0_folios() {
 test_anonymous_pages_fault_once_each() {
 	need_root
 	mount_tracefs
-	start_foliostat "$T/out" -j 0.5
-	perf stat -x, -e exceptions:page_fault_user -o "$T/perf" -- "$WORKLOAD" pages 16384 >"$T/workload"
-	sleep 0.6
-	stop_foliostat "$T/out"
+	run_workload_traced -e exceptions:page_fault_user -- pages 16384
 	local pid user theirs
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	user=$(query "$T/out" "faults($pid, 'user')")
@@ -131,14 +116,8 @@ test_anonymous_pages_fault_once_each() {
 test_mapped_file_read_takes_file_faults() {
 	need_root
 	mount_tracefs
-	local file=/var/tmp/foliostat-test.$$
-	head -c $((64 << 20)) /dev/zero >"$file"
-	sync "$file"
-	start_foliostat "$T/out" -j 0.5
-	perf stat -x, -e filemap:mm_filemap_fault -o "$T/perf" -- "$WORKLOAD" mapread "$file" >"$T/workload"
-	sleep 0.6
-	stop_foliostat "$T/out"
-	rm -f "$file"
+	make_uncached_file 64
+	run_workload_traced -e filemap:mm_filemap_fault -- mapread "$FILE"
 	local line pid file_faults theirs
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
@@ -155,15 +134,8 @@ test_mapped_file_read_takes_file_faults() {
 test_file_read_fills_the_page_cache() {
 	need_root
 	mount_tracefs
-	local file=/var/tmp/foliostat-test.$$
-	head -c $((64 << 20)) /dev/zero >"$file"
-	sync "$file"
-	start_foliostat "$T/out" -j 0.5
-	perf stat -x, -e filemap:mm_filemap_add_to_page_cache -o "$T/perf" -- \
-		"$WORKLOAD" read "$file" >"$T/workload"
-	sleep 0.6
-	stop_foliostat "$T/out"
-	rm -f "$file"
+	make_uncached_file 64
+	run_workload_traced -e filemap:mm_filemap_add_to_page_cache -- read "$FILE"
 	local line pid
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)

@@ -66,6 +66,33 @@ stop_foliostat() {
 	[ "$status" -eq 0 ] || { cat "$1.err"; fail "foliostat exited with $status after SIGINT"; }
 }
 
+# run_workload_traced PERF_ARGS... -- WORKLOAD_ARGS...: the workload under `perf stat -x,` with
+# PERF_ARGS (output in $T/perf), inside a streaming foliostat (records in $T/out, half a second
+# each, the last after the workload ended). The workload's JSON line is in $T/workload.
+run_workload_traced() {
+	local perf_args=()
+	while [ "$1" != -- ]; do
+		perf_args+=("$1")
+		shift
+	done
+	shift
+	start_foliostat "$T/out" -j 0.5
+	perf stat -x, "${perf_args[@]}" -o "$T/perf" -- "$WORKLOAD" "$@" >"$T/workload" ||
+		fail "workload $* failed"
+	sleep 0.6
+	stop_foliostat "$T/out"
+}
+
+# make_uncached_file MIB: a file of MIB MiB on a disk file system (tmpfs cannot drop its pages),
+# removed when the test ends; its path in FILE.
+make_uncached_file() {
+	FILE=/var/tmp/foliostat-test.$$
+	head -c $(($1 << 20)) /dev/zero >"$FILE"
+	sync "$FILE"
+	# shellcheck disable=SC2064 # expand now
+	trap "rm -f '$FILE'" EXIT
+}
+
 # query FILE EXPR: evaluate EXPR over foliostat's NDJSON (see records.py).
 query() {
 	python3 tests/records.py "$@"

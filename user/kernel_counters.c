@@ -2,6 +2,8 @@
 /* Reading and differencing the kernel's THP counters (see kernel_counters.h). */
 #include "kernel_counters.h"
 
+#include "array.h"
+
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
@@ -14,15 +16,8 @@
 
 static int push(struct kernel_counters *kc, const char *name, __u64 value)
 {
-	if (kc->nr == kc->cap) {
-		size_t cap = kc->cap ? kc->cap * 2 : 64;
-		struct kernel_counter *grown = realloc(kc->items, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		kc->items = grown;
-		kc->cap = cap;
-	}
+	if (array_reserve_one(&kc->items, &kc->cap, kc->nr, sizeof(*kc->items)))
+		return -ENOMEM;
 	snprintf(kc->items[kc->nr].name, sizeof(kc->items[0].name), "%s", name);
 	kc->items[kc->nr].value = value;
 	kc->nr++;

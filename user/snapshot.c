@@ -8,21 +8,15 @@
 #include <string.h>
 #include <bpf/bpf.h>
 
+#include "array.h"
 #include "counters.h"
 
 #define BATCH_CHUNK 1024
 
 int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task)
 {
-	if (snap->nr_tasks == snap->cap_tasks) {
-		size_t cap = snap->cap_tasks ? snap->cap_tasks * 2 : 256;
-		struct task_sample *grown = realloc(snap->tasks, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		snap->tasks = grown;
-		snap->cap_tasks = cap;
-	}
+	if (array_reserve_one(&snap->tasks, &snap->cap_tasks, snap->nr_tasks, sizeof(*snap->tasks)))
+		return -ENOMEM;
 	snap->tasks[snap->nr_tasks].key = key;
 	snap->tasks[snap->nr_tasks].evict = false;
 	snap->tasks[snap->nr_tasks].carried = false;
@@ -33,15 +27,8 @@ int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task
 
 int snapshot_append_mm(struct snapshot *snap, __u32 tgid, const struct fs_mm *mm)
 {
-	if (snap->nr_mms == snap->cap_mms) {
-		size_t cap = snap->cap_mms ? snap->cap_mms * 2 : 16;
-		struct mm_sample *grown = realloc(snap->mms, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		snap->mms = grown;
-		snap->cap_mms = cap;
-	}
+	if (array_reserve_one(&snap->mms, &snap->cap_mms, snap->nr_mms, sizeof(*snap->mms)))
+		return -ENOMEM;
 	snap->mms[snap->nr_mms].tgid = tgid;
 	snap->mms[snap->nr_mms].evict = false;
 	snap->mms[snap->nr_mms].carried = false;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "counters.h"
 
 bool process_selected(const struct fs_options *opts, __u32 tgid, const char *comm)
@@ -21,15 +22,8 @@ bool process_selected(const struct fs_options *opts, __u32 tgid, const char *com
 
 static struct process_row *table_push(struct process_table *t)
 {
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct process_row *grown = realloc(t->rows, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		t->rows = grown;
-		t->cap = cap;
-	}
+	if (array_reserve_one(&t->rows, &t->cap, t->nr, sizeof(*t->rows)))
+		return NULL;
 	memset(&t->rows[t->nr], 0, sizeof(t->rows[0]));
 	return &t->rows[t->nr++];
 }
@@ -44,15 +38,8 @@ static void thread_delta(const struct task_sample *now, const struct task_sample
 
 static struct mm_row *mm_push(struct process_table *t)
 {
-	if (t->nr_mms == t->cap_mms) {
-		size_t cap = t->cap_mms ? t->cap_mms * 2 : 16;
-		struct mm_row *grown = realloc(t->mms, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		t->mms = grown;
-		t->cap_mms = cap;
-	}
+	if (array_reserve_one(&t->mms, &t->cap_mms, t->nr_mms, sizeof(*t->mms)))
+		return NULL;
 	memset(&t->mms[t->nr_mms], 0, sizeof(t->mms[0]));
 	return &t->mms[t->nr_mms++];
 }

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Growable arrays (see array.h). */
+#include "array.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int array_reserve_one(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
+{
+	size_t new_cap = *cap ? *cap * 2 : 16;
+	void *items, *grown;
+
+	if (nr < *cap)
+		return 0;
+	/* The caller's pointer has its own type: go through memcpy, not a cast to void **. */
+	memcpy(&items, items_ptr, sizeof(items));
+	grown = realloc(items, new_cap * item_size);
+	if (!grown)
+		return -ENOMEM;
+	memcpy(items_ptr, &grown, sizeof(grown));
+	*cap = new_cap;
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Growable arrays: the one way the loader's tables make room. */
+#ifndef FS_ARRAY_H
+#define FS_ARRAY_H
+
+#include <stddef.h>
+
+/*
+ * Make room for one more item in an array of `nr` items of `item_size` bytes whose capacity is
+ * *cap, doubling it when full. `items_ptr` is the address of the array pointer (any pointer
+ * type). Returns 0, or -ENOMEM with the array untouched.
+ */
+int array_reserve_one(void *items_ptr, size_t *cap, size_t nr, size_t item_size);
+
+#endif
