@@ -84,7 +84,7 @@ foliostat: $(OUTPUT)/main.o $(USER_OBJS) $(LINK_STAMP)
 # The workload the integration tests drive: plain C, no libraries, so it also links statically.
 $(OUTPUT)/workload: tests/workload.c $(LINK_STAMP) | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $(LDFLAGS) $< -o $@
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $(LDFLAGS) $< -lpthread -o $@
 
 $(OUTPUT)/tests/%.o: tests/unit/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)

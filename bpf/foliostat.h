@@ -57,12 +57,26 @@ struct fs_stalls {
 	__u64 hist[FS_NR_STALL_BUCKETS];
 };
 
+/* TLB flushes by the kernel's enum tlb_flush_reason value (names read from BTF by the loader);
+ * larger values are folded into the last bucket. */
+#define FS_NR_TLB_REASONS 8
+
+/* LRU lists by the kernel's enum lru_list value (names read from BTF by the loader). */
+#define FS_NR_LRU_LISTS 8
+
+enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
+
 /* Every counter a task can be charged with. Later concerns add their groups here. */
 struct fs_counters {
 	__u64 folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];
 	__u64 faults[FS_NR_FAULT_COUNTERS];
 	__u64 migrate[FS_NR_MIGRATE_COUNTERS];
 	struct fs_stalls compaction; /* compaction:mm_compaction_begin .. _end */
+	__u64 tlb_flushes[FS_NR_TLB_REASONS]; /* tlb:tlb_flush, by reason */
+	__u64 tlb_pages;		       /* pages of ranged flushes */
+	__u64 tlb_full;			       /* whole-TLB flushes (TLB_FLUSH_ALL) */
+	__u64 lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */
+	__u64 lru_activate[FS_NR_AMOUNTS];		   /* pagemap:mm_lru_activate */
 };
 
 /*

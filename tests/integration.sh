@@ -168,6 +168,45 @@ test_interrupt_context_is_recognised() {
 	done
 }
 
+# Flipping a page read-only and back N times while another thread of the process keeps reading
+# it on another CPU sends a shootdown IPI per flip (2N), charged to the flipping process; the
+# reader, interrupted by each, suffers them as remote shootdowns. perf counts the same sends.
+test_tlb_shootdowns_are_charged_both_ways() {
+	need_root
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	mount_tracefs
+	run_workload_traced -e tlb:tlb_flush --filter 'reason == 4' -- tlbflip 1000
+	local pid sent theirs
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	sent=$(query "$T/out" "tlb($pid, 'remote_send_ipi')")
+	theirs=$(perf_count "$T/perf" tlb:tlb_flush)
+	# About 2 per flip: fewer when the reader's CPU was briefly running something else.
+	assert_between "$sent" 1000 2100 "shootdown IPIs sent by the flipping process"
+	# perf counts from exec on; foliostat also sees the fork side before exec.
+	assert_between "$sent" "$theirs" $((theirs + 10)) "IPIs sent, foliostat vs perf (perf=$theirs)"
+	assert_between "$(query "$T/out" "tlb($pid, 'remote_shootdown')")" $((sent / 2)) "$sent" \
+		"shootdowns suffered by the process's reader thread"
+}
+
+# Reading a file of N pages after dropping it from the cache puts N pages on the file LRU
+# lists, charged to the reader; mincore says they are all cached.
+test_file_read_fills_the_file_lru() {
+	need_root
+	make_uncached_file 64
+	start_foliostat "$T/out" -j 0.5
+	"$WORKLOAD" read "$FILE" >"$T/workload"
+	sleep 0.6
+	stop_foliostat "$T/out"
+	local line pid file_pages
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	assert_eq "$(json_field "$line" resident_after)" 16384 "pages cached after the read (mincore)"
+	file_pages=$(query "$T/out" "lru($pid, 'inactive_file', 'pages') + lru($pid, 'active_file', 'pages')")
+	# The file's pages, and a few of the program's own start-up.
+	assert_between "$file_pages" 16384 16640 "pages the reader put on the file LRU lists"
+	assert_eq "$(query "$T/out" "all(r['system']['lru']['mglru'] in (True, False) for r in recs)")" true "mglru flag"
+}
+
 # A one-shot run prints one readable summary on SIGINT, within 100 columns.
 test_one_shot_summary_is_readable() {
 	need_root

@@ -16,6 +16,8 @@ prints the value of the Python expression EXPR, which can use:
   vmstat(name)         system.thp.vmstat[name] summed over all records
   thp_sum(pid, key, field)   the process's thp[key][field] (e.g. "migrate", "succeeded") summed
   sys_thp_sum(key, field)    the same for system.thp
+  tlb(pid, reason)     the process's TLB flushes for `reason`, summed
+  lru(pid, lst, amount)      the process's LRU insertions on list `lst` ("folios" or "pages")
 """
 import json
 import sys
@@ -61,6 +63,8 @@ def main():
         "vmstat": lambda name: sum(r["system"]["thp"]["vmstat"].get(name, 0) for r in recs),
         "thp_sum": lambda pid, key, field: sum(p["thp"][key][field] for p in procs(pid)),
         "sys_thp_sum": lambda key, field: sum(r["system"]["thp"][key][field] for r in recs),
+        "tlb": lambda pid, reason: sum(p["tlb"]["flushes"].get(reason, 0) for p in procs(pid)),
+        "lru": lambda pid, lst, amount: sum(p["lru"]["insert"][lst][amount] for p in procs(pid)),
     }
     print(json.dumps(eval(expr, env)))
 

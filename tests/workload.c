@@ -14,17 +14,21 @@
  *                                                        with small pages, then MADV_COLLAPSE
  *   workload [--name HEX] [--linger SECS] compact NODE   compact every zone of NUMA node NODE,
  *                                                        in this process (needs root)
+ *   workload [--name HEX] [--linger SECS] tlbflip N      flip a page read-only and back N times
+ *                                                        while other threads keep reading it
  *
  * --name sets the process name to the given bytes (hex), to test hostile names.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -116,6 +120,59 @@ static void action_compact(long node)
 		die(path);
 	close(fd);
 	printf("{\"pid\":%d,\"action\":\"compact\",\"node\":%ld}\n", getpid(), node);
+}
+
+static volatile int readers_started, readers_stop;
+
+/* Keep reading the page, so this mm stays loaded on the reader's CPU and every flush of it has
+ * to reach that CPU. Reads never fault: the page is always at least readable. */
+static void pin_to_cpu(long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set); /* best effort: a cpuset may forbid it */
+}
+
+static void *page_reader(void *page)
+{
+	static long next_cpu;
+
+	/* Readers on CPUs 1.., the flipper on CPU 0: a flip always has a CPU to reach. */
+	pin_to_cpu(__atomic_add_fetch(&next_cpu, 1, __ATOMIC_SEQ_CST));
+	__atomic_add_fetch(&readers_started, 1, __ATOMIC_SEQ_CST);
+	while (!readers_stop)
+		(void)*(volatile char *)page;
+	return NULL;
+}
+
+static void action_tlbflip(long flips)
+{
+	long readers = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	pthread_t threads[64];
+	char *page = mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+
+	if (page == MAP_FAILED)
+		die("mmap");
+	page[0] = 1;
+	pin_to_cpu(0);
+	readers = readers < 1 ? 1 : readers > 64 ? 64 : readers;
+	for (long i = 0; i < readers; i++)
+		if ((errno = pthread_create(&threads[i], NULL, page_reader, page)))
+			die("pthread_create");
+	while (readers_started < readers)
+		;
+	for (long i = 0; i < flips; i++)
+		if (mprotect(page, page_size, PROT_READ) ||
+		    mprotect(page, page_size, PROT_READ | PROT_WRITE))
+			die("mprotect");
+	readers_stop = 1;
+	for (long i = 0; i < readers; i++)
+		pthread_join(threads[i], NULL);
+	printf("{\"pid\":%d,\"action\":\"tlbflip\",\"flips\":%ld,\"readers\":%ld}\n", getpid(),
+	       flips, readers);
 }
 
 static void action_thp(long mib)
@@ -249,7 +306,7 @@ int main(int argc, char **argv)
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
-				"compact NODE\n");
+				"compact NODE | tlbflip N\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
@@ -264,6 +321,8 @@ int main(int argc, char **argv)
 		action_collapse(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "compact") == 0)
 		action_compact(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "tlbflip") == 0)
+		action_tlbflip(atol(argv[i + 1]));
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

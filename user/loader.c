@@ -49,6 +49,10 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 				   "fs_compaction_end" },
 	[PROBE_COMPACTION_BEGIN] = { "compaction:mm_compaction_begin", "mm_compaction_begin",
 				     "fs_compaction_begin", .needs = PROBE_COMPACTION_END },
+	/* x86 only, like the fault tracepoints. */
+	[PROBE_TLB_FLUSH] = { "tlb:tlb_flush", "tlb_flush", "fs_tlb_flush" },
+	[PROBE_LRU_INSERT] = { "pagemap:mm_lru_insertion", "mm_lru_insertion", "fs_lru_insert" },
+	[PROBE_LRU_ACTIVATE] = { "pagemap:mm_lru_activate", "mm_lru_activate", "fs_lru_activate" },
 	/* Without exit events, exited threads would never leave the table. */
 	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
 			      true },
@@ -143,30 +147,38 @@ static __u64 kernel_stack_size(const struct btf *vmlinux)
 }
 
 /*
- * Names for collapse results from the kernel's own enum scan_result, lowercased without SCAN_
- * (SCAN_SUCCEED -> "succeed"), so new results need no change here. A value with no name is
- * "result_N"; the last bucket also holds any larger value.
+ * Names for the values of a kernel enum, from its BTF: lowercased, `prefix` removed
+ * (SCAN_SUCCEED -> "succeed"), NR_* counts skipped, so values a newer kernel adds need no change
+ * here. A value with no name is "<fallback>_N"; `known` (may be NULL) says which values have a
+ * name.
  */
-static void read_scan_names(struct loader *loader, const struct btf *vmlinux)
+static void read_enum_names(const struct btf *vmlinux, const char *enum_name, const char *prefix,
+			    const char *fallback, char (*names)[FS_ENUM_NAME_LEN], bool *known,
+			    int nr)
 {
-	__s32 id = btf__find_by_name_kind(vmlinux, "scan_result", BTF_KIND_ENUM);
+	__s32 id = btf__find_by_name_kind(vmlinux, enum_name, BTF_KIND_ENUM);
 	const struct btf_type *t = id >= 0 ? btf__type_by_id(vmlinux, id) : NULL;
 
-	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
-		snprintf(loader->scan_names[v], FS_SCAN_NAME_LEN, "result_%d", v);
+	for (int v = 0; v < nr; v++) {
+		snprintf(names[v], FS_ENUM_NAME_LEN, "%s_%d", fallback, v);
+		if (known)
+			known[v] = false;
+	}
 	for (int i = 0; t && i < btf_vlen(t); i++) {
 		const struct btf_enum *e = &btf_enum(t)[i];
 		const char *name = btf__name_by_offset(vmlinux, e->name_off);
 		char *out;
 
-		if (e->val < 0 || e->val >= FS_NR_SCAN_RESULTS || !name)
+		if (e->val < 0 || e->val >= nr || !name || strncmp(name, "NR_", 3) == 0)
 			continue;
-		if (strncmp(name, "SCAN_", 5) == 0)
-			name += 5;
-		out = loader->scan_names[e->val];
-		snprintf(out, FS_SCAN_NAME_LEN, "%s", name);
+		if (strncmp(name, prefix, strlen(prefix)) == 0)
+			name += strlen(prefix);
+		out = names[e->val];
+		snprintf(out, FS_ENUM_NAME_LEN, "%s", name);
 		for (; *out; out++)
 			*out = tolower((unsigned char)*out);
+		if (known)
+			known[e->val] = true;
 	}
 }
 
@@ -252,7 +264,12 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		goto fail;
 	}
 	probe_kernel(loader, vmlinux);
-	read_scan_names(loader, vmlinux);
+	read_enum_names(vmlinux, "scan_result", "SCAN_", "result", loader->scan_names, NULL,
+			FS_NR_SCAN_RESULTS);
+	read_enum_names(vmlinux, "tlb_flush_reason", "TLB_", "reason", loader->tlb_names,
+			loader->tlb_known, FS_NR_TLB_REASONS);
+	read_enum_names(vmlinux, "lru_list", "LRU_", "lru", loader->lru_names, loader->lru_known,
+			FS_NR_LRU_LISTS);
 	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
 	/* thp.bpf.c and compaction.bpf.c: arguments whose position differs across kernels. */
 	nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");

@@ -26,6 +26,9 @@ enum fs_probe {
 	PROBE_MIGRATE,
 	PROBE_COMPACTION_END,
 	PROBE_COMPACTION_BEGIN,
+	PROBE_TLB_FLUSH,
+	PROBE_LRU_INSERT,
+	PROBE_LRU_ACTIVATE,
 	PROBE_TASK_EXIT,
 	PROBE_TASK_RENAME,
 	/* Each exit before its entry: an entry is attached only once its exit is. */
@@ -47,7 +50,11 @@ struct loader {
 	int mms_fd;
 	int cpus_fd;
 	int nr_cpus; /* possible CPUs: the per-CPU map's value count */
-	char scan_names[FS_NR_SCAN_RESULTS][FS_SCAN_NAME_LEN];
+	char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN];
+	char tlb_names[FS_NR_TLB_REASONS][FS_ENUM_NAME_LEN];
+	bool tlb_known[FS_NR_TLB_REASONS];
+	char lru_names[FS_NR_LRU_LISTS][FS_ENUM_NAME_LEN];
+	bool lru_known[FS_NR_LRU_LISTS];
 };
 
 /* Returns 0, or -1 with a "failed to ...: reason" message in err. */

@@ -44,6 +44,20 @@ static int install_signals(void)
 	return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
 }
 
+/* Multi-generational LRU, where the kernel has it and it is on (a nonzero mask). */
+static bool mglru_enabled(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
+	unsigned int mask = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%x", &mask) != 1)
+		mask = 0;
+	fclose(f);
+	return mask != 0;
+}
+
 static double monotonic_now(void)
 {
 	struct timespec ts;
@@ -165,6 +179,14 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	report.migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
 		loader->skel->rodata->fs_migrate_has_large_folio_split;
 	report.compaction_measured = loader->probes[PROBE_COMPACTION_BEGIN].attached;
+	report.tlb_names = loader->tlb_names;
+	report.tlb_known = loader->tlb_known;
+	report.lru_names = loader->lru_names;
+	report.lru_known = loader->lru_known;
+	report.tlb_measured = loader->probes[PROBE_TLB_FLUSH].attached;
+	report.lru_insert_measured = loader->probes[PROBE_LRU_INSERT].attached;
+	report.lru_activate_measured = loader->probes[PROBE_LRU_ACTIVATE].attached;
+	report.mglru = mglru_enabled();
 	/* The kernel counters' starting point, so the first window has a "before". */
 	kernel_counters_read(&c.kernel_before);
 	struct host_info host;

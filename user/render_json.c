@@ -146,10 +146,54 @@ static void kernel_counters_json(const struct kernel_counters *kc, json_t *thp)
 	json_object_set_new(thp, "mthp", mthp);
 }
 
+/* {"flushes": {reason: N, ...}, "pages": N, "full": N}, or null without the probe. Every reason
+ * the kernel names is listed, zero or not; unnamed values only when nonzero. */
+static json_t *tlb_json(const struct fs_report *r, const struct fs_counters *c)
+{
+	json_t *flushes;
+
+	if (!r->tlb_measured)
+		return json_null();
+	flushes = json_object();
+	for (int v = 0; v < FS_NR_TLB_REASONS; v++)
+		if (r->tlb_known[v] || c->tlb_flushes[v])
+			json_object_set_new(flushes, r->tlb_names[v],
+					    json_integer((json_int_t)c->tlb_flushes[v]));
+	return json_pack("{s:o, s:I, s:I}", "flushes", flushes, "pages", (json_int_t)c->tlb_pages,
+			 "full", (json_int_t)c->tlb_full);
+}
+
+static json_t *amounts_json(const __u64 amounts[FS_NR_AMOUNTS])
+{
+	return json_pack("{s:I, s:I}", "folios", (json_int_t)amounts[FS_FOLIOS], "pages",
+			 (json_int_t)amounts[FS_PAGES]);
+}
+
+/* {"insert": {list: {"folios", "pages"}, ...}, "activate": {"folios", "pages"}} */
+static json_t *lru_json(const struct fs_report *r, const struct fs_counters *c)
+{
+	json_t *lists, *lru = json_object();
+
+	if (r->lru_insert_measured) {
+		lists = json_object();
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+			if (r->lru_known[l] || c->lru_insert[l][FS_FOLIOS])
+				json_object_set_new(lists, r->lru_names[l],
+						    amounts_json(c->lru_insert[l]));
+		json_object_set_new(lru, "insert", lists);
+	} else {
+		json_object_set_new(lru, "insert", json_null());
+	}
+	json_object_set_new(lru, "activate", r->lru_activate_measured && !r->mglru
+						     ? amounts_json(c->lru_activate)
+						     : json_null());
+	return lru;
+}
+
 static json_t *group_json(const struct fs_report *r, const struct fs_counters *c)
 {
-	return json_pack("{s:o, s:o}", "folios", folios_json(r, c, NULL), "faults",
-			 faults_json(r, c));
+	return json_pack("{s:o, s:o, s:o, s:o}", "folios", folios_json(r, c, NULL), "faults",
+			 faults_json(r, c), "tlb", tlb_json(r, c), "lru", lru_json(r, c));
 }
 
 static json_t *host_json(const struct host_info *host)
@@ -176,10 +220,14 @@ static json_t *probes_json(const struct fs_report *r)
 
 static json_t *system_json(const struct fs_report *r)
 {
-	json_t *sys = json_object(), *thp;
+	json_t *sys = json_object(), *thp, *lru;
 
 	json_object_set_new(sys, "folios", folios_json(r, &r->system.total, r->system.freed));
 	json_object_set_new(sys, "faults", faults_json(r, &r->system.total));
+	json_object_set_new(sys, "tlb", tlb_json(r, &r->system.total));
+	lru = lru_json(r, &r->system.total);
+	json_object_set_new(lru, "mglru", json_boolean(r->mglru));
+	json_object_set_new(sys, "lru", lru);
 	thp = thp_json(r, &r->system.thp);
 	json_object_set_new(thp, "unattributed", thp_json(r, &r->system.thp_unattributed));
 	json_object_set_new(thp, "untracked", thp_json(r, &r->system.thp_untracked));
@@ -204,6 +252,8 @@ static json_t *process_json(const struct fs_report *r, const struct process_row 
 	proc = json_pack("{s:I, s:s}", "pid", (json_int_t)row->tgid, "comm", comm);
 	json_object_set_new(proc, "folios", folios_json(r, &row->counters, NULL));
 	json_object_set_new(proc, "faults", faults_json(r, &row->counters));
+	json_object_set_new(proc, "tlb", tlb_json(r, &row->counters));
+	json_object_set_new(proc, "lru", lru_json(r, &row->counters));
 	mm = process_mm(r->processes, row->tgid);
 	thp = thp_json(r, mm ? &mm->thp : NULL);
 	json_object_set_new(thp, "migrate", migrate_json(r, &row->counters));

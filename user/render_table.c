@@ -94,6 +94,60 @@ static void print_count(FILE *out, int width, __u64 value, bool measured)
 		fprintf(out, " %*s", width, "n/a");
 }
 
+static void print_mib(FILE *out, int width, __u64 pages, long page_size, bool measured)
+{
+	if (measured)
+		fprintf(out, " %*.1f", width, pages_to_mib(pages, page_size));
+	else
+		fprintf(out, " %*s", width, "n/a");
+}
+
+/* Pages added to all LRU lists. */
+static __u64 lru_pages(const struct fs_counters *c)
+{
+	__u64 pages = 0;
+
+	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+		pages += c->lru_insert[l][FS_PAGES];
+	return pages;
+}
+
+/* TLB flushes and LRU activity over the system, the nonzero parts. */
+static void print_tlb_lru(FILE *out, const struct fs_report *r)
+{
+	const struct fs_counters *c = &r->system.total;
+	long ps = r->host->page_size;
+
+	if (r->tlb_measured) {
+		fprintf(out, "TLB FLUSHES  %llu in all: %llu whole-TLB, %llu pages in ranged flushes\n",
+			(unsigned long long)words_sum(c->tlb_flushes, FS_NR_TLB_REASONS),
+			(unsigned long long)c->tlb_full, (unsigned long long)c->tlb_pages);
+		for (int v = 0; v < FS_NR_TLB_REASONS; v++)
+			if (c->tlb_flushes[v])
+				fprintf(out, "  %-30s %14llu\n", r->tlb_names[v],
+					(unsigned long long)c->tlb_flushes[v]);
+		fprintf(out, "\n");
+	}
+	if (r->lru_insert_measured) {
+		fprintf(out, "%-32s %14s %14s %12s\n", "LRU", "FOLIOS", "PAGES", "MiB");
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+			if (c->lru_insert[l][FS_FOLIOS])
+				fprintf(out, "  added to %-21s %14llu %14llu %12.1f\n",
+					r->lru_names[l],
+					(unsigned long long)c->lru_insert[l][FS_FOLIOS],
+					(unsigned long long)c->lru_insert[l][FS_PAGES],
+					pages_to_mib(c->lru_insert[l][FS_PAGES], ps));
+		if (r->lru_activate_measured && !r->mglru)
+			fprintf(out, "  %-30s %14llu %14llu %12.1f\n", "activated",
+				(unsigned long long)c->lru_activate[FS_FOLIOS],
+				(unsigned long long)c->lru_activate[FS_PAGES],
+				pages_to_mib(c->lru_activate[FS_PAGES], ps));
+		else if (r->mglru)
+			fprintf(out, "  activations: not reported under the multi-generational LRU\n");
+		fprintf(out, "\n");
+	}
+}
+
 static void print_faults(FILE *out, const struct fs_report *r)
 {
 	/* The JSON names, squeezed to fit 100 columns. */
@@ -113,7 +167,7 @@ static void print_faults(FILE *out, const struct fs_report *r)
 static void print_processes(FILE *out, const struct fs_report *r)
 {
 	long ps = r->host->page_size;
-	__u64 alloc[FS_NR_ORDERS], kernel[FS_NR_ORDERS], cache[FS_NR_ORDERS];
+	__u64 alloc[FS_NR_ORDERS], cache[FS_NR_ORDERS];
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 
 	fprintf(out, "processes with activity: %zu", r->processes->nr);
@@ -122,30 +176,27 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	fprintf(out, "\n");
 	if (!r->nr_shown)
 		return;
-	fprintf(out, "%7s %-15s %9s %9s %10s %10s %10s %10s %9s\n", "PID", "COMM", "ALLOC",
-		"KERNEL", "ALLOC_MiB", "PGCACHE_MiB", "FAULTS", "FILE_FLT", "COLLAPSED");
+	fprintf(out, "%7s %-15s %9s %9s %8s %9s %8s %5s %8s %8s\n", "PID", "COMM", "ALLOC",
+		"ALLOC_MiB", "PGC_MiB", "FAULTS", "FILE_FLT", "COLL", "TLB", "LRU_MiB");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct fs_counters *c = &row->counters;
 		const struct mm_row *mm;
 
 		folio_hist(c, HIST_ALLOC, alloc);
-		folio_hist(c, HIST_ALLOC_KERNEL, kernel);
 		folio_hist(c, HIST_PAGECACHE, cache);
 		printable_comm(row->comm, comm);
-		fprintf(out, "%7u %-15s %9llu %9llu %10.1f", row->tgid, comm,
-			(unsigned long long)hist_folios(alloc),
-			(unsigned long long)hist_folios(kernel), pages_to_mib(hist_pages(alloc), ps));
-		if (r->measured[HIST_PAGECACHE])
-			fprintf(out, " %10.1f", pages_to_mib(hist_pages(cache), ps));
-		else
-			fprintf(out, " %10s", "n/a");
-		print_count(out, 10, faults_total(c),
+		fprintf(out, "%7u %-15s %9llu %9.1f", row->tgid, comm,
+			(unsigned long long)hist_folios(alloc), pages_to_mib(hist_pages(alloc), ps));
+		print_mib(out, 8, hist_pages(cache), ps, r->measured[HIST_PAGECACHE]);
+		print_count(out, 9, faults_total(c),
 			    r->faults_measured[FS_FAULT_USER] && r->faults_measured[FS_FAULT_KERNEL]);
-		print_count(out, 10, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
+		print_count(out, 8, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
 		mm = process_mm(r->processes, row->tgid);
-		print_count(out, 9, mm ? thp_collapsed(r, &mm->thp) : 0,
+		print_count(out, 5, mm ? thp_collapsed(r, &mm->thp) : 0,
 			    r->thp_measured[FS_THP_COLLAPSE]);
+		print_count(out, 8, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), r->tlb_measured);
+		print_mib(out, 8, lru_pages(c), ps, r->lru_insert_measured);
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");
@@ -276,6 +327,7 @@ int render_table(FILE *out, const struct fs_report *r)
 	folio_hist(&r->system.total, HIST_ALLOC, hist);
 	print_order_hist(out, "system: folios allocated, by order", hist);
 	print_faults(out, r);
+	print_tlb_lru(out, r);
 	print_processes(out, r);
 	print_thp(out, r);
 	print_details(out, r);

@@ -13,7 +13,7 @@
 #include "kernel_counters.h"
 #include "window.h"
 
-#define FS_SCAN_NAME_LEN 40
+#define FS_ENUM_NAME_LEN 40
 
 struct host_info {
 	char hostname[256];
@@ -46,8 +46,16 @@ struct fs_report {
 	bool thp_measured[FS_NR_THP_EVENTS];
 	bool migrate_measured[FS_NR_MIGRATE_COUNTERS];
 	bool compaction_measured;
-	/* enum scan_result names from kernel BTF, lowercased, without SCAN_ */
-	const char (*scan_names)[FS_SCAN_NAME_LEN];
+	/* Names of kernel enum values from its BTF, lowercased, without their prefix:
+	 * enum scan_result, enum tlb_flush_reason, enum lru_list. *_known: which values the
+	 * kernel names (the others are shown only when nonzero). */
+	const char (*scan_names)[FS_ENUM_NAME_LEN];
+	const char (*tlb_names)[FS_ENUM_NAME_LEN];
+	const bool *tlb_known;
+	const char (*lru_names)[FS_ENUM_NAME_LEN];
+	const bool *lru_known;
+	bool tlb_measured, lru_insert_measured, lru_activate_measured;
+	bool mglru; /* multi-generational LRU is on: activations are not reported the same way */
 	const struct kernel_counters *kernel; /* THP counters' change over the window */
 	struct fs_system system;
 	const struct process_table *processes; /* ranked, most active first */

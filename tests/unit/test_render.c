@@ -8,7 +8,8 @@
 #include "report.h"
 #include "unit.h"
 
-static char scan_names[FS_NR_SCAN_RESULTS][FS_SCAN_NAME_LEN] = { "fail", "succeed" };
+static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = { "fail", "succeed" };
+static bool known[FS_NR_SCAN_RESULTS] = { true, true };
 static struct host_info host = { "testhost", "6.18.0-test", 2, 4096 };
 static struct probe_status probes[] = {
 	{ "kmem:mm_page_alloc", true, "" },
@@ -35,6 +36,10 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	r->probes = probes;
 	r->nr_probes = 2;
 	r->scan_names = scan_names;
+	r->tlb_names = scan_names;
+	r->lru_names = scan_names;
+	r->tlb_known = known;
+	r->lru_known = known;
 	for (int h = 0; h < NR_HISTS; h++)
 		r->measured[h] = true;
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
@@ -174,7 +179,7 @@ static bool table_fits_100_columns(void)
 	ok = ok && ASSERT_CONTAINS(text, "probes: 1 of 2 attached") &&
 	     ASSERT_CONTAINS(text, "  freed                                     n/a") &&
 	     ASSERT_CONTAINS(text, "kmem:mm_page_free: disabled by FOLIOSTAT_DISABLE_PROBES") &&
-	     ASSERT_CONTAINS(text, "   4242 a?long-name-15c         5         0        4.0") &&
+	     ASSERT_CONTAINS(text, "   4242 a?long-name-15c         5       4.0") &&
 	     ASSERT_CONTAINS(text, "pid 4242 (a?long-name-15c): folios allocated, by order");
 	for (line = strtok_r(text, "\n", &save); ok && line; line = strtok_r(NULL, "\n", &save))
 		ok = ASSERT_TRUE(strlen(line) <= 100);

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LRU activity: folios added to each LRU list and folios activated, charged to the thread that
+ * caused them (the one that drained the per-CPU batch the folio waited in, almost always the
+ * one that added it).
+ */
+#include "maps.bpf.h"
+
+#include <bpf/bpf_tracing.h>
+
+/* folio_lru_list() for any kernel, from the folio's flags and the kernel's own enum values. */
+static __always_inline unsigned int folio_lru(struct folio *folio)
+{
+	unsigned long flags = folio_head_flags(folio);
+	unsigned int lru;
+
+	if (flags & (1UL << bpf_core_enum_value(enum pageflags, PG_unevictable)))
+		return bpf_core_enum_value(enum lru_list, LRU_UNEVICTABLE);
+	/* Not swap-backed: a file folio. */
+	if (flags & (1UL << bpf_core_enum_value(enum pageflags, PG_swapbacked)))
+		lru = bpf_core_enum_value(enum lru_list, LRU_INACTIVE_ANON);
+	else
+		lru = bpf_core_enum_value(enum lru_list, LRU_INACTIVE_FILE);
+	if (flags & (1UL << bpf_core_enum_value(enum pageflags, PG_active)))
+		lru += bpf_core_enum_value(enum lru_list, LRU_ACTIVE_ANON) -
+		       bpf_core_enum_value(enum lru_list, LRU_INACTIVE_ANON);
+	return lru;
+}
+
+SEC("tp_btf/mm_lru_insertion")
+int BPF_PROG(fs_lru_insert, struct folio *folio)
+{
+	unsigned int lru = verifier_bounded(folio_lru(folio), FS_NR_LRU_LISTS);
+	__u64 pages = 1UL << folio_order_of(folio);
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_counters *target;
+
+	if (!cpu)
+		return 0;
+	target = charge_target(cpu);
+	cpu->system.total.lru_insert[lru][FS_FOLIOS]++;
+	cpu->system.total.lru_insert[lru][FS_PAGES] += pages;
+	target->lru_insert[lru][FS_FOLIOS]++;
+	target->lru_insert[lru][FS_PAGES] += pages;
+	return 0;
+}
+
+SEC("tp_btf/mm_lru_activate")
+int BPF_PROG(fs_lru_activate, struct folio *folio)
+{
+	__u64 pages = 1UL << folio_order_of(folio);
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_counters *target;
+
+	if (!cpu)
+		return 0;
+	target = charge_target(cpu);
+	cpu->system.total.lru_activate[FS_FOLIOS]++;
+	cpu->system.total.lru_activate[FS_PAGES] += pages;
+	target->lru_activate[FS_FOLIOS]++;
+	target->lru_activate[FS_PAGES] += pages;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TLB flushes, charged to the thread running the event: the one that initiates a flush (of its
+ * own mm, or by sending shootdown IPIs), and for a remote shootdown the thread that was
+ * interrupted on the receiving CPU, which pays for it. So interrupt context is not set apart
+ * here: who suffers a shootdown is the point.
+ */
+#include "maps.bpf.h"
+
+#include <bpf/bpf_tracing.h>
+
+#define FS_TLB_FLUSH_ALL (~0UL) /* the kernel's TLB_FLUSH_ALL: the whole TLB */
+
+SEC("tp_btf/tlb_flush")
+int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
+{
+	unsigned int bucket = reason >= 0 && reason < FS_NR_TLB_REASONS ? reason
+									 : FS_NR_TLB_REASONS - 1;
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_counters *target;
+
+	if (!cpu)
+		return 0;
+	bucket = verifier_bounded(bucket, FS_NR_TLB_REASONS);
+	target = charge_task_context(cpu);
+	cpu->system.total.tlb_flushes[bucket]++;
+	target->tlb_flushes[bucket]++;
+	if (pages == FS_TLB_FLUSH_ALL) {
+		cpu->system.total.tlb_full++;
+		target->tlb_full++;
+	} else {
+		cpu->system.total.tlb_pages += pages;
+		target->tlb_pages += pages;
+	}
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
