@@ -113,7 +113,7 @@ struct fs_thp_results {
  * thread doing it (khugepaged), so it has a table of its own keyed by that process's tgid.
  * Only processes with collapse activity take a slot.
  */
-struct fs_mm {
+struct fs_proc {
 	char comm[FS_COMM_LEN]; /* the owner's thread group leader's name */
 	struct fs_thp_results thp;
 };

@@ -26,14 +26,14 @@ FS_MAP struct {
 	__type(value, struct fs_task);
 } fs_tasks SEC(".maps");
 
-/* Per-process collapse outcomes (struct fs_mm), keyed by the owner's tgid. */
+/* Per-process collapse outcomes (struct fs_proc), keyed by the owner's tgid. */
 FS_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FS_DEFAULT_MAX_TASKS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
-	__type(value, struct fs_mm);
-} fs_mms SEC(".maps");
+	__type(value, struct fs_proc);
+} fs_procs SEC(".maps");
 
 /* System-wide counters and CPU state, per CPU so that no two CPUs ever write the same line. */
 FS_MAP struct {

@@ -8,7 +8,7 @@
 #include <bpf/bpf_tracing.h>
 
 /* Too large for the BPF stack: new entries are made from this. Never written. */
-static const struct fs_mm zero_mm;
+static const struct fs_proc zero_proc;
 
 /* mm->owner (the task that owns the mm) exists only with CONFIG_MEMCG. */
 struct mm_struct___owner {
@@ -20,10 +20,10 @@ struct mm_struct___owner {
  * to use: no known owner, or no room in the table. Collapse events are rare: clarity over
  * speed here.
  */
-static __always_inline struct fs_mm *mm_entry(struct mm_struct *mm, bool *no_owner)
+static __always_inline struct fs_proc *mm_entry(struct mm_struct *mm, bool *no_owner)
 {
 	struct task_struct *owner = NULL;
-	struct fs_mm *entry;
+	struct fs_proc *entry;
 	__u32 tgid;
 
 	if (bpf_core_field_exists(struct mm_struct___owner, owner))
@@ -32,10 +32,10 @@ static __always_inline struct fs_mm *mm_entry(struct mm_struct *mm, bool *no_own
 	if (!owner)
 		return NULL;
 	tgid = BPF_CORE_READ(owner, tgid);
-	entry = bpf_map_lookup_elem(&fs_mms, &tgid);
+	entry = bpf_map_lookup_elem(&fs_procs, &tgid);
 	if (!entry) {
-		bpf_map_update_elem(&fs_mms, &tgid, &zero_mm, BPF_NOEXIST);
-		entry = bpf_map_lookup_elem(&fs_mms, &tgid);
+		bpf_map_update_elem(&fs_procs, &tgid, &zero_proc, BPF_NOEXIST);
+		entry = bpf_map_lookup_elem(&fs_procs, &tgid);
 		if (entry && !entry->comm[0])
 			BPF_CORE_READ_STR_INTO(&entry->comm, owner, group_leader, comm);
 	}
@@ -48,7 +48,7 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 									  : result;
 	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
 	struct fs_cpu *cpu = this_cpu();
-	struct fs_mm *entry;
+	struct fs_proc *entry;
 	bool no_owner;
 
 	if (!cpu)

@@ -39,20 +39,20 @@ static int evict_tasks(int fd, const struct snapshot *now, struct snapshot *carr
 	return 0;
 }
 
-static int evict_mms(int fd, const struct snapshot *now, struct snapshot *carry)
+static int evict_procs(int fd, const struct snapshot *now, struct snapshot *carry)
 {
-	for (size_t i = 0; i < now->nr_mms; i++) {
-		const struct mm_sample *s = &now->mms[i];
-		struct fs_mm last, late;
+	for (size_t i = 0; i < now->nr_procs; i++) {
+		const struct proc_sample *s = &now->procs[i];
+		struct fs_proc last, late;
 		bool taken;
 
 		if (!s->evict || s->carried || !take_slot(fd, &s->tgid, &last, &taken) || !taken)
 			continue;
 		late = last;
 		words_delta((__u64 *)&late.thp, (const __u64 *)&last.thp,
-			    (const __u64 *)&s->mm.thp, FS_WORDS(late.thp));
+			    (const __u64 *)&s->proc.thp, FS_WORDS(late.thp));
 		if (words_sum((const __u64 *)&late.thp, FS_WORDS(late.thp)) &&
-		    snapshot_append_mm(carry, s->tgid, &late))
+		    snapshot_append_proc(carry, s->tgid, &late))
 			return -ENOMEM;
 	}
 	return 0;
@@ -62,5 +62,5 @@ int evict_slots(const struct loader *loader, const struct snapshot *now, struct 
 {
 	int err = evict_tasks(loader->tasks_fd, now, carry);
 
-	return err ? err : evict_mms(loader->mms_fd, now, carry);
+	return err ? err : evict_procs(loader->procs_fd, now, carry);
 }

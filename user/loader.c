@@ -277,7 +277,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	loader->skel->rodata->fs_migrate_has_large_folio_split =
 		tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
 	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
-	bpf_map__set_max_entries(loader->skel->maps.fs_mms, opts->max_tasks);
+	bpf_map__set_max_entries(loader->skel->maps.fs_procs, opts->max_tasks);
 
 	ret = foliostat_bpf__load(loader->skel);
 	if (ret) {
@@ -289,7 +289,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		goto fail;
 	loader->tasks_fd = bpf_map__fd(loader->skel->maps.fs_tasks);
 	loader->cpus_fd = bpf_map__fd(loader->skel->maps.fs_cpus);
-	loader->mms_fd = bpf_map__fd(loader->skel->maps.fs_mms);
+	loader->procs_fd = bpf_map__fd(loader->skel->maps.fs_procs);
 	loader->nr_cpus = libbpf_num_possible_cpus();
 	btf__free(vmlinux);
 	return 0;

@@ -47,7 +47,7 @@ struct loader {
 	struct probe_status probes[NR_PROBES];
 	struct bpf_link *links[NR_PROBES];
 	int tasks_fd;
-	int mms_fd;
+	int procs_fd;
 	int cpus_fd;
 	int nr_cpus; /* possible CPUs: the per-CPU map's value count */
 	char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN];

@@ -93,7 +93,7 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 	struct snapshot swap;
 	int ret;
 
-	ret = snapshot_read(&c->now, l->tasks_fd, l->mms_fd, l->cpus_fd, l->nr_cpus);
+	ret = snapshot_read(&c->now, l->tasks_fd, l->procs_fd, l->cpus_fd, l->nr_cpus);
 	if (!ret)
 		ret = snapshot_absorb(&c->now, &c->carry);
 	if (!ret)

@@ -245,7 +245,7 @@ static json_t *system_json(const struct fs_report *r)
 static json_t *process_json(const struct fs_report *r, const struct process_row *row)
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
-	const struct mm_row *mm;
+	const struct proc_row *mm;
 	json_t *proc, *thp;
 
 	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
@@ -254,7 +254,7 @@ static json_t *process_json(const struct fs_report *r, const struct process_row 
 	json_object_set_new(proc, "faults", faults_json(r, &row->counters));
 	json_object_set_new(proc, "tlb", tlb_json(r, &row->counters));
 	json_object_set_new(proc, "lru", lru_json(r, &row->counters));
-	mm = process_mm(r->processes, row->tgid);
+	mm = process_proc(r->processes, row->tgid);
 	thp = thp_json(r, mm ? &mm->thp : NULL);
 	json_object_set_new(thp, "migrate", migrate_json(r, &row->counters));
 	json_object_set_new(thp, "compaction",

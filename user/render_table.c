@@ -181,7 +181,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct fs_counters *c = &row->counters;
-		const struct mm_row *mm;
+		const struct proc_row *mm;
 
 		folio_hist(c, HIST_ALLOC, alloc);
 		folio_hist(c, HIST_PAGECACHE, cache);
@@ -192,7 +192,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		print_count(out, 9, faults_total(c),
 			    r->faults_measured[FS_FAULT_USER] && r->faults_measured[FS_FAULT_KERNEL]);
 		print_count(out, 8, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
-		mm = process_mm(r->processes, row->tgid);
+		mm = process_proc(r->processes, row->tgid);
 		print_count(out, 5, mm ? thp_collapsed(r, &mm->thp) : 0,
 			    r->thp_measured[FS_THP_COLLAPSE]);
 		print_count(out, 8, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), r->tlb_measured);
@@ -278,7 +278,7 @@ static void print_thp(FILE *out, const struct fs_report *r)
 	print_results(out, r, "table full", &r->system.thp_untracked);
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
-		const struct mm_row *mm = process_mm(r->processes, row->tgid);
+		const struct proc_row *mm = process_proc(r->processes, row->tgid);
 		static const struct fs_thp_results none;
 
 		printable_comm(row->comm, comm);

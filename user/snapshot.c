@@ -25,21 +25,21 @@ int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task
 	return 0;
 }
 
-int snapshot_append_mm(struct snapshot *snap, __u32 tgid, const struct fs_mm *mm)
+int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const struct fs_proc *proc)
 {
-	if (array_reserve_one(&snap->mms, &snap->cap_mms, snap->nr_mms, sizeof(*snap->mms)))
+	if (array_reserve_one(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs)))
 		return -ENOMEM;
-	snap->mms[snap->nr_mms].tgid = tgid;
-	snap->mms[snap->nr_mms].evict = false;
-	snap->mms[snap->nr_mms].carried = false;
-	snap->mms[snap->nr_mms].mm = *mm;
-	snap->nr_mms++;
+	snap->procs[snap->nr_procs].tgid = tgid;
+	snap->procs[snap->nr_procs].evict = false;
+	snap->procs[snap->nr_procs].carried = false;
+	snap->procs[snap->nr_procs].proc = *proc;
+	snap->nr_procs++;
 	return 0;
 }
 
-static int compare_mm_tgids(const void *a, const void *b)
+static int compare_proc_tgids(const void *a, const void *b)
 {
-	__u32 ta = ((const struct mm_sample *)a)->tgid, tb = ((const struct mm_sample *)b)->tgid;
+	__u32 ta = ((const struct proc_sample *)a)->tgid, tb = ((const struct proc_sample *)b)->tgid;
 
 	return ta < tb ? -1 : ta > tb;
 }
@@ -55,7 +55,7 @@ static int compare_keys(const void *a, const void *b)
 void snapshot_sort(struct snapshot *snap)
 {
 	qsort(snap->tasks, snap->nr_tasks, sizeof(*snap->tasks), compare_keys);
-	qsort(snap->mms, snap->nr_mms, sizeof(*snap->mms), compare_mm_tgids);
+	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_proc_tgids);
 }
 
 int snapshot_absorb(struct snapshot *snap, struct snapshot *carry)
@@ -65,13 +65,13 @@ int snapshot_absorb(struct snapshot *snap, struct snapshot *carry)
 			return -ENOMEM;
 		snap->tasks[snap->nr_tasks - 1].carried = true;
 	}
-	for (size_t i = 0; i < carry->nr_mms; i++) {
-		if (snapshot_append_mm(snap, carry->mms[i].tgid, &carry->mms[i].mm))
+	for (size_t i = 0; i < carry->nr_procs; i++) {
+		if (snapshot_append_proc(snap, carry->procs[i].tgid, &carry->procs[i].proc))
 			return -ENOMEM;
-		snap->mms[snap->nr_mms - 1].carried = true;
+		snap->procs[snap->nr_procs - 1].carried = true;
 	}
 	carry->nr_tasks = 0;
-	carry->nr_mms = 0;
+	carry->nr_procs = 0;
 	snapshot_sort(snap);
 	return 0;
 }
@@ -85,16 +85,16 @@ void snapshot_drop_evicted(struct snapshot *snap)
 			snap->tasks[kept++] = snap->tasks[i];
 	snap->nr_tasks = kept;
 	kept = 0;
-	for (size_t i = 0; i < snap->nr_mms; i++)
-		if (!snap->mms[i].evict)
-			snap->mms[kept++] = snap->mms[i];
-	snap->nr_mms = kept;
+	for (size_t i = 0; i < snap->nr_procs; i++)
+		if (!snap->procs[i].evict)
+			snap->procs[kept++] = snap->procs[i];
+	snap->nr_procs = kept;
 }
 
 void snapshot_free(struct snapshot *snap)
 {
 	free(snap->tasks);
-	free(snap->mms);
+	free(snap->procs);
 	memset(snap, 0, sizeof(*snap));
 }
 
@@ -105,9 +105,9 @@ static int append_task(struct snapshot *snap, const void *key, const void *value
 	return snapshot_append(snap, *(const __u64 *)key, value);
 }
 
-static int append_mm(struct snapshot *snap, const void *key, const void *value)
+static int append_proc(struct snapshot *snap, const void *key, const void *value)
 {
-	return snapshot_append_mm(snap, *(const __u32 *)key, value);
+	return snapshot_append_proc(snap, *(const __u32 *)key, value);
 }
 
 /* Read a whole hash map, BATCH_CHUNK entries per syscall. */
@@ -115,7 +115,7 @@ static int read_map_batched(struct snapshot *snap, int fd, size_t key_size, size
 			    append_fn append)
 {
 	static __u64 keys[BATCH_CHUNK];
-	static char values[BATCH_CHUNK * sizeof(struct fs_mm)];
+	static char values[BATCH_CHUNK * sizeof(struct fs_proc)];
 	__u64 cursor = 0;
 	bool first = true;
 	__u32 chunk = sizeof(values) / value_size < BATCH_CHUNK ? sizeof(values) / value_size
@@ -140,7 +140,7 @@ static int read_map_batched(struct snapshot *snap, int fd, size_t key_size, size
 /* The same, one key at a time, for kernels without batch operations on hash maps. */
 static int read_map_one_by_one(struct snapshot *snap, int fd, append_fn append)
 {
-	static char value[sizeof(struct fs_mm) > sizeof(struct fs_task) ? sizeof(struct fs_mm)
+	static char value[sizeof(struct fs_proc) > sizeof(struct fs_task) ? sizeof(struct fs_proc)
 									 : sizeof(struct fs_task)];
 	__u64 key = 0, next = 0;
 	bool first = true;
@@ -182,15 +182,15 @@ static int read_system(struct snapshot *snap, int fd, int nr_cpus)
 	return err;
 }
 
-int snapshot_read(struct snapshot *snap, int tasks_fd, int mms_fd, int cpus_fd, int nr_cpus)
+int snapshot_read(struct snapshot *snap, int tasks_fd, int procs_fd, int cpus_fd, int nr_cpus)
 {
 	int err;
 
 	snap->nr_tasks = 0;
-	snap->nr_mms = 0;
+	snap->nr_procs = 0;
 	err = read_map(snap, tasks_fd, sizeof(__u64), sizeof(struct fs_task), append_task);
 	if (!err)
-		err = read_map(snap, mms_fd, sizeof(__u32), sizeof(struct fs_mm), append_mm);
+		err = read_map(snap, procs_fd, sizeof(__u32), sizeof(struct fs_proc), append_proc);
 	if (err)
 		return err;
 	snapshot_sort(snap);

@@ -16,20 +16,20 @@ struct task_sample {
 	struct fs_task task;
 };
 
-struct mm_sample {
+struct proc_sample {
 	__u32 tgid;
 	bool evict; /* reported, and its slot is to be freed (idle for a window) */
 	bool carried; /* as in task_sample */
-	struct fs_mm mm;
+	struct fs_proc proc;
 };
 
 struct snapshot {
 	struct task_sample *tasks;
 	size_t nr_tasks;
 	size_t cap_tasks;
-	struct mm_sample *mms; /* sorted by tgid */
-	size_t nr_mms;
-	size_t cap_mms;
+	struct proc_sample *procs; /* sorted by tgid */
+	size_t nr_procs;
+	size_t cap_procs;
 	struct fs_system system; /* summed over CPUs */
 };
 
@@ -43,16 +43,16 @@ static inline __u32 sample_tid(const struct task_sample *s)
 	return (__u32)s->key;
 }
 
-/* Read the task and mm tables (batched) and the per-CPU system counters into snap. Returns 0 or
+/* Read the task and process tables (batched) and the per-CPU system counters into snap. Returns 0 or
  * a negative errno. */
-int snapshot_read(struct snapshot *snap, int tasks_fd, int mms_fd, int cpus_fd, int nr_cpus);
+int snapshot_read(struct snapshot *snap, int tasks_fd, int procs_fd, int cpus_fd, int nr_cpus);
 /* Add a sample (used by tests and by the batch reader); keeps no order. */
 int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task);
-int snapshot_append_mm(struct snapshot *snap, __u32 tgid, const struct fs_mm *mm);
+int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const struct fs_proc *proc);
 void snapshot_sort(struct snapshot *snap);
 /* Move `carry`'s samples into snap as carried samples (snap is then re-sorted); empties carry. */
 int snapshot_absorb(struct snapshot *snap, struct snapshot *carry);
-/* Drop the samples (tasks and mms) marked for eviction (after they were reported). */
+/* Drop the samples (tasks and processes) marked for eviction (after they were reported). */
 void snapshot_drop_evicted(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);
 

@@ -36,12 +36,12 @@ static void thread_delta(const struct task_sample *now, const struct task_sample
 		*out = now->task.counters;
 }
 
-static struct mm_row *mm_push(struct process_table *t)
+static struct proc_row *proc_push(struct process_table *t)
 {
-	if (array_reserve_one(&t->mms, &t->cap_mms, t->nr_mms, sizeof(*t->mms)))
+	if (array_reserve_one(&t->procs, &t->cap_procs, t->nr_procs, sizeof(*t->procs)))
 		return NULL;
-	memset(&t->mms[t->nr_mms], 0, sizeof(t->mms[0]));
-	return &t->mms[t->nr_mms++];
+	memset(&t->procs[t->nr_procs], 0, sizeof(t->procs[0]));
+	return &t->procs[t->nr_procs++];
 }
 
 static int compare_row_tgids(const void *a, const void *b)
@@ -55,25 +55,25 @@ static int compare_row_tgids(const void *a, const void *b)
  * Collapse outcomes per process from the mm samples, and a row for every process that has
  * some, even with no activity of its own threads (khugepaged did the work).
  */
-static int window_mms(const struct snapshot *before, struct snapshot *now,
+static int window_procs(const struct snapshot *before, struct snapshot *now,
 		      const struct fs_options *opts, struct process_table *out)
 {
 	size_t b = 0, nr_rows = out->nr;
 
-	out->nr_mms = 0;
-	for (size_t i = 0; i < now->nr_mms; i++) {
-		struct mm_sample *s = &now->mms[i];
+	out->nr_procs = 0;
+	for (size_t i = 0; i < now->nr_procs; i++) {
+		struct proc_sample *s = &now->procs[i];
 		struct fs_thp_results delta;
 		struct process_row key = { .tgid = s->tgid }, *row;
-		struct mm_row *mm;
+		struct proc_row *mm;
 		__u64 events;
 
-		while (b < before->nr_mms && before->mms[b].tgid < s->tgid)
+		while (b < before->nr_procs && before->procs[b].tgid < s->tgid)
 			b++;
-		if (s->carried || b == before->nr_mms || before->mms[b].tgid != s->tgid ||
-		    !words_delta((__u64 *)&delta, (const __u64 *)&s->mm.thp,
-				 (const __u64 *)&before->mms[b].mm.thp, FS_WORDS(delta)))
-			delta = s->mm.thp;
+		if (s->carried || b == before->nr_procs || before->procs[b].tgid != s->tgid ||
+		    !words_delta((__u64 *)&delta, (const __u64 *)&s->proc.thp,
+				 (const __u64 *)&before->procs[b].proc.thp, FS_WORDS(delta)))
+			delta = s->proc.thp;
 		events = words_sum((const __u64 *)&delta, FS_WORDS(delta));
 		s->evict = s->carried || !events;
 		if (!events)
@@ -82,7 +82,7 @@ static int window_mms(const struct snapshot *before, struct snapshot *now,
 		if (!row) {
 			char comm[FS_COMM_LEN];
 
-			memcpy(comm, s->mm.comm, FS_COMM_LEN);
+			memcpy(comm, s->proc.comm, FS_COMM_LEN);
 			comm[FS_COMM_LEN - 1] = '\0';
 			if (!process_selected(opts, s->tgid, comm))
 				continue;
@@ -93,7 +93,7 @@ static int window_mms(const struct snapshot *before, struct snapshot *now,
 			memcpy(row->comm, comm, FS_COMM_LEN);
 		}
 		row->events += events;
-		mm = mm_push(out);
+		mm = proc_push(out);
 		if (!mm)
 			return -ENOMEM;
 		mm->tgid = s->tgid;
@@ -104,16 +104,16 @@ static int window_mms(const struct snapshot *before, struct snapshot *now,
 	return 0;
 }
 
-const struct mm_row *process_mm(const struct process_table *table, __u32 tgid)
+const struct proc_row *process_proc(const struct process_table *table, __u32 tgid)
 {
-	size_t lo = 0, hi = table->nr_mms;
+	size_t lo = 0, hi = table->nr_procs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (table->mms[mid].tgid == tgid)
-			return &table->mms[mid];
-		if (table->mms[mid].tgid < tgid)
+		if (table->procs[mid].tgid == tgid)
+			return &table->procs[mid];
+		if (table->procs[mid].tgid < tgid)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -164,7 +164,7 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 			*slot = row;
 		}
 	}
-	return window_mms(before, now, opts, out);
+	return window_procs(before, now, opts, out);
 }
 
 void window_system(const struct snapshot *before, const struct snapshot *now,
@@ -177,24 +177,24 @@ void window_system(const struct snapshot *before, const struct snapshot *now,
 		o[i] = n[i] >= b[i] ? n[i] - b[i] : n[i];
 }
 
-/* merged->mms = acc->mms + add->mms, both sorted by tgid. */
-static int accumulate_mms(struct process_table *merged, const struct process_table *acc,
+/* merged->procs = acc->procs + add->procs, both sorted by tgid. */
+static int accumulate_procs(struct process_table *merged, const struct process_table *acc,
 			  const struct process_table *add)
 {
 	size_t a = 0, b = 0;
 
-	while (a < acc->nr_mms || b < add->nr_mms) {
-		struct mm_row *slot = mm_push(merged);
+	while (a < acc->nr_procs || b < add->nr_procs) {
+		struct proc_row *slot = proc_push(merged);
 
 		if (!slot)
 			return -ENOMEM;
-		if (b == add->nr_mms || (a < acc->nr_mms && acc->mms[a].tgid < add->mms[b].tgid)) {
-			*slot = acc->mms[a++];
-		} else if (a == acc->nr_mms || add->mms[b].tgid < acc->mms[a].tgid) {
-			*slot = add->mms[b++];
+		if (b == add->nr_procs || (a < acc->nr_procs && acc->procs[a].tgid < add->procs[b].tgid)) {
+			*slot = acc->procs[a++];
+		} else if (a == acc->nr_procs || add->procs[b].tgid < acc->procs[a].tgid) {
+			*slot = add->procs[b++];
 		} else {
-			*slot = acc->mms[a++];
-			words_add((__u64 *)&slot->thp, (const __u64 *)&add->mms[b++].thp,
+			*slot = acc->procs[a++];
+			words_add((__u64 *)&slot->thp, (const __u64 *)&add->procs[b++].thp,
 				  FS_WORDS(slot->thp));
 		}
 	}
@@ -226,7 +226,7 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 			b++;
 		}
 	}
-	if (accumulate_mms(&merged, acc, add)) {
+	if (accumulate_procs(&merged, acc, add)) {
 		process_table_free(&merged);
 		return -ENOMEM;
 	}
@@ -252,6 +252,6 @@ void process_table_rank(struct process_table *table)
 void process_table_free(struct process_table *table)
 {
 	free(table->rows);
-	free(table->mms);
+	free(table->procs);
 	memset(table, 0, sizeof(*table));
 }

@@ -19,7 +19,7 @@ struct process_row {
 };
 
 /* Collapse outcomes charged to a process (from the mm table), kept beside its row. */
-struct mm_row {
+struct proc_row {
 	__u32 tgid;
 	struct fs_thp_results thp;
 };
@@ -28,9 +28,9 @@ struct process_table {
 	struct process_row *rows;
 	size_t nr;
 	size_t cap;
-	struct mm_row *mms; /* sorted by tgid; every one has a row in rows */
-	size_t nr_mms;
-	size_t cap_mms;
+	struct proc_row *procs; /* sorted by tgid; every one has a row in rows */
+	size_t nr_procs;
+	size_t cap_procs;
 };
 
 /* Which processes the user asked for (-p, -c); everything when none. */
@@ -51,7 +51,7 @@ void window_system(const struct snapshot *before, const struct snapshot *now,
 		   struct fs_system *out);
 
 /* The process's collapse outcomes, or NULL if it had none. */
-const struct mm_row *process_mm(const struct process_table *table, __u32 tgid);
+const struct proc_row *process_proc(const struct process_table *table, __u32 tgid);
 
 /* acc += add, both sorted by tgid (one-shot mode sums its windows this way). */
 int process_table_accumulate(struct process_table *acc, const struct process_table *add);

@@ -229,7 +229,7 @@ static bool thp_results_use_kernel_names(void)
 	struct fs_report r;
 	struct process_table t;
 	struct process_row row;
-	struct mm_row mm = { .tgid = 4242 };
+	struct proc_row mm = { .tgid = 4242 };
 	char *text = NULL;
 	json_t *rec, *thp;
 	bool ok;
@@ -237,8 +237,8 @@ static bool thp_results_use_kernel_names(void)
 	make_report(&r, &t, &row, "collapser");
 	mm.thp.results[FS_THP_COLLAPSE][1] = 4;
 	mm.thp.results[FS_THP_COLLAPSE][0] = 1;
-	t.mms = &mm;
-	t.nr_mms = 1;
+	t.procs = &mm;
+	t.nr_procs = 1;
 	r.thp_measured[FS_THP_COLLAPSE] = true;
 	r.compaction_measured = true;
 	row.counters.compaction.count = 2;
