@@ -47,6 +47,14 @@ enum fs_migrate_counter {
 	FS_NR_MIGRATE_COUNTERS,
 };
 
+/* What a thread can stall in, timed from a begin to an end tracepoint. */
+enum fs_stall {
+	FS_STALL_COMPACTION,	 /* compaction:mm_compaction_begin .. _end */
+	FS_STALL_DIRECT_RECLAIM, /* vmscan:mm_vmscan_direct_reclaim_begin .. _end */
+	FS_STALL_MEMCG_RECLAIM,	 /* vmscan:mm_vmscan_memcg_reclaim_begin .. _end */
+	FS_NR_STALLS,
+};
+
 /* Stalls: how many, how long in all, and a log2 histogram of their length in microseconds:
  * bucket 0 is under 1 us, bucket k covers [2^(k-1), 2^k) us, the last also everything longer. */
 #define FS_NR_STALL_BUCKETS 32 /* a power of two: the BPF side masks its index */
@@ -71,7 +79,6 @@ struct fs_counters {
 	__u64 folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];
 	__u64 faults[FS_NR_FAULT_COUNTERS];
 	__u64 migrate[FS_NR_MIGRATE_COUNTERS];
-	struct fs_stalls compaction; /* compaction:mm_compaction_begin .. _end */
 	__u64 tlb_flushes[FS_NR_TLB_REASONS]; /* tlb:tlb_flush, by reason */
 	__u64 tlb_pages;		       /* pages of ranged flushes */
 	__u64 tlb_full;			       /* whole-TLB flushes (TLB_FLUSH_ALL) */
@@ -88,7 +95,7 @@ struct fs_task {
 	char comm[FS_COMM_LEN]; /* thread group leader's name, follows renames */
 	__u32 exited;		/* set at thread exit: the loader evicts it once reported */
 	__u32 pad;
-	__u64 compaction_start_ns; /* state, not a counter: the compaction in progress */
+	__u64 stall_start_ns[FS_NR_STALLS]; /* state, not counters: stalls in progress */
 	struct fs_counters counters;
 };
 
@@ -113,9 +120,27 @@ struct fs_thp_results {
  * thread doing it (khugepaged), so it has a table of its own keyed by that process's tgid.
  * Only processes with collapse activity take a slot.
  */
-struct fs_proc {
-	char comm[FS_COMM_LEN]; /* the owner's thread group leader's name */
+struct fs_proc_counters {
 	struct fs_thp_results thp;
+	struct fs_stalls stalls[FS_NR_STALLS]; /* by all the process's threads */
+	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in those stalls */
+};
+
+struct fs_proc {
+	char comm[FS_COMM_LEN]; /* the thread group leader's name */
+	struct fs_proc_counters counters;
+};
+
+/* Page reclaim over the system (vmscan tracepoints), by kswapd ([FS_BY_KSWAPD]) or by
+ * anything else, reclaiming directly ([FS_BY_DIRECT]); lists by enum lru_list value. */
+enum fs_reclaimer { FS_BY_KSWAPD, FS_BY_DIRECT, FS_NR_RECLAIMERS };
+
+struct fs_vmscan {
+	__u64 scanned[FS_NR_RECLAIMERS][FS_NR_LRU_LISTS];     /* mm_vmscan_lru_isolate */
+	__u64 reclaimed[FS_NR_RECLAIMERS][FS_NR_LRU_LISTS];   /* mm_vmscan_lru_shrink_inactive */
+	__u64 deactivated[FS_NR_RECLAIMERS][FS_NR_LRU_LISTS]; /* mm_vmscan_lru_shrink_active */
+	__u64 kswapd_wakes;				      /* mm_vmscan_kswapd_wake */
+	__u64 written[FS_NR_AMOUNTS];			      /* mm_vmscan_write_folio */
 };
 
 /* System-wide figures (the loader sums the per-CPU copies). */
@@ -126,7 +151,11 @@ struct fs_system {
 	__u64 freed[FS_NR_ORDERS];    /* mm_page_free: frees happen in unrelated contexts */
 	struct fs_thp_results thp;		/* collapse outcomes, whoever's memory */
 	struct fs_thp_results thp_unattributed; /* ... of an mm whose owner is not known */
-	struct fs_thp_results thp_untracked;	/* ... of a process the full mm table had no room for */
+	struct fs_thp_results thp_untracked;	/* ... of a process the full table had no room for */
+	struct fs_stalls stalls[FS_NR_STALLS];	/* every stall, whoever stalled */
+	__u64 reclaimed[FS_NR_STALLS];		/* pages reclaimed in them */
+	__u64 stalls_untracked[FS_NR_STALLS];	/* stalls of processes the full table had no room for */
+	struct fs_vmscan vmscan;
 };
 
 /* The value of the per-CPU map: this CPU's share of the system figures, and its state. */

@@ -74,6 +74,28 @@ static __noinline struct fs_task *task_create(__u64 pid_tgid)
 	return entry;
 }
 
+/* Too large for the BPF stack: new process entries are made from this. Never written. */
+static const struct fs_proc zero_proc;
+
+/*
+ * The process-table entry of `task`'s thread group, created on first use, or NULL when the table
+ * is full. Its events are rare (collapses, stalls): clarity over speed. Threads of one process
+ * on several CPUs share the entry: update it with atomic adds.
+ */
+static __always_inline struct fs_proc *proc_entry(struct task_struct *task)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	struct fs_proc *entry = bpf_map_lookup_elem(&fs_procs, &tgid);
+
+	if (!entry) {
+		bpf_map_update_elem(&fs_procs, &tgid, &zero_proc, BPF_NOEXIST);
+		entry = bpf_map_lookup_elem(&fs_procs, &tgid);
+		if (entry && !entry->comm[0])
+			BPF_CORE_READ_STR_INTO(&entry->comm, task, group_leader, comm);
+	}
+	return entry;
+}
+
 /*
  * Where a task-context event is charged: the current thread's entry, created on first use,
  * or NULL when the table is full (the caller then counts it as untracked).

@@ -7,39 +7,16 @@
 
 #include <bpf/bpf_tracing.h>
 
-/* Too large for the BPF stack: new entries are made from this. Never written. */
-static const struct fs_proc zero_proc;
-
 /* mm->owner (the task that owns the mm) exists only with CONFIG_MEMCG. */
 struct mm_struct___owner {
 	struct task_struct *owner;
 } __attribute__((preserve_access_index));
 
-/*
- * The mm's owner's entry, created on first use, or NULL; then *no_owner says which apart-counter
- * to use: no known owner, or no room in the table. Collapse events are rare: clarity over
- * speed here.
- */
-static __always_inline struct fs_proc *mm_entry(struct mm_struct *mm, bool *no_owner)
+static __always_inline struct task_struct *mm_owner(struct mm_struct *mm)
 {
-	struct task_struct *owner = NULL;
-	struct fs_proc *entry;
-	__u32 tgid;
-
 	if (bpf_core_field_exists(struct mm_struct___owner, owner))
-		owner = BPF_CORE_READ((struct mm_struct___owner *)mm, owner);
-	*no_owner = !owner;
-	if (!owner)
-		return NULL;
-	tgid = BPF_CORE_READ(owner, tgid);
-	entry = bpf_map_lookup_elem(&fs_procs, &tgid);
-	if (!entry) {
-		bpf_map_update_elem(&fs_procs, &tgid, &zero_proc, BPF_NOEXIST);
-		entry = bpf_map_lookup_elem(&fs_procs, &tgid);
-		if (entry && !entry->comm[0])
-			BPF_CORE_READ_STR_INTO(&entry->comm, owner, group_leader, comm);
-	}
-	return entry;
+		return BPF_CORE_READ((struct mm_struct___owner *)mm, owner);
+	return NULL;
 }
 
 static __always_inline void count_result(struct mm_struct *mm, int event, int result)
@@ -47,18 +24,20 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 	unsigned int bucket = result < 0 || result >= FS_NR_SCAN_RESULTS ? FS_NR_SCAN_RESULTS - 1
 									  : result;
 	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
+	struct task_struct *owner = mm_owner(mm);
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_proc *entry;
-	bool no_owner;
 
 	if (!cpu)
 		return;
 	cpu->system.thp.results[event][bucket]++;
-	entry = mm_entry(mm, &no_owner);
-	if (entry) /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
-		__sync_fetch_and_add(&entry->thp.results[event][bucket], 1);
-	else if (no_owner)
+	if (!owner) {
 		cpu->system.thp_unattributed.results[event][bucket]++;
+		return;
+	}
+	entry = proc_entry(owner);
+	if (entry) /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
+		__sync_fetch_and_add(&entry->counters.thp.results[event][bucket], 1);
 	else
 		cpu->system.thp_untracked.results[event][bucket]++;
 }

@@ -207,6 +207,34 @@ test_file_read_fills_the_file_lru() {
 	assert_eq "$(query "$T/out" "all(r['system']['lru']['mglru'] in (True, False) for r in recs)")" true "mglru flag"
 }
 
+# Reading a 64 MiB file in a memory cgroup limited to 16 MiB makes the reader reclaim: at least
+# the 48 MiB over the limit, in stalls charged to it (perf counts the same stalls). Over the
+# system, pages scanned and reclaimed match /proc/vmstat's pgscan_* and pgsteal_*.
+test_memcg_reclaim_is_charged_to_the_process() {
+	need_root
+	mount_tracefs
+	make_uncached_file 64
+	make_memcg 16
+	local stolen scanned
+	stolen=$(vmstat_sum pgsteal_anon pgsteal_file)
+	scanned=$(vmstat_sum pgscan_anon pgscan_file)
+	run_workload_traced -e vmscan:mm_vmscan_memcg_reclaim_end -- read "$FILE"
+	stolen=$(($(vmstat_sum pgsteal_anon pgsteal_file) - stolen))
+	scanned=$(($(vmstat_sum pgscan_anon pgscan_file) - scanned))
+	local pid stalls reclaimed
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	stalls=$(query "$T/out" "reclaim($pid, 'memcg', 'stalls')")
+	reclaimed=$(query "$T/out" "reclaim($pid, 'memcg', 'reclaimed')")
+	assert_between "$stalls" 1 1000000 "memcg reclaim stalls of the reader"
+	assert_between "$stalls" "$(perf_count "$T/perf" vmscan:mm_vmscan_memcg_reclaim_end)" \
+		"$(perf_count "$T/perf" vmscan:mm_vmscan_memcg_reclaim_end)" "stalls, foliostat vs perf"
+	assert_between "$reclaimed" $(((64 - 16) * 256)) 1000000 "pages the reader reclaimed"
+	assert_between "$(query "$T/out" "vmscan('direct', 'reclaimed') + vmscan('kswapd', 'reclaimed')")" \
+		$((stolen - stolen / 100)) "$stolen" "pages reclaimed, foliostat vs pgsteal_* ($stolen)"
+	assert_between "$(query "$T/out" "vmscan('direct', 'scanned') + vmscan('kswapd', 'scanned')")" \
+		$((scanned - scanned / 100)) "$scanned" "pages scanned, foliostat vs pgscan_* ($scanned)"
+}
+
 # A one-shot run prints one readable summary on SIGINT, within 100 columns.
 test_one_shot_summary_is_readable() {
 	need_root

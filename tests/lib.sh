@@ -77,10 +77,39 @@ run_workload_traced() {
 	done
 	shift
 	start_foliostat "$T/out" -j 0.5
-	perf stat -x, "${perf_args[@]}" -o "$T/perf" -- "$WORKLOAD" "$@" >"$T/workload" ||
-		fail "workload $* failed"
+	perf stat -x, "${perf_args[@]}" -o "$T/perf" -- "${WRAP[@]}" "$WORKLOAD" "$@" \
+		>"$T/workload" || fail "workload $* failed"
 	sleep 0.6
 	stop_foliostat "$T/out"
+}
+
+# Commands run_workload_traced puts before the workload (they must exec it): see make_memcg.
+WRAP=()
+
+# make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller),
+# removed when the test ends; WRAP then starts the workload inside it.
+make_memcg() {
+	local dir limit_file
+	if grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		dir=/sys/fs/cgroup/foliostat-test.$$
+		limit_file=memory.max
+	elif [ -d /sys/fs/cgroup/memory ]; then
+		dir=/sys/fs/cgroup/memory/foliostat-test.$$
+		limit_file=memory.limit_in_bytes
+	else
+		skip "no memory cgroup controller"
+	fi
+	mkdir "$dir" || fail "cannot create $dir"
+	echo $(($1 << 20)) >"$dir/$limit_file" || fail "cannot limit $dir"
+	# shellcheck disable=SC2064 # expand now
+	trap "rm -f '${FILE:-}'; rmdir '$dir' 2>/dev/null" EXIT
+	# shellcheck disable=SC2016 # $$ and $0 are the wrapper shell's
+	WRAP=(sh -c 'echo $$ >"$0" && exec "$@"' "$dir/cgroup.procs")
+}
+
+# vmstat NAME...: the sum of these /proc/vmstat counters now.
+vmstat_sum() {
+	awk -v names=" $* " 'index(names, " " $1 " ") { sum += $2 } END { print sum + 0 }' /proc/vmstat
 }
 
 # make_uncached_file MIB: a file of MIB MiB on a disk file system (tmpfs cannot drop its pages),

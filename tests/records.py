@@ -18,6 +18,8 @@ prints the value of the Python expression EXPR, which can use:
   sys_thp_sum(key, field)    the same for system.thp
   tlb(pid, reason)     the process's TLB flushes for `reason`, summed
   lru(pid, lst, amount)      the process's LRU insertions on list `lst` ("folios" or "pages")
+  reclaim(pid, kind, field)  the process's reclaim[kind][field] ("memcg", "stalls"), summed
+  vmscan(who, figure)  system.reclaim.vmscan[who][figure] over all lists and records
 """
 import json
 import sys
@@ -65,6 +67,9 @@ def main():
         "sys_thp_sum": lambda key, field: sum(r["system"]["thp"][key][field] for r in recs),
         "tlb": lambda pid, reason: sum(p["tlb"]["flushes"].get(reason, 0) for p in procs(pid)),
         "lru": lambda pid, lst, amount: sum(p["lru"]["insert"][lst][amount] for p in procs(pid)),
+        "reclaim": lambda pid, kind, field: sum(p["reclaim"][kind][field] for p in procs(pid)),
+        "vmscan": lambda who, figure: sum(sum(r["system"]["reclaim"]["vmscan"][who][figure].values())
+                                          for r in recs),
     }
     print(json.dumps(eval(expr, env)))
 

@@ -31,8 +31,16 @@ __u64 counters_activity(const struct fs_counters *c)
 {
 	return words_sum(&c->folios[0][0], FS_NR_FOLIO_HISTS * FS_NR_ORDERS) +
 	       c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL] +
-	       c->migrate[FS_MIGRATE_SUCCEEDED] + c->migrate[FS_MIGRATE_FAILED] +
-	       c->compaction.count;
+	       c->migrate[FS_MIGRATE_SUCCEEDED] + c->migrate[FS_MIGRATE_FAILED];
+}
+
+__u64 proc_activity(const struct fs_proc_counters *c)
+{
+	__u64 stalls = 0;
+
+	for (int k = 0; k < FS_NR_STALLS; k++)
+		stalls += c->stalls[k].count;
+	return words_sum((const __u64 *)&c->thp, FS_WORDS(c->thp)) + stalls;
 }
 
 __u64 hist_pages(const __u64 *hist)

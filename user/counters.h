@@ -35,10 +35,13 @@ static inline void words_add_system(struct fs_system *dst, const struct fs_syste
 
 /*
  * How busy a thread or process was, for ranking: folios allocated and added to the page cache,
- * page faults (user + kernel), pages migrated and compaction stalls. Counters that restate
- * others (the fault breakdowns) or are not events (stall time) are left out.
+ * page faults (user + kernel) and pages migrated. Counters that restate others (the fault
+ * breakdowns) are left out. (Process-level figures add their own: see window.c.)
  */
 __u64 counters_activity(const struct fs_counters *c);
+
+/* Events in a process's rare figures: collapse outcomes and stalls. */
+__u64 proc_activity(const struct fs_proc_counters *c);
 
 /* Pages in a folio histogram: folios of order o hold 2^o pages. */
 __u64 hist_pages(const __u64 *hist);

@@ -49,9 +49,9 @@ static int evict_procs(int fd, const struct snapshot *now, struct snapshot *carr
 		if (!s->evict || s->carried || !take_slot(fd, &s->tgid, &last, &taken) || !taken)
 			continue;
 		late = last;
-		words_delta((__u64 *)&late.thp, (const __u64 *)&last.thp,
-			    (const __u64 *)&s->proc.thp, FS_WORDS(late.thp));
-		if (words_sum((const __u64 *)&late.thp, FS_WORDS(late.thp)) &&
+		words_delta((__u64 *)&late.counters, (const __u64 *)&last.counters,
+			    (const __u64 *)&s->proc.counters, FS_WORDS(late.counters));
+		if (words_sum((const __u64 *)&late.counters, FS_WORDS(late.counters)) &&
 		    snapshot_append_proc(carry, s->tgid, &late))
 			return -ENOMEM;
 	}

@@ -53,6 +53,26 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 	[PROBE_TLB_FLUSH] = { "tlb:tlb_flush", "tlb_flush", "fs_tlb_flush" },
 	[PROBE_LRU_INSERT] = { "pagemap:mm_lru_insertion", "mm_lru_insertion", "fs_lru_insert" },
 	[PROBE_LRU_ACTIVATE] = { "pagemap:mm_lru_activate", "mm_lru_activate", "fs_lru_activate" },
+	[PROBE_DIRECT_RECLAIM_END] = { "vmscan:mm_vmscan_direct_reclaim_end",
+				       "mm_vmscan_direct_reclaim_end", "fs_direct_reclaim_end" },
+	[PROBE_DIRECT_RECLAIM_BEGIN] = { "vmscan:mm_vmscan_direct_reclaim_begin",
+					 "mm_vmscan_direct_reclaim_begin", "fs_direct_reclaim_begin",
+					 .needs = PROBE_DIRECT_RECLAIM_END },
+	[PROBE_MEMCG_RECLAIM_END] = { "vmscan:mm_vmscan_memcg_reclaim_end",
+				      "mm_vmscan_memcg_reclaim_end", "fs_memcg_reclaim_end" },
+	[PROBE_MEMCG_RECLAIM_BEGIN] = { "vmscan:mm_vmscan_memcg_reclaim_begin",
+					"mm_vmscan_memcg_reclaim_begin", "fs_memcg_reclaim_begin",
+					.needs = PROBE_MEMCG_RECLAIM_END },
+	[PROBE_LRU_ISOLATE] = { "vmscan:mm_vmscan_lru_isolate", "mm_vmscan_lru_isolate",
+				"fs_lru_isolate" },
+	[PROBE_SHRINK_INACTIVE] = { "vmscan:mm_vmscan_lru_shrink_inactive",
+				    "mm_vmscan_lru_shrink_inactive", "fs_shrink_inactive" },
+	[PROBE_SHRINK_ACTIVE] = { "vmscan:mm_vmscan_lru_shrink_active",
+				  "mm_vmscan_lru_shrink_active", "fs_shrink_active" },
+	[PROBE_KSWAPD_WAKE] = { "vmscan:mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_wake",
+				"fs_kswapd_wake" },
+	[PROBE_RECLAIM_WRITE] = { "vmscan:mm_vmscan_write_folio", "mm_vmscan_write_folio",
+				  "fs_reclaim_write" },
 	/* Without exit events, exited threads would never leave the table. */
 	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
 			      true },
@@ -271,11 +291,14 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	read_enum_names(vmlinux, "lru_list", "LRU_", "lru", loader->lru_names, loader->lru_known,
 			FS_NR_LRU_LISTS);
 	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
-	/* thp.bpf.c and compaction.bpf.c: arguments whose position differs across kernels. */
+	/* thp.bpf.c, compaction.bpf.c, reclaim.bpf.c: arguments whose position differs across
+	 * kernels. */
 	nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
 	loader->skel->rodata->fs_scan_pmd_status_arg = nr_args >= 2 ? nr_args - 2 : 5;
 	loader->skel->rodata->fs_migrate_has_large_folio_split =
 		tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
+	nr_args = tracepoint_nr_args(vmlinux, "mm_vmscan_lru_isolate");
+	loader->skel->rodata->fs_lru_isolate_lru_arg = nr_args == 8 ? 7 : 6;
 	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
 	bpf_map__set_max_entries(loader->skel->maps.fs_procs, opts->max_tasks);
 

@@ -178,7 +178,16 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 		report.migrate_measured[m] = loader->probes[PROBE_MIGRATE].attached;
 	report.migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
 		loader->skel->rodata->fs_migrate_has_large_folio_split;
-	report.compaction_measured = loader->probes[PROBE_COMPACTION_BEGIN].attached;
+	report.stall_measured[FS_STALL_COMPACTION] = loader->probes[PROBE_COMPACTION_BEGIN].attached;
+	report.stall_measured[FS_STALL_DIRECT_RECLAIM] =
+		loader->probes[PROBE_DIRECT_RECLAIM_BEGIN].attached;
+	report.stall_measured[FS_STALL_MEMCG_RECLAIM] =
+		loader->probes[PROBE_MEMCG_RECLAIM_BEGIN].attached;
+	report.vmscan_measured[FS_VMSCAN_SCANNED] = loader->probes[PROBE_LRU_ISOLATE].attached;
+	report.vmscan_measured[FS_VMSCAN_RECLAIMED] = loader->probes[PROBE_SHRINK_INACTIVE].attached;
+	report.vmscan_measured[FS_VMSCAN_DEACTIVATED] = loader->probes[PROBE_SHRINK_ACTIVE].attached;
+	report.vmscan_measured[FS_VMSCAN_KSWAPD_WAKES] = loader->probes[PROBE_KSWAPD_WAKE].attached;
+	report.vmscan_measured[FS_VMSCAN_WRITTEN] = loader->probes[PROBE_RECLAIM_WRITE].attached;
 	report.tlb_names = loader->tlb_names;
 	report.tlb_known = loader->tlb_known;
 	report.lru_names = loader->lru_names;

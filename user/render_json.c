@@ -218,6 +218,77 @@ static json_t *probes_json(const struct fs_report *r)
 	return obj;
 }
 
+/* A stall object of a process: the stalls, and the pages reclaimed in them (reclaim only). */
+static json_t *stall_json(const struct fs_report *r, const struct fs_proc_counters *pc, int kind)
+{
+	json_t *obj = stalls_json(r->stall_measured[kind], &pc->stalls[kind]);
+
+	if (obj && !json_is_null(obj) && kind != FS_STALL_COMPACTION)
+		json_object_set_new(obj, "reclaimed", json_integer((json_int_t)pc->reclaimed[kind]));
+	return obj;
+}
+
+/* The same over the system, with the stalls of processes the table had no room for. */
+static json_t *system_stall_json(const struct fs_report *r, int kind)
+{
+	json_t *obj = stalls_json(r->stall_measured[kind], &r->system.stalls[kind]);
+
+	if (json_is_null(obj))
+		return obj;
+	if (kind != FS_STALL_COMPACTION)
+		json_object_set_new(obj, "reclaimed",
+				    json_integer((json_int_t)r->system.reclaimed[kind]));
+	json_object_set_new(obj, "untracked",
+			    json_integer((json_int_t)r->system.stalls_untracked[kind]));
+	return obj;
+}
+
+/* {list: pages} for the lists the kernel names, or null without the probe. */
+static json_t *per_list_json(const struct fs_report *r, bool measured, const __u64 *pages)
+{
+	json_t *obj;
+
+	if (!measured)
+		return json_null();
+	obj = json_object();
+	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+		if (r->lru_known[l] || pages[l])
+			json_object_set_new(obj, r->lru_names[l], json_integer((json_int_t)pages[l]));
+	return obj;
+}
+
+static json_t *reclaimer_json(const struct fs_report *r, int who)
+{
+	const struct fs_vmscan *v = &r->system.vmscan;
+
+	return json_pack("{s:o, s:o, s:o}", "scanned",
+			 per_list_json(r, r->vmscan_measured[FS_VMSCAN_SCANNED], v->scanned[who]),
+			 "reclaimed",
+			 per_list_json(r, r->vmscan_measured[FS_VMSCAN_RECLAIMED], v->reclaimed[who]),
+			 "deactivated",
+			 per_list_json(r, r->vmscan_measured[FS_VMSCAN_DEACTIVATED],
+				       v->deactivated[who]));
+}
+
+static json_t *system_reclaim_json(const struct fs_report *r)
+{
+	const struct fs_vmscan *v = &r->system.vmscan;
+	json_t *vmscan = json_object();
+
+	json_object_set_new(vmscan, "kswapd", reclaimer_json(r, FS_BY_KSWAPD));
+	json_object_set_new(vmscan, "direct", reclaimer_json(r, FS_BY_DIRECT));
+	json_object_set_new(vmscan, "kswapd_wakes",
+			    r->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES]
+				    ? json_integer((json_int_t)v->kswapd_wakes)
+				    : json_null());
+	json_object_set_new(vmscan, "written",
+			    r->vmscan_measured[FS_VMSCAN_WRITTEN] ? amounts_json(v->written)
+								  : json_null());
+	return json_pack("{s:o, s:o, s:o}", "direct",
+			 system_stall_json(r, FS_STALL_DIRECT_RECLAIM), "memcg",
+			 system_stall_json(r, FS_STALL_MEMCG_RECLAIM), "vmscan", vmscan);
+}
+
 static json_t *system_json(const struct fs_report *r)
 {
 	json_t *sys = json_object(), *thp, *lru;
@@ -233,9 +304,9 @@ static json_t *system_json(const struct fs_report *r)
 	json_object_set_new(thp, "untracked", thp_json(r, &r->system.thp_untracked));
 	kernel_counters_json(r->kernel, thp);
 	json_object_set_new(thp, "migrate", migrate_json(r, &r->system.total));
-	json_object_set_new(thp, "compaction",
-			    stalls_json(r->compaction_measured, &r->system.total.compaction));
+	json_object_set_new(thp, "compaction", system_stall_json(r, FS_STALL_COMPACTION));
 	json_object_set_new(sys, "thp", thp);
+	json_object_set_new(sys, "reclaim", system_reclaim_json(r));
 	json_object_set_new(sys, "interrupt", group_json(r, &r->system.interrupt));
 	json_object_set_new(sys, "untracked", group_json(r, &r->system.untracked));
 	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr));
@@ -245,7 +316,9 @@ static json_t *system_json(const struct fs_report *r)
 static json_t *process_json(const struct fs_report *r, const struct process_row *row)
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
-	const struct proc_row *mm;
+	static const struct fs_proc_counters none;
+	const struct proc_row *found;
+	const struct fs_proc_counters *pc;
 	json_t *proc, *thp;
 
 	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
@@ -254,12 +327,16 @@ static json_t *process_json(const struct fs_report *r, const struct process_row 
 	json_object_set_new(proc, "faults", faults_json(r, &row->counters));
 	json_object_set_new(proc, "tlb", tlb_json(r, &row->counters));
 	json_object_set_new(proc, "lru", lru_json(r, &row->counters));
-	mm = process_proc(r->processes, row->tgid);
-	thp = thp_json(r, mm ? &mm->thp : NULL);
+	found = process_proc(r->processes, row->tgid);
+	pc = found ? &found->counters : &none;
+	thp = thp_json(r, &pc->thp);
 	json_object_set_new(thp, "migrate", migrate_json(r, &row->counters));
-	json_object_set_new(thp, "compaction",
-			    stalls_json(r->compaction_measured, &row->counters.compaction));
+	json_object_set_new(thp, "compaction", stall_json(r, pc, FS_STALL_COMPACTION));
 	json_object_set_new(proc, "thp", thp);
+	json_object_set_new(proc, "reclaim",
+			    json_pack("{s:o, s:o}", "direct",
+				      stall_json(r, pc, FS_STALL_DIRECT_RECLAIM), "memcg",
+				      stall_json(r, pc, FS_STALL_MEMCG_RECLAIM)));
 	return proc;
 }
 

@@ -181,7 +181,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct fs_counters *c = &row->counters;
-		const struct proc_row *mm;
+		const struct proc_row *found;
 
 		folio_hist(c, HIST_ALLOC, alloc);
 		folio_hist(c, HIST_PAGECACHE, cache);
@@ -192,8 +192,8 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		print_count(out, 9, faults_total(c),
 			    r->faults_measured[FS_FAULT_USER] && r->faults_measured[FS_FAULT_KERNEL]);
 		print_count(out, 8, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
-		mm = process_proc(r->processes, row->tgid);
-		print_count(out, 5, mm ? thp_collapsed(r, &mm->thp) : 0,
+		found = process_proc(r->processes, row->tgid);
+		print_count(out, 5, found ? thp_collapsed(r, &found->counters.thp) : 0,
 			    r->thp_measured[FS_THP_COLLAPSE]);
 		print_count(out, 8, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), r->tlb_measured);
 		print_mib(out, 8, lru_pages(c), ps, r->lru_insert_measured);
@@ -229,72 +229,127 @@ static bool print_results(FILE *out, const struct fs_report *r, const char *who,
 	return any;
 }
 
-/* "    migrate        succeeded 17203, failed 34" and "    compaction     3 stalls, 259.1 ms":
- * the nonzero parts only. */
-static void print_migrate_compaction(FILE *out, const struct fs_counters *c)
+/* "    migrate       succeeded 17203, failed 34": the nonzero counters only. */
+static void print_migrate(FILE *out, const struct fs_counters *c)
 {
 	const char *sep = "";
 
-	if (words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS)) {
-		fprintf(out, "    %-14s", "migrate");
-		for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++) {
-			if (!c->migrate[m])
-				continue;
-			fprintf(out, "%s%s %llu", sep, migrate_names[m],
-				(unsigned long long)c->migrate[m]);
-			sep = ", ";
-		}
-		fprintf(out, "\n");
+	if (!words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS))
+		return;
+	fprintf(out, "    %-14s", "migrate");
+	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++) {
+		if (!c->migrate[m])
+			continue;
+		fprintf(out, "%s%s %llu", sep, migrate_names[m], (unsigned long long)c->migrate[m]);
+		sep = ", ";
 	}
-	if (c->compaction.count)
-		fprintf(out, "    %-14s%llu stalls, %.1f ms in all\n", "compaction",
-			(unsigned long long)c->compaction.count, c->compaction.total_ns / 1e6);
+	fprintf(out, "\n");
 }
 
-static bool thp_activity(const struct fs_counters *c)
+static const char *const stall_labels[FS_NR_STALLS] = {
+	[FS_STALL_COMPACTION] = "compaction",
+	[FS_STALL_DIRECT_RECLAIM] = "direct reclaim",
+	[FS_STALL_MEMCG_RECLAIM] = "memcg reclaim",
+};
+
+/* "    compaction    3 stalls, 259.1 ms in all" (+ ", 1234 pages reclaimed"), if any. */
+static void print_stall(FILE *out, const struct fs_stalls *stalls, __u64 reclaimed, int kind)
 {
-	return words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS) || c->compaction.count;
+	if (!stalls[kind].count)
+		return;
+	fprintf(out, "    %-14s%llu stalls, %.1f ms in all", stall_labels[kind],
+		(unsigned long long)stalls[kind].count, stalls[kind].total_ns / 1e6);
+	if (kind != FS_STALL_COMPACTION)
+		fprintf(out, ", %llu pages reclaimed", (unsigned long long)reclaimed);
+	fprintf(out, "\n");
 }
 
-/* The THP section, only when there was activity: collapse outcomes system-wide and per process
- * (khugepaged's work charged to the owners of the memory), migration and compaction, then the
- * kernel's nonzero THP counters and the compaction stall histogram. */
-static void print_thp(FILE *out, const struct fs_report *r)
+static bool any_stalls(const struct fs_stalls *stalls)
 {
-	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], who[96];
-	bool header = thp_activity(&r->system.total);
+	for (int k = 0; k < FS_NR_STALLS; k++)
+		if (stalls[k].count)
+			return true;
+	return false;
+}
 
-	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
-		header = header || words_sum(r->system.thp.results[e], FS_NR_SCAN_RESULTS);
+/* One block of the THP AND STALLS section: collapse outcomes, migration, stalls. */
+static void print_activity_block(FILE *out, const struct fs_report *r, const char *who,
+				 const struct fs_thp_results *thp, const struct fs_counters *c,
+				 const struct fs_stalls *stalls, const __u64 *reclaimed)
+{
+	bool migrated = c && words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS);
+
+	if (!print_results(out, r, who, thp) && (migrated || any_stalls(stalls)))
+		fprintf(out, "  %s\n", who);
+	if (c)
+		print_migrate(out, c);
+	for (int k = 0; k < FS_NR_STALLS; k++)
+		print_stall(out, stalls, reclaimed[k], k);
+}
+
+/*
+ * The THP AND STALLS section, only when there was any: collapse outcomes (charged to the owners
+ * of the memory), migration and stalls, for the system and each process shown; the kernel's
+ * THP counters that changed; and the stall histograms of the system.
+ */
+static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
+{
+	static const struct fs_proc_counters none;
+	const struct fs_system *sys = &r->system;
+	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], who[96], title[64];
+	bool header = words_sum(sys->total.migrate, FS_NR_MIGRATE_COUNTERS) ||
+		      any_stalls(sys->stalls) ||
+		      words_sum((const __u64 *)&sys->thp, FS_WORDS(sys->thp));
+
 	for (size_t i = 0; !header && r->kernel && i < r->kernel->nr; i++)
 		header = r->kernel->items[i].value != 0;
 	if (!header)
 		return;
-	fprintf(out, "THP\n");
-	if (!print_results(out, r, "system", &r->system.thp) && thp_activity(&r->system.total))
-		fprintf(out, "  system\n");
-	print_migrate_compaction(out, &r->system.total);
-	print_results(out, r, "owner unknown", &r->system.thp_unattributed);
-	print_results(out, r, "table full", &r->system.thp_untracked);
+	fprintf(out, "THP AND STALLS\n");
+	print_activity_block(out, r, "system", &sys->thp, &sys->total, sys->stalls, sys->reclaimed);
+	print_results(out, r, "owner unknown", &sys->thp_unattributed);
+	print_results(out, r, "table full", &sys->thp_untracked);
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
-		const struct proc_row *mm = process_proc(r->processes, row->tgid);
-		static const struct fs_thp_results none;
+		const struct proc_row *found = process_proc(r->processes, row->tgid);
+		const struct fs_proc_counters *pc = found ? &found->counters : &none;
 
 		printable_comm(row->comm, comm);
 		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
-		if (!print_results(out, r, who, mm ? &mm->thp : &none) &&
-		    thp_activity(&row->counters))
-			fprintf(out, "  %s\n", who);
-		print_migrate_compaction(out, &row->counters);
+		print_activity_block(out, r, who, &pc->thp, &row->counters, pc->stalls,
+				     pc->reclaimed);
 	}
 	for (size_t i = 0; r->kernel && i < r->kernel->nr; i++)
 		if (r->kernel->items[i].value)
 			fprintf(out, "  %-60s %14lld\n", r->kernel->items[i].name,
 				(long long)r->kernel->items[i].value);
 	fprintf(out, "\n");
-	print_stall_hist(out, "system: compaction stalls", r->system.total.compaction.hist,
-			 FS_NR_STALL_BUCKETS);
+	for (int k = 0; k < FS_NR_STALLS; k++) {
+		snprintf(title, sizeof(title), "system: %s stalls", stall_labels[k]);
+		print_stall_hist(out, title, sys->stalls[k].hist, FS_NR_STALL_BUCKETS);
+	}
+}
+
+/* Reclaim by kswapd and by direct reclaimers, per LRU list, when there was any. */
+static void print_vmscan(FILE *out, const struct fs_report *r)
+{
+	static const char *const who[FS_NR_RECLAIMERS] = { "kswapd", "direct" };
+	const struct fs_vmscan *v = &r->system.vmscan;
+
+	if (!words_sum((const __u64 *)v, FS_WORDS(*v)))
+		return;
+	fprintf(out, "%-32s %14s %14s %14s\n", "RECLAIM (pages)", "SCANNED", "RECLAIMED",
+		"DEACTIVATED");
+	for (int w = 0; w < FS_NR_RECLAIMERS; w++)
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+			if (v->scanned[w][l] || v->reclaimed[w][l] || v->deactivated[w][l])
+				fprintf(out, "  %-6s %-23s %14llu %14llu %14llu\n", who[w],
+					r->lru_names[l], (unsigned long long)v->scanned[w][l],
+					(unsigned long long)v->reclaimed[w][l],
+					(unsigned long long)v->deactivated[w][l]);
+	fprintf(out, "  kswapd wake-ups %llu, folios written by reclaim %llu (%llu pages)\n\n",
+		(unsigned long long)v->kswapd_wakes, (unsigned long long)v->written[FS_FOLIOS],
+		(unsigned long long)v->written[FS_PAGES]);
 }
 
 static void print_details(FILE *out, const struct fs_report *r)
@@ -329,7 +384,8 @@ int render_table(FILE *out, const struct fs_report *r)
 	print_faults(out, r);
 	print_tlb_lru(out, r);
 	print_processes(out, r);
-	print_thp(out, r);
+	print_thp_and_stalls(out, r);
+	print_vmscan(out, r);
 	print_details(out, r);
 	return fflush(out) == EOF || ferror(out) ? -1 : 0;
 }

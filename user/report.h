@@ -15,6 +15,16 @@
 
 #define FS_ENUM_NAME_LEN 40
 
+/* The system's vmscan figures, each from its own tracepoint. */
+enum fs_vmscan_figure {
+	FS_VMSCAN_SCANNED,
+	FS_VMSCAN_RECLAIMED,
+	FS_VMSCAN_DEACTIVATED,
+	FS_VMSCAN_KSWAPD_WAKES,
+	FS_VMSCAN_WRITTEN,
+	FS_NR_VMSCAN_FIGURES,
+};
+
 struct host_info {
 	char hostname[256];
 	char kernel[256];
@@ -45,7 +55,8 @@ struct fs_report {
 	bool faults_measured[FS_NR_FAULT_COUNTERS];
 	bool thp_measured[FS_NR_THP_EVENTS];
 	bool migrate_measured[FS_NR_MIGRATE_COUNTERS];
-	bool compaction_measured;
+	bool stall_measured[FS_NR_STALLS];
+	bool vmscan_measured[FS_NR_VMSCAN_FIGURES];
 	/* Names of kernel enum values from its BTF, lowercased, without their prefix:
 	 * enum scan_result, enum tlb_flush_reason, enum lru_list. *_known: which values the
 	 * kernel names (the others are shown only when nonzero). */

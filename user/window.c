@@ -28,6 +28,14 @@ static struct process_row *table_push(struct process_table *t)
 	return &t->rows[t->nr++];
 }
 
+static bool stalling(const struct fs_task *task)
+{
+	for (int k = 0; k < FS_NR_STALLS; k++)
+		if (task->stall_start_ns[k])
+			return true;
+	return false;
+}
+
 static void thread_delta(const struct task_sample *now, const struct task_sample *before,
 			 struct fs_counters *out)
 {
@@ -63,20 +71,18 @@ static int window_procs(const struct snapshot *before, struct snapshot *now,
 	out->nr_procs = 0;
 	for (size_t i = 0; i < now->nr_procs; i++) {
 		struct proc_sample *s = &now->procs[i];
-		struct fs_thp_results delta;
+		struct fs_proc_counters delta;
 		struct process_row key = { .tgid = s->tgid }, *row;
-		struct proc_row *mm;
-		__u64 events;
+		struct proc_row *proc;
 
 		while (b < before->nr_procs && before->procs[b].tgid < s->tgid)
 			b++;
 		if (s->carried || b == before->nr_procs || before->procs[b].tgid != s->tgid ||
-		    !words_delta((__u64 *)&delta, (const __u64 *)&s->proc.thp,
-				 (const __u64 *)&before->procs[b].proc.thp, FS_WORDS(delta)))
-			delta = s->proc.thp;
-		events = words_sum((const __u64 *)&delta, FS_WORDS(delta));
-		s->evict = s->carried || !events;
-		if (!events)
+		    !words_delta((__u64 *)&delta, (const __u64 *)&s->proc.counters,
+				 (const __u64 *)&before->procs[b].proc.counters, FS_WORDS(delta)))
+			delta = s->proc.counters;
+		s->evict = s->carried || !words_sum((const __u64 *)&delta, FS_WORDS(delta));
+		if (s->evict && !s->carried)
 			continue;
 		row = bsearch(&key, out->rows, nr_rows, sizeof(*row), compare_row_tgids);
 		if (!row) {
@@ -92,14 +98,14 @@ static int window_procs(const struct snapshot *before, struct snapshot *now,
 			row->tgid = s->tgid;
 			memcpy(row->comm, comm, FS_COMM_LEN);
 		}
-		row->events += events;
-		mm = proc_push(out);
-		if (!mm)
+		row->events += proc_activity(&delta);
+		proc = proc_push(out);
+		if (!proc)
 			return -ENOMEM;
-		mm->tgid = s->tgid;
-		mm->thp = delta;
+		proc->tgid = s->tgid;
+		proc->counters = delta;
 	}
-	/* Rows added for mm-only processes went to the end. */
+	/* Rows added for processes with only process-level figures went to the end. */
 	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
 	return 0;
 }
@@ -144,9 +150,9 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 				prev = &before->tasks[b];
 			thread_delta(s, prev, &delta);
 			counters_add(&row.counters, &delta);
-			/* A thread in the middle of a compaction keeps its slot for the end. */
+			/* A thread in the middle of a stall keeps its slot for the end. */
 			s->evict = s->carried || s->task.exited ||
-				   (!counters_events(&delta) && !s->task.compaction_start_ns);
+				   (!counters_events(&delta) && !stalling(&s->task));
 			/* The leader's name is the process's name; any thread's will do without
 			 * it. */
 			if (!named_by_leader) {
@@ -194,8 +200,8 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 			*slot = add->procs[b++];
 		} else {
 			*slot = acc->procs[a++];
-			words_add((__u64 *)&slot->thp, (const __u64 *)&add->procs[b++].thp,
-				  FS_WORDS(slot->thp));
+			words_add((__u64 *)&slot->counters, (const __u64 *)&add->procs[b++].counters,
+				  FS_WORDS(slot->counters));
 		}
 	}
 	return 0;

@@ -18,10 +18,10 @@ struct process_row {
 	__u64 events; /* activity (counters_activity() plus collapse outcomes): the ranking */
 };
 
-/* Collapse outcomes charged to a process (from the mm table), kept beside its row. */
+/* Process-level figures (collapse outcomes, stalls) from the process table, beside its row. */
 struct proc_row {
 	__u32 tgid;
-	struct fs_thp_results thp;
+	struct fs_proc_counters counters;
 };
 
 struct process_table {

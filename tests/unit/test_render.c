@@ -229,22 +229,22 @@ static bool thp_results_use_kernel_names(void)
 	struct fs_report r;
 	struct process_table t;
 	struct process_row row;
-	struct proc_row mm = { .tgid = 4242 };
+	struct proc_row proc = { .tgid = 4242 };
 	char *text = NULL;
 	json_t *rec, *thp;
 	bool ok;
 
 	make_report(&r, &t, &row, "collapser");
-	mm.thp.results[FS_THP_COLLAPSE][1] = 4;
-	mm.thp.results[FS_THP_COLLAPSE][0] = 1;
-	t.procs = &mm;
+	proc.counters.thp.results[FS_THP_COLLAPSE][1] = 4;
+	proc.counters.thp.results[FS_THP_COLLAPSE][0] = 1;
+	t.procs = &proc;
 	t.nr_procs = 1;
 	r.thp_measured[FS_THP_COLLAPSE] = true;
-	r.compaction_measured = true;
-	row.counters.compaction.count = 2;
-	row.counters.compaction.total_ns = 5000;
-	row.counters.compaction.hist[0] = 1; /* under 1 us */
-	row.counters.compaction.hist[3] = 1; /* 4 to 7 us */
+	r.stall_measured[FS_STALL_COMPACTION] = true;
+	proc.counters.stalls[FS_STALL_COMPACTION].count = 2;
+	proc.counters.stalls[FS_STALL_COMPACTION].total_ns = 5000;
+	proc.counters.stalls[FS_STALL_COMPACTION].hist[0] = 1; /* under 1 us */
+	proc.counters.stalls[FS_STALL_COMPACTION].hist[3] = 1; /* 4 to 7 us */
 	rec = render_and_parse(&r, &text);
 	thp = json_object_get(json_array_get(json_object_get(rec, "processes"), 0), "thp");
 	ok = ASSERT_TRUE(rec) &&
