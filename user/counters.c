@@ -31,7 +31,8 @@ __u64 counters_activity(const struct fs_counters *c)
 {
 	return words_sum(&c->folios[0][0], FS_NR_FOLIO_HISTS * FS_NR_ORDERS) +
 	       c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL] +
-	       c->migrate[FS_MIGRATE_SUCCEEDED] + c->migrate[FS_MIGRATE_FAILED];
+	       c->migrate[FS_MIGRATE_SUCCEEDED] + c->migrate[FS_MIGRATE_FAILED] +
+	       words_sum(c->tlb_flushes, FS_NR_TLB_REASONS);
 }
 
 __u64 proc_activity(const struct fs_proc_counters *c)

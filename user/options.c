@@ -44,7 +44,7 @@ void print_usage(FILE *out)
 		"  -p, --pid PID        only this process (thread-group id); repeatable\n"
 		"  -c, --comm NAME      only processes named exactly NAME\n"
 		"  -n, --top N          at most N processes per record (default %d, 0: all)\n"
-		"      --max-tasks N    capacity of the in-kernel thread and mm tables (default %d)\n"
+		"      --max-tasks N    capacity of the in-kernel thread and process tables (default %d)\n"
 		"  -v, --verbose        show libbpf's own messages\n"
 		"  -h, --help           show this help and exit\n"
 		"  -V, --version        show the version and exit\n"
