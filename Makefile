@@ -45,7 +45,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean check unit-tests install uninstall vmlinux
+.PHONY: all clean check unit-tests install uninstall vmlinux bench
 
 all: foliostat $(OUTPUT)/workload
 
@@ -112,9 +112,33 @@ $(OUTPUT)/irqcheck: tests/irqcheck.c $(OUTPUT)/irqcheck.skel.h
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(PKG_LIBS) -o $@
 
+# The overhead benchmark's own programs (scripts/bench.sh): the fault loop and the floor tracer.
+$(OUTPUT)/faultbench: tests/bench/faultbench.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $< -lpthread -o $@
+
+$(OUTPUT)/floor.bpf.o: tests/bench/floor.bpf.c tests/bench/tracepoints.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Itests/bench -c $< -o $@
+
+$(OUTPUT)/floor.skel.h: $(OUTPUT)/floor.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name floor_bpf > $@
+
+$(OUTPUT)/floor: tests/bench/floor.c $(OUTPUT)/floor.skel.h
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(PKG_LIBS) -o $@
+
+$(OUTPUT)/churn: tests/bench/churn.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $< -o $@
+
+bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/churn
+	$(Q)scripts/bench.sh
+
 unit-tests: $(OUTPUT)/unit-tests
 
-check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck
+check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor
 	$(Q)tests/run-tests.sh
 
 vmlinux:

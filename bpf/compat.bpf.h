@@ -23,11 +23,16 @@ struct folio___order_byte {
 	unsigned char _folio_order;
 } __attribute__((preserve_access_index));
 
+/*
+ * Folios come to tp_btf programs as typed kernel pointers, so their fields are read with plain
+ * loads (relocated by CO-RE, guarded by the JIT) rather than bpf_probe_read_kernel() calls: these
+ * run on every LRU insertion and page-cache addition.
+ */
 static __always_inline unsigned long folio_head_flags(struct folio *folio)
 {
 	if (bpf_core_field_exists(struct folio___ulong_flags, flags))
-		return BPF_CORE_READ((struct folio___ulong_flags *)folio, flags);
-	return BPF_CORE_READ(folio, flags.f);
+		return ((struct folio___ulong_flags *)folio)->flags;
+	return folio->flags.f;
 }
 
 /* folio_order() for any kernel: 0 unless PG_head marks a large folio. */
@@ -38,8 +43,8 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
 	if (!(folio_head_flags(folio) & head))
 		return 0;
 	if (bpf_core_field_exists(struct folio___order_byte, _folio_order))
-		return BPF_CORE_READ((struct folio___order_byte *)folio, _folio_order);
-	return BPF_CORE_READ(folio, _flags_1) & 0xff;
+		return ((struct folio___order_byte *)folio)->_folio_order;
+	return folio->_flags_1 & 0xff;
 }
 
 /*

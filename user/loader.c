@@ -143,6 +143,7 @@ static void probe_kernel(struct loader *loader, const struct btf *vmlinux)
 		struct bpf_program *prog =
 			bpf_object__find_program_by_name(loader->skel->obj, def->program);
 
+		loader->programs[i] = prog;
 		st->name = def->name;
 		snprintf(type_name, sizeof(type_name), "btf_trace_%s", def->tracepoint);
 		if (disabled_by_env(def->name))

@@ -10,6 +10,7 @@
 #include "report.h"
 
 struct foliostat_bpf;
+struct bpf_program;
 struct bpf_link;
 
 enum fs_probe {
@@ -55,6 +56,8 @@ struct loader {
 	struct foliostat_bpf *skel;
 	struct probe_status probes[NR_PROBES];
 	struct bpf_link *links[NR_PROBES];
+	struct bpf_program *programs[NR_PROBES];
+	int stats_fd; /* BPF run-time statistics, held on for --self (0: off) */
 	int tasks_fd;
 	int procs_fd;
 	int cpus_fd;

@@ -19,6 +19,7 @@
 #include "snapshot.h"
 #include "counters.h"
 #include "evict.h"
+#include "self.h"
 #include "window.h"
 
 /* One-shot mode still reads the table this often, so exited and idle threads leave it during
@@ -84,6 +85,7 @@ struct collector {
 	struct fs_system system;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
 	struct snapshot carry; /* counts that reached evicted slots after their last read */
+	struct self_cost self_before, self_now, self_window; /* --self */
 };
 
 /* Read the maps, compute what happened since the last read, and free idle and exited slots. */
@@ -115,6 +117,11 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 
 		c->kernel_before = c->kernel_now;
 		c->kernel_now = kswap;
+	}
+	if (c->opts->self) {
+		self_read(l, &c->self_now);
+		self_delta(&c->self_before, &c->self_now, &c->self_window);
+		c->self_before = c->self_now;
 	}
 	if (evict_slots(l, &c->now, &c->carry)) {
 		snprintf(err, err_len, "failed to free table slots: %s", strerror(ENOMEM));
@@ -160,6 +167,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 		.free_measured = loader->probes[PROBE_PAGE_FREE].attached,
 	};
 	struct kernel_counters kernel_total = { 0 };
+	struct self_cost self_total = { 0 };
 	bool user_faults = loader->probes[PROBE_FAULT_USER].attached;
 	bool kernel_faults = loader->probes[PROBE_FAULT_KERNEL].attached;
 
@@ -198,6 +206,8 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	report.mglru = mglru_enabled();
 	/* The kernel counters' starting point, so the first window has a "before". */
 	kernel_counters_read(&c.kernel_before);
+	if (opts->self)
+		self_read(loader, &c.self_before);
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	double tick = streaming ? opts->interval_s : ONE_SHOT_TICK_S;
@@ -228,6 +238,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 			window_start = now;
 			report.system = c.system;
 			report.kernel = &c.kernel_window;
+			report.self = opts->self ? &c.self_window : NULL;
 			if (emit(opts, &report, &c.window)) {
 				ret = output_failed(err, err_len);
 				break;
@@ -236,6 +247,8 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 		} else {
 			words_add_system(&report.system, &c.system);
 			report.kernel = &kernel_total;
+			self_accumulate(&self_total, &c.self_window);
+			report.self = opts->self ? &self_total : NULL;
 			if (process_table_accumulate(&total, &c.window) ||
 			    kernel_counters_accumulate(&kernel_total, &c.kernel_window)) {
 				snprintf(err, err_len, "failed to aggregate: %s", strerror(ENOMEM));
@@ -298,7 +311,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "foliostat: %s\n", err);
 		return 1;
 	}
+	if (opts.self && (ret = self_start(&loader))) {
+		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
+			strerror(-ret));
+		loader_stop(&loader);
+		return 1;
+	}
 	ret = run(&loader, &opts, err, sizeof(err));
+	self_stop(&loader);
 	loader_stop(&loader);
 	if (ret) {
 		fprintf(stderr, "foliostat: %s\n", err);

@@ -13,7 +13,7 @@
 
 #include "foliostat.h"
 
-enum { OPT_MAX_TASKS = 0x100 };
+enum { OPT_MAX_TASKS = 0x100, OPT_SELF };
 
 static const struct option long_options[] = {
 	{ "duration", required_argument, NULL, 'd' },
@@ -22,6 +22,7 @@ static const struct option long_options[] = {
 	{ "comm", required_argument, NULL, 'c' },
 	{ "top", required_argument, NULL, 'n' },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "self", no_argument, NULL, OPT_SELF },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -45,6 +46,8 @@ void print_usage(FILE *out)
 		"  -c, --comm NAME      only processes named exactly NAME\n"
 		"  -n, --top N          at most N processes per record (default %d, 0: all)\n"
 		"      --max-tasks N    capacity of the in-kernel thread and process tables (default %d)\n"
+		"      --self           add foliostat's own cost to each record (turns on the\n"
+		"                       kernel's BPF run-time statistics while it runs)\n"
 		"  -v, --verbose        show libbpf's own messages\n"
 		"  -h, --help           show this help and exit\n"
 		"  -V, --version        show the version and exit\n"
@@ -160,6 +163,9 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 					  1 << 22);
 				return FS_PARSE_USAGE;
 			}
+			break;
+		case OPT_SELF:
+			opts->self = true;
 			break;
 		case 'v':
 			opts->verbose = true;

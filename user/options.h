@@ -22,6 +22,7 @@ struct fs_options {
 	const char *comm;	/* only processes with exactly this name */
 	long top;		/* at most this many processes per record; 0: all */
 	long max_tasks;		/* capacity of the BPF task table (threads) */
+	bool self;		/* report foliostat's own cost in each record */
 };
 
 enum fs_parse_result {

@@ -340,6 +340,32 @@ static json_t *process_json(const struct fs_report *r, const struct process_row 
 	return proc;
 }
 
+/* "self": {"probes": {name: {"events", "ns_per_event", "missed"}}, "bpf_ms", "loader_cpu_ms",
+ * "loader_rss_kib"}: what foliostat cost during the window. */
+static json_t *self_json(const struct fs_report *r)
+{
+	const struct self_cost *s = r->self;
+	json_t *probes = json_object();
+	__u64 total_ns = 0;
+
+	for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
+		if (!r->probes[i].attached)
+			continue;
+		total_ns += s->run_ns[i];
+		json_object_set_new(probes, r->probes[i].name,
+				    json_pack("{s:I, s:f, s:I}", "events", (json_int_t)s->events[i],
+					      "ns_per_event",
+					      s->events[i] ? round((double)s->run_ns[i] /
+								   s->events[i] * 10) / 10
+							   : 0.0,
+					      "missed", (json_int_t)s->misses[i]));
+	}
+	return json_pack("{s:o, s:f, s:f, s:I}", "probes", probes, "bpf_ms",
+			 round(total_ns / 1e3) / 1e3, "loader_cpu_ms",
+			 round(s->loader_cpu_s * 1e6) / 1e3, "loader_rss_kib",
+			 (json_int_t)s->loader_rss_kib);
+}
+
 int render_json(FILE *out, const struct fs_report *r)
 {
 	char time[64];
@@ -358,6 +384,8 @@ int render_json(FILE *out, const struct fs_report *r)
 		errno = ENOMEM;
 		return -1;
 	}
+	if (r->self)
+		json_object_set_new(record, "self", self_json(r));
 	err = json_dumpf(record, out, JSON_COMPACT | JSON_REAL_PRECISION(12));
 	json_decref(record);
 	if (err || fputc('\n', out) == EOF || fflush(out) == EOF)

@@ -373,6 +373,26 @@ static void print_details(FILE *out, const struct fs_report *r)
 	}
 }
 
+/* SELF: what foliostat cost in the window (--self). */
+static void print_self(FILE *out, const struct fs_report *r)
+{
+	const struct self_cost *s = r->self;
+	__u64 total_ns = 0;
+
+	fprintf(out, "%-44s %14s %12s %10s\n", "SELF (BPF run-time statistics)", "EVENTS",
+		"NS/EVENT", "MISSED");
+	for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
+		total_ns += s->run_ns[i];
+		if (!r->probes[i].attached || !s->events[i])
+			continue;
+		fprintf(out, "  %-42s %14llu %12.1f %10llu\n", r->probes[i].name,
+			(unsigned long long)s->events[i], (double)s->run_ns[i] / s->events[i],
+			(unsigned long long)s->misses[i]);
+	}
+	fprintf(out, "  in all %.1f ms in BPF programs; loader %.1f ms of CPU, RSS %.1f MiB\n\n",
+		total_ns / 1e6, s->loader_cpu_s * 1e3, s->loader_rss_kib / 1024.0);
+}
+
 int render_table(FILE *out, const struct fs_report *r)
 {
 	__u64 hist[FS_NR_ORDERS];
@@ -384,6 +404,8 @@ int render_table(FILE *out, const struct fs_report *r)
 	print_faults(out, r);
 	print_tlb_lru(out, r);
 	print_processes(out, r);
+	if (r->self)
+		print_self(out, r);
 	print_thp_and_stalls(out, r);
 	print_vmscan(out, r);
 	print_details(out, r);

@@ -11,6 +11,7 @@
 
 #include "foliostat.h"
 #include "kernel_counters.h"
+#include "self.h"
 #include "window.h"
 
 #define FS_ENUM_NAME_LEN 40
@@ -68,6 +69,7 @@ struct fs_report {
 	bool tlb_measured, lru_insert_measured, lru_activate_measured;
 	bool mglru; /* multi-generational LRU is on: activations are not reported the same way */
 	const struct kernel_counters *kernel; /* THP counters' change over the window */
+	const struct self_cost *self;	      /* foliostat's own cost (--self), or NULL */
 	struct fs_system system;
 	const struct process_table *processes; /* ranked, most active first */
 	size_t nr_shown;		       /* how many of them to print (--top) */

@@ -38,8 +38,9 @@ static bool interval_and_count_mean_streaming(void)
 static bool long_options_are_understood(void)
 {
 	return ASSERT_EQ(PARSE("--duration", "2.5", "--json", "--top", "0", "--comm", "bash",
-			       "--max-tasks", "1024", "--verbose"),
+			       "--max-tasks", "1024", "--verbose", "--self"),
 			 FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.self) &&
 	       ASSERT_TRUE(opts.duration_s == 2.5) && ASSERT_EQ(opts.top, 0) &&
 	       ASSERT_STREQ(opts.comm, "bash") && ASSERT_EQ(opts.max_tasks, 1024) &&
 	       ASSERT_TRUE(opts.verbose);

@@ -1,0 +1,105 @@
+#!/bin/bash
+# The overhead benchmark (`make bench`, as root): a page-fault loop, bare and under each
+# tracer, interleaved round by round, reported as ratios to bare; then the per-probe cost from
+# the kernel's BPF run-time statistics, the loader's CPU and memory with a full table, and the
+# BPF maps' memory. Writes the table to docs/benchmarks.md (RESULTS=path to write elsewhere).
+#
+# Environment: ROUNDS (default 3), SECS per run (default 5), PROCS for the loader test (10000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-5}
+PROCS=${PROCS:-10000}
+RESULTS=${RESULTS:-docs/benchmarks.md}
+OUT=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$OUT"' EXIT
+
+[ "$(id -u)" -eq 0 ] || { echo "bench: run as root" >&2; exit 1; }
+[ -e /sys/kernel/tracing/events ] || mount -t tracefs tracefs /sys/kernel/tracing
+
+# The bpftrace equivalent: count every tracepoint foliostat uses, by process, printed and
+# cleared every second like foliostat's streaming mode (to /dev/null).
+bpftrace_script() {
+	sed -n 's/^FS_TRACEPOINT(\([a-z_]*\), \([a-z_0-9]*\))$/\1 \2/p' tests/bench/tracepoints.h |
+		while read -r group event; do
+			[ -d "/sys/kernel/tracing/events/$group/$event" ] &&
+				echo "tracepoint:$group:$event { @[pid, comm, \"$event\"] = count(); }"
+		done
+	echo 'interval:s:1 { print(@); clear(@); }'
+}
+bpftrace_script >"$OUT/foliostat.bt"
+
+# start_tracer CONFIG: start it and return once it is attached; sets TRACER.
+start_tracer() {
+	TRACER=
+	case $1 in
+	bare) return ;;
+	foliostat) ./foliostat -j 1 >/dev/null 2>"$OUT/tracer.err" & ;;
+	bpftrace) bpftrace "$OUT/foliostat.bt" >"$OUT/tracer.out" 2>&1 & ;;
+	floor) build/floor 2>"$OUT/tracer.err" & ;;
+	esac
+	TRACER=$!
+	for _ in $(seq 300); do
+		case $1 in
+		foliostat) [ "$(find /proc/$TRACER/fd -lname 'anon_inode:bpf_link' | wc -l)" -ge 30 ] && break ;;
+		bpftrace) grep -q '^Attaching' "$OUT/tracer.out" 2>/dev/null && sleep 1 && break ;;
+		floor) grep -q 'attached' "$OUT/tracer.err" 2>/dev/null && break ;;
+		esac
+		sleep 0.1
+	done
+	sleep 0.5
+}
+
+stop_tracer() {
+	[ -n "$TRACER" ] || return 0
+	kill -INT "$TRACER"
+	wait "$TRACER" || true
+}
+
+CONFIGS=(bare foliostat bpftrace floor)
+THREAD_MODES=(1 "$(nproc)")
+echo "config threads round faults_per_s" >"$OUT/runs"
+for threads in "${THREAD_MODES[@]}"; do
+	for round in $(seq "$ROUNDS"); do
+		for config in "${CONFIGS[@]}"; do
+			start_tracer "$config"
+			rate=$(build/faultbench "$SECS" "$threads" |
+				python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_per_s"])')
+			stop_tracer
+			echo "$config $threads $round $rate" >>"$OUT/runs"
+			echo "bench: $config, $threads thread(s), round $round: $rate faults/s" >&2
+		done
+	done
+done
+
+# Per-probe cost: the kernel's own accounting, switched on only for this run (it adds two
+# clock reads to every program run).
+sysctl -q kernel.bpf_stats_enabled=1
+./foliostat -j 1 >"$OUT/stats.ndjson" 2>/dev/null &
+TRACER=$!
+sleep 1.5
+build/faultbench "$SECS" 1 >"$OUT/stats.fault"
+bpftool prog show -j >"$OUT/progs.json"
+bpftool map show -j >"$OUT/maps.json"
+stop_tracer
+sysctl -q kernel.bpf_stats_enabled=0
+
+# The loader with PROCS live processes in its table, at a 1 s interval.
+build/churn "$PROCS" 2>/dev/null &
+CHURN=$!
+sleep 5
+./foliostat -j 1 >"$OUT/churn.ndjson" 2>/dev/null &
+TRACER=$!
+sleep 3
+read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$TRACER/stat")
+sleep 10
+read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$TRACER/stat")
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$TRACER/status")
+peak=$(awk '/^VmHWM/ { print $2 }' "/proc/$TRACER/status")
+stop_tracer
+kill -TERM "$CHURN"
+wait "$CHURN" || true
+echo "$(((u1 + s1 - u0 - s0))) $(getconf CLK_TCK) 10 $rss $peak" >"$OUT/loader"
+
+python3 scripts/bench_report.py "$OUT" "$ROUNDS" "$SECS" "$PROCS" >"$RESULTS"
+cat "$RESULTS"

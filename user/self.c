@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/* foliostat's own cost (see self.h). */
+#include "self.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "foliostat.skel.h"
+#include "loader.h"
+
+int self_start(struct loader *loader)
+{
+	/* The kernel counts run time only while some process holds this file open. */
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0)
+		return -errno;
+	loader->stats_fd = fd;
+	return 0;
+}
+
+/* Resident memory now (the peak, ru_maxrss, is set by the one-time parsing of kernel BTF at
+ * start-up and says nothing about steady operation). */
+static long resident_kib(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size, resident = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+void self_read(const struct loader *loader, struct self_cost *now)
+{
+	struct rusage usage;
+
+	memset(now, 0, sizeof(*now));
+	for (int i = 0; i < NR_PROBES && i < FS_MAX_PROBES; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd;
+
+		if (!loader->probes[i].attached)
+			continue;
+		fd = bpf_program__fd(loader->programs[i]);
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		now->events[i] = info.run_cnt;
+		now->run_ns[i] = info.run_time_ns;
+		now->misses[i] = info.recursion_misses;
+	}
+	if (!getrusage(RUSAGE_SELF, &usage))
+		now->loader_cpu_s = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
+				    usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+	now->loader_rss_kib = resident_kib();
+}
+
+void self_delta(const struct self_cost *before, const struct self_cost *now,
+		struct self_cost *out)
+{
+	for (int i = 0; i < FS_MAX_PROBES; i++) {
+		out->events[i] = now->events[i] - before->events[i];
+		out->run_ns[i] = now->run_ns[i] - before->run_ns[i];
+		out->misses[i] = now->misses[i] - before->misses[i];
+	}
+	out->loader_cpu_s = now->loader_cpu_s - before->loader_cpu_s;
+	out->loader_rss_kib = now->loader_rss_kib;
+}
+
+void self_accumulate(struct self_cost *acc, const struct self_cost *add)
+{
+	for (int i = 0; i < FS_MAX_PROBES; i++) {
+		acc->events[i] += add->events[i];
+		acc->run_ns[i] += add->run_ns[i];
+		acc->misses[i] += add->misses[i];
+	}
+	acc->loader_cpu_s += add->loader_cpu_s;
+	acc->loader_rss_kib = add->loader_rss_kib;
+}
+
+void self_stop(struct loader *loader)
+{
+	if (loader->stats_fd > 0)
+		close(loader->stats_fd);
+	loader->stats_fd = 0;
+}
