@@ -12,7 +12,7 @@ SECS=${SECS:-5}
 PROCS=${PROCS:-10000}
 RESULTS=${RESULTS:-docs/benchmarks.md}
 OUT=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$OUT"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
 [ "$(id -u)" -eq 0 ] || { echo "bench: run as root" >&2; exit 1; }
 [ -e /sys/kernel/tracing/events ] || mount -t tracefs tracefs /sys/kernel/tracing
