@@ -13,7 +13,7 @@ BPFTOOL ?= bpftool
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
 
-PKGS := libbpf jansson
+PKGS := libbpf jansson libcap-ng
 ifeq ($(STATIC),1)
 PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS))
 LDFLAGS += -static

@@ -4,10 +4,11 @@
 # list to install by hand.
 set -eu
 
-# Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson for the loader.
-# Tests: python3 (JSON parsing), linux-perf (independent counts), procps/kmod basics.
-PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev pkg-config make gcc
-libc6-dev python3 linux-perf"
+# Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson/libcap-ng for
+# the loader. Tests: python3 (JSON parsing), linux-perf (independent counts); bpftrace for the
+# benchmark's peer configuration.
+PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev libcap-ng-dev
+pkg-config make gcc libc6-dev python3 linux-perf bpftrace"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -424,6 +424,26 @@ test_missing_pid_is_an_error() {
 		fail "message: $(cat "$T/err")"
 }
 
+# Once attached, foliostat holds no capability (at most CAP_BPF, on kernels before 6.5 that
+# refuse map reads without it) and cannot gain any; it still reports what it sees.
+test_privileges_dropped_after_attach() {
+	need_root
+	start_foliostat "$T/out" -j 0.3
+	local caps
+	caps=$(awk '/^CapEff/ { print $2 }' "/proc/$FS_PID/status")
+	assert_eq "$(awk '/^NoNewPrivs/ { print $2 }' "/proc/$FS_PID/status")" 1 "no_new_privs"
+	# 0, or CAP_BPF (bit 39) alone
+	case $caps in
+	0000000000000000 | 0000008000000000) echo "ok: effective capabilities $caps" ;;
+	*) fail "effective capabilities $caps" ;;
+	esac
+	"$WORKLOAD" pages 1024 >"$T/workload"
+	sleep 0.4
+	stop_foliostat "$T/out"
+	assert_between "$(query "$T/out" "hist($(json_field "$(cat "$T/workload")" pid), 'alloc_movable').get('0', 0)")" \
+		1024 3000 "folios counted after the drop"
+}
+
 # Without privileges: a message that says what is needed, exit 1.
 test_unprivileged_run_explains() {
 	need_root

@@ -15,6 +15,7 @@
 #include "foliostat.skel.h"
 #include "loader.h"
 #include "options.h"
+#include "privileges.h"
 #include "report.h"
 #include "snapshot.h"
 #include "counters.h"
@@ -314,6 +315,12 @@ int main(int argc, char **argv)
 	if (opts.self && (ret = self_start(&loader))) {
 		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
 			strerror(-ret));
+		loader_stop(&loader);
+		return 1;
+	}
+	if (drop_privileges(&loader, err, sizeof(err))) {
+		fprintf(stderr, "foliostat: %s\n", err);
+		self_stop(&loader);
 		loader_stop(&loader);
 		return 1;
 	}
