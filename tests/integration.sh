@@ -403,7 +403,8 @@ test_missing_probe_degrades() {
 # Usage errors exit 2 with a message; --help and --version exit 0.
 test_usage_errors_exit_2() {
 	local args status
-	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-n x" "--max-tasks 1"; do
+	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-n x" "--max-tasks 1" \
+		"--check 1" "--check -d 1"; do
 		status=0
 		# shellcheck disable=SC2086 # split on purpose
 		"$FOLIOSTAT" $args >/dev/null 2>"$T/err" || status=$?
@@ -442,6 +443,28 @@ test_privileges_dropped_after_attach() {
 	stop_foliostat "$T/out"
 	assert_between "$(query "$T/out" "hist($(json_field "$(cat "$T/workload")" pid), 'alloc_movable').get('0', 0)")" \
 		1024 3000 "folios counted after the drop"
+}
+
+# --check reports every probe and the host's modes, exit 0 when the required probes attach, 1
+# when they do not (a required probe disabled, or no privileges); nothing stays attached.
+test_check_reports_what_the_host_offers() {
+	need_root
+	"$FOLIOSTAT" --check -j >"$T/out" || fail "exit status $? on this host"
+	assert_eq "$(query "$T/out" "recs[0]['check']['usable']")" true "usable"
+	assert_eq "$(query "$T/out" "sorted(set(recs[0]['check']['probes'].values()))")" '["attached"]' "probe states"
+	assert_eq "$(query "$T/out" "recs[0]['check']['thp']['enabled']")" \
+		"\"$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)\"" "THP mode"
+	"$FOLIOSTAT" --check | grep -q '^usable: ' || fail "no verdict in the table"
+	local status=0
+	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_alloc "$FOLIOSTAT" --check -j >"$T/out" || status=$?
+	assert_eq "$status" 1 "exit status without a required probe"
+	assert_eq "$(query "$T/out" "recs[0]['check']['usable']")" false "usable without a required probe"
+	status=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$FOLIOSTAT" --check \
+		>"$T/out" 2>&1 || status=$?
+	assert_eq "$status" 1 "exit status without privileges"
+	grep -q 'CAP_BPF no' "$T/out" || fail "privileges not reported: $(cat "$T/out")"
+	assert_nothing_attached
 }
 
 # Without privileges: a message that says what is needed, exit 1.

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "snapshot.h"
 #include "counters.h"
+#include "check.h"
 #include "evict.h"
 #include "self.h"
 #include "window.h"
@@ -304,6 +305,8 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (opts.check)
+		return run_check(&opts);
 	if (install_signals()) {
 		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n", strerror(errno));
 		return 1;

@@ -13,7 +13,7 @@
 
 #include "foliostat.h"
 
-enum { OPT_MAX_TASKS = 0x100, OPT_SELF };
+enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK };
 
 static const struct option long_options[] = {
 	{ "duration", required_argument, NULL, 'd' },
@@ -23,6 +23,7 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, 'n' },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 	{ "self", no_argument, NULL, OPT_SELF },
+	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -46,6 +47,8 @@ void print_usage(FILE *out)
 		"  -c, --comm NAME      only processes named exactly NAME\n"
 		"  -n, --top N          at most N processes per record (default %d, 0: all)\n"
 		"      --max-tasks N    capacity of the in-kernel thread and process tables (default %d)\n"
+		"      --check          report, probe by probe, what this kernel offers, then exit\n"
+		"                       (0: the required probes attach; 1: they do not)\n"
 		"      --self           add foliostat's own cost to each record (turns on the\n"
 		"                       kernel's BPF run-time statistics while it runs)\n"
 		"  -v, --verbose        show libbpf's own messages\n"
@@ -167,6 +170,9 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		case OPT_SELF:
 			opts->self = true;
 			break;
+		case OPT_CHECK:
+			opts->check = true;
+			break;
 		case 'v':
 			opts->verbose = true;
 			break;
@@ -198,6 +204,10 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	}
 	if (optind + 2 < argc) {
 		set_error(err, err_len, "unexpected argument '%s'", argv[optind + 2]);
+		return FS_PARSE_USAGE;
+	}
+	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0)) {
+		set_error(err, err_len, "--check takes no INTERVAL or --duration");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->interval_s > 0 && opts->duration_s > 0) {

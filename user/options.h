@@ -23,6 +23,7 @@ struct fs_options {
 	long top;		/* at most this many processes per record; 0: all */
 	long max_tasks;		/* capacity of the BPF task table (threads) */
 	bool self;		/* report foliostat's own cost in each record */
+	bool check;		/* only report what this host offers, then exit */
 };
 
 enum fs_parse_result {

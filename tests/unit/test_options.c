@@ -97,6 +97,13 @@ static bool unknown_and_incomplete_options_are_named(void)
 	       ASSERT_STREQ(err, "option '--pid' needs a value");
 }
 
+static bool check_takes_no_interval(void)
+{
+	return ASSERT_EQ(PARSE("--check", "-j"), FS_PARSE_RUN) && ASSERT_TRUE(opts.check) &&
+	       ASSERT_EQ(PARSE("--check", "2"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--check takes no INTERVAL");
+}
+
 static bool help_and_version_exit_successfully(void)
 {
 	char *text = NULL;
@@ -125,6 +132,7 @@ const struct unit_test options_tests[] = {
 	UNIT_TEST(duration_with_interval_is_refused),
 	UNIT_TEST(bad_values_name_the_option),
 	UNIT_TEST(unknown_and_incomplete_options_are_named),
+	UNIT_TEST(check_takes_no_interval),
 	UNIT_TEST(help_and_version_exit_successfully),
 	{},
 };

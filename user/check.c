@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * foliostat --check: loads and attaches every probe the way a run would, reports each with its
+ * state, and the facts that decide what foliostat can do here (BTF, privileges, THP and MGLRU
+ * modes), then detaches.
+ */
+#include "check.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <cap-ng.h>
+#include <linux/capability.h>
+#include <sys/utsname.h>
+
+#include "loader.h"
+
+#define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
+
+/* The bracketed choice of a sysfs mode file ("always [madvise] never" -> "madvise"). */
+static void read_mode(const char *path, char *out, size_t len)
+{
+	char line[256] = "", *open_b, *close_b;
+	FILE *f = fopen(path, "r");
+
+	snprintf(out, len, "unavailable");
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && (open_b = strchr(line, '[')) &&
+	    (close_b = strchr(open_b, ']'))) {
+		*close_b = '\0';
+		snprintf(out, len, "%s", open_b + 1);
+	}
+	fclose(f);
+}
+
+static bool mglru_on(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
+	unsigned int mask = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%x", &mask) != 1)
+		mask = 0;
+	fclose(f);
+	return mask != 0;
+}
+
+int run_check(const struct fs_options *opts)
+{
+	char err[512] = "", thp[32], defrag[32];
+	struct loader loader;
+	struct utsname uts;
+	bool btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	bool cap_bpf, cap_perfmon, loaded, core_ok = true;
+	json_t *probes = json_object(), *record;
+
+	uname(&uts);
+	capng_get_caps_process();
+	cap_bpf = capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF) ||
+		  capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
+	cap_perfmon = capng_have_capability(CAPNG_EFFECTIVE, CAP_PERFMON) ||
+		      capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
+	read_mode(THP_SYSFS "/enabled", thp, sizeof(thp));
+	read_mode(THP_SYSFS "/defrag", defrag, sizeof(defrag));
+
+	loaded = loader_start(&loader, opts, err, sizeof(err)) == 0;
+	if (loaded) {
+		for (int i = 0; i < NR_PROBES; i++)
+			json_object_set_new(probes, loader.probes[i].name,
+					    json_string(loader.probes[i].attached
+								? "attached"
+								: loader.probes[i].reason));
+		loader_stop(&loader);
+	} else {
+		core_ok = false;
+	}
+
+	if (opts->json) {
+		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b}, s:{s:s, s:s}, s:b, s:o, "
+				   "s:s?, s:b}}",
+				   "schema", 1, "check", "kernel", uts.release, "btf", btf,
+				   "privileges", "euid", (int)geteuid(), "cap_bpf", cap_bpf,
+				   "cap_perfmon", cap_perfmon, "thp", "enabled", thp, "defrag",
+				   defrag, "mglru", mglru_on(), "probes", probes, "error",
+				   loaded ? NULL : err, "usable", core_ok);
+		json_dumpf(record, stdout, JSON_COMPACT);
+		fputc('\n', stdout);
+		json_decref(record);
+	} else {
+		const char *name;
+		json_t *state;
+
+		printf("foliostat check: Linux %s\n", uts.release);
+		printf("  %-40s %s\n", "kernel BTF (/sys/kernel/btf/vmlinux)",
+		       btf ? "present" : "missing (needs CONFIG_DEBUG_INFO_BTF=y)");
+		printf("  %-40s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges", (int)geteuid(),
+		       cap_bpf ? "yes" : "no", cap_perfmon ? "yes" : "no");
+		printf("  %-40s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
+		printf("  %-40s %s\n", "multi-generational LRU", mglru_on() ? "on" : "off");
+		if (!loaded)
+			printf("  %-40s %s\n", "probes", err);
+		json_object_foreach(probes, name, state)
+			printf("  %-40s %s\n", name, json_string_value(state));
+		printf("%s\n", core_ok ? "usable: the required probes attach"
+				       : "not usable: see above");
+		json_decref(probes);
+	}
+	return core_ok ? 0 : 1;
+}
