@@ -5,6 +5,8 @@
 VERSION := 0.1.0
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 OUTPUT ?= build
+# The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
+BINARY ?= foliostat
 PREFIX ?= /usr/local
 DESTDIR ?=
 
@@ -45,9 +47,9 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean check unit-tests install uninstall vmlinux bench
+.PHONY: all clean check unit-tests install uninstall vmlinux bench vmtest
 
-all: foliostat $(OUTPUT)/workload
+all: $(BINARY) $(OUTPUT)/workload
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
@@ -77,7 +79,7 @@ LINK_STAMP := $(OUTPUT)/.link-static-$(if $(filter 1,$(STATIC)),yes,no)
 $(LINK_STAMP): | $(OUTPUT)
 	$(Q)rm -f $(OUTPUT)/.link-static-* && touch $@
 
-foliostat: $(OUTPUT)/main.o $(USER_OBJS) $(LINK_STAMP)
+$(BINARY): $(OUTPUT)/main.o $(USER_OBJS) $(LINK_STAMP)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(PKG_LIBS) -lm -o $@
 
@@ -135,6 +137,10 @@ $(OUTPUT)/churn: tests/bench/churn.c | $(OUTPUT)
 
 bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/churn
 	$(Q)scripts/bench.sh
+
+# Boot Debian 12's own Linux 6.1 under QEMU and run foliostat there (scripts/vmtest.sh).
+vmtest:
+	$(Q)scripts/vmtest.sh
 
 unit-tests: $(OUTPUT)/unit-tests
 

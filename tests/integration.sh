@@ -265,6 +265,17 @@ test_bench_tracepoints_match_foliostat() {
 		"tracepoints in tests/bench/tracepoints.h"
 }
 
+# Another kernel: Debian 12's Linux 6.1 (older folio layout, THP always, other tracepoint
+# arguments) booted under QEMU, with foliostat's figures for the workload checked there.
+test_vmtest_on_debian_linux_6_1() {
+	need_root
+	command -v apt-get >/dev/null || skip "needs Debian's packages"
+	local status=0
+	scripts/vmtest.sh >"$T/vmtest" 2>&1 || status=$?
+	grep '^vmtest:' "$T/vmtest"
+	assert_eq "$status" 0 "make vmtest's exit status"
+}
+
 # A one-shot run prints one readable summary on SIGINT, within 100 columns.
 test_one_shot_summary_is_readable() {
 	need_root

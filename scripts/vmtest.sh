@@ -1,0 +1,130 @@
+#!/bin/bash
+# make vmtest: boot Debian 12's own kernel (Linux 6.1, whose folios, THP mode and LRU differ from
+# newer kernels') under QEMU with software emulation, run a static foliostat there around the
+# test workload, and check the workload's figures as the host tests do. Needs root (to install
+# packages) and a few minutes; prints "vmtest: PASS" or "vmtest: FAIL: why" and exits 0 or 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK=${VMTEST_DIR:-build/vmtest}
+STATIC_OUT=build/static
+mkdir -p "$WORK"
+
+fail() {
+	echo "vmtest: FAIL: $*"
+	exit 1
+}
+
+# What the VM needs from Debian: QEMU, a static busybox for the initramfs, the kernel package.
+need=""
+for pkg in qemu-system-x86 busybox-static cpio; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q ' installed' || need="$need $pkg"
+done
+if [ -n "$need" ]; then
+	echo "vmtest: installing$need"
+	apt-get update -qq
+	# shellcheck disable=SC2086 # a list
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+kernel_pkg=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$' |
+	awk '{ print $1 }' | sort -V | tail -1)
+[ -n "$kernel_pkg" ] || fail "no linux-image-6.1.*-cloud-amd64-unsigned package (apt-get update?)"
+if [ ! -d "$WORK/kernel/boot" ]; then
+	echo "vmtest: fetching $kernel_pkg"
+	(cd "$WORK" && rm -f ./*.deb && apt-get download -qq "$kernel_pkg")
+	rm -rf "$WORK/kernel"
+	dpkg -x "$WORK"/*.deb "$WORK/kernel"
+fi
+vmlinuz=$(ls "$WORK"/kernel/boot/vmlinuz-*)
+
+# Static programs: they must run in an initramfs with no C library.
+make -s STATIC=1 OUTPUT="$STATIC_OUT" BINARY="$STATIC_OUT/foliostat" \
+	"$STATIC_OUT/foliostat" "$STATIC_OUT/workload"
+
+root="$WORK/initramfs"
+rm -rf "$root"
+mkdir -p "$root"/{bin,proc,sys,dev,tmp}
+cp /bin/busybox "$root/bin/busybox"
+for tool in sh mount sleep kill cat ls grep wc echo poweroff mkdir seq; do
+	ln -s busybox "$root/bin/$tool"
+done
+cp "$STATIC_OUT/foliostat" "$STATIC_OUT/workload" "$root/bin/"
+cat >"$root/init" <<'INIT'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+echo "vmtest: kernel $(cat /proc/sys/kernel/osrelease)"
+echo "vmtest: thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+/bin/foliostat --check
+foliostat -j 0.5 >/tmp/records 2>/tmp/errors &
+fs=$!
+for i in $(seq 100); do
+	[ "$(ls -l /proc/$fs/fd 2>/dev/null | grep -c bpf_link)" -ge 5 ] && break
+	sleep 0.1
+done
+workload pages 4096 >/tmp/workload
+workload thp 16 >>/tmp/workload
+sleep 1
+kill -INT $fs
+wait $fs
+echo "vmtest: foliostat exit $?"
+echo "vmtest-errors-begin"; cat /tmp/errors; echo "vmtest-errors-end"
+echo "vmtest-workload-begin"; cat /tmp/workload; echo "vmtest-workload-end"
+echo "vmtest-records-begin"; cat /tmp/records; echo "vmtest-records-end"
+poweroff -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$WORK/initramfs.gz"
+
+echo "vmtest: booting $(basename "$vmlinuz") under qemu (tcg)"
+timeout 600 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G -nographic -no-reboot \
+	-kernel "$vmlinuz" -initrd "$WORK/initramfs.gz" \
+	-append "console=ttyS0 panic=-1 quiet transparent_hugepage=always" \
+	>"$WORK/console.log" 2>&1 || true
+grep '^vmtest:' "$WORK/console.log" || true
+
+python3 - "$WORK/console.log" <<'CHECK' || fail "see $WORK/console.log"
+import json, sys
+
+log = open(sys.argv[1], errors="replace").read().replace("\r", "")
+
+def section(name):
+    start, end = f"vmtest-{name}-begin\n", f"vmtest-{name}-end"
+    if start not in log:
+        sys.exit(f"vmtest: no {name} in the console log (did the VM boot?)")
+    return log.split(start, 1)[1].split(end, 1)[0]
+
+errors = section("errors").strip()
+workloads = [json.loads(l) for l in section("workload").splitlines() if l.strip()]
+records = [json.loads(l) for l in section("records").splitlines() if l.strip()]
+if not records:
+    sys.exit(f"vmtest: no records; foliostat said: {errors}")
+probes = records[0]["probes"]
+missing = {k: v for k, v in probes.items() if v != "attached"}
+print(f"vmtest: {len(probes) - len(missing)} of {len(probes)} probes attached; not attached: {missing}")
+
+def hist(pid, name):
+    total = {}
+    for r in records:
+        for p in r["processes"]:
+            if p["pid"] == pid and p["folios"][name]:
+                for order, n in p["folios"][name].items():
+                    total[order] = total.get(order, 0) + n
+    return total
+
+pages, thp = workloads
+ok = True
+order0 = hist(pages["pid"], "alloc_movable").get("0", 0)
+print(f"vmtest: pages 4096: {order0} order-0 movable folios")
+ok &= 4096 <= order0 <= 6000
+order9 = hist(thp["pid"], "alloc").get("9", 0)
+print(f"vmtest: thp 16 MiB: {order9} order-9 folios")
+ok &= order9 == 8
+faults = sum(p["faults"]["user"] or 0 for r in records for p in r["processes"] if p["pid"] == pages["pid"])
+print(f"vmtest: pages 4096: {faults} user faults")
+ok &= probes.get("exceptions:page_fault_user") != "attached" or 4096 <= faults <= 6000
+sys.exit(0 if ok else "vmtest: figures off")
+CHECK
+echo "vmtest: PASS"
