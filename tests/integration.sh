@@ -411,6 +411,24 @@ test_missing_probe_degrades() {
 	assert_nothing_attached
 }
 
+# A probe whose program the kernel's verifier refuses (as another kernel's might) is reported
+# and the rest loads; a refused required probe is a clear error naming it.
+test_refused_program_degrades() {
+	need_root
+	FOLIOSTAT_TEST_REFUSE_PROBE=tlb:tlb_flush "$FOLIOSTAT" -j -d 0.3 >"$T/out" || fail "exit status $?"
+	assert_eq "$(query "$T/out" "recs[0]['probes']['tlb:tlb_flush'].startswith('failed to load: the kernel refused')")" \
+		true "state of the refused probe"
+	assert_eq "$(query "$T/out" "recs[0]['system']['tlb']")" null "its figures"
+	assert_eq "$(query "$T/out" "sum(v == 'attached' for v in recs[0]['probes'].values()) == len(recs[0]['probes']) - 1")" \
+		true "every other probe attached"
+	local status=0
+	FOLIOSTAT_TEST_REFUSE_PROBE=kmem:mm_page_alloc "$FOLIOSTAT" -d 0.3 >/dev/null 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status when a required probe is refused"
+	grep -q '^foliostat: failed to load the program for kmem:mm_page_alloc: ' "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	assert_nothing_attached
+}
+
 # Usage errors exit 2 with a message; --help and --version exit 0.
 test_usage_errors_exit_2() {
 	local args status

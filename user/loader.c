@@ -94,12 +94,21 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 };
 
 static bool verbose;
+/* The program the kernel last refused to load, from libbpf's own report of it. */
+static char refused_program[64];
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
 {
+	const char *prog;
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, args);
+	prog = strstr(line, "prog '");
+	if (prog && strstr(line, "load failed"))
+		sscanf(prog, "prog '%63[^']'", refused_program);
 	if (level == LIBBPF_DEBUG || !verbose)
 		return 0;
-	return vfprintf(stderr, fmt, args);
+	return fputs(line, stderr);
 }
 
 static void set_error(char *err, size_t len, const char *fmt, ...)
@@ -124,12 +133,13 @@ static bool disabled_by_env(const char *name)
 	return false;
 }
 
-/* What the access error most likely means, for the person reading it. */
+/* What the error most likely means, for the person reading it: EPERM comes from the bpf()
+ * call itself, EACCES and EINVAL from the verifier refusing a program. */
 static const char *privilege_hint(int err)
 {
-	if (err == -EPERM || err == -EACCES)
+	if (err == -EPERM)
 		return " (run as root, or with CAP_BPF and CAP_PERFMON)";
-	return " (run with -v for libbpf's messages)";
+	return " (run with -v for the verifier's log)";
 }
 
 /* Decide per probe whether its program loads: present in kernel BTF and not disabled. */
@@ -257,11 +267,113 @@ missing:
 	return 0;
 }
 
+/* Test hook: FOLIOSTAT_TEST_REFUSE_PROBE=group:event makes that probe's program one the
+ * verifier refuses (its first instruction exits before r0 is set; the rest, kept so that CO-RE
+ * relocations still apply, is unreachable), to exercise the load without it. */
+static void refuse_for_test(struct loader *loader)
+{
+	static struct bpf_insn broken[4096];
+	const char *name = getenv("FOLIOSTAT_TEST_REFUSE_PROBE");
+
+	for (int i = 0; name && i < NR_PROBES; i++) {
+		struct bpf_program *prog = loader->programs[i];
+		size_t cnt = bpf_program__insn_cnt(prog);
+
+		if (strcmp(probe_defs[i].name, name) != 0 || cnt > 4096)
+			continue;
+		memcpy(broken, bpf_program__insns(prog), cnt * sizeof(broken[0]));
+		broken[0] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+		bpf_program__set_insns(prog, broken, cnt);
+	}
+}
+
+static int probe_of_program(const char *program)
+{
+	for (int i = 0; i < NR_PROBES; i++)
+		if (strcmp(probe_defs[i].program, program) == 0)
+			return i;
+	return -1;
+}
+
+/* Open the skeleton and configure it for this kernel; probes in `refused` stay unloaded. */
+static int open_configured(struct loader *loader, const struct fs_options *opts,
+			   const struct btf *vmlinux, char (*refused)[160], char *err,
+			   size_t err_len)
+{
+	int nr_args;
+
+	loader->skel = foliostat_bpf__open();
+	if (!loader->skel) {
+		set_error(err, err_len, "failed to open BPF object: %s", strerror(errno));
+		return -1;
+	}
+	probe_kernel(loader, vmlinux);
+	for (int i = 0; i < NR_PROBES; i++) {
+		if (!refused[i][0])
+			continue;
+		snprintf(loader->probes[i].reason, sizeof(loader->probes[i].reason), "%.150s",
+			 refused[i]);
+		bpf_program__set_autoload(loader->programs[i], false);
+	}
+	refuse_for_test(loader);
+	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
+	/* thp.bpf.c, compaction.bpf.c, reclaim.bpf.c: arguments whose position differs across
+	 * kernels. */
+	nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
+	loader->skel->rodata->fs_scan_pmd_status_arg = nr_args >= 2 ? nr_args - 2 : 5;
+	loader->skel->rodata->fs_migrate_has_large_folio_split =
+		tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
+	nr_args = tracepoint_nr_args(vmlinux, "mm_vmscan_lru_isolate");
+	loader->skel->rodata->fs_lru_isolate_lru_arg = nr_args == 8 ? 7 : 6;
+	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
+	bpf_map__set_max_entries(loader->skel->maps.fs_procs, opts->max_tasks);
+	return 0;
+}
+
+/*
+ * Load, and where the kernel refuses the program of a probe that is not required (a verifier
+ * that differs from the ones we know), load again without it: it is reported with the reason
+ * and everything else runs.
+ */
+static int load_what_loads(struct loader *loader, const struct fs_options *opts,
+			   const struct btf *vmlinux, char *err, size_t err_len)
+{
+	static char refused[NR_PROBES][160];
+
+	memset(refused, 0, sizeof(refused));
+	for (int attempt = 0; attempt <= NR_PROBES; attempt++) {
+		int ret, probe;
+
+		if (open_configured(loader, opts, vmlinux, refused, err, err_len))
+			return -1;
+		refused_program[0] = '\0';
+		ret = foliostat_bpf__load(loader->skel);
+		if (!ret)
+			return 0;
+		probe = probe_of_program(refused_program);
+		if (probe < 0 || probe_defs[probe].core || ret == -EPERM) {
+			if (probe >= 0 && ret != -EPERM)
+				set_error(err, err_len, "failed to load the program for %s: %s%s",
+					  probe_defs[probe].name, strerror(-ret),
+					  privilege_hint(ret));
+			else
+				set_error(err, err_len, "failed to load BPF programs: %s%s",
+					  strerror(-ret), privilege_hint(ret));
+			return -1;
+		}
+		snprintf(refused[probe], sizeof(refused[probe]),
+			 "failed to load: the kernel refused the program (%s)", strerror(-ret));
+		foliostat_bpf__destroy(loader->skel);
+		loader->skel = NULL;
+	}
+	set_error(err, err_len, "failed to load BPF programs: too many refused");
+	return -1;
+}
+
 int loader_start(struct loader *loader, const struct fs_options *opts, char *err,
 		 size_t err_len)
 {
 	struct btf *vmlinux = NULL;
-	int ret, nr_args;
 
 	memset(loader, 0, sizeof(*loader));
 	verbose = opts->verbose;
@@ -279,36 +391,14 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		set_error(err, err_len, "failed to read kernel BTF: %s", strerror(errno));
 		return -1;
 	}
-	loader->skel = foliostat_bpf__open();
-	if (!loader->skel) {
-		set_error(err, err_len, "failed to open BPF object: %s", strerror(errno));
+	if (load_what_loads(loader, opts, vmlinux, err, err_len))
 		goto fail;
-	}
-	probe_kernel(loader, vmlinux);
 	read_enum_names(vmlinux, "scan_result", "SCAN_", "result", loader->scan_names, NULL,
 			FS_NR_SCAN_RESULTS);
 	read_enum_names(vmlinux, "tlb_flush_reason", "TLB_", "reason", loader->tlb_names,
 			loader->tlb_known, FS_NR_TLB_REASONS);
 	read_enum_names(vmlinux, "lru_list", "LRU_", "lru", loader->lru_names, loader->lru_known,
 			FS_NR_LRU_LISTS);
-	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
-	/* thp.bpf.c, compaction.bpf.c, reclaim.bpf.c: arguments whose position differs across
-	 * kernels. */
-	nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
-	loader->skel->rodata->fs_scan_pmd_status_arg = nr_args >= 2 ? nr_args - 2 : 5;
-	loader->skel->rodata->fs_migrate_has_large_folio_split =
-		tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
-	nr_args = tracepoint_nr_args(vmlinux, "mm_vmscan_lru_isolate");
-	loader->skel->rodata->fs_lru_isolate_lru_arg = nr_args == 8 ? 7 : 6;
-	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
-	bpf_map__set_max_entries(loader->skel->maps.fs_procs, opts->max_tasks);
-
-	ret = foliostat_bpf__load(loader->skel);
-	if (ret) {
-		set_error(err, err_len, "failed to load BPF programs: %s%s", strerror(-ret),
-			  privilege_hint(ret));
-		goto fail;
-	}
 	if (attach_probes(loader, err, err_len))
 		goto fail;
 	loader->tasks_fd = bpf_map__fd(loader->skel->maps.fs_tasks);
