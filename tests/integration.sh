@@ -367,6 +367,36 @@ test_full_table_counts_untracked() {
 		"tracked + untracked + interrupt vs system total ($total)"
 }
 
+# Tens of thousands of short-lived processes: each is reported in its window and its slot is
+# freed, so the table and the loader stay small; the system's fault total matches a system-wide
+# perf count taken around the run (perf also sees foliostat's own start-up and shut-down).
+test_process_churn_stays_bounded_and_exact() {
+	need_root
+	mount_tracefs
+	perf stat -a -x, -e exceptions:page_fault_user -o "$T/perf" -- sleep 14 &
+	local perf_pid=$!
+	sleep 1
+	start_foliostat "$T/out" -j 1 --self --top 0
+	"$WORKLOAD" forks 20000 >"$T/workload"
+	sleep 2.2
+	local slots
+	slots=$(bpftool map dump name fs_tasks -j | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+	stop_foliostat "$T/out"
+	wait "$perf_pid"
+	local ours theirs
+	ours=$(query "$T/out" "sum(r['system']['faults']['user'] for r in recs)")
+	theirs=$(perf_count "$T/perf" exceptions:page_fault_user)
+	echo "user faults: foliostat $ours, perf -a $theirs"
+	# (a process that straddles two windows is in both records: count pids)
+	assert_eq "$(query "$T/out" "len({p['pid'] for r in recs for p in r['processes'] if p['comm'] == 'workload'})")" \
+		20001 "workload processes reported (parent and children)"
+	assert_between "$ours" $((theirs * 97 / 100)) "$theirs" "system user faults vs perf -a"
+	assert_between "$slots" 0 200 "thread-table slots held after the churn"
+	echo "loader RSS (KiB) by record: $(query "$T/out" "[r['self']['loader_rss_kib'] for r in recs]")"
+	# During the burst the loader holds a window's worth of it; afterwards it gives it back.
+	assert_between "$(query "$T/out" "recs[-1]['self']['loader_rss_kib']")" 1 16384 "loader RSS after the churn (KiB)"
+}
+
 # A closed pipe ends the run promptly and quietly; nothing stays attached.
 test_closed_pipe_ends_quietly() {
 	need_root

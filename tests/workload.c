@@ -16,6 +16,8 @@
  *                                                        in this process (needs root)
  *   workload [--name HEX] [--linger SECS] tlbflip N      flip a page read-only and back N times
  *                                                        while other threads keep reading it
+ *   workload [--name HEX] [--linger SECS] forks N        fork N short-lived children one after
+ *                                                        another, each touching 4 pages
  *
  * --name sets the process name to the given bytes (hex), to test hostile names.
  */
@@ -31,6 +33,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define HUGE_SIZE (2UL << 20)
@@ -50,6 +53,19 @@ static void touch(char *mem, size_t len)
 {
 	for (size_t off = 0; off < len; off += page_size)
 		((volatile char *)mem)[off] = 1;
+}
+
+/* Touch `pages` fresh anonymous pages with THP off: one order-0 folio per page. */
+static void action_pages_quiet(long pages)
+{
+	size_t len = (size_t)pages * page_size;
+	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		die("mmap");
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	touch(mem, len);
 }
 
 /* Anonymous memory aligned to the PMD size, so every 2 MiB can be one order-9 folio. */
@@ -175,6 +191,23 @@ static void action_tlbflip(long flips)
 	       flips, readers);
 }
 
+/* Process churn: many processes that live and die within a window. */
+static void action_forks(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t child = fork();
+
+		if (child == 0) {
+			action_pages_quiet(4);
+			_exit(0);
+		}
+		if (child < 0)
+			die("fork");
+		waitpid(child, NULL, 0);
+	}
+	printf("{\"pid\":%d,\"action\":\"forks\",\"children\":%ld}\n", getpid(), n);
+}
+
 static void action_thp(long mib)
 {
 	size_t len = (size_t)mib << 20;
@@ -189,15 +222,8 @@ static void action_thp(long mib)
 
 static void action_pages(long pages)
 {
-	size_t len = (size_t)pages * page_size;
-	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (mem == MAP_FAILED)
-		die("mmap");
 	/* Neither PMD THPs nor mTHPs: exactly one order-0 folio per page. */
-	if (madvise(mem, len, MADV_NOHUGEPAGE))
-		die("madvise(MADV_NOHUGEPAGE)");
-	touch(mem, len);
+	action_pages_quiet(pages);
 	printf("{\"pid\":%d,\"action\":\"pages\",\"pages_touched\":%ld}\n", getpid(), pages);
 }
 
@@ -306,7 +332,7 @@ int main(int argc, char **argv)
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
-				"compact NODE | tlbflip N\n");
+				"compact NODE | tlbflip N | forks N\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
@@ -323,6 +349,8 @@ int main(int argc, char **argv)
 		action_compact(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "tlbflip") == 0)
 		action_tlbflip(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "forks") == 0)
+		action_forks(atol(argv[i + 1]));
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

@@ -12,4 +12,8 @@
  */
 int array_reserve_one(void *items_ptr, size_t *cap, size_t nr, size_t item_size);
 
+/* Give memory back after a burst (process churn): when the array holds far fewer items than it
+ * has room for, shrink it to twice its items. Never fails (a refused shrink keeps it as is). */
+void array_shrink(void *items_ptr, size_t *cap, size_t nr, size_t item_size);
+
 #endif

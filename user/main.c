@@ -4,6 +4,7 @@
  * together: options, loader, the collection loop, and the renderers.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,10 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 		return -1;
 	}
 	snapshot_drop_evicted(&c->now);
+	snapshot_shrink(&c->now);
+	snapshot_shrink(&c->before);
+	/* Freed blocks go back to the heap, not the system, unless asked. */
+	malloc_trim(0);
 	swap = c->before;
 	c->before = c->now;
 	c->now = swap;
@@ -246,6 +251,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 				break;
 			}
 			last = last || (opts->count && ++records >= opts->count);
+			process_table_shrink(&c.window);
 		} else {
 			words_add_system(&report.system, &c.system);
 			report.kernel = &kernel_total;

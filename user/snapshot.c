@@ -91,6 +91,12 @@ void snapshot_drop_evicted(struct snapshot *snap)
 	snap->nr_procs = kept;
 }
 
+void snapshot_shrink(struct snapshot *snap)
+{
+	array_shrink(&snap->tasks, &snap->cap_tasks, snap->nr_tasks, sizeof(*snap->tasks));
+	array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
+}
+
 void snapshot_free(struct snapshot *snap)
 {
 	free(snap->tasks);

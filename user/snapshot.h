@@ -54,6 +54,8 @@ void snapshot_sort(struct snapshot *snap);
 int snapshot_absorb(struct snapshot *snap, struct snapshot *carry);
 /* Drop the samples (tasks and processes) marked for eviction (after they were reported). */
 void snapshot_drop_evicted(struct snapshot *snap);
+/* Give back memory a burst of threads left (see array_shrink()). */
+void snapshot_shrink(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);
 
 #endif

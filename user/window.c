@@ -255,6 +255,12 @@ void process_table_rank(struct process_table *table)
 	qsort(table->rows, table->nr, sizeof(*table->rows), compare_activity);
 }
 
+void process_table_shrink(struct process_table *table)
+{
+	array_shrink(&table->rows, &table->cap, table->nr, sizeof(*table->rows));
+	array_shrink(&table->procs, &table->cap_procs, table->nr_procs, sizeof(*table->procs));
+}
+
 void process_table_free(struct process_table *table)
 {
 	free(table->rows);
