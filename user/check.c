@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 
 #include "loader.h"
+#include "report.h"
 
 #define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
 
@@ -35,19 +36,6 @@ static void read_mode(const char *path, char *out, size_t len)
 		snprintf(out, len, "%s", open_b + 1);
 	}
 	fclose(f);
-}
-
-static bool mglru_on(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
-	unsigned int mask = 0;
-
-	if (!f)
-		return false;
-	if (fscanf(f, "%x", &mask) != 1)
-		mask = 0;
-	fclose(f);
-	return mask != 0;
 }
 
 int run_check(const struct fs_options *opts)
@@ -86,7 +74,7 @@ int run_check(const struct fs_options *opts)
 				   "schema", 1, "check", "kernel", uts.release, "btf", btf,
 				   "privileges", "euid", (int)geteuid(), "cap_bpf", cap_bpf,
 				   "cap_perfmon", cap_perfmon, "thp", "enabled", thp, "defrag",
-				   defrag, "mglru", mglru_on(), "probes", probes, "error",
+				   defrag, "mglru", host_mglru_enabled(), "probes", probes, "error",
 				   loaded ? NULL : err, "usable", core_ok);
 		json_dumpf(record, stdout, JSON_COMPACT);
 		fputc('\n', stdout);
@@ -101,7 +89,7 @@ int run_check(const struct fs_options *opts)
 		printf("  %-40s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges", (int)geteuid(),
 		       cap_bpf ? "yes" : "no", cap_perfmon ? "yes" : "no");
 		printf("  %-40s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
-		printf("  %-40s %s\n", "multi-generational LRU", mglru_on() ? "on" : "off");
+		printf("  %-40s %s\n", "multi-generational LRU", host_mglru_enabled() ? "on" : "off");
 		if (!loaded)
 			printf("  %-40s %s\n", "probes", err);
 		json_object_foreach(probes, name, state)

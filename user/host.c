@@ -21,6 +21,19 @@ int host_info_read(struct host_info *host)
 	return 0;
 }
 
+bool host_mglru_enabled(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
+	unsigned int mask = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%x", &mask) != 1)
+		mask = 0;
+	fclose(f);
+	return mask != 0;
+}
+
 void format_rfc3339(const struct timespec *ts, char *buf, size_t len)
 {
 	struct tm tm;

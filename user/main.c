@@ -48,20 +48,6 @@ static int install_signals(void)
 	return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
 }
 
-/* Multi-generational LRU, where the kernel has it and it is on (a nonzero mask). */
-static bool mglru_enabled(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/lru_gen/enabled", "r");
-	unsigned int mask = 0;
-
-	if (!f)
-		return false;
-	if (fscanf(f, "%x", &mask) != 1)
-		mask = 0;
-	fclose(f);
-	return mask != 0;
-}
-
 static double monotonic_now(void)
 {
 	struct timespec ts;
@@ -210,7 +196,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	report.tlb_measured = loader->probes[PROBE_TLB_FLUSH].attached;
 	report.lru_insert_measured = loader->probes[PROBE_LRU_INSERT].attached;
 	report.lru_activate_measured = loader->probes[PROBE_LRU_ACTIVATE].attached;
-	report.mglru = mglru_enabled();
+	report.mglru = host_mglru_enabled();
 	/* The kernel counters' starting point, so the first window has a "before". */
 	kernel_counters_read(&c.kernel_before);
 	if (opts->self)

@@ -76,6 +76,8 @@ struct fs_report {
 };
 
 int host_info_read(struct host_info *host);
+/* Is the multi-generational LRU on (where the kernel has it: a nonzero enabled mask)? */
+bool host_mglru_enabled(void);
 /* RFC 3339 UTC with milliseconds: 2026-12-03T08:09:23.123Z */
 void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 

@@ -60,7 +60,8 @@ static int compare_row_tgids(const void *a, const void *b)
 }
 
 /*
- * Collapse outcomes per process from the mm samples, and a row for every process that has
+ * Process-level figures (collapse outcomes, stalls) per process from the process-table samples,
+ * and a row for every process that has
  * some, even with no activity of its own threads (khugepaged did the work).
  */
 static int window_procs(const struct snapshot *before, struct snapshot *now,
