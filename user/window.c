@@ -61,11 +61,11 @@ static int compare_row_tgids(const void *a, const void *b)
 
 /*
  * Process-level figures (collapse outcomes, stalls) per process from the process-table samples,
- * and a row for every process that has
- * some, even with no activity of its own threads (khugepaged did the work).
+ * and a row for every process that has some, even with no activity of its own threads
+ * (khugepaged collapsed its memory, say).
  */
 static int window_procs(const struct snapshot *before, struct snapshot *now,
-		      const struct fs_options *opts, struct process_table *out)
+			const struct fs_options *opts, struct process_table *out)
 {
 	size_t b = 0, nr_rows = out->nr;
 
