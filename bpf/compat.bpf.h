@@ -76,8 +76,7 @@ static __always_inline int frame_off_task_stack(void)
 	 * which foliostat needs anyway). The verifier allows pointer - pointer but not
 	 * scalar + frame pointer: keep clang from reassociating the sum into the latter. */
 	asm volatile("" : "+r"(frame_from_task));
-	return bpf_get_current_task() + frame_from_task - (__u64)task->stack >=
-	       fs_task_stack_size;
+	return bpf_get_current_task() + frame_from_task - (__u64)task->stack >= fs_task_stack_size;
 }
 
 /*

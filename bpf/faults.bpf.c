@@ -45,8 +45,7 @@ int BPF_PROG(fs_fault_user, unsigned long address, struct pt_regs *regs, unsigne
 }
 
 SEC("tp_btf/page_fault_kernel")
-int BPF_PROG(fs_fault_kernel, unsigned long address, struct pt_regs *regs,
-	     unsigned long error_code)
+int BPF_PROG(fs_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
 	count_hardware_fault(FS_FAULT_KERNEL, error_code);
 	return 0;

@@ -79,11 +79,11 @@ struct fs_counters {
 	__u64 folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];
 	__u64 faults[FS_NR_FAULT_COUNTERS];
 	__u64 migrate[FS_NR_MIGRATE_COUNTERS];
-	__u64 tlb_flushes[FS_NR_TLB_REASONS]; /* tlb:tlb_flush, by reason */
-	__u64 tlb_pages;		       /* pages of ranged flushes */
-	__u64 tlb_full;			       /* whole-TLB flushes (TLB_FLUSH_ALL) */
+	__u64 tlb_flushes[FS_NR_TLB_REASONS];		  /* tlb:tlb_flush, by reason */
+	__u64 tlb_pages;				  /* pages of ranged flushes */
+	__u64 tlb_full;					  /* whole-TLB flushes (TLB_FLUSH_ALL) */
 	__u64 lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */
-	__u64 lru_activate[FS_NR_AMOUNTS];		   /* pagemap:mm_lru_activate */
+	__u64 lru_activate[FS_NR_AMOUNTS];		  /* pagemap:mm_lru_activate */
 };
 
 /*
@@ -149,12 +149,13 @@ struct fs_system {
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* task events that found the task table full */
 	__u64 freed[FS_NR_ORDERS];    /* mm_page_free: frees happen in unrelated contexts */
-	struct fs_thp_results thp;		/* collapse outcomes, whoever's memory */
+	struct fs_thp_results thp;    /* collapse outcomes, whoever's memory */
 	struct fs_thp_results thp_unattributed; /* ... of an mm whose owner is not known */
-	struct fs_thp_results thp_untracked;	/* ... of a process the full table had no room for */
-	struct fs_stalls stalls[FS_NR_STALLS];	/* every stall, whoever stalled */
-	__u64 reclaimed[FS_NR_STALLS];		/* pages reclaimed in them */
-	__u64 stalls_untracked[FS_NR_STALLS];	/* stalls of processes the full table had no room for */
+	struct fs_thp_results thp_untracked;   /* ... of a process the full table had no room for */
+	struct fs_stalls stalls[FS_NR_STALLS]; /* every stall, whoever stalled */
+	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in them */
+	__u64
+	    stalls_untracked[FS_NR_STALLS]; /* stalls of processes the full table had no room for */
 	struct fs_vmscan vmscan;
 };
 

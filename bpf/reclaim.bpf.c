@@ -81,8 +81,7 @@ int fs_lru_isolate(__u64 *ctx)
 
 		lru = lru7;
 	}
-	lru = verifier_bounded(lru < FS_NR_LRU_LISTS ? lru : FS_NR_LRU_LISTS - 1,
-			       FS_NR_LRU_LISTS);
+	lru = verifier_bounded(lru < FS_NR_LRU_LISTS ? lru : FS_NR_LRU_LISTS - 1, FS_NR_LRU_LISTS);
 	cpu->system.vmscan.scanned[reclaimer()][lru] += scanned;
 	return 0;
 }

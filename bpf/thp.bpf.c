@@ -21,8 +21,8 @@ static __always_inline struct task_struct *mm_owner(struct mm_struct *mm)
 
 static __always_inline void count_result(struct mm_struct *mm, int event, int result)
 {
-	unsigned int bucket = result < 0 || result >= FS_NR_SCAN_RESULTS ? FS_NR_SCAN_RESULTS - 1
-									  : result;
+	unsigned int bucket =
+	    result < 0 || result >= FS_NR_SCAN_RESULTS ? FS_NR_SCAN_RESULTS - 1 : result;
 	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
 	struct task_struct *owner = mm_owner(mm);
 	struct fs_cpu *cpu = this_cpu();
@@ -75,8 +75,8 @@ int fs_thp_scan(__u64 *ctx)
 }
 
 SEC("tp_btf/mm_khugepaged_scan_file")
-int BPF_PROG(fs_thp_scan_file, struct mm_struct *mm, void *folio, void *file, int present,
-	     int swap, int result)
+int BPF_PROG(fs_thp_scan_file, struct mm_struct *mm, void *folio, void *file, int present, int swap,
+	     int result)
 {
 	count_result(mm, FS_THP_SCAN_FILE, result);
 	return 0;

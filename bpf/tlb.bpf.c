@@ -14,8 +14,8 @@
 SEC("tp_btf/tlb_flush")
 int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
 {
-	unsigned int bucket = reason >= 0 && reason < FS_NR_TLB_REASONS ? reason
-									 : FS_NR_TLB_REASONS - 1;
+	unsigned int bucket =
+	    reason >= 0 && reason < FS_NR_TLB_REASONS ? reason : FS_NR_TLB_REASONS - 1;
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_counters *target;
 

@@ -14,7 +14,7 @@
 int main(int argc, char **argv)
 {
 	struct irqcheck_bpf *skel = irqcheck_bpf__open();
-	static const char *const names[] = { "timer_softirq", "hrtimer", "sched_switch" };
+	static const char *const names[] = {"timer_softirq", "hrtimer", "sched_switch"};
 	int secs = argc > 1 ? atoi(argv[1]) : 3;
 
 	if (!skel || irqcheck_bpf__load(skel) || irqcheck_bpf__attach(skel)) {

@@ -71,8 +71,8 @@ static void action_pages_quiet(long pages)
 /* Anonymous memory aligned to the PMD size, so every 2 MiB can be one order-9 folio. */
 static char *map_aligned(size_t len)
 {
-	char *raw = mmap(NULL, len + HUGE_SIZE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *raw =
+	    mmap(NULL, len + HUGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (raw == MAP_FAILED)
 		die("mmap");
@@ -167,8 +167,8 @@ static void action_tlbflip(long flips)
 {
 	long readers = sysconf(_SC_NPROCESSORS_ONLN) - 1;
 	pthread_t threads[64];
-	char *page = mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			  -1, 0);
+	char *page =
+	    mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (page == MAP_FAILED)
 		die("mmap");
@@ -303,7 +303,7 @@ static void action_read(const char *path)
 
 static void set_name_hex(const char *hex)
 {
-	char name[16] = { 0 };
+	char name[16] = {0};
 	size_t len = strlen(hex) / 2;
 
 	if (len > 15)

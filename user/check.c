@@ -61,8 +61,8 @@ int run_check(const struct fs_options *opts)
 		for (int i = 0; i < NR_PROBES; i++)
 			json_object_set_new(probes, loader.probes[i].name,
 					    json_string(loader.probes[i].attached
-								? "attached"
-								: loader.probes[i].reason));
+							    ? "attached"
+							    : loader.probes[i].reason));
 		loader_stop(&loader);
 	} else {
 		core_ok = false;
@@ -86,16 +86,17 @@ int run_check(const struct fs_options *opts)
 		printf("foliostat check: Linux %s\n", uts.release);
 		printf("  %-40s %s\n", "kernel BTF (/sys/kernel/btf/vmlinux)",
 		       btf ? "present" : "missing (needs CONFIG_DEBUG_INFO_BTF=y)");
-		printf("  %-40s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges", (int)geteuid(),
-		       cap_bpf ? "yes" : "no", cap_perfmon ? "yes" : "no");
+		printf("  %-40s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges",
+		       (int)geteuid(), cap_bpf ? "yes" : "no", cap_perfmon ? "yes" : "no");
 		printf("  %-40s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
-		printf("  %-40s %s\n", "multi-generational LRU", host_mglru_enabled() ? "on" : "off");
+		printf("  %-40s %s\n", "multi-generational LRU",
+		       host_mglru_enabled() ? "on" : "off");
 		if (!loaded)
 			printf("  %-40s %s\n", "probes", err);
 		json_object_foreach(probes, name, state)
-			printf("  %-40s %s\n", name, json_string_value(state));
-		printf("%s\n", core_ok ? "usable: the required probes attach"
-				       : "not usable: see above");
+		    printf("  %-40s %s\n", name, json_string_value(state));
+		printf("%s\n",
+		       core_ok ? "usable: the required probes attach" : "not usable: see above");
 		json_decref(probes);
 	}
 	return core_ok ? 0 : 1;

@@ -36,7 +36,8 @@ static inline void words_add_system(struct fs_system *dst, const struct fs_syste
 /*
  * How busy a thread or process was, for ranking: folios allocated and added to the page cache,
  * page faults (user + kernel), pages migrated and TLB flushes. Counters that restate others
- * (the fault breakdowns, LRU insertions of new folios) are left out. (Process-level figures add their own: see window.c.)
+ * (the fault breakdowns, LRU insertions of new folios) are left out. (Process-level figures add
+ * their own: see window.c.)
  */
 __u64 counters_activity(const struct fs_counters *c);
 

@@ -76,8 +76,9 @@ int print_order_hist(FILE *out, const char *title, const __u64 *hist)
 	fprintf(out, "     order : %12s %12s   %s\n", "folios", "pages", "distribution of pages");
 	for (int order = low; order <= high; order++) {
 		format_bar(bar, HIST_BAR_WIDTH, hist[order] << order, max_pages);
-		fprintf(out, "%10d : %12llu %12llu   |%s|\n", order, (unsigned long long)hist[order],
-			(unsigned long long)(hist[order] << order), bar);
+		fprintf(out, "%10d : %12llu %12llu   |%s|\n", order,
+			(unsigned long long)hist[order], (unsigned long long)(hist[order] << order),
+			bar);
 	}
 	return fprintf(out, "\n") < 0 ? -1 : 0;
 }

@@ -5,44 +5,45 @@
 #include "report.h"
 
 const char *const hist_names[NR_HISTS] = {
-	[HIST_ALLOC] = "alloc",
-	[HIST_ALLOC_MOVABLE] = "alloc_movable",
-	[HIST_ALLOC_KERNEL] = "alloc_kernel",
-	[HIST_PAGECACHE] = "pagecache",
+    [HIST_ALLOC] = "alloc",
+    [HIST_ALLOC_MOVABLE] = "alloc_movable",
+    [HIST_ALLOC_KERNEL] = "alloc_kernel",
+    [HIST_PAGECACHE] = "pagecache",
 };
 
 const char *const fault_names[FS_NR_FAULT_COUNTERS] = {
-	[FS_FAULT_USER] = "user",
-	[FS_FAULT_KERNEL] = "kernel",
-	[FS_FAULT_READ] = "read",
-	[FS_FAULT_WRITE] = "write",
-	[FS_FAULT_EXEC] = "exec",
-	[FS_FAULT_NOT_PRESENT] = "not_present",
-	[FS_FAULT_PROTECTION] = "protection",
-	[FS_FAULT_FILE] = "file",
+    [FS_FAULT_USER] = "user",
+    [FS_FAULT_KERNEL] = "kernel",
+    [FS_FAULT_READ] = "read",
+    [FS_FAULT_WRITE] = "write",
+    [FS_FAULT_EXEC] = "exec",
+    [FS_FAULT_NOT_PRESENT] = "not_present",
+    [FS_FAULT_PROTECTION] = "protection",
+    [FS_FAULT_FILE] = "file",
 };
 
 const char *const thp_event_names[FS_NR_THP_EVENTS] = {
-	[FS_THP_COLLAPSE] = "collapse",
-	[FS_THP_COLLAPSE_FILE] = "collapse_file",
-	[FS_THP_SCAN] = "scan",
-	[FS_THP_SCAN_FILE] = "scan_file",
+    [FS_THP_COLLAPSE] = "collapse",
+    [FS_THP_COLLAPSE_FILE] = "collapse_file",
+    [FS_THP_SCAN] = "scan",
+    [FS_THP_SCAN_FILE] = "scan_file",
 };
 
 const char *const migrate_names[FS_NR_MIGRATE_COUNTERS] = {
-	[FS_MIGRATE_SUCCEEDED] = "succeeded",
-	[FS_MIGRATE_FAILED] = "failed",
-	[FS_MIGRATE_THP_SUCCEEDED] = "thp_succeeded",
-	[FS_MIGRATE_THP_FAILED] = "thp_failed",
-	[FS_MIGRATE_THP_SPLIT] = "thp_split",
-	[FS_MIGRATE_LARGE_FOLIO_SPLIT] = "large_folio_split",
+    [FS_MIGRATE_SUCCEEDED] = "succeeded",
+    [FS_MIGRATE_FAILED] = "failed",
+    [FS_MIGRATE_THP_SUCCEEDED] = "thp_succeeded",
+    [FS_MIGRATE_THP_FAILED] = "thp_failed",
+    [FS_MIGRATE_THP_SPLIT] = "thp_split",
+    [FS_MIGRATE_LARGE_FOLIO_SPLIT] = "large_folio_split",
 };
 
 __u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp)
 {
 	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
 		if (strcmp(r->scan_names[v], "succeed") == 0)
-			return thp->results[FS_THP_COLLAPSE][v] + thp->results[FS_THP_COLLAPSE_FILE][v];
+			return thp->results[FS_THP_COLLAPSE][v] +
+			       thp->results[FS_THP_COLLAPSE_FILE][v];
 	return 0;
 }
 

@@ -69,7 +69,7 @@ static int read_mthp_size(struct kernel_counters *kc, const char *dir_name)
 		/* Names longer than the slot are not real counters of today's kernels. */
 		if (fscanf(f, "%llu", &value) == 1 &&
 		    snprintf(full, sizeof(full), "mthp/%.16s/%.56s", size, stat->d_name) <
-			    (int)sizeof(full))
+			(int)sizeof(full))
 			err = push(kc, full, value);
 		fclose(f);
 	}
@@ -109,8 +109,8 @@ int kernel_counters_delta(const struct kernel_counters *before, const struct ker
 	out->nr = 0;
 	for (size_t i = 0; !err && i < now->nr; i++) {
 		const struct kernel_counter *then =
-			bsearch(&now->items[i], before->items, before->nr, sizeof(now->items[0]),
-				compare_names);
+		    bsearch(&now->items[i], before->items, before->nr, sizeof(now->items[0]),
+			    compare_names);
 
 		err = push(out, now->items[i].name, now->items[i].value - (then ? then->value : 0));
 	}

@@ -26,71 +26,68 @@ struct probe_def {
 };
 
 static const struct probe_def probe_defs[NR_PROBES] = {
-	[PROBE_PAGE_ALLOC] = { "kmem:mm_page_alloc", "mm_page_alloc", "fs_page_alloc", true },
-	[PROBE_PAGECACHE_ADD] = { "filemap:mm_filemap_add_to_page_cache",
-				  "mm_filemap_add_to_page_cache", "fs_pagecache_add", false },
-	[PROBE_PAGE_FREE] = { "kmem:mm_page_free", "mm_page_free", "fs_page_free", false },
-	/* x86 only: other architectures have no such tracepoints. */
-	[PROBE_FAULT_USER] = { "exceptions:page_fault_user", "page_fault_user", "fs_fault_user" },
-	[PROBE_FAULT_KERNEL] = { "exceptions:page_fault_kernel", "page_fault_kernel",
-				 "fs_fault_kernel" },
-	[PROBE_FAULT_FILE] = { "filemap:mm_filemap_fault", "mm_filemap_fault", "fs_fault_file" },
-	[PROBE_THP_COLLAPSE] = { "huge_memory:mm_collapse_huge_page", "mm_collapse_huge_page",
-				 "fs_thp_collapse" },
-	[PROBE_THP_COLLAPSE_FILE] = { "huge_memory:mm_khugepaged_collapse_file",
-				      "mm_khugepaged_collapse_file", "fs_thp_collapse_file" },
-	[PROBE_THP_SCAN] = { "huge_memory:mm_khugepaged_scan_pmd", "mm_khugepaged_scan_pmd",
-			     "fs_thp_scan" },
-	[PROBE_THP_SCAN_FILE] = { "huge_memory:mm_khugepaged_scan_file", "mm_khugepaged_scan_file",
-				  "fs_thp_scan_file" },
-	[PROBE_MIGRATE] = { "migrate:mm_migrate_pages", "mm_migrate_pages", "fs_migrate_pages" },
-	/* A begin without its end would time nothing: end first, begin only with it. */
-	[PROBE_COMPACTION_END] = { "compaction:mm_compaction_end", "mm_compaction_end",
-				   "fs_compaction_end" },
-	[PROBE_COMPACTION_BEGIN] = { "compaction:mm_compaction_begin", "mm_compaction_begin",
-				     "fs_compaction_begin", .needs = PROBE_COMPACTION_END },
-	/* x86 only, like the fault tracepoints. */
-	[PROBE_TLB_FLUSH] = { "tlb:tlb_flush", "tlb_flush", "fs_tlb_flush" },
-	[PROBE_LRU_INSERT] = { "pagemap:mm_lru_insertion", "mm_lru_insertion", "fs_lru_insert" },
-	[PROBE_LRU_ACTIVATE] = { "pagemap:mm_lru_activate", "mm_lru_activate", "fs_lru_activate" },
-	[PROBE_DIRECT_RECLAIM_END] = { "vmscan:mm_vmscan_direct_reclaim_end",
-				       "mm_vmscan_direct_reclaim_end", "fs_direct_reclaim_end" },
-	[PROBE_DIRECT_RECLAIM_BEGIN] = { "vmscan:mm_vmscan_direct_reclaim_begin",
-					 "mm_vmscan_direct_reclaim_begin", "fs_direct_reclaim_begin",
-					 .needs = PROBE_DIRECT_RECLAIM_END },
-	[PROBE_MEMCG_RECLAIM_END] = { "vmscan:mm_vmscan_memcg_reclaim_end",
-				      "mm_vmscan_memcg_reclaim_end", "fs_memcg_reclaim_end" },
-	[PROBE_MEMCG_RECLAIM_BEGIN] = { "vmscan:mm_vmscan_memcg_reclaim_begin",
-					"mm_vmscan_memcg_reclaim_begin", "fs_memcg_reclaim_begin",
-					.needs = PROBE_MEMCG_RECLAIM_END },
-	[PROBE_LRU_ISOLATE] = { "vmscan:mm_vmscan_lru_isolate", "mm_vmscan_lru_isolate",
-				"fs_lru_isolate" },
-	[PROBE_SHRINK_INACTIVE] = { "vmscan:mm_vmscan_lru_shrink_inactive",
-				    "mm_vmscan_lru_shrink_inactive", "fs_shrink_inactive" },
-	[PROBE_SHRINK_ACTIVE] = { "vmscan:mm_vmscan_lru_shrink_active",
-				  "mm_vmscan_lru_shrink_active", "fs_shrink_active" },
-	[PROBE_KSWAPD_WAKE] = { "vmscan:mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_wake",
-				"fs_kswapd_wake" },
-	[PROBE_RECLAIM_WRITE] = { "vmscan:mm_vmscan_write_folio", "mm_vmscan_write_folio",
-				  "fs_reclaim_write" },
-	/* Without exit events, exited threads would never leave the table. */
-	[PROBE_TASK_EXIT] = { "sched:sched_process_exit", "sched_process_exit", "fs_task_exit",
-			      true },
-	[PROBE_TASK_RENAME] = { "task:task_rename", "task_rename", "fs_task_rename" },
-	/* Interrupt depth (interrupts.bpf.c): an entry without its exit would leave the CPU
-	 * "in an interrupt" for good, so each entry needs its exit. */
-	[PROBE_IRQ_EXIT] = { "irq:irq_handler_exit", "irq_handler_exit", "fs_irq_exit" },
-	[PROBE_IRQ_ENTRY] = { "irq:irq_handler_entry", "irq_handler_entry", "fs_irq_entry",
-			      .needs = PROBE_IRQ_EXIT },
-	[PROBE_SOFTIRQ_EXIT] = { "irq:softirq_exit", "softirq_exit", "fs_softirq_exit" },
-	[PROBE_SOFTIRQ_ENTRY] = { "irq:softirq_entry", "softirq_entry", "fs_softirq_entry",
-				  .needs = PROBE_SOFTIRQ_EXIT },
-	[PROBE_HRTIMER_EXIT] = { "timer:hrtimer_expire_exit", "hrtimer_expire_exit",
-				 "fs_hrtimer_exit" },
-	[PROBE_HRTIMER_ENTRY] = { "timer:hrtimer_expire_entry", "hrtimer_expire_entry",
-				  "fs_hrtimer_entry", .needs = PROBE_HRTIMER_EXIT },
-	/* Heals a depth left behind by an exit BPF had to skip (interrupts.bpf.c). */
-	[PROBE_DEPTH_RESET] = { "sched:sched_switch", "sched_switch", "fs_depth_reset" },
+    [PROBE_PAGE_ALLOC] = {"kmem:mm_page_alloc", "mm_page_alloc", "fs_page_alloc", true},
+    [PROBE_PAGECACHE_ADD] = {"filemap:mm_filemap_add_to_page_cache", "mm_filemap_add_to_page_cache",
+			     "fs_pagecache_add", false},
+    [PROBE_PAGE_FREE] = {"kmem:mm_page_free", "mm_page_free", "fs_page_free", false},
+    /* x86 only: other architectures have no such tracepoints. */
+    [PROBE_FAULT_USER] = {"exceptions:page_fault_user", "page_fault_user", "fs_fault_user"},
+    [PROBE_FAULT_KERNEL] = {"exceptions:page_fault_kernel", "page_fault_kernel", "fs_fault_kernel"},
+    [PROBE_FAULT_FILE] = {"filemap:mm_filemap_fault", "mm_filemap_fault", "fs_fault_file"},
+    [PROBE_THP_COLLAPSE] = {"huge_memory:mm_collapse_huge_page", "mm_collapse_huge_page",
+			    "fs_thp_collapse"},
+    [PROBE_THP_COLLAPSE_FILE] = {"huge_memory:mm_khugepaged_collapse_file",
+				 "mm_khugepaged_collapse_file", "fs_thp_collapse_file"},
+    [PROBE_THP_SCAN] = {"huge_memory:mm_khugepaged_scan_pmd", "mm_khugepaged_scan_pmd",
+			"fs_thp_scan"},
+    [PROBE_THP_SCAN_FILE] = {"huge_memory:mm_khugepaged_scan_file", "mm_khugepaged_scan_file",
+			     "fs_thp_scan_file"},
+    [PROBE_MIGRATE] = {"migrate:mm_migrate_pages", "mm_migrate_pages", "fs_migrate_pages"},
+    /* A begin without its end would time nothing: end first, begin only with it. */
+    [PROBE_COMPACTION_END] = {"compaction:mm_compaction_end", "mm_compaction_end",
+			      "fs_compaction_end"},
+    [PROBE_COMPACTION_BEGIN] = {"compaction:mm_compaction_begin", "mm_compaction_begin",
+				"fs_compaction_begin", .needs = PROBE_COMPACTION_END},
+    /* x86 only, like the fault tracepoints. */
+    [PROBE_TLB_FLUSH] = {"tlb:tlb_flush", "tlb_flush", "fs_tlb_flush"},
+    [PROBE_LRU_INSERT] = {"pagemap:mm_lru_insertion", "mm_lru_insertion", "fs_lru_insert"},
+    [PROBE_LRU_ACTIVATE] = {"pagemap:mm_lru_activate", "mm_lru_activate", "fs_lru_activate"},
+    [PROBE_DIRECT_RECLAIM_END] = {"vmscan:mm_vmscan_direct_reclaim_end",
+				  "mm_vmscan_direct_reclaim_end", "fs_direct_reclaim_end"},
+    [PROBE_DIRECT_RECLAIM_BEGIN] = {"vmscan:mm_vmscan_direct_reclaim_begin",
+				    "mm_vmscan_direct_reclaim_begin", "fs_direct_reclaim_begin",
+				    .needs = PROBE_DIRECT_RECLAIM_END},
+    [PROBE_MEMCG_RECLAIM_END] = {"vmscan:mm_vmscan_memcg_reclaim_end",
+				 "mm_vmscan_memcg_reclaim_end", "fs_memcg_reclaim_end"},
+    [PROBE_MEMCG_RECLAIM_BEGIN] = {"vmscan:mm_vmscan_memcg_reclaim_begin",
+				   "mm_vmscan_memcg_reclaim_begin", "fs_memcg_reclaim_begin",
+				   .needs = PROBE_MEMCG_RECLAIM_END},
+    [PROBE_LRU_ISOLATE] = {"vmscan:mm_vmscan_lru_isolate", "mm_vmscan_lru_isolate",
+			   "fs_lru_isolate"},
+    [PROBE_SHRINK_INACTIVE] = {"vmscan:mm_vmscan_lru_shrink_inactive",
+			       "mm_vmscan_lru_shrink_inactive", "fs_shrink_inactive"},
+    [PROBE_SHRINK_ACTIVE] = {"vmscan:mm_vmscan_lru_shrink_active", "mm_vmscan_lru_shrink_active",
+			     "fs_shrink_active"},
+    [PROBE_KSWAPD_WAKE] = {"vmscan:mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_wake",
+			   "fs_kswapd_wake"},
+    [PROBE_RECLAIM_WRITE] = {"vmscan:mm_vmscan_write_folio", "mm_vmscan_write_folio",
+			     "fs_reclaim_write"},
+    /* Without exit events, exited threads would never leave the table. */
+    [PROBE_TASK_EXIT] = {"sched:sched_process_exit", "sched_process_exit", "fs_task_exit", true},
+    [PROBE_TASK_RENAME] = {"task:task_rename", "task_rename", "fs_task_rename"},
+    /* Interrupt depth (interrupts.bpf.c): an entry without its exit would leave the CPU
+     * "in an interrupt" for good, so each entry needs its exit. */
+    [PROBE_IRQ_EXIT] = {"irq:irq_handler_exit", "irq_handler_exit", "fs_irq_exit"},
+    [PROBE_IRQ_ENTRY] = {"irq:irq_handler_entry", "irq_handler_entry", "fs_irq_entry",
+			 .needs = PROBE_IRQ_EXIT},
+    [PROBE_SOFTIRQ_EXIT] = {"irq:softirq_exit", "softirq_exit", "fs_softirq_exit"},
+    [PROBE_SOFTIRQ_ENTRY] = {"irq:softirq_entry", "softirq_entry", "fs_softirq_entry",
+			     .needs = PROBE_SOFTIRQ_EXIT},
+    [PROBE_HRTIMER_EXIT] = {"timer:hrtimer_expire_exit", "hrtimer_expire_exit", "fs_hrtimer_exit"},
+    [PROBE_HRTIMER_ENTRY] = {"timer:hrtimer_expire_entry", "hrtimer_expire_entry",
+			     "fs_hrtimer_entry", .needs = PROBE_HRTIMER_EXIT},
+    /* Heals a depth left behind by an exit BPF had to skip (interrupts.bpf.c). */
+    [PROBE_DEPTH_RESET] = {"sched:sched_switch", "sched_switch", "fs_depth_reset"},
 };
 
 static bool verbose;
@@ -151,7 +148,7 @@ static void probe_kernel(struct loader *loader, const struct btf *vmlinux)
 		const struct probe_def *def = &probe_defs[i];
 		struct probe_status *st = &loader->probes[i];
 		struct bpf_program *prog =
-			bpf_object__find_program_by_name(loader->skel->obj, def->program);
+		    bpf_object__find_program_by_name(loader->skel->obj, def->program);
 
 		loader->programs[i] = prog;
 		st->name = def->name;
@@ -239,7 +236,7 @@ static int attach_probes(struct loader *loader, char *err, size_t err_len)
 		const struct probe_def *def = &probe_defs[i];
 		struct probe_status *st = &loader->probes[i];
 		struct bpf_program *prog =
-			bpf_object__find_program_by_name(loader->skel->obj, def->program);
+		    bpf_object__find_program_by_name(loader->skel->obj, def->program);
 		struct bpf_link *link;
 
 		if (!bpf_program__autoload(prog))
@@ -258,7 +255,7 @@ static int attach_probes(struct loader *loader, char *err, size_t err_len)
 		loader->links[i] = link;
 		st->attached = true;
 		continue;
-missing:
+	missing:
 		if (def->core) {
 			set_error(err, err_len, "failed to attach %s: %s", def->name, st->reason);
 			return -1;
@@ -282,7 +279,7 @@ static void refuse_for_test(struct loader *loader)
 		if (strcmp(probe_defs[i].name, name) != 0 || cnt > 4096)
 			continue;
 		memcpy(broken, bpf_program__insns(prog), cnt * sizeof(broken[0]));
-		broken[0] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+		broken[0] = (struct bpf_insn){.code = BPF_JMP | BPF_EXIT};
 		bpf_program__set_insns(prog, broken, cnt);
 	}
 }
@@ -322,7 +319,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
 	loader->skel->rodata->fs_scan_pmd_status_arg = nr_args >= 2 ? nr_args - 2 : 5;
 	loader->skel->rodata->fs_migrate_has_large_folio_split =
-		tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
+	    tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
 	nr_args = tracepoint_nr_args(vmlinux, "mm_vmscan_lru_isolate");
 	loader->skel->rodata->fs_lru_isolate_lru_arg = nr_args == 8 ? 7 : 6;
 	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
@@ -370,8 +367,7 @@ static int load_what_loads(struct loader *loader, const struct fs_options *opts,
 	return -1;
 }
 
-int loader_start(struct loader *loader, const struct fs_options *opts, char *err,
-		 size_t err_len)
+int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len)
 {
 	struct btf *vmlinux = NULL;
 

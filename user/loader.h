@@ -70,8 +70,7 @@ struct loader {
 };
 
 /* Returns 0, or -1 with a "failed to ...: reason" message in err. */
-int loader_start(struct loader *loader, const struct fs_options *opts, char *err,
-		 size_t err_len);
+int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len);
 void loader_stop(struct loader *loader);
 
 #endif

@@ -41,7 +41,7 @@ static void on_stop_signal(int sig)
 
 static int install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct sigaction sa = {.sa_handler = on_stop_signal};
 
 	sigemptyset(&sa.sa_mask);
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe shows up as EPIPE from the writes */
@@ -59,10 +59,11 @@ static double monotonic_now(void)
 /* Sleep until the monotonic time `until`, or until a stop signal arrives. */
 static void sleep_until(double until)
 {
-	struct timespec ts = { .tv_sec = (time_t)until,
-			       .tv_nsec = (long)((until - (time_t)until) * 1e9) };
+	struct timespec ts = {.tv_sec = (time_t)until,
+			      .tv_nsec = (long)((until - (time_t)until) * 1e9)};
 
-	while (!stop_requests && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (!stop_requests &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
@@ -98,7 +99,8 @@ static int collect_window(struct collector *c, char *err, size_t err_len)
 	if (!ret)
 		ret = kernel_counters_delta(&c->kernel_before, &c->kernel_now, &c->kernel_window);
 	if (ret) {
-		snprintf(err, err_len, "failed to read the kernel's THP counters: %s", strerror(-ret));
+		snprintf(err, err_len, "failed to read the kernel's THP counters: %s",
+			 strerror(-ret));
 		return -1;
 	}
 	{
@@ -133,8 +135,8 @@ static int emit(const struct fs_options *opts, struct fs_report *report,
 	clock_gettime(CLOCK_REALTIME, &report->end);
 	process_table_rank(table);
 	report->processes = table;
-	report->nr_shown = opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top
-								       : table->nr;
+	report->nr_shown =
+	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;
 	return opts->json ? render_json(stdout, report) : render_table(stdout, report);
 }
 
@@ -149,18 +151,19 @@ static int output_failed(char *err, size_t err_len)
 
 static int run(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len)
 {
-	struct collector c = { .loader = loader, .opts = opts };
-	struct process_table total = { 0 };
+	struct collector c = {.loader = loader, .opts = opts};
+	struct process_table total = {0};
 	struct fs_report report = {
-		.probes = loader->probes,
-		.nr_probes = NR_PROBES,
-		.measured = { [HIST_ALLOC] = true, [HIST_ALLOC_MOVABLE] = true,
-			      [HIST_ALLOC_KERNEL] = true,
-			      [HIST_PAGECACHE] = loader->probes[PROBE_PAGECACHE_ADD].attached },
-		.free_measured = loader->probes[PROBE_PAGE_FREE].attached,
+	    .probes = loader->probes,
+	    .nr_probes = NR_PROBES,
+	    .measured = {[HIST_ALLOC] = true,
+			 [HIST_ALLOC_MOVABLE] = true,
+			 [HIST_ALLOC_KERNEL] = true,
+			 [HIST_PAGECACHE] = loader->probes[PROBE_PAGECACHE_ADD].attached},
+	    .free_measured = loader->probes[PROBE_PAGE_FREE].attached,
 	};
-	struct kernel_counters kernel_total = { 0 };
-	struct self_cost self_total = { 0 };
+	struct kernel_counters kernel_total = {0};
+	struct self_cost self_total = {0};
 	bool user_faults = loader->probes[PROBE_FAULT_USER].attached;
 	bool kernel_faults = loader->probes[PROBE_FAULT_KERNEL].attached;
 
@@ -171,22 +174,26 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	report.faults_measured[FS_FAULT_KERNEL] = kernel_faults;
 	report.faults_measured[FS_FAULT_FILE] = loader->probes[PROBE_FAULT_FILE].attached;
 	report.thp_measured[FS_THP_COLLAPSE] = loader->probes[PROBE_THP_COLLAPSE].attached;
-	report.thp_measured[FS_THP_COLLAPSE_FILE] = loader->probes[PROBE_THP_COLLAPSE_FILE].attached;
+	report.thp_measured[FS_THP_COLLAPSE_FILE] =
+	    loader->probes[PROBE_THP_COLLAPSE_FILE].attached;
 	report.thp_measured[FS_THP_SCAN] = loader->probes[PROBE_THP_SCAN].attached;
 	report.thp_measured[FS_THP_SCAN_FILE] = loader->probes[PROBE_THP_SCAN_FILE].attached;
 	report.scan_names = loader->scan_names;
 	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
 		report.migrate_measured[m] = loader->probes[PROBE_MIGRATE].attached;
 	report.migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
-		loader->skel->rodata->fs_migrate_has_large_folio_split;
-	report.stall_measured[FS_STALL_COMPACTION] = loader->probes[PROBE_COMPACTION_BEGIN].attached;
+	    loader->skel->rodata->fs_migrate_has_large_folio_split;
+	report.stall_measured[FS_STALL_COMPACTION] =
+	    loader->probes[PROBE_COMPACTION_BEGIN].attached;
 	report.stall_measured[FS_STALL_DIRECT_RECLAIM] =
-		loader->probes[PROBE_DIRECT_RECLAIM_BEGIN].attached;
+	    loader->probes[PROBE_DIRECT_RECLAIM_BEGIN].attached;
 	report.stall_measured[FS_STALL_MEMCG_RECLAIM] =
-		loader->probes[PROBE_MEMCG_RECLAIM_BEGIN].attached;
+	    loader->probes[PROBE_MEMCG_RECLAIM_BEGIN].attached;
 	report.vmscan_measured[FS_VMSCAN_SCANNED] = loader->probes[PROBE_LRU_ISOLATE].attached;
-	report.vmscan_measured[FS_VMSCAN_RECLAIMED] = loader->probes[PROBE_SHRINK_INACTIVE].attached;
-	report.vmscan_measured[FS_VMSCAN_DEACTIVATED] = loader->probes[PROBE_SHRINK_ACTIVE].attached;
+	report.vmscan_measured[FS_VMSCAN_RECLAIMED] =
+	    loader->probes[PROBE_SHRINK_INACTIVE].attached;
+	report.vmscan_measured[FS_VMSCAN_DEACTIVATED] =
+	    loader->probes[PROBE_SHRINK_ACTIVE].attached;
 	report.vmscan_measured[FS_VMSCAN_KSWAPD_WAKES] = loader->probes[PROBE_KSWAPD_WAKE].attached;
 	report.vmscan_measured[FS_VMSCAN_WRITTEN] = loader->probes[PROBE_RECLAIM_WRITE].attached;
 	report.tlb_names = loader->tlb_names;
@@ -282,7 +289,8 @@ int main(int argc, char **argv)
 		return 0;
 	case FS_PARSE_USAGE:
 		fprintf(stderr, "foliostat: %s\n", err);
-		fprintf(stderr, "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]; see foliostat --help\n");
+		fprintf(stderr,
+			"Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]; see foliostat --help\n");
 		return 2;
 	case FS_PARSE_RUN:
 		break;
@@ -300,7 +308,8 @@ int main(int argc, char **argv)
 	if (opts.check)
 		return run_check(&opts);
 	if (install_signals()) {
-		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n", strerror(errno));
+		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n",
+			strerror(errno));
 		return 1;
 	}
 	if (loader_start(&loader, &opts, err, sizeof(err))) {

@@ -16,50 +16,52 @@
 enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK };
 
 static const struct option long_options[] = {
-	{ "duration", required_argument, NULL, 'd' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "comm", required_argument, NULL, 'c' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
-	{ "self", no_argument, NULL, OPT_SELF },
-	{ "check", no_argument, NULL, OPT_CHECK },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{},
+    {"duration", required_argument, NULL, 'd'},
+    {"json", no_argument, NULL, 'j'},
+    {"pid", required_argument, NULL, 'p'},
+    {"comm", required_argument, NULL, 'c'},
+    {"top", required_argument, NULL, 'n'},
+    {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
+    {"self", no_argument, NULL, OPT_SELF},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {},
 };
 
 void print_usage(FILE *out)
 {
-	fprintf(out,
-		"Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
-		"Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
-		"\n"
-		"Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
-		"summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
-		"COUNT times (default: until SIGINT/SIGTERM).\n"
-		"\n"
-		"Options:\n"
-		"  -d, --duration SECS  one-shot: stop after SECS seconds\n"
-		"  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
-		"  -p, --pid PID        only this process (thread-group id); repeatable\n"
-		"  -c, --comm NAME      only processes named exactly NAME\n"
-		"  -n, --top N          at most N processes per record (default %d, 0: all)\n"
-		"      --max-tasks N    capacity of the in-kernel thread and process tables (default %d)\n"
-		"      --check          report, probe by probe, what this kernel offers, then exit\n"
-		"                       (0: the required probes attach; 1: they do not)\n"
-		"      --self           add foliostat's own cost to each record (turns on the\n"
-		"                       kernel's BPF run-time statistics while it runs)\n"
-		"  -v, --verbose        show libbpf's own messages\n"
-		"  -h, --help           show this help and exit\n"
-		"  -V, --version        show the version and exit\n"
-		"\n"
-		"Examples:\n"
-		"  foliostat -d 10          summary of the next 10 seconds\n"
-		"  foliostat -j 1           a JSON record every second until Ctrl-C\n"
-		"  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n",
-		FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
+	fprintf(
+	    out,
+	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
+	    "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
+	    "\n"
+	    "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
+	    "summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
+	    "COUNT times (default: until SIGINT/SIGTERM).\n"
+	    "\n"
+	    "Options:\n"
+	    "  -d, --duration SECS  one-shot: stop after SECS seconds\n"
+	    "  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
+	    "  -p, --pid PID        only this process (thread-group id); repeatable\n"
+	    "  -c, --comm NAME      only processes named exactly NAME\n"
+	    "  -n, --top N          at most N processes per record (default %d, 0: all)\n"
+	    "      --max-tasks N    capacity of the in-kernel thread and process tables (default "
+	    "%d)\n"
+	    "      --check          report, probe by probe, what this kernel offers, then exit\n"
+	    "                       (0: the required probes attach; 1: they do not)\n"
+	    "      --self           add foliostat's own cost to each record (turns on the\n"
+	    "                       kernel's BPF run-time statistics while it runs)\n"
+	    "  -v, --verbose        show libbpf's own messages\n"
+	    "  -h, --help           show this help and exit\n"
+	    "  -V, --version        show the version and exit\n"
+	    "\n"
+	    "Examples:\n"
+	    "  foliostat -d 10          summary of the next 10 seconds\n"
+	    "  foliostat -j 1           a JSON record every second until Ctrl-C\n"
+	    "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n",
+	    FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
 }
 
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
@@ -122,8 +124,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		switch (opt) {
 		case 'd':
 			if (!parse_seconds(optarg, &opts->duration_s)) {
-				set_error(err, err_len, "invalid duration '%s': expected seconds > 0",
-					  optarg);
+				set_error(err, err_len,
+					  "invalid duration '%s': expected seconds > 0", optarg);
 				return FS_PARSE_USAGE;
 			}
 			break;
@@ -187,7 +189,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				  option_name(argv, optopt, name));
 			return FS_PARSE_USAGE;
 		default:
-			set_error(err, err_len, "unknown option '%s'", option_name(argv, optopt, name));
+			set_error(err, err_len, "unknown option '%s'",
+				  option_name(argv, optopt, name));
 			return FS_PARSE_USAGE;
 		}
 	}

@@ -12,18 +12,18 @@
 #define FS_DEFAULT_TOP 20
 
 struct fs_options {
-	double interval_s;	/* 0: one-shot summary; > 0: streaming */
-	long count;		/* records to print in streaming mode; 0: unlimited */
-	double duration_s;	/* one-shot: stop after this long; 0: until a signal */
+	double interval_s; /* 0: one-shot summary; > 0: streaming */
+	long count;	   /* records to print in streaming mode; 0: unlimited */
+	double duration_s; /* one-shot: stop after this long; 0: until a signal */
 	bool json;
 	bool verbose;
 	pid_t pids[FS_MAX_PID_FILTERS];
 	int nr_pids;
-	const char *comm;	/* only processes with exactly this name */
-	long top;		/* at most this many processes per record; 0: all */
-	long max_tasks;		/* capacity of the BPF task table (threads) */
-	bool self;		/* report foliostat's own cost in each record */
-	bool check;		/* only report what this host offers, then exit */
+	const char *comm; /* only processes with exactly this name */
+	long top;	  /* at most this many processes per record; 0: all */
+	long max_tasks;	  /* capacity of the BPF task table (threads) */
+	bool self;	  /* report foliostat's own cost in each record */
+	bool check;	  /* only report what this host offers, then exit */
 };
 
 enum fs_parse_result {

@@ -36,10 +36,10 @@ static bool maps_readable_without_capabilities(const struct loader *loader)
 		__u32 zero = 0;
 
 		_exit(keep_only(false) == 0 &&
-				      (loader->nr_cpus > 4096 ||
-				       bpf_map_lookup_elem(loader->cpus_fd, &zero, per_cpu) == 0)
-			      ? 0
-			      : 1);
+			      (loader->nr_cpus > 4096 ||
+			       bpf_map_lookup_elem(loader->cpus_fd, &zero, per_cpu) == 0)
+			  ? 0
+			  : 1);
 	}
 	if (child < 0 || waitpid(child, &status, 0) < 0)
 		return false;

@@ -184,9 +184,9 @@ static json_t *lru_json(const struct fs_report *r, const struct fs_counters *c)
 	} else {
 		json_object_set_new(lru, "insert", json_null());
 	}
-	json_object_set_new(lru, "activate", r->lru_activate_measured && !r->mglru
-						     ? amounts_json(c->lru_activate)
-						     : json_null());
+	json_object_set_new(lru, "activate",
+			    r->lru_activate_measured && !r->mglru ? amounts_json(c->lru_activate)
+								  : json_null());
 	return lru;
 }
 
@@ -212,9 +212,9 @@ static json_t *probes_json(const struct fs_report *r)
 	json_t *obj = json_object();
 
 	for (int i = 0; i < r->nr_probes; i++)
-		json_object_set_new(obj, r->probes[i].name,
-				    json_string(r->probes[i].attached ? "attached"
-								      : r->probes[i].reason));
+		json_object_set_new(
+		    obj, r->probes[i].name,
+		    json_string(r->probes[i].attached ? "attached" : r->probes[i].reason));
 	return obj;
 }
 
@@ -224,7 +224,8 @@ static json_t *stall_json(const struct fs_report *r, const struct fs_proc_counte
 	json_t *obj = stalls_json(r->stall_measured[kind], &pc->stalls[kind]);
 
 	if (obj && !json_is_null(obj) && kind != FS_STALL_COMPACTION)
-		json_object_set_new(obj, "reclaimed", json_integer((json_int_t)pc->reclaimed[kind]));
+		json_object_set_new(obj, "reclaimed",
+				    json_integer((json_int_t)pc->reclaimed[kind]));
 	return obj;
 }
 
@@ -253,7 +254,8 @@ static json_t *per_list_json(const struct fs_report *r, bool measured, const __u
 	obj = json_object();
 	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
 		if (r->lru_known[l] || pages[l])
-			json_object_set_new(obj, r->lru_names[l], json_integer((json_int_t)pages[l]));
+			json_object_set_new(obj, r->lru_names[l],
+					    json_integer((json_int_t)pages[l]));
 	return obj;
 }
 
@@ -261,13 +263,12 @@ static json_t *reclaimer_json(const struct fs_report *r, int who)
 {
 	const struct fs_vmscan *v = &r->system.vmscan;
 
-	return json_pack("{s:o, s:o, s:o}", "scanned",
-			 per_list_json(r, r->vmscan_measured[FS_VMSCAN_SCANNED], v->scanned[who]),
-			 "reclaimed",
-			 per_list_json(r, r->vmscan_measured[FS_VMSCAN_RECLAIMED], v->reclaimed[who]),
-			 "deactivated",
-			 per_list_json(r, r->vmscan_measured[FS_VMSCAN_DEACTIVATED],
-				       v->deactivated[who]));
+	return json_pack(
+	    "{s:o, s:o, s:o}", "scanned",
+	    per_list_json(r, r->vmscan_measured[FS_VMSCAN_SCANNED], v->scanned[who]), "reclaimed",
+	    per_list_json(r, r->vmscan_measured[FS_VMSCAN_RECLAIMED], v->reclaimed[who]),
+	    "deactivated",
+	    per_list_json(r, r->vmscan_measured[FS_VMSCAN_DEACTIVATED], v->deactivated[who]));
 }
 
 static json_t *system_reclaim_json(const struct fs_report *r)
@@ -279,14 +280,13 @@ static json_t *system_reclaim_json(const struct fs_report *r)
 	json_object_set_new(vmscan, "direct", reclaimer_json(r, FS_BY_DIRECT));
 	json_object_set_new(vmscan, "kswapd_wakes",
 			    r->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES]
-				    ? json_integer((json_int_t)v->kswapd_wakes)
-				    : json_null());
+				? json_integer((json_int_t)v->kswapd_wakes)
+				: json_null());
 	json_object_set_new(vmscan, "written",
 			    r->vmscan_measured[FS_VMSCAN_WRITTEN] ? amounts_json(v->written)
 								  : json_null());
-	return json_pack("{s:o, s:o, s:o}", "direct",
-			 system_stall_json(r, FS_STALL_DIRECT_RECLAIM), "memcg",
-			 system_stall_json(r, FS_STALL_MEMCG_RECLAIM), "vmscan", vmscan);
+	return json_pack("{s:o, s:o, s:o}", "direct", system_stall_json(r, FS_STALL_DIRECT_RECLAIM),
+			 "memcg", system_stall_json(r, FS_STALL_MEMCG_RECLAIM), "vmscan", vmscan);
 }
 
 static json_t *system_json(const struct fs_report *r)
@@ -352,13 +352,12 @@ static json_t *self_json(const struct fs_report *r)
 		if (!r->probes[i].attached)
 			continue;
 		total_ns += s->run_ns[i];
-		json_object_set_new(probes, r->probes[i].name,
-				    json_pack("{s:I, s:f, s:I}", "events", (json_int_t)s->events[i],
-					      "ns_per_event",
-					      s->events[i] ? round((double)s->run_ns[i] /
-								   s->events[i] * 10) / 10
-							   : 0.0,
-					      "missed", (json_int_t)s->misses[i]));
+		json_object_set_new(
+		    probes, r->probes[i].name,
+		    json_pack("{s:I, s:f, s:I}", "events", (json_int_t)s->events[i], "ns_per_event",
+			      s->events[i] ? round((double)s->run_ns[i] / s->events[i] * 10) / 10
+					   : 0.0,
+			      "missed", (json_int_t)s->misses[i]));
 	}
 	return json_pack("{s:o, s:f, s:f, s:I}", "probes", probes, "bpf_ms",
 			 round(total_ns / 1e3) / 1e3, "loader_cpu_ms",
@@ -377,9 +376,9 @@ int render_json(FILE *out, const struct fs_report *r)
 	for (size_t i = 0; i < r->nr_shown; i++)
 		json_array_append_new(procs, process_json(r, &r->processes->rows[i]));
 	record = json_pack("{s:i, s:s, s:f, s:o, s:o, s:o, s:o}", "schema", FS_SCHEMA_VERSION,
-			   "time", time, "interval_s", round(r->interval_s * 1000) / 1000, "host", host_json(r->host),
-			   "probes", probes_json(r), "system", system_json(r), "processes",
-			   procs);
+			   "time", time, "interval_s", round(r->interval_s * 1000) / 1000, "host",
+			   host_json(r->host), "probes", probes_json(r), "system", system_json(r),
+			   "processes", procs);
 	if (!record) {
 		errno = ENOMEM;
 		return -1;

@@ -51,9 +51,8 @@ static void print_system_line(FILE *out, const char *label, const __u64 *hist, l
 		fprintf(out, "  %-30s %14s %14s %12s\n", label, "n/a", "n/a", "n/a");
 		return;
 	}
-	fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label,
-		(unsigned long long)hist_folios(hist), (unsigned long long)pages,
-		pages_to_mib(pages, page_size));
+	fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label, (unsigned long long)hist_folios(hist),
+		(unsigned long long)pages, pages_to_mib(pages, page_size));
 }
 
 static void print_system(FILE *out, const struct fs_report *r)
@@ -72,8 +71,7 @@ static void print_system(FILE *out, const struct fs_report *r)
 	folio_hist(&sys->interrupt, HIST_ALLOC, hist);
 	print_system_line(out, "  in interrupt context", hist, ps, true);
 	folio_hist(&sys->total, HIST_PAGECACHE, hist);
-	print_system_line(out, "added to the page cache", hist, ps,
-			  r->measured[HIST_PAGECACHE]);
+	print_system_line(out, "added to the page cache", hist, ps, r->measured[HIST_PAGECACHE]);
 	print_system_line(out, "freed", sys->freed, ps, r->free_measured);
 	if (counters_events(&sys->untracked)) {
 		folio_hist(&sys->untracked, HIST_ALLOC, hist);
@@ -119,7 +117,8 @@ static void print_tlb_lru(FILE *out, const struct fs_report *r)
 	long ps = r->host->page_size;
 
 	if (r->tlb_measured) {
-		fprintf(out, "TLB FLUSHES  %llu in all: %llu whole-TLB, %llu pages in ranged flushes\n",
+		fprintf(out,
+			"TLB FLUSHES  %llu in all: %llu whole-TLB, %llu pages in ranged flushes\n",
 			(unsigned long long)words_sum(c->tlb_flushes, FS_NR_TLB_REASONS),
 			(unsigned long long)c->tlb_full, (unsigned long long)c->tlb_pages);
 		for (int v = 0; v < FS_NR_TLB_REASONS; v++)
@@ -143,7 +142,8 @@ static void print_tlb_lru(FILE *out, const struct fs_report *r)
 				(unsigned long long)c->lru_activate[FS_PAGES],
 				pages_to_mib(c->lru_activate[FS_PAGES], ps));
 		else if (r->mglru)
-			fprintf(out, "  activations: not reported under the multi-generational LRU\n");
+			fprintf(out,
+				"  activations: not reported under the multi-generational LRU\n");
 		fprintf(out, "\n");
 	}
 }
@@ -152,7 +152,7 @@ static void print_faults(FILE *out, const struct fs_report *r)
 {
 	/* The JSON names, squeezed to fit 100 columns. */
 	static const char *const headers[FS_NR_FAULT_COUNTERS] = {
-		"user", "kernel", "read", "write", "exec", "notpresent", "protection", "file",
+	    "user", "kernel", "read", "write", "exec", "notpresent", "protection", "file",
 	};
 
 	fprintf(out, "%-8s", "FAULTS");
@@ -187,10 +187,12 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		folio_hist(c, HIST_PAGECACHE, cache);
 		printable_comm(row->comm, comm);
 		fprintf(out, "%7u %-15s %9llu %9.1f", row->tgid, comm,
-			(unsigned long long)hist_folios(alloc), pages_to_mib(hist_pages(alloc), ps));
+			(unsigned long long)hist_folios(alloc),
+			pages_to_mib(hist_pages(alloc), ps));
 		print_mib(out, 8, hist_pages(cache), ps, r->measured[HIST_PAGECACHE]);
 		print_count(out, 9, faults_total(c),
-			    r->faults_measured[FS_FAULT_USER] && r->faults_measured[FS_FAULT_KERNEL]);
+			    r->faults_measured[FS_FAULT_USER] &&
+				r->faults_measured[FS_FAULT_KERNEL]);
 		print_count(out, 8, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
 		found = process_proc(r->processes, row->tgid);
 		print_count(out, 5, found ? thp_collapsed(r, &found->counters.thp) : 0,
@@ -247,9 +249,9 @@ static void print_migrate(FILE *out, const struct fs_counters *c)
 }
 
 static const char *const stall_labels[FS_NR_STALLS] = {
-	[FS_STALL_COMPACTION] = "compaction",
-	[FS_STALL_DIRECT_RECLAIM] = "direct reclaim",
-	[FS_STALL_MEMCG_RECLAIM] = "memcg reclaim",
+    [FS_STALL_COMPACTION] = "compaction",
+    [FS_STALL_DIRECT_RECLAIM] = "direct reclaim",
+    [FS_STALL_MEMCG_RECLAIM] = "memcg reclaim",
 };
 
 /* "    compaction    3 stalls, 259.1 ms in all" (+ ", 1234 pages reclaimed"), if any. */
@@ -333,7 +335,7 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 /* Reclaim by kswapd and by direct reclaimers, per LRU list, when there was any. */
 static void print_vmscan(FILE *out, const struct fs_report *r)
 {
-	static const char *const who[FS_NR_RECLAIMERS] = { "kswapd", "direct" };
+	static const char *const who[FS_NR_RECLAIMERS] = {"kswapd", "direct"};
 	const struct fs_vmscan *v = &r->system.vmscan;
 
 	if (!words_sum((const __u64 *)v, FS_WORDS(*v)))

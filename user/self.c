@@ -65,8 +65,7 @@ void self_read(const struct loader *loader, struct self_cost *now)
 	now->loader_rss_kib = resident_kib();
 }
 
-void self_delta(const struct self_cost *before, const struct self_cost *now,
-		struct self_cost *out)
+void self_delta(const struct self_cost *before, const struct self_cost *now, struct self_cost *out)
 {
 	for (int i = 0; i < FS_MAX_PROBES; i++) {
 		out->events[i] = now->events[i] - before->events[i];

@@ -9,11 +9,11 @@
 #define FS_MAX_PROBES 64
 
 struct self_cost {
-	__u64 events[FS_MAX_PROBES];	       /* program runs */
-	__u64 run_ns[FS_MAX_PROBES];	       /* time in the program */
-	__u64 misses[FS_MAX_PROBES];	       /* runs the kernel skipped (recursion) */
-	double loader_cpu_s;		       /* user + system time of the loader */
-	long loader_rss_kib;		       /* its resident memory at the end of the window */
+	__u64 events[FS_MAX_PROBES]; /* program runs */
+	__u64 run_ns[FS_MAX_PROBES]; /* time in the program */
+	__u64 misses[FS_MAX_PROBES]; /* runs the kernel skipped (recursion) */
+	double loader_cpu_s;	     /* user + system time of the loader */
+	long loader_rss_kib;	     /* its resident memory at the end of the window */
 };
 
 struct loader;
@@ -23,8 +23,7 @@ int self_start(struct loader *loader);
 /* The totals since the start, into *now. */
 void self_read(const struct loader *loader, struct self_cost *now);
 /* out = now - before (the RSS is now's). */
-void self_delta(const struct self_cost *before, const struct self_cost *now,
-		struct self_cost *out);
+void self_delta(const struct self_cost *before, const struct self_cost *now, struct self_cost *out);
 /* acc += add (the RSS is add's). */
 void self_accumulate(struct self_cost *acc, const struct self_cost *add);
 void self_stop(struct loader *loader);

@@ -39,7 +39,8 @@ int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const struct fs_proc
 
 static int compare_proc_tgids(const void *a, const void *b)
 {
-	__u32 ta = ((const struct proc_sample *)a)->tgid, tb = ((const struct proc_sample *)b)->tgid;
+	__u32 ta = ((const struct proc_sample *)a)->tgid,
+	      tb = ((const struct proc_sample *)b)->tgid;
 
 	return ta < tb ? -1 : ta > tb;
 }
@@ -124,8 +125,8 @@ static int read_map_batched(struct snapshot *snap, int fd, size_t key_size, size
 	static char values[BATCH_CHUNK * sizeof(struct fs_proc)];
 	__u64 cursor = 0;
 	bool first = true;
-	__u32 chunk = sizeof(values) / value_size < BATCH_CHUNK ? sizeof(values) / value_size
-								 : BATCH_CHUNK;
+	__u32 chunk =
+	    sizeof(values) / value_size < BATCH_CHUNK ? sizeof(values) / value_size : BATCH_CHUNK;
 
 	for (;;) {
 		__u32 count = chunk;
@@ -147,7 +148,7 @@ static int read_map_batched(struct snapshot *snap, int fd, size_t key_size, size
 static int read_map_one_by_one(struct snapshot *snap, int fd, append_fn append)
 {
 	static char value[sizeof(struct fs_proc) > sizeof(struct fs_task) ? sizeof(struct fs_proc)
-									 : sizeof(struct fs_task)];
+									  : sizeof(struct fs_task)];
 	__u64 key = 0, next = 0;
 	bool first = true;
 

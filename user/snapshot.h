@@ -10,15 +10,15 @@
 #include "foliostat.h"
 
 struct task_sample {
-	__u64 key; /* tgid << 32 | tid: sorting by key groups threads by process */
-	bool evict; /* reported, and its slot is to be freed (exited, or idle for a window) */
+	__u64 key;    /* tgid << 32 | tid: sorting by key groups threads by process */
+	bool evict;   /* reported, and its slot is to be freed (exited, or idle for a window) */
 	bool carried; /* counts that reached a slot after its last read: count once, drop */
 	struct fs_task task;
 };
 
 struct proc_sample {
 	__u32 tgid;
-	bool evict; /* reported, and its slot is to be freed (idle for a window) */
+	bool evict;   /* reported, and its slot is to be freed (idle for a window) */
 	bool carried; /* as in task_sample */
 	struct fs_proc proc;
 };
@@ -43,8 +43,8 @@ static inline __u32 sample_tid(const struct task_sample *s)
 	return (__u32)s->key;
 }
 
-/* Read the task and process tables (batched) and the per-CPU system counters into snap. Returns 0 or
- * a negative errno. */
+/* Read the task and process tables (batched) and the per-CPU system counters into snap. Returns 0
+ * or a negative errno. */
 int snapshot_read(struct snapshot *snap, int tasks_fd, int procs_fd, int cpus_fd, int nr_cpus);
 /* Add a sample (used by tests and by the batch reader); keeps no order. */
 int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task);

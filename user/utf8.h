@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /* Worst case: every input byte becomes U+FFFD (3 bytes). */
-#define UTF8_SANITIZED_SIZE(n) ((n) * 3 + 1)
+#define UTF8_SANITIZED_SIZE(n) ((n)*3 + 1)
 
 /*
  * Copy `in` (up to `len` bytes or a NUL) to `out` as valid UTF-8: each maximal ill-formed

@@ -54,7 +54,8 @@ static struct proc_row *proc_push(struct process_table *t)
 
 static int compare_row_tgids(const void *a, const void *b)
 {
-	__u32 ta = ((const struct process_row *)a)->tgid, tb = ((const struct process_row *)b)->tgid;
+	__u32 ta = ((const struct process_row *)a)->tgid,
+	      tb = ((const struct process_row *)b)->tgid;
 
 	return ta < tb ? -1 : ta > tb;
 }
@@ -73,7 +74,7 @@ static int window_procs(const struct snapshot *before, struct snapshot *now,
 	for (size_t i = 0; i < now->nr_procs; i++) {
 		struct proc_sample *s = &now->procs[i];
 		struct fs_proc_counters delta;
-		struct process_row key = { .tgid = s->tgid }, *row;
+		struct process_row key = {.tgid = s->tgid}, *row;
 		struct proc_row *proc;
 
 		while (b < before->nr_procs && before->procs[b].tgid < s->tgid)
@@ -136,7 +137,7 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 	out->nr = 0;
 	for (size_t i = 0; i < now->nr_tasks;) {
 		__u32 tgid = sample_tgid(&now->tasks[i]);
-		struct process_row row = { .tgid = tgid };
+		struct process_row row = {.tgid = tgid};
 		bool named_by_leader = false;
 
 		/* All threads of this process. */
@@ -174,8 +175,7 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 	return window_procs(before, now, opts, out);
 }
 
-void window_system(const struct snapshot *before, const struct snapshot *now,
-		   struct fs_system *out)
+void window_system(const struct snapshot *before, const struct snapshot *now, struct fs_system *out)
 {
 	const __u64 *n = (const __u64 *)&now->system, *b = (const __u64 *)&before->system;
 	__u64 *o = (__u64 *)out;
@@ -186,7 +186,7 @@ void window_system(const struct snapshot *before, const struct snapshot *now,
 
 /* merged->procs = acc->procs + add->procs, both sorted by tgid. */
 static int accumulate_procs(struct process_table *merged, const struct process_table *acc,
-			  const struct process_table *add)
+			    const struct process_table *add)
 {
 	size_t a = 0, b = 0;
 
@@ -195,13 +195,15 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 
 		if (!slot)
 			return -ENOMEM;
-		if (b == add->nr_procs || (a < acc->nr_procs && acc->procs[a].tgid < add->procs[b].tgid)) {
+		if (b == add->nr_procs ||
+		    (a < acc->nr_procs && acc->procs[a].tgid < add->procs[b].tgid)) {
 			*slot = acc->procs[a++];
 		} else if (a == acc->nr_procs || add->procs[b].tgid < acc->procs[a].tgid) {
 			*slot = add->procs[b++];
 		} else {
 			*slot = acc->procs[a++];
-			words_add((__u64 *)&slot->counters, (const __u64 *)&add->procs[b++].counters,
+			words_add((__u64 *)&slot->counters,
+				  (const __u64 *)&add->procs[b++].counters,
 				  FS_WORDS(slot->counters));
 		}
 	}
@@ -210,7 +212,7 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 
 int process_table_accumulate(struct process_table *acc, const struct process_table *add)
 {
-	struct process_table merged = { 0 };
+	struct process_table merged = {0};
 	size_t a = 0, b = 0;
 
 	while (a < acc->nr || b < add->nr) {

@@ -33,8 +33,8 @@ static void *fault_loop(void *arg)
 	unsigned long *faults = arg;
 
 	while (now() < deadline) {
-		char *mem = mmap(NULL, REGION, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *mem =
+		    mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (mem == MAP_FAILED) {
 			perror("faultbench: mmap");
@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 5, start;
 	int threads = argc > 2 ? atoi(argv[2]) : 1;
-	unsigned long faults[256] = { 0 }, total = 0;
+	unsigned long faults[256] = {0}, total = 0;
 	pthread_t tids[256];
 
 	if (seconds <= 0 || threads < 1 || threads > 256) {

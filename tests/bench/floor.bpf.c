@@ -13,15 +13,15 @@ struct {
 	__type(value, __u64);
 } floor_events SEC(".maps");
 
-#define FS_TRACEPOINT(group, event)                                                              \
-	SEC("tp_btf/" #event)                                                                    \
-	int floor_##event(void *ctx)                                                             \
-	{                                                                                        \
-		__u32 zero = 0;                                                                  \
-		__u64 *count = bpf_map_lookup_elem(&floor_events, &zero);                        \
-		if (count)                                                                       \
-			(*count)++;                                                              \
-		return 0;                                                                        \
+#define FS_TRACEPOINT(group, event)                                       \
+	SEC("tp_btf/" #event)                                             \
+	int floor_##event(void *ctx)                                      \
+	{                                                                 \
+		__u32 zero = 0;                                           \
+		__u64 *count = bpf_map_lookup_elem(&floor_events, &zero); \
+		if (count)                                                \
+			(*count)++;                                       \
+		return 0;                                                 \
 	}
 #include "tracepoints.h"
 

@@ -31,7 +31,8 @@ int main(void)
 		perror("floor: failed to open");
 		return 1;
 	}
-	bpf_object__for_each_program(prog, skel->obj) {
+	bpf_object__for_each_program(prog, skel->obj)
+	{
 		/* floor_<event> attaches to tp_btf/<event> */
 		snprintf(name, sizeof(name), "btf_trace_%s", bpf_program__name(prog) + 6);
 		if (btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) < 0)
@@ -41,9 +42,8 @@ int main(void)
 		perror("floor: failed to load");
 		return 1;
 	}
-	bpf_object__for_each_program(prog, skel->obj)
-		if (bpf_program__autoload(prog) && bpf_program__attach(prog))
-			attached++;
+	bpf_object__for_each_program(prog, skel->obj) if (bpf_program__autoload(prog) &&
+							  bpf_program__attach(prog)) attached++;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	fprintf(stderr, "floor: attached %d\n", attached);

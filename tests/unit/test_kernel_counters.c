@@ -18,14 +18,14 @@ static void set(struct kernel_counters *kc, const char *const *names, const __u6
 
 static bool deltas_pair_counters_by_name(void)
 {
-	static const char *const before_names[] = { "mthp/64kB/split", "vmstat/thp_fault_alloc" };
-	static const char *const now_names[] = { "mthp/2048kB/anon_fault_alloc", "mthp/64kB/split",
-						 "vmstat/thp_fault_alloc" };
-	struct kernel_counters before = { 0 }, now = { 0 }, out = { 0 };
+	static const char *const before_names[] = {"mthp/64kB/split", "vmstat/thp_fault_alloc"};
+	static const char *const now_names[] = {"mthp/2048kB/anon_fault_alloc", "mthp/64kB/split",
+						"vmstat/thp_fault_alloc"};
+	struct kernel_counters before = {0}, now = {0}, out = {0};
 	bool ok;
 
-	set(&before, before_names, (const __u64[]){ 5, 100 }, 2);
-	set(&now, now_names, (const __u64[]){ 7, 5, 132 }, 3);
+	set(&before, before_names, (const __u64[]){5, 100}, 2);
+	set(&now, now_names, (const __u64[]){7, 5, 132}, 3);
 	ok = ASSERT_EQ(kernel_counters_delta(&before, &now, &out), 0) && ASSERT_EQ(out.nr, 3) &&
 	     ASSERT_STREQ(out.items[0].name, "mthp/2048kB/anon_fault_alloc") &&
 	     ASSERT_EQ(out.items[0].value, 7) && /* new: counts from zero */
@@ -38,12 +38,12 @@ static bool deltas_pair_counters_by_name(void)
 
 static bool gauges_that_fall_give_negative_changes(void)
 {
-	static const char *const names[] = { "mthp/64kB/nr_anon" };
-	struct kernel_counters before = { 0 }, now = { 0 }, out = { 0 };
+	static const char *const names[] = {"mthp/64kB/nr_anon"};
+	struct kernel_counters before = {0}, now = {0}, out = {0};
 	bool ok;
 
-	set(&before, names, (const __u64[]){ 10 }, 1);
-	set(&now, names, (const __u64[]){ 4 }, 1);
+	set(&before, names, (const __u64[]){10}, 1);
+	set(&now, names, (const __u64[]){4}, 1);
 	ok = ASSERT_EQ(kernel_counters_delta(&before, &now, &out), 0) &&
 	     ASSERT_EQ((long long)out.items[0].value, -6);
 	kernel_counters_free(&before);
@@ -54,13 +54,13 @@ static bool gauges_that_fall_give_negative_changes(void)
 
 static bool windows_accumulate_by_name(void)
 {
-	static const char *const a_names[] = { "vmstat/thp_split_page" };
-	static const char *const b_names[] = { "vmstat/thp_collapse_alloc", "vmstat/thp_split_page" };
-	struct kernel_counters acc = { 0 }, b = { 0 };
+	static const char *const a_names[] = {"vmstat/thp_split_page"};
+	static const char *const b_names[] = {"vmstat/thp_collapse_alloc", "vmstat/thp_split_page"};
+	struct kernel_counters acc = {0}, b = {0};
 	bool ok;
 
-	set(&acc, a_names, (const __u64[]){ 2 }, 1);
-	set(&b, b_names, (const __u64[]){ 4, 3 }, 2);
+	set(&acc, a_names, (const __u64[]){2}, 1);
+	set(&b, b_names, (const __u64[]){4, 3}, 2);
 	ok = ASSERT_EQ(kernel_counters_accumulate(&acc, &b), 0) && ASSERT_EQ(acc.nr, 2) &&
 	     ASSERT_STREQ(acc.items[0].name, "vmstat/thp_collapse_alloc") &&
 	     ASSERT_EQ(acc.items[0].value, 4) && ASSERT_EQ(acc.items[1].value, 5);
@@ -72,7 +72,7 @@ static bool windows_accumulate_by_name(void)
 /* On this machine: the live files parse, and every name has one of the two prefixes. */
 static bool live_counters_are_read(void)
 {
-	struct kernel_counters kc = { 0 };
+	struct kernel_counters kc = {0};
 	bool ok = ASSERT_EQ(kernel_counters_read(&kc), 0);
 
 	for (size_t i = 0; ok && i < kc.nr; i++)
@@ -85,9 +85,9 @@ static bool live_counters_are_read(void)
 }
 
 const struct unit_test kernel_counters_tests[] = {
-	UNIT_TEST(deltas_pair_counters_by_name),
-	UNIT_TEST(gauges_that_fall_give_negative_changes),
-	UNIT_TEST(windows_accumulate_by_name),
-	UNIT_TEST(live_counters_are_read),
-	{},
+    UNIT_TEST(deltas_pair_counters_by_name),
+    UNIT_TEST(gauges_that_fall_give_negative_changes),
+    UNIT_TEST(windows_accumulate_by_name),
+    UNIT_TEST(live_counters_are_read),
+    {},
 };

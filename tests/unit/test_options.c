@@ -10,18 +10,18 @@ static struct fs_options opts;
 
 /* Parse a NULL-terminated list of arguments (program name implied), help text discarded. */
 #define PARSE(...)                                                                              \
-	({                                                                                       \
-		char *_argv[] = { "foliostat", __VA_ARGS__, NULL };                              \
-		FILE *_null = fopen("/dev/null", "w");                                           \
-		enum fs_parse_result _r = parse_options(sizeof(_argv) / sizeof(_argv[0]) - 1,    \
+	({                                                                                      \
+		char *_argv[] = {"foliostat", __VA_ARGS__, NULL};                               \
+		FILE *_null = fopen("/dev/null", "w");                                          \
+		enum fs_parse_result _r = parse_options(sizeof(_argv) / sizeof(_argv[0]) - 1,   \
 							_argv, &opts, err, sizeof(err), _null); \
-		fclose(_null);                                                                   \
-		_r;                                                                              \
+		fclose(_null);                                                                  \
+		_r;                                                                             \
 	})
 
 static bool no_arguments_is_a_one_shot_summary(void)
 {
-	char *argv[] = { "foliostat", NULL };
+	char *argv[] = {"foliostat", NULL};
 
 	return ASSERT_EQ(parse_options(1, argv, &opts, err, sizeof(err), stdout), FS_PARSE_RUN) &&
 	       ASSERT_TRUE(opts.interval_s == 0) && ASSERT_EQ(opts.count, 0) &&
@@ -40,10 +40,9 @@ static bool long_options_are_understood(void)
 	return ASSERT_EQ(PARSE("--duration", "2.5", "--json", "--top", "0", "--comm", "bash",
 			       "--max-tasks", "1024", "--verbose", "--self"),
 			 FS_PARSE_RUN) &&
-	       ASSERT_TRUE(opts.self) &&
-	       ASSERT_TRUE(opts.duration_s == 2.5) && ASSERT_EQ(opts.top, 0) &&
-	       ASSERT_STREQ(opts.comm, "bash") && ASSERT_EQ(opts.max_tasks, 1024) &&
-	       ASSERT_TRUE(opts.verbose);
+	       ASSERT_TRUE(opts.self) && ASSERT_TRUE(opts.duration_s == 2.5) &&
+	       ASSERT_EQ(opts.top, 0) && ASSERT_STREQ(opts.comm, "bash") &&
+	       ASSERT_EQ(opts.max_tasks, 1024) && ASSERT_TRUE(opts.verbose);
 }
 
 static bool pids_are_repeatable(void)
@@ -63,7 +62,8 @@ static bool bad_intervals_are_usage_errors(void)
 
 static bool bad_counts_are_usage_errors(void)
 {
-	return ASSERT_EQ(PARSE("1", "0"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "invalid count") &&
+	return ASSERT_EQ(PARSE("1", "0"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "invalid count") &&
 	       ASSERT_EQ(PARSE("1", "x"), FS_PARSE_USAGE) &&
 	       ASSERT_EQ(PARSE("1", "2", "3"), FS_PARSE_USAGE) &&
 	       ASSERT_CONTAINS(err, "unexpected argument '3'");
@@ -109,11 +109,10 @@ static bool help_and_version_exit_successfully(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	char *help[] = { "foliostat", "--help", NULL };
-	char *version[] = { "foliostat", "-V", NULL };
+	char *help[] = {"foliostat", "--help", NULL};
+	char *version[] = {"foliostat", "-V", NULL};
 	bool ok = ASSERT_EQ(parse_options(2, help, &opts, err, sizeof(err), out), FS_PARSE_EXIT) &&
-		  ASSERT_EQ(parse_options(2, version, &opts, err, sizeof(err), out),
-			    FS_PARSE_EXIT);
+		  ASSERT_EQ(parse_options(2, version, &opts, err, sizeof(err), out), FS_PARSE_EXIT);
 
 	fclose(out);
 	ok = ok && ASSERT_CONTAINS(text, "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]") &&
@@ -123,16 +122,16 @@ static bool help_and_version_exit_successfully(void)
 }
 
 const struct unit_test options_tests[] = {
-	UNIT_TEST(no_arguments_is_a_one_shot_summary),
-	UNIT_TEST(interval_and_count_mean_streaming),
-	UNIT_TEST(long_options_are_understood),
-	UNIT_TEST(pids_are_repeatable),
-	UNIT_TEST(bad_intervals_are_usage_errors),
-	UNIT_TEST(bad_counts_are_usage_errors),
-	UNIT_TEST(duration_with_interval_is_refused),
-	UNIT_TEST(bad_values_name_the_option),
-	UNIT_TEST(unknown_and_incomplete_options_are_named),
-	UNIT_TEST(check_takes_no_interval),
-	UNIT_TEST(help_and_version_exit_successfully),
-	{},
+    UNIT_TEST(no_arguments_is_a_one_shot_summary),
+    UNIT_TEST(interval_and_count_mean_streaming),
+    UNIT_TEST(long_options_are_understood),
+    UNIT_TEST(pids_are_repeatable),
+    UNIT_TEST(bad_intervals_are_usage_errors),
+    UNIT_TEST(bad_counts_are_usage_errors),
+    UNIT_TEST(duration_with_interval_is_refused),
+    UNIT_TEST(bad_values_name_the_option),
+    UNIT_TEST(unknown_and_incomplete_options_are_named),
+    UNIT_TEST(check_takes_no_interval),
+    UNIT_TEST(help_and_version_exit_successfully),
+    {},
 };

@@ -8,12 +8,12 @@
 #include "report.h"
 #include "unit.h"
 
-static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = { "fail", "succeed" };
-static bool known[FS_NR_SCAN_RESULTS] = { true, true };
-static struct host_info host = { "testhost", "6.18.0-test", 2, 4096 };
+static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = {"fail", "succeed"};
+static bool known[FS_NR_SCAN_RESULTS] = {true, true};
+static struct host_info host = {"testhost", "6.18.0-test", 2, 4096};
 static struct probe_status probes[] = {
-	{ "kmem:mm_page_alloc", true, "" },
-	{ "kmem:mm_page_free", false, "disabled by FOLIOSTAT_DISABLE_PROBES" },
+    {"kmem:mm_page_alloc", true, ""},
+    {"kmem:mm_page_free", false, "disabled by FOLIOSTAT_DISABLE_PROBES"},
 };
 
 /* A report with one process named `comm` (raw bytes), 3 order-0 and 2 order-9 movable folios. */
@@ -27,7 +27,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
 	row->counters.folios[FS_FOLIO_PAGECACHE][4] = 1;
 	row->events = 6;
-	*t = (struct process_table){ .rows = row, .nr = 1, .cap = 1 };
+	*t = (struct process_table){.rows = row, .nr = 1, .cap = 1};
 	memset(r, 0, sizeof(*r));
 	r->end.tv_sec = 1796285363; /* 2026-12-03T08:09:23Z */
 	r->end.tv_nsec = 5000000;
@@ -92,11 +92,11 @@ static bool json_record_has_the_documented_shape(void)
 	     ASSERT_STREQ(json_string_value(json_object_get(rec, "time")),
 			  "2026-12-03T08:09:23.005Z") &&
 	     ASSERT_TRUE(json_real_value(json_object_get(rec, "interval_s")) == 1.0) &&
-	     ASSERT_STREQ(json_string_value(json_object_get(
-				  json_object_get(rec, "host"), "hostname")),
-			  "testhost") &&
-	     ASSERT_STREQ(json_string_value(json_object_get(json_object_get(rec, "probes"),
-							    "kmem:mm_page_free")),
+	     ASSERT_STREQ(
+		 json_string_value(json_object_get(json_object_get(rec, "host"), "hostname")),
+		 "testhost") &&
+	     ASSERT_STREQ(json_string_value(
+			      json_object_get(json_object_get(rec, "probes"), "kmem:mm_page_free")),
 			  "disabled by FOLIOSTAT_DISABLE_PROBES") &&
 	     ASSERT_EQ(json_integer_value(json_object_get(proc, "pid")), 4242) &&
 	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(proc, "faults"), "user")),
@@ -108,15 +108,15 @@ static bool json_record_has_the_documented_shape(void)
 	     ASSERT_EQ(json_integer_value(json_object_get(alloc, "9")), 2) &&
 	     /* zero buckets are omitted */
 	     ASSERT_EQ(json_object_size(alloc), 2) &&
-	     ASSERT_EQ(json_object_size(json_object_get(json_object_get(proc, "folios"),
-							"alloc_kernel")),
-		       0) &&
+	     ASSERT_EQ(
+		 json_object_size(json_object_get(json_object_get(proc, "folios"), "alloc_kernel")),
+		 0) &&
 	     /* kmem:mm_page_free is not attached: not measured, which is not zero */
 	     ASSERT_TRUE(json_is_null(json_object_get(
-		     json_object_get(json_object_get(rec, "system"), "folios"), "free"))) &&
-	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(rec, "system"),
-							  "processes")),
-		       1);
+		 json_object_get(json_object_get(rec, "system"), "folios"), "free"))) &&
+	     ASSERT_EQ(
+		 json_integer_value(json_object_get(json_object_get(rec, "system"), "processes")),
+		 1);
 out:
 	json_decref(rec);
 	free(text);
@@ -130,16 +130,16 @@ static bool hostile_names_stay_valid_json(void)
 	static const struct {
 		const char *raw, *expected;
 	} names[] = {
-		{ "say \"hi\"", "say \"hi\"" },
-		{ "back\\slash", "back\\slash" },
-		{ "tab\there\nnl", "tab\there\nnl" },
-		{ "\x01\x1f\x7f", "\x01\x1f\x7f" },
-		{ "caf\xc3\xa9", "caf\xc3\xa9" },
-		{ "bad\xff", "bad\xef\xbf\xbd" },
-		{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },		  /* overlong '/' */
-		{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" }, /* surrogate */
-		{ "cut\xe2\x82", "cut\xef\xbf\xbd" },			  /* truncated */
-		{ "</script>{}", "</script>{}" },
+	    {"say \"hi\"", "say \"hi\""},
+	    {"back\\slash", "back\\slash"},
+	    {"tab\there\nnl", "tab\there\nnl"},
+	    {"\x01\x1f\x7f", "\x01\x1f\x7f"},
+	    {"caf\xc3\xa9", "caf\xc3\xa9"},
+	    {"bad\xff", "bad\xef\xbf\xbd"},
+	    {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},		      /* overlong '/' */
+	    {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* surrogate */
+	    {"cut\xe2\x82", "cut\xef\xbf\xbd"},			      /* truncated */
+	    {"</script>{}", "</script>{}"},
 	};
 	bool ok = true;
 
@@ -152,11 +152,11 @@ static bool hostile_names_stay_valid_json(void)
 
 		make_report(&r, &t, &row, names[i].raw);
 		rec = render_and_parse(&r, &text);
-		ok = ASSERT_TRUE(rec) &&
-		     ASSERT_STREQ(json_string_value(json_object_get(
-					  json_array_get(json_object_get(rec, "processes"), 0),
-					  "comm")),
-				  names[i].expected);
+		ok =
+		    ASSERT_TRUE(rec) &&
+		    ASSERT_STREQ(json_string_value(json_object_get(
+				     json_array_get(json_object_get(rec, "processes"), 0), "comm")),
+				 names[i].expected);
 		json_decref(rec);
 		free(text);
 	}
@@ -205,7 +205,7 @@ static bool bars_scale_to_the_largest_bucket(void)
 
 static bool histogram_rows_span_lowest_to_highest_order(void)
 {
-	__u64 hist[FS_NR_ORDERS] = { [2] = 4, [9] = 1 };
+	__u64 hist[FS_NR_ORDERS] = {[2] = 4, [9] = 1};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -229,7 +229,7 @@ static bool thp_results_use_kernel_names(void)
 	struct fs_report r;
 	struct process_table t;
 	struct process_row row;
-	struct proc_row proc = { .tgid = 4242 };
+	struct proc_row proc = {.tgid = 4242};
 	char *text = NULL;
 	json_t *rec, *thp;
 	bool ok;
@@ -247,31 +247,31 @@ static bool thp_results_use_kernel_names(void)
 	proc.counters.stalls[FS_STALL_COMPACTION].hist[3] = 1; /* 4 to 7 us */
 	rec = render_and_parse(&r, &text);
 	thp = json_object_get(json_array_get(json_object_get(rec, "processes"), 0), "thp");
-	ok = ASSERT_TRUE(rec) &&
-	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(thp, "collapse"),
-							  "succeed")),
-		       4) &&
-	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(thp, "collapse"),
-							  "fail")),
-		       1) &&
-	     ASSERT_TRUE(json_is_null(json_object_get(thp, "scan"))) &&
-	     ASSERT_EQ(json_integer_value(json_object_get(
-			       json_object_get(json_object_get(thp, "compaction"), "hist_us"), "4")),
-		       1) &&
-	     ASSERT_EQ(json_integer_value(json_object_get(json_object_get(thp, "compaction"),
-							  "total_us")),
-		       5);
+	ok =
+	    ASSERT_TRUE(rec) &&
+	    ASSERT_EQ(
+		json_integer_value(json_object_get(json_object_get(thp, "collapse"), "succeed")),
+		4) &&
+	    ASSERT_EQ(json_integer_value(json_object_get(json_object_get(thp, "collapse"), "fail")),
+		      1) &&
+	    ASSERT_TRUE(json_is_null(json_object_get(thp, "scan"))) &&
+	    ASSERT_EQ(json_integer_value(json_object_get(
+			  json_object_get(json_object_get(thp, "compaction"), "hist_us"), "4")),
+		      1) &&
+	    ASSERT_EQ(
+		json_integer_value(json_object_get(json_object_get(thp, "compaction"), "total_us")),
+		5);
 	json_decref(rec);
 	free(text);
 	return ok;
 }
 
 const struct unit_test render_tests[] = {
-	UNIT_TEST(thp_results_use_kernel_names),
-	UNIT_TEST(json_record_has_the_documented_shape),
-	UNIT_TEST(hostile_names_stay_valid_json),
-	UNIT_TEST(table_fits_100_columns),
-	UNIT_TEST(bars_scale_to_the_largest_bucket),
-	UNIT_TEST(histogram_rows_span_lowest_to_highest_order),
-	{},
+    UNIT_TEST(thp_results_use_kernel_names),
+    UNIT_TEST(json_record_has_the_documented_shape),
+    UNIT_TEST(hostile_names_stay_valid_json),
+    UNIT_TEST(table_fits_100_columns),
+    UNIT_TEST(bars_scale_to_the_largest_bucket),
+    UNIT_TEST(histogram_rows_span_lowest_to_highest_order),
+    {},
 };

@@ -15,16 +15,16 @@ static bool check(const char *in, size_t len, const char *expected)
 
 static bool valid_text_is_unchanged(void)
 {
-	return check("plain", 16, "plain") && check("\xe2\x82\xac 4\xf0\x9f\x98\x80", 16,
-						    "\xe2\x82\xac 4\xf0\x9f\x98\x80") &&
+	return check("plain", 16, "plain") &&
+	       check("\xe2\x82\xac 4\xf0\x9f\x98\x80", 16, "\xe2\x82\xac 4\xf0\x9f\x98\x80") &&
 	       check("", 16, "");
 }
 
 static bool ill_formed_subparts_become_one_replacement_each(void)
 {
 	return check("\x80", 16, FFFD) && check("\xc1\xbf", 16, FFFD FFFD) &&
-	       check("\xe0\x80\x80", 16, FFFD FFFD FFFD) && check("\xf4\x90\x80\x80", 16,
-								  FFFD FFFD FFFD FFFD) &&
+	       check("\xe0\x80\x80", 16, FFFD FFFD FFFD) &&
+	       check("\xf4\x90\x80\x80", 16, FFFD FFFD FFFD FFFD) &&
 	       check("\xf0\x9f\x98", 16, FFFD) && check("\xe2\x82x", 16, FFFD "x") &&
 	       check("\xf8\x88\x80\x80\x80", 16, FFFD FFFD FFFD FFFD FFFD);
 }
@@ -37,8 +37,8 @@ static bool input_ends_at_its_length_or_a_nul(void)
 }
 
 const struct unit_test utf8_tests[] = {
-	UNIT_TEST(valid_text_is_unchanged),
-	UNIT_TEST(ill_formed_subparts_become_one_replacement_each),
-	UNIT_TEST(input_ends_at_its_length_or_a_nul),
-	{},
+    UNIT_TEST(valid_text_is_unchanged),
+    UNIT_TEST(ill_formed_subparts_become_one_replacement_each),
+    UNIT_TEST(input_ends_at_its_length_or_a_nul),
+    {},
 };

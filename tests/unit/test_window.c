@@ -12,10 +12,10 @@ static struct fs_options all; /* no filters */
 #define KEY(tgid, tid) (((__u64)(tgid) << 32) | (tid))
 
 /* A thread with `movable` order-0 and `huge` order-9 movable allocations so far. */
-static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *comm,
-		       __u64 movable, __u64 huge, bool exited)
+static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *comm, __u64 movable,
+		       __u64 huge, bool exited)
 {
-	struct fs_task t = { .exited = exited };
+	struct fs_task t = {.exited = exited};
 
 	snprintf(t.comm, sizeof(t.comm), "%s", comm);
 	t.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = movable;
@@ -33,8 +33,8 @@ static const struct process_row *find(const struct process_table *t, __u32 tgid)
 
 static bool threads_sum_into_their_process(void)
 {
-	struct snapshot before = { 0 }, now = { 0 };
-	struct process_table out = { 0 };
+	struct snapshot before = {0}, now = {0};
+	struct process_table out = {0};
 	const struct process_row *row;
 	bool ok;
 
@@ -59,8 +59,8 @@ static bool threads_sum_into_their_process(void)
 
 static bool idle_processes_are_left_out(void)
 {
-	struct snapshot before = { 0 }, now = { 0 };
-	struct process_table out = { 0 };
+	struct snapshot before = {0}, now = {0};
+	struct process_table out = {0};
 	bool ok;
 
 	add_thread(&before, 7, 7, "idle", 3, 0, false);
@@ -78,8 +78,8 @@ static bool idle_processes_are_left_out(void)
  * rather than producing a huge wrapped delta. */
 static bool a_reused_slot_counts_from_zero(void)
 {
-	struct snapshot before = { 0 }, now = { 0 };
-	struct process_table out = { 0 };
+	struct snapshot before = {0}, now = {0};
+	struct process_table out = {0};
 	bool ok;
 
 	add_thread(&before, 9, 9, "old", 1000, 0, false);
@@ -94,9 +94,9 @@ static bool a_reused_slot_counts_from_zero(void)
 
 static bool filters_select_by_pid_and_name(void)
 {
-	struct snapshot before = { 0 }, now = { 0 };
-	struct process_table out = { 0 };
-	struct fs_options opts = { .nr_pids = 1, .pids = { 20 } };
+	struct snapshot before = {0}, now = {0};
+	struct process_table out = {0};
+	struct fs_options opts = {.nr_pids = 1, .pids = {20}};
 	bool ok;
 
 	add_thread(&now, 10, 10, "bash", 1, 0, false);
@@ -115,8 +115,8 @@ static bool filters_select_by_pid_and_name(void)
 
 static bool exited_threads_are_reported_then_dropped(void)
 {
-	struct snapshot before = { 0 }, now = { 0 };
-	struct process_table out = { 0 };
+	struct snapshot before = {0}, now = {0};
+	struct process_table out = {0};
 	bool ok;
 
 	add_thread(&now, 40, 40, "short", 6, 0, true);
@@ -134,8 +134,8 @@ static bool exited_threads_are_reported_then_dropped(void)
  * was just created (absent before) is active by definition. */
 static bool idle_threads_are_marked_for_eviction(void)
 {
-	struct snapshot before = { 0 }, now = { 0 };
-	struct process_table out = { 0 };
+	struct snapshot before = {0}, now = {0};
+	struct process_table out = {0};
 	bool ok;
 
 	add_thread(&before, 50, 50, "idle", 4, 0, false);
@@ -158,8 +158,8 @@ static bool idle_threads_are_marked_for_eviction(void)
  * window: counted once, beside a fresh slot for the same thread, and never kept. */
 static bool late_counts_are_carried_into_the_next_window(void)
 {
-	struct snapshot before = { 0 }, now = { 0 }, carry = { 0 };
-	struct process_table out = { 0 };
+	struct snapshot before = {0}, now = {0}, carry = {0};
+	struct process_table out = {0};
 	bool ok;
 
 	add_thread(&before, 60, 60, "app", 100, 0, false); /* not evicted: has a before */
@@ -180,7 +180,7 @@ static bool late_counts_are_carried_into_the_next_window(void)
 
 static bool system_deltas_subtract_the_previous_read(void)
 {
-	struct snapshot before = { 0 }, now = { 0 };
+	struct snapshot before = {0}, now = {0};
 	struct fs_system out;
 
 	before.system.total.folios[FS_FOLIO_PAGECACHE][2] = 10;
@@ -193,7 +193,7 @@ static bool system_deltas_subtract_the_previous_read(void)
 
 static struct process_row row_of(__u32 tgid, const char *comm, __u64 folios)
 {
-	struct process_row r = { .tgid = tgid, .events = folios };
+	struct process_row r = {.tgid = tgid, .events = folios};
 
 	snprintf(r.comm, sizeof(r.comm), "%s", comm);
 	r.counters.folios[FS_FOLIO_ALLOC_KERNEL][0] = folios;
@@ -202,11 +202,11 @@ static struct process_row row_of(__u32 tgid, const char *comm, __u64 folios)
 
 static bool one_shot_windows_accumulate_per_process(void)
 {
-	struct process_row a_rows[] = { row_of(1, "a", 5), row_of(3, "c", 1) };
-	struct process_row b_rows[] = { row_of(2, "b", 7), row_of(3, "c-renamed", 2) };
-	struct process_table acc = { 0 };
-	struct process_table a = { .rows = a_rows, .nr = 2, .cap = 2 };
-	struct process_table b = { .rows = b_rows, .nr = 2, .cap = 2 };
+	struct process_row a_rows[] = {row_of(1, "a", 5), row_of(3, "c", 1)};
+	struct process_row b_rows[] = {row_of(2, "b", 7), row_of(3, "c-renamed", 2)};
+	struct process_table acc = {0};
+	struct process_table a = {.rows = a_rows, .nr = 2, .cap = 2};
+	struct process_table b = {.rows = b_rows, .nr = 2, .cap = 2};
 	bool ok;
 
 	ok = ASSERT_EQ(process_table_accumulate(&acc, &a), 0) &&
@@ -223,21 +223,21 @@ static bool one_shot_windows_accumulate_per_process(void)
 
 static bool histogram_pages_weigh_orders(void)
 {
-	__u64 hist[FS_NR_ORDERS] = { [0] = 3, [9] = 2 };
+	__u64 hist[FS_NR_ORDERS] = {[0] = 3, [9] = 2};
 
 	return ASSERT_EQ(hist_pages(hist), 3 + 2 * 512) && ASSERT_EQ(hist_folios(hist), 5);
 }
 
 const struct unit_test window_tests[] = {
-	UNIT_TEST(threads_sum_into_their_process),
-	UNIT_TEST(idle_processes_are_left_out),
-	UNIT_TEST(a_reused_slot_counts_from_zero),
-	UNIT_TEST(filters_select_by_pid_and_name),
-	UNIT_TEST(exited_threads_are_reported_then_dropped),
-	UNIT_TEST(idle_threads_are_marked_for_eviction),
-	UNIT_TEST(late_counts_are_carried_into_the_next_window),
-	UNIT_TEST(system_deltas_subtract_the_previous_read),
-	UNIT_TEST(one_shot_windows_accumulate_per_process),
-	UNIT_TEST(histogram_pages_weigh_orders),
-	{},
+    UNIT_TEST(threads_sum_into_their_process),
+    UNIT_TEST(idle_processes_are_left_out),
+    UNIT_TEST(a_reused_slot_counts_from_zero),
+    UNIT_TEST(filters_select_by_pid_and_name),
+    UNIT_TEST(exited_threads_are_reported_then_dropped),
+    UNIT_TEST(idle_threads_are_marked_for_eviction),
+    UNIT_TEST(late_counts_are_carried_into_the_next_window),
+    UNIT_TEST(system_deltas_subtract_the_previous_read),
+    UNIT_TEST(one_shot_windows_accumulate_per_process),
+    UNIT_TEST(histogram_pages_weigh_orders),
+    {},
 };

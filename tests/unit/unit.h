@@ -16,7 +16,10 @@ struct unit_test {
 	bool (*run)(void);
 };
 
-#define UNIT_TEST(fn) { #fn, fn }
+#define UNIT_TEST(fn)   \
+	{               \
+#fn, fn \
+	}
 
 static inline bool unit_fail(const char *file, int line, const char *what)
 {
@@ -24,33 +27,33 @@ static inline bool unit_fail(const char *file, int line, const char *what)
 	return false;
 }
 
-#define ASSERT_TRUE(cond)                                                                        \
-	((cond) ? true : unit_fail(__FILE__, __LINE__, "expected true: " #cond))
+#define ASSERT_TRUE(cond) ((cond) ? true : unit_fail(__FILE__, __LINE__, "expected true: " #cond))
 
-#define ASSERT_EQ(actual, expected)                                                              \
-	({                                                                                       \
-		long long _a = (long long)(actual), _e = (long long)(expected);                  \
-		_a == _e ? true : (fprintf(stderr, "    %s:%d: %s == %lld, expected %lld\n",     \
-					   __FILE__, __LINE__, #actual, _a, _e),                 \
-				   false);                                                       \
+#define ASSERT_EQ(actual, expected)                                                             \
+	({                                                                                      \
+		long long _a = (long long)(actual), _e = (long long)(expected);                 \
+		_a == _e ? true                                                                 \
+			 : (fprintf(stderr, "    %s:%d: %s == %lld, expected %lld\n", __FILE__, \
+				    __LINE__, #actual, _a, _e),                                 \
+			    false);                                                             \
 	})
 
-#define ASSERT_STREQ(actual, expected)                                                           \
-	({                                                                                       \
-		const char *_a = (actual), *_e = (expected);                                     \
-		(_a && strcmp(_a, _e) == 0)                                                      \
-			? true                                                                   \
-			: (fprintf(stderr, "    %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__,  \
-				   __LINE__, #actual, _a ? _a : "(null)", _e),                   \
-			   false);                                                               \
+#define ASSERT_STREQ(actual, expected)                                                         \
+	({                                                                                     \
+		const char *_a = (actual), *_e = (expected);                                   \
+		(_a && strcmp(_a, _e) == 0)                                                    \
+		    ? true                                                                     \
+		    : (fprintf(stderr, "    %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, \
+			       __LINE__, #actual, _a ? _a : "(null)", _e),                     \
+		       false);                                                                 \
 	})
 
-#define ASSERT_CONTAINS(haystack, needle)                                                        \
-	({                                                                                       \
-		const char *_h = (haystack);                                                     \
-		(_h && strstr(_h, (needle)))                                                     \
-			? true                                                                   \
-			: unit_fail(__FILE__, __LINE__, "expected " #haystack " to contain " #needle); \
+#define ASSERT_CONTAINS(haystack, needle)                                                          \
+	({                                                                                         \
+		const char *_h = (haystack);                                                       \
+		(_h && strstr(_h, (needle)))                                                       \
+		    ? true                                                                         \
+		    : unit_fail(__FILE__, __LINE__, "expected " #haystack " to contain " #needle); \
 	})
 
 /* Each test file's table, ended by an empty entry. */
