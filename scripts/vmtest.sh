@@ -52,6 +52,9 @@ cp "$STATIC_OUT/foliostat" "$STATIC_OUT/workload" "$root/bin/"
 cat >"$root/init" <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc
+# Before sysfs is mounted the kernel's BTF is out of reach: foliostat must say so and exit 1.
+foliostat -d 1 >/dev/null 2>/tmp/nobtf
+echo "vmtest: without BTF: exit $? $(cat /tmp/nobtf)"
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
@@ -97,6 +100,11 @@ def section(name):
     return log.split(start, 1)[1].split(end, 1)[0]
 
 errors = section("errors").strip()
+# (the console may put terminal control sequences before the first line)
+nobtf = [l[l.index("vmtest: without BTF: "):] for l in log.splitlines() if "vmtest: without BTF: " in l]
+if not nobtf or not nobtf[0].startswith("vmtest: without BTF: exit 1 foliostat: failed to find kernel BTF"):
+    sys.exit(f"vmtest: no clear error without BTF: {nobtf}")
+print(nobtf[0])
 workloads = [json.loads(l) for l in section("workload").splitlines() if l.strip()]
 records = [json.loads(l) for l in section("records").splitlines() if l.strip()]
 if not records:
