@@ -159,9 +159,20 @@ struct fs_system {
 	struct fs_vmscan vmscan;
 };
 
-/* The value of the per-CPU map: this CPU's share of the system figures, and its state. */
+/*
+ * The value of the per-CPU map: this CPU's share of the system figures, and its state.
+ *
+ * The slot holds the task-context counts of the thread that last produced events on this CPU
+ * (slot_key), so that the hot programs pay no hash lookup: the slot is moved into the thread's
+ * table entry when another thread's event arrives here, or when the thread exits. slot_seq is
+ * odd while the slot is being moved or claimed, so that the loader can tell a stable slot.
+ */
 struct fs_cpu {
 	struct fs_system system;
+	__u64 slot_seq;
+	__u64 slot_key;
+	char slot_comm[FS_COMM_LEN];
+	struct fs_counters slot;
 	/* Interrupt handlers and softirqs this CPU is inside of (see compat.bpf.h); state,
 	 * not a counter. */
 	__u64 irq_depth;

@@ -97,8 +97,8 @@ static __always_inline struct fs_proc *proc_entry(struct task_struct *task)
 }
 
 /*
- * Where a task-context event is charged: the current thread's entry, created on first use,
- * or NULL when the table is full (the caller then counts it as untracked).
+ * Where a task-context event is charged on the slow path: the current thread's entry, created
+ * on first use, or NULL when the table is full (the caller then counts it as untracked).
  */
 static __always_inline struct fs_counters *task_counters(void)
 {
@@ -112,23 +112,84 @@ static __always_inline struct fs_counters *task_counters(void)
 }
 
 /*
+ * Move this CPU's slot into its thread's entry (see struct fs_cpu), creating the entry under the
+ * name the slot recorded, or into the untracked group if the table is full. Out of line: it
+ * runs once per change of thread on a CPU, not once per event.
+ */
+static __noinline void slot_flush(struct fs_cpu *cpu)
+{
+	__u64 *from = (__u64 *)&cpu->slot, *to;
+	__u64 key = cpu->slot_key;
+	struct fs_task *entry;
+
+	if (!key)
+		return;
+	cpu->slot_seq++;
+	entry = bpf_map_lookup_elem(&fs_tasks, &key);
+	if (!entry) {
+		bpf_map_update_elem(&fs_tasks, &key, &zero_task, BPF_NOEXIST);
+		entry = bpf_map_lookup_elem(&fs_tasks, &key);
+		if (entry && !entry->comm[0])
+			__builtin_memcpy(entry->comm, cpu->slot_comm, FS_COMM_LEN);
+	}
+	to = entry ? (__u64 *)&entry->counters : (__u64 *)&cpu->system.untracked;
+	for (int i = 0; i < (int)(sizeof(struct fs_counters) / sizeof(__u64)); i++) {
+		to[i] += from[i];
+		from[i] = 0;
+	}
+	cpu->slot_key = 0;
+	cpu->slot_seq++;
+}
+
+/* Make the slot the current thread's, moving the previous thread's counts out first. */
+static __noinline void slot_claim(struct fs_cpu *cpu, __u64 pid_tgid)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	slot_flush(cpu);
+	cpu->slot_seq++;
+	cpu->slot_key = pid_tgid;
+	BPF_CORE_READ_STR_INTO(&cpu->slot_comm, task, group_leader, comm);
+	cpu->slot_seq++;
+}
+
+/*
+ * The fast path for task-context events: the CPU's slot, once it is the current thread's.
+ * Only programs that never run in interrupt context may use it (an interrupt could land in the
+ * middle of a flush); tracepoint programs run with preemption off, so no other thread can
+ * come between.
+ */
+static __always_inline struct fs_counters *slot_counters(struct fs_cpu *cpu)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	if (cpu->slot_key != pid_tgid)
+		slot_claim(cpu, pid_tgid);
+	return &cpu->slot;
+}
+
+/*
  * The counters an event is charged to besides the system total: the current thread's in task
  * context; the interrupt group in interrupt context, where the interrupted task did not ask
- * for the work; the untracked group when the task table is full.
+ * for the work.
  */
 static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
 {
-	struct fs_counters *counters;
-
 	if (in_interrupt_context(cpu))
 		return &cpu->system.interrupt;
-	counters = task_counters();
-	return counters ? counters : &cpu->system.untracked;
+	return slot_counters(cpu);
 }
 
 /* For events that only ever happen in task context (a fault taken in user mode): no need to ask
  * about interrupts. */
 static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cpu)
+{
+	return slot_counters(cpu);
+}
+
+/* For task events that may also come in interrupt context on behalf of the interrupted thread
+ * (a TLB shootdown IPI): its entry directly, never the slot. */
+static __always_inline struct fs_counters *charge_current_entry(struct fs_cpu *cpu)
 {
 	struct fs_counters *counters = task_counters();
 

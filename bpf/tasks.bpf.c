@@ -15,8 +15,13 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(fs_task_exit)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct fs_task *entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_task *entry;
 
+	/* The thread's last counts may still be in this CPU's slot: into its entry with them. */
+	if (cpu && cpu->slot_key == pid_tgid)
+		slot_flush(cpu);
+	entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
 	if (entry)
 		entry->exited = 1;
 	return 0;

@@ -22,7 +22,7 @@ int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
 	if (!cpu)
 		return 0;
 	bucket = verifier_bounded(bucket, FS_NR_TLB_REASONS);
-	target = charge_task_context(cpu);
+	target = charge_current_entry(cpu);
 	cpu->system.total.tlb_flushes[bucket]++;
 	target->tlb_flushes[bucket]++;
 	if (pages == FS_TLB_FLUSH_ALL) {

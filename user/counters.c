@@ -18,6 +18,15 @@ bool words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n)
 	return true;
 }
 
+void words_delta_monotonic(__u64 *dst, __u64 *now, const __u64 *before, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (now[i] < before[i])
+			now[i] = before[i];
+		dst[i] = now[i] - before[i];
+	}
+}
+
 __u64 words_sum(const __u64 *words, size_t n)
 {
 	__u64 sum = 0;

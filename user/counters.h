@@ -17,6 +17,9 @@ void words_add(__u64 *dst, const __u64 *src, size_t n);
 /* dst = now - before; false (and dst untouched) if any word went backwards. */
 bool words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n);
 __u64 words_sum(const __u64 *words, size_t n);
+/* dst = now - before word by word, 0 where a word went backwards, and now raised to before
+ * there: what was once observed is never taken back (see snapshot_add_slots()). */
+void words_delta_monotonic(__u64 *dst, __u64 *now, const __u64 *before, size_t n);
 
 static inline void counters_add(struct fs_counters *dst, const struct fs_counters *src)
 {

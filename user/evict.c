@@ -30,9 +30,8 @@ static int evict_tasks(int fd, const struct snapshot *now, struct snapshot *carr
 		if (!s->evict || s->carried || !take_slot(fd, &s->key, &last, &taken) || !taken)
 			continue;
 		late = last;
-		/* Counters that went down mean a new slot under the same key: all of it is late. */
-		words_delta((__u64 *)&late.counters, (const __u64 *)&last.counters,
-			    (const __u64 *)&s->task.counters, FS_WORDS(late.counters));
+		words_delta_monotonic((__u64 *)&late.counters, (__u64 *)&last.counters,
+				      (const __u64 *)&s->task.counters, FS_WORDS(late.counters));
 		if (counters_events(&late.counters) && snapshot_append(carry, s->key, &late))
 			return -ENOMEM;
 	}

@@ -100,6 +100,7 @@ void snapshot_shrink(struct snapshot *snap)
 
 void snapshot_free(struct snapshot *snap)
 {
+	free(snap->slotted);
 	free(snap->tasks);
 	free(snap->procs);
 	memset(snap, 0, sizeof(*snap));
@@ -171,7 +172,8 @@ static int read_map(struct snapshot *snap, int fd, size_t key_size, size_t value
 	return err;
 }
 
-static int read_system(struct snapshot *snap, int fd, int nr_cpus)
+/* Read the per-CPU map: the system figures summed (when `system` is given) and each CPU's slot. */
+static int read_cpus(int fd, int nr_cpus, struct fs_system *system, struct slot_sample *slots)
 {
 	struct fs_cpu *per_cpu = calloc(nr_cpus, sizeof(*per_cpu));
 	__u32 zero = 0;
@@ -179,27 +181,105 @@ static int read_system(struct snapshot *snap, int fd, int nr_cpus)
 
 	if (!per_cpu)
 		return -ENOMEM;
-	memset(&snap->system, 0, sizeof(snap->system));
 	if (bpf_map_lookup_elem(fd, &zero, per_cpu))
 		err = -errno;
-	for (int cpu = 0; !err && cpu < nr_cpus; cpu++)
-		words_add((__u64 *)&snap->system, (const __u64 *)&per_cpu[cpu].system,
-			  FS_WORDS(snap->system));
+	if (system)
+		memset(system, 0, sizeof(*system));
+	for (int cpu = 0; !err && cpu < nr_cpus; cpu++) {
+		if (system)
+			words_add((__u64 *)system, (const __u64 *)&per_cpu[cpu].system,
+				  FS_WORDS(*system));
+		slots[cpu].seq = per_cpu[cpu].slot_seq;
+		slots[cpu].key = per_cpu[cpu].slot_key;
+		memcpy(slots[cpu].comm, per_cpu[cpu].slot_comm, FS_COMM_LEN);
+		slots[cpu].counters = per_cpu[cpu].slot;
+	}
 	free(per_cpu);
 	return err;
 }
 
+static int compare_key_to_sample(const void *key, const void *sample)
+{
+	__u64 k = *(const __u64 *)key, s = ((const struct task_sample *)sample)->key;
+
+	return k < s ? -1 : k > s;
+}
+
+bool snapshot_slotted(const struct snapshot *snap, __u64 key)
+{
+	for (size_t i = 0; i < snap->nr_slotted; i++)
+		if (snap->slotted[i] == key)
+			return true;
+	return false;
+}
+
+/*
+ * A slot read the same (same even seq) before and after the tables were read was not moved in
+ * between: its counts are not in the entry we read, so they add to it. A slot that changed is
+ * left out: its counts are in the entry or will be, and show next time.
+ */
+int snapshot_add_slots(struct snapshot *snap, const struct slot_sample *first,
+		       const struct slot_sample *second, int nr_cpus)
+{
+	size_t sorted = snap->nr_tasks;
+	bool appended = false;
+
+	snap->nr_slotted = 0;
+	if (snap->cap_slotted < (size_t)nr_cpus) {
+		__u64 *grown = realloc(snap->slotted, nr_cpus * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		snap->slotted = grown;
+		snap->cap_slotted = nr_cpus;
+	}
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const struct slot_sample *slot = &first[cpu];
+		struct task_sample *sample;
+
+		if (!slot->key || slot->seq % 2 || slot->seq != second[cpu].seq)
+			continue;
+		snap->slotted[snap->nr_slotted++] = slot->key;
+		sample = bsearch(&slot->key, snap->tasks, sorted, sizeof(*snap->tasks),
+				 compare_key_to_sample);
+		if (sample) {
+			counters_add(&sample->task.counters, &slot->counters);
+		} else {
+			struct fs_task task = { 0 };
+
+			memcpy(task.comm, slot->comm, FS_COMM_LEN);
+			task.counters = slot->counters;
+			if (snapshot_append(snap, slot->key, &task))
+				return -ENOMEM;
+			appended = true;
+		}
+	}
+	if (appended)
+		snapshot_sort(snap);
+	return 0;
+}
+
 int snapshot_read(struct snapshot *snap, int tasks_fd, int procs_fd, int cpus_fd, int nr_cpus)
 {
+	struct slot_sample *slots = calloc(2 * nr_cpus, sizeof(*slots));
 	int err;
 
+	if (!slots)
+		return -ENOMEM;
 	snap->nr_tasks = 0;
 	snap->nr_procs = 0;
-	err = read_map(snap, tasks_fd, sizeof(__u64), sizeof(struct fs_task), append_task);
+	/* Slots before and after the tables (see snapshot_add_slots()). */
+	err = read_cpus(cpus_fd, nr_cpus, NULL, slots);
+	if (!err)
+		err = read_map(snap, tasks_fd, sizeof(__u64), sizeof(struct fs_task), append_task);
 	if (!err)
 		err = read_map(snap, procs_fd, sizeof(__u32), sizeof(struct fs_proc), append_proc);
-	if (err)
-		return err;
-	snapshot_sort(snap);
-	return read_system(snap, cpus_fd, nr_cpus);
+	if (!err)
+		err = read_cpus(cpus_fd, nr_cpus, &snap->system, slots + nr_cpus);
+	if (!err) {
+		snapshot_sort(snap);
+		err = snapshot_add_slots(snap, slots, slots + nr_cpus, nr_cpus);
+	}
+	free(slots);
+	return err;
 }

@@ -23,6 +23,14 @@ struct proc_sample {
 	struct fs_proc proc;
 };
 
+/* A CPU's slot as read: the pending counts of thread `key` (see struct fs_cpu). */
+struct slot_sample {
+	__u64 seq;
+	__u64 key;
+	char comm[FS_COMM_LEN];
+	struct fs_counters counters;
+};
+
 struct snapshot {
 	struct task_sample *tasks;
 	size_t nr_tasks;
@@ -31,6 +39,12 @@ struct snapshot {
 	size_t nr_procs;
 	size_t cap_procs;
 	struct fs_system system; /* summed over CPUs */
+	/* Keys whose counts sat in a CPU's slot through the whole read (their slot was stable):
+	 * their table entries must not be freed this window, or the slot's counts would come
+	 * back as new. */
+	__u64 *slotted;
+	size_t nr_slotted;
+	size_t cap_slotted;
 };
 
 static inline __u32 sample_tgid(const struct task_sample *s)
@@ -57,5 +71,11 @@ void snapshot_drop_evicted(struct snapshot *snap);
 /* Give back memory a burst of threads left (see array_shrink()). */
 void snapshot_shrink(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);
+/* Is this thread's key in a stable slot of the last read? */
+bool snapshot_slotted(const struct snapshot *snap, __u64 key);
+/* Add the counts of the slots that stayed stable between two reads of the per-CPU map to their
+ * threads' samples (appending a sample for a thread not in the table yet). */
+int snapshot_add_slots(struct snapshot *snap, const struct slot_sample *first,
+		       const struct slot_sample *second, int nr_cpus);
 
 #endif

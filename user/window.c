@@ -36,12 +36,19 @@ static bool stalling(const struct fs_task *task)
 	return false;
 }
 
-static void thread_delta(const struct task_sample *now, const struct task_sample *before,
+/*
+ * A thread's counts since `before`. Its observed counts can read lower than last time when a
+ * CPU's slot was moved into its entry while the tables were being read (the slot was then left
+ * out): that is not a new thread, only a late one, so no word goes below what was seen.
+ */
+static void thread_delta(struct task_sample *now, const struct task_sample *before,
 			 struct fs_counters *out)
 {
-	if (!before || !words_delta((__u64 *)out, (const __u64 *)&now->task.counters,
-				    (const __u64 *)&before->task.counters, FS_WORDS(*out)))
+	if (!before)
 		*out = now->task.counters;
+	else
+		words_delta_monotonic((__u64 *)out, (__u64 *)&now->task.counters,
+				      (const __u64 *)&before->task.counters, FS_WORDS(*out));
 }
 
 static struct proc_row *proc_push(struct process_table *t)
@@ -152,9 +159,12 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 				prev = &before->tasks[b];
 			thread_delta(s, prev, &delta);
 			counters_add(&row.counters, &delta);
-			/* A thread in the middle of a stall keeps its slot for the end. */
-			s->evict = s->carried || s->task.exited ||
-				   (!counters_events(&delta) && !stalling(&s->task));
+			/* A thread in the middle of a stall keeps its entry for the end, and one whose
+			 * counts sit in a CPU's slot keeps it for when they are moved there. */
+			s->evict = s->carried ||
+				   ((s->task.exited || (!counters_events(&delta) &&
+							!stalling(&s->task))) &&
+				    !snapshot_slotted(now, s->key));
 			/* The leader's name is the process's name; any thread's will do without
 			 * it. */
 			if (!named_by_leader) {

@@ -74,18 +74,20 @@ static bool idle_processes_are_left_out(void)
 	return ok;
 }
 
-/* A thread whose slot was freed and reused (same key, smaller counters) counts from zero
- * rather than producing a huge wrapped delta. */
-static bool a_reused_slot_counts_from_zero(void)
+/* A thread read lower than last time (a CPU's slot was moved into its entry during the read and
+ * left out) is late, not new: nothing is counted twice, nothing wraps, and what was seen
+ * stays seen for the next window. */
+static bool counts_never_go_backwards(void)
 {
 	struct snapshot before = {0}, now = {0};
 	struct process_table out = {0};
 	bool ok;
 
-	add_thread(&before, 9, 9, "old", 1000, 0, false);
-	add_thread(&now, 9, 9, "new", 3, 0, false);
+	add_thread(&before, 9, 9, "app", 1000, 0, false);
+	add_thread(&now, 9, 9, "app", 997, 1, false);
 	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1) &&
-	     ASSERT_EQ(out.rows[0].events, 3);
+	     ASSERT_EQ(out.rows[0].events, 1) &&
+	     ASSERT_EQ(now.tasks[0].task.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 1000);
 	snapshot_free(&before);
 	snapshot_free(&now);
 	process_table_free(&out);
@@ -178,6 +180,37 @@ static bool late_counts_are_carried_into_the_next_window(void)
 	return ok;
 }
 
+/* A CPU's slot that stayed the same across the read adds to its thread; one that moved is left
+ * out (its counts are in the entry, or will be); a slotted thread keeps its entry. */
+static bool stable_slots_add_to_their_threads(void)
+{
+	struct snapshot now = {0}, before = {0};
+	struct process_table out = {0};
+	struct slot_sample first[3] = {0}, second[3] = {0};
+	bool ok;
+
+	add_thread(&now, 70, 70, "app", 10, 0, false);
+	first[0] = (struct slot_sample){.seq = 4, .key = KEY(70, 70)};
+	first[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 5;
+	first[1] = (struct slot_sample){.seq = 6, .key = KEY(80, 81), .comm = "newcomer"};
+	first[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 2;
+	first[2] = (struct slot_sample){.seq = 8, .key = KEY(90, 90)};
+	first[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 7;
+	second[0] = first[0];
+	second[1] = first[1];
+	second[2] = (struct slot_sample){.seq = 10}; /* moved during the read */
+	ok = ASSERT_EQ(snapshot_add_slots(&now, first, second, 3), 0) &&
+	     ASSERT_EQ(now.nr_tasks, 2) && ASSERT_EQ(now.nr_slotted, 2) &&
+	     ASSERT_EQ(now.tasks[0].task.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 15) &&
+	     ASSERT_STREQ(now.tasks[1].task.comm, "newcomer") &&
+	     ASSERT_TRUE(snapshot_slotted(&now, KEY(70, 70))) &&
+	     ASSERT_TRUE(!snapshot_slotted(&now, KEY(90, 90))) &&
+	     ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 2);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
 static bool system_deltas_subtract_the_previous_read(void)
 {
 	struct snapshot before = {0}, now = {0};
@@ -231,11 +264,12 @@ static bool histogram_pages_weigh_orders(void)
 const struct unit_test window_tests[] = {
     UNIT_TEST(threads_sum_into_their_process),
     UNIT_TEST(idle_processes_are_left_out),
-    UNIT_TEST(a_reused_slot_counts_from_zero),
+    UNIT_TEST(counts_never_go_backwards),
     UNIT_TEST(filters_select_by_pid_and_name),
     UNIT_TEST(exited_threads_are_reported_then_dropped),
     UNIT_TEST(idle_threads_are_marked_for_eviction),
     UNIT_TEST(late_counts_are_carried_into_the_next_window),
+    UNIT_TEST(stable_slots_add_to_their_threads),
     UNIT_TEST(system_deltas_subtract_the_previous_read),
     UNIT_TEST(one_shot_windows_accumulate_per_process),
     UNIT_TEST(histogram_pages_weigh_orders),
