@@ -53,9 +53,58 @@ static int compare_keys(const void *a, const void *b)
 	return ka < kb ? -1 : ka > kb;
 }
 
+struct key_index {
+	__u64 key;
+	size_t index;
+};
+
+static int compare_key_index(const void *a, const void *b)
+{
+	__u64 ka = ((const struct key_index *)a)->key, kb = ((const struct key_index *)b)->key;
+
+	return ka < kb ? -1 : ka > kb;
+}
+
+/*
+ * Sort the task samples by key. They are large (the counters), so sorting them directly spends
+ * its time moving them: sort small (key, index) pairs instead, then put each sample in its place
+ * by following the permutation's cycles, one move per sample.
+ */
+static void sort_tasks(struct snapshot *snap)
+{
+	struct key_index *order = malloc(snap->nr_tasks * sizeof(*order));
+	struct task_sample held;
+
+	if (!order) { /* no memory for the fast way: the slow way needs none */
+		qsort(snap->tasks, snap->nr_tasks, sizeof(*snap->tasks), compare_keys);
+		return;
+	}
+	for (size_t i = 0; i < snap->nr_tasks; i++)
+		order[i] = (struct key_index){.key = snap->tasks[i].key, .index = i};
+	qsort(order, snap->nr_tasks, sizeof(*order), compare_key_index);
+	/* order[i].index: where the sample that belongs at i is now. */
+	for (size_t start = 0; start < snap->nr_tasks; start++) {
+		size_t at = start;
+
+		if (order[start].index == start)
+			continue;
+		held = snap->tasks[start];
+		while (order[at].index != start) {
+			size_t from = order[at].index;
+
+			snap->tasks[at] = snap->tasks[from];
+			order[at].index = at;
+			at = from;
+		}
+		snap->tasks[at] = held;
+		order[at].index = at;
+	}
+	free(order);
+}
+
 void snapshot_sort(struct snapshot *snap)
 {
-	qsort(snap->tasks, snap->nr_tasks, sizeof(*snap->tasks), compare_keys);
+	sort_tasks(snap);
 	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_proc_tgids);
 }
 

@@ -211,6 +211,30 @@ static bool stable_slots_add_to_their_threads(void)
 	return ok;
 }
 
+/* Sorting moves each sample with its own counts, whatever the order the table gave them in. */
+static bool samples_sort_by_key_with_their_counts(void)
+{
+	struct snapshot snap = {0};
+	unsigned int seed = 12345;
+	bool ok = true;
+
+	for (int i = 0; i < 5000; i++) {
+		__u64 tgid = rand_r(&seed) % 100000 + 1, tid = rand_r(&seed) % 100000 + 1;
+
+		add_thread(&snap, tgid, tid, "x", tgid * 7 + tid, 0, false);
+	}
+	snapshot_sort(&snap);
+	for (size_t i = 0; ok && i < snap.nr_tasks; i++) {
+		const struct task_sample *s = &snap.tasks[i];
+
+		ok = ASSERT_EQ(s->task.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0],
+			       sample_tgid(s) * 7 + sample_tid(s)) &&
+		     (i == 0 || ASSERT_TRUE(snap.tasks[i - 1].key <= s->key));
+	}
+	snapshot_free(&snap);
+	return ok;
+}
+
 static bool system_deltas_subtract_the_previous_read(void)
 {
 	struct snapshot before = {0}, now = {0};
@@ -270,6 +294,7 @@ const struct unit_test window_tests[] = {
     UNIT_TEST(idle_threads_are_marked_for_eviction),
     UNIT_TEST(late_counts_are_carried_into_the_next_window),
     UNIT_TEST(stable_slots_add_to_their_threads),
+    UNIT_TEST(samples_sort_by_key_with_their_counts),
     UNIT_TEST(system_deltas_subtract_the_previous_read),
     UNIT_TEST(one_shot_windows_accumulate_per_process),
     UNIT_TEST(histogram_pages_weigh_orders),
