@@ -4,10 +4,10 @@
 # the kernel's BPF run-time statistics, the loader's CPU and memory with a full table, and the
 # BPF maps' memory. Writes the table to docs/benchmarks.md (RESULTS=path to write elsewhere).
 #
-# Environment: ROUNDS (default 5), SECS per run (default 5), PROCS for the loader test (10000).
+# Environment: ROUNDS (default 7), SECS per run (default 5), PROCS for the loader test (10000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 SECS=${SECS:-5}
 PROCS=${PROCS:-10000}
 RESULTS=${RESULTS:-docs/benchmarks.md}
