@@ -88,8 +88,10 @@ struct fs_counters {
 
 /*
  * One entry of the task table, keyed by the u64 of bpf_get_current_pid_tgid() (tgid << 32 | tid).
- * Keying by thread means only the thread itself ever writes its entry, so plain adds are safe
- * and threads of one process on different CPUs never share a cache line.
+ * Keying by thread means threads of one process on different CPUs never share a cache line.
+ * Hot events do not write entries at all but a per-CPU slot (struct fs_cpu); the entry is
+ * written when a slot is moved into it, and by TLB events, both with atomic adds since a
+ * thread's slots on two CPUs, or a shootdown, can reach it at the same time.
  */
 struct fs_task {
 	char comm[FS_COMM_LEN]; /* thread group leader's name, follows renames */

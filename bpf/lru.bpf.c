@@ -27,6 +27,15 @@ static __always_inline unsigned int folio_lru(struct folio *folio)
 	return lru;
 }
 
+/* One more folio of `pages` pages, in the system's figures and the charged thread's. */
+static __always_inline void count_folio(__u64 *system, __u64 *mine, __u64 pages)
+{
+	system[FS_FOLIOS]++;
+	system[FS_PAGES] += pages;
+	mine[FS_FOLIOS]++;
+	mine[FS_PAGES] += pages;
+}
+
 SEC("tp_btf/mm_lru_insertion")
 int BPF_PROG(fs_lru_insert, struct folio *folio)
 {
@@ -38,10 +47,7 @@ int BPF_PROG(fs_lru_insert, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	cpu->system.total.lru_insert[lru][FS_FOLIOS]++;
-	cpu->system.total.lru_insert[lru][FS_PAGES] += pages;
-	target->lru_insert[lru][FS_FOLIOS]++;
-	target->lru_insert[lru][FS_PAGES] += pages;
+	count_folio(cpu->system.total.lru_insert[lru], target->lru_insert[lru], pages);
 	return 0;
 }
 
@@ -55,10 +61,7 @@ int BPF_PROG(fs_lru_activate, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	cpu->system.total.lru_activate[FS_FOLIOS]++;
-	cpu->system.total.lru_activate[FS_PAGES] += pages;
-	target->lru_activate[FS_FOLIOS]++;
-	target->lru_activate[FS_PAGES] += pages;
+	count_folio(cpu->system.total.lru_activate, target->lru_activate, pages);
 	return 0;
 }
 

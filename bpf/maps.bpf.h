@@ -134,8 +134,13 @@ static __noinline void slot_flush(struct fs_cpu *cpu)
 	}
 	to = entry ? (__u64 *)&entry->counters : (__u64 *)&cpu->system.untracked;
 	for (int i = 0; i < (int)(sizeof(struct fs_counters) / sizeof(__u64)); i++) {
-		to[i] += from[i];
-		from[i] = 0;
+		/* Atomic: the entry may be written at the same time from another CPU (this
+		 * thread's slot there being moved too, or a TLB shootdown charged to it). Most
+		 * words are zero: skip them. */
+		if (from[i]) {
+			__sync_fetch_and_add(&to[i], from[i]);
+			from[i] = 0;
+		}
 	}
 	cpu->slot_key = 0;
 	cpu->slot_seq++;

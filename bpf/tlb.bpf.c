@@ -24,13 +24,14 @@ int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
 	bucket = verifier_bounded(bucket, FS_NR_TLB_REASONS);
 	target = charge_current_entry(cpu);
 	cpu->system.total.tlb_flushes[bucket]++;
-	target->tlb_flushes[bucket]++;
+	/* The entry is shared with slot moves on other CPUs: atomic adds (see slot_flush()). */
+	__sync_fetch_and_add(&target->tlb_flushes[bucket], 1);
 	if (pages == FS_TLB_FLUSH_ALL) {
 		cpu->system.total.tlb_full++;
-		target->tlb_full++;
+		__sync_fetch_and_add(&target->tlb_full, 1);
 	} else {
 		cpu->system.total.tlb_pages += pages;
-		target->tlb_pages += pages;
+		__sync_fetch_and_add(&target->tlb_pages, pages);
 	}
 	return 0;
 }
