@@ -41,7 +41,7 @@ start_tracer() {
 	TRACER=$!
 	for _ in $(seq 300); do
 		case $1 in
-		foliostat) [ "$(find /proc/$TRACER/fd -lname 'anon_inode:bpf_link' | wc -l)" -ge 30 ] && break ;;
+		foliostat) grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$TRACER/status" && break ;; # start-up done
 		bpftrace) grep -q '^Attaching' "$OUT/tracer.out" 2>/dev/null && sleep 1 && break ;;
 		floor) grep -q 'attached' "$OUT/tracer.err" 2>/dev/null && break ;;
 		esac

@@ -64,7 +64,7 @@ echo "vmtest: thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 foliostat -j 0.5 >/tmp/records 2>/tmp/errors &
 fs=$!
 for i in $(seq 100); do
-	[ "$(ls -l /proc/$fs/fd 2>/dev/null | grep -c bpf_link)" -ge 5 ] && break
+	grep -q 'NoNewPrivs:.*1' /proc/$fs/status 2>/dev/null && break # its start-up is done
 	sleep 0.1
 done
 workload pages 4096 >/tmp/workload

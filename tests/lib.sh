@@ -39,16 +39,18 @@ mount_tracefs() {
 		skip "cannot mount tracefs for perf"
 }
 
-# Start foliostat in the background with OUT as stdout; returns once its probes are attached
-# (its BPF links are open file descriptors). Sets FS_PID.
+# Start foliostat in the background with OUT as stdout; returns once it has finished starting
+# up and counts every event. Sets FS_PID.
 start_foliostat() {
 	local out=$1
 	shift
 	"$FOLIOSTAT" "$@" >"$out" 2>"$out.err" &
 	FS_PID=$!
 	echo "$FS_PID" >"$T/foliostat.pid" # for the runner to clean up after a failed test
+	# foliostat sets no_new_privs as the last step of its start-up, after every probe is attached
+	# and, with --self, the statistics are on: from then on it counts everything.
 	for _ in $(seq 100); do
-		if [ "$(find /proc/$FS_PID/fd -lname 'anon_inode:bpf_link' 2>/dev/null | wc -l)" -ge 5 ]; then
+		if grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$FS_PID/status" 2>/dev/null; then
 			return 0
 		fi
 		kill -0 "$FS_PID" 2>/dev/null || break

@@ -207,7 +207,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	/* The kernel counters' starting point, so the first window has a "before". */
 	kernel_counters_read(&c.kernel_before);
 	if (opts->self)
-		self_read(loader, &c.self_before);
+		self_baseline(&c.self_before);
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	double tick = streaming ? opts->interval_s : ONE_SHOT_TICK_S;
@@ -282,6 +282,7 @@ int main(int argc, char **argv)
 	struct fs_options opts;
 	struct loader loader;
 	char err[512];
+	int stats_fd = 0;
 	int ret;
 
 	switch (parse_options(argc, argv, &opts, err, sizeof(err), stdout)) {
@@ -312,16 +313,18 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	if (opts.self && (stats_fd = self_start()) < 0) {
+		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
+			strerror(-stats_fd));
+		return 1;
+	}
 	if (loader_start(&loader, &opts, err, sizeof(err))) {
 		fprintf(stderr, "foliostat: %s\n", err);
+		if (stats_fd > 0)
+			close(stats_fd);
 		return 1;
 	}
-	if (opts.self && (ret = self_start(&loader))) {
-		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
-			strerror(-ret));
-		loader_stop(&loader);
-		return 1;
-	}
+	loader.stats_fd = stats_fd;
 	if (drop_privileges(&loader, err, sizeof(err))) {
 		fprintf(stderr, "foliostat: %s\n", err);
 		self_stop(&loader);

@@ -13,15 +13,12 @@
 #include "foliostat.skel.h"
 #include "loader.h"
 
-int self_start(struct loader *loader)
+int self_start(void)
 {
 	/* The kernel counts run time only while some process holds this file open. */
 	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
-	if (fd < 0)
-		return -errno;
-	loader->stats_fd = fd;
-	return 0;
+	return fd < 0 ? -errno : fd;
 }
 
 /* Resident memory now (the peak, ru_maxrss, is set by the one-time parsing of kernel BTF at
@@ -39,10 +36,19 @@ static long resident_kib(void)
 	return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-void self_read(const struct loader *loader, struct self_cost *now)
+/* The loader's user + system time so far. */
+static double cpu_seconds(void)
 {
 	struct rusage usage;
 
+	if (getrusage(RUSAGE_SELF, &usage))
+		return 0;
+	return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
+	       usage.ru_stime.tv_usec / 1e6;
+}
+
+void self_read(const struct loader *loader, struct self_cost *now)
+{
 	memset(now, 0, sizeof(*now));
 	for (int i = 0; i < NR_PROBES && i < FS_MAX_PROBES; i++) {
 		struct bpf_prog_info info;
@@ -59,10 +65,14 @@ void self_read(const struct loader *loader, struct self_cost *now)
 		now->run_ns[i] = info.run_time_ns;
 		now->misses[i] = info.recursion_misses;
 	}
-	if (!getrusage(RUSAGE_SELF, &usage))
-		now->loader_cpu_s = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
-				    usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+	now->loader_cpu_s = cpu_seconds();
 	now->loader_rss_kib = resident_kib();
+}
+
+void self_baseline(struct self_cost *before)
+{
+	memset(before, 0, sizeof(*before));
+	before->loader_cpu_s = cpu_seconds();
 }
 
 void self_delta(const struct self_cost *before, const struct self_cost *now, struct self_cost *out)

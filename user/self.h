@@ -18,10 +18,14 @@ struct self_cost {
 
 struct loader;
 
-/* Switch the statistics on (they stay on while foliostat runs). Returns 0 or -errno. */
-int self_start(struct loader *loader);
-/* The totals since the start, into *now. */
+/* Switch the statistics on, before the programs load, so that every run since attach is counted,
+ * as the tables count every event since attach. Returns a file descriptor that keeps them on
+ * (hand it to the loader after loader_start) or -errno. */
+int self_start(void);
+/* The totals since attach, into *now. */
 void self_read(const struct loader *loader, struct self_cost *now);
+/* The starting point of the first window: no program runs yet, the loader's CPU time so far. */
+void self_baseline(struct self_cost *before);
 /* out = now - before (the RSS is now's). */
 void self_delta(const struct self_cost *before, const struct self_cost *now, struct self_cost *out);
 /* acc += add (the RSS is add's). */
