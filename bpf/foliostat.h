@@ -74,16 +74,27 @@ struct fs_stalls {
 
 enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
 
-/* Every counter a task can be charged with. Later concerns add their groups here. */
+/*
+ * Every counter a task can be charged with, as a list of fields over a word type, so that BPF's
+ * 32-bit struct fs_counters and the loader's 64-bit sums (struct fs_totals) share one layout,
+ * word for word. Later concerns add their groups here.
+ *
+ * BPF counts in 32-bit words: they halve what every table read copies, and the loader reads
+ * each word far more often than it could wrap (2^31 events of one thread between two reads),
+ * taking differences modulo 2^32.
+ */
+#define FS_COUNTER_FIELDS(word)                                                                    \
+	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                              \
+	word faults[FS_NR_FAULT_COUNTERS];                                                         \
+	word migrate[FS_NR_MIGRATE_COUNTERS];                                                      \
+	word tlb_flushes[FS_NR_TLB_REASONS];	       /* tlb:tlb_flush, by reason */              \
+	word tlb_pages;				       /* pages of ranged flushes */               \
+	word tlb_full;				       /* whole-TLB flushes (TLB_FLUSH_ALL) */     \
+	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */            \
+	word lru_activate[FS_NR_AMOUNTS];		 /* pagemap:mm_lru_activate */
+
 struct fs_counters {
-	__u64 folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];
-	__u64 faults[FS_NR_FAULT_COUNTERS];
-	__u64 migrate[FS_NR_MIGRATE_COUNTERS];
-	__u64 tlb_flushes[FS_NR_TLB_REASONS];		  /* tlb:tlb_flush, by reason */
-	__u64 tlb_pages;				  /* pages of ranged flushes */
-	__u64 tlb_full;					  /* whole-TLB flushes (TLB_FLUSH_ALL) */
-	__u64 lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */
-	__u64 lru_activate[FS_NR_AMOUNTS];		  /* pagemap:mm_lru_activate */
+	FS_COUNTER_FIELDS(__u32)
 };
 
 /*
@@ -145,20 +156,23 @@ struct fs_vmscan {
 	__u64 written[FS_NR_AMOUNTS];			      /* mm_vmscan_write_folio */
 };
 
-/* System-wide figures (the loader sums the per-CPU copies). */
-struct fs_system {
-	struct fs_counters total;     /* every event, whoever caused it */
-	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
-	struct fs_counters untracked; /* task events that found the task table full */
-	__u64 freed[FS_NR_ORDERS];    /* mm_page_free: frees happen in unrelated contexts */
-	struct fs_thp_results thp;    /* collapse outcomes, whoever's memory */
-	struct fs_thp_results thp_unattributed; /* ... of an mm whose owner is not known */
-	struct fs_thp_results thp_untracked;   /* ... of a process the full table had no room for */
-	struct fs_stalls stalls[FS_NR_STALLS]; /* every stall, whoever stalled */
-	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in them */
-	__u64
-	    stalls_untracked[FS_NR_STALLS]; /* stalls of processes the full table had no room for */
+/* System-wide figures (the loader sums the per-CPU copies). The three counter groups come
+ * first, in BPF's 32-bit words; the loader's sums widen them (struct system_totals). */
+#define FS_SYSTEM_FIELDS(counters)                                                                 \
+	counters total;		 /* every event, whoever caused it */                              \
+	counters interrupt;	 /* events in hard/soft interrupt or NMI context */                \
+	counters untracked;	 /* task events that found the task table full */                  \
+	__u64 freed[FS_NR_ORDERS]; /* mm_page_free: frees happen in unrelated contexts */          \
+	struct fs_thp_results thp; /* collapse outcomes, whoever's memory */                       \
+	struct fs_thp_results thp_unattributed; /* ... of an mm whose owner is not known */        \
+	struct fs_thp_results thp_untracked;	/* ... of a process the full table had no room for */ \
+	struct fs_stalls stalls[FS_NR_STALLS];	/* every stall, whoever stalled */                 \
+	__u64 reclaimed[FS_NR_STALLS];		/* pages reclaimed in them */                      \
+	__u64 stalls_untracked[FS_NR_STALLS];	/* stalls of processes the full table had no room for */ \
 	struct fs_vmscan vmscan;
+
+struct fs_system {
+	FS_SYSTEM_FIELDS(struct fs_counters)
 };
 
 /*

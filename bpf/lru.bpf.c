@@ -28,7 +28,7 @@ static __always_inline unsigned int folio_lru(struct folio *folio)
 }
 
 /* One more folio of `pages` pages, in the system's figures and the charged thread's. */
-static __always_inline void count_folio(__u64 *system, __u64 *mine, __u64 pages)
+static __always_inline void count_folio(__u32 *system, __u32 *mine, __u32 pages)
 {
 	system[FS_FOLIOS]++;
 	system[FS_PAGES] += pages;

@@ -118,7 +118,7 @@ static __always_inline struct fs_counters *task_counters(void)
  */
 static __noinline void slot_flush(struct fs_cpu *cpu)
 {
-	__u64 *from = (__u64 *)&cpu->slot, *to;
+	__u32 *from = (__u32 *)&cpu->slot, *to;
 	__u64 key = cpu->slot_key;
 	struct fs_task *entry;
 
@@ -132,8 +132,8 @@ static __noinline void slot_flush(struct fs_cpu *cpu)
 		if (entry && !entry->comm[0])
 			__builtin_memcpy(entry->comm, cpu->slot_comm, FS_COMM_LEN);
 	}
-	to = entry ? (__u64 *)&entry->counters : (__u64 *)&cpu->system.untracked;
-	for (int i = 0; i < (int)(sizeof(struct fs_counters) / sizeof(__u64)); i++) {
+	to = entry ? (__u32 *)&entry->counters : (__u32 *)&cpu->system.untracked;
+	for (int i = 0; i < (int)(sizeof(struct fs_counters) / sizeof(__u32)); i++) {
 		/* Atomic: the entry may be written at the same time from another CPU (this
 		 * thread's slot there being moved too, or a TLB shootdown charged to it). Most
 		 * words are zero: skip them. */

@@ -30,8 +30,8 @@ int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
 		cpu->system.total.tlb_full++;
 		__sync_fetch_and_add(&target->tlb_full, 1);
 	} else {
-		cpu->system.total.tlb_pages += pages;
-		__sync_fetch_and_add(&target->tlb_pages, pages);
+		cpu->system.total.tlb_pages += (__u32)pages;
+		__sync_fetch_and_add(&target->tlb_pages, (__u32)pages);
 	}
 	return 0;
 }

@@ -21,13 +21,15 @@ void array_shrink(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
 	*cap = new_cap;
 }
 
-int array_reserve_one(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
+int array_reserve(void *items_ptr, size_t *cap, size_t nr, size_t more, size_t item_size)
 {
-	size_t new_cap = *cap ? *cap * 2 : 16;
+	size_t new_cap = *cap ? *cap : 16;
 	void *items, *grown;
 
-	if (nr < *cap)
+	if (nr + more <= *cap)
 		return 0;
+	while (new_cap < nr + more)
+		new_cap *= 2;
 	/* The caller's pointer has its own type: go through memcpy, not a cast to void **. */
 	memcpy(&items, items_ptr, sizeof(items));
 	grown = realloc(items, new_cap * item_size);
@@ -36,4 +38,9 @@ int array_reserve_one(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
 	memcpy(items_ptr, &grown, sizeof(grown));
 	*cap = new_cap;
 	return 0;
+}
+
+int array_reserve_one(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
+{
+	return array_reserve(items_ptr, cap, nr, 1, item_size);
 }

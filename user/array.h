@@ -11,6 +11,8 @@
  * type). Returns 0, or -ENOMEM with the array untouched.
  */
 int array_reserve_one(void *items_ptr, size_t *cap, size_t nr, size_t item_size);
+/* The same for `more` items at once. */
+int array_reserve(void *items_ptr, size_t *cap, size_t nr, size_t more, size_t item_size);
 
 /* Give memory back after a burst (process churn): when the array holds far fewer items than it
  * has room for, shrink it to twice its items. Never fails (a refused shrink keeps it as is). */

@@ -18,13 +18,88 @@ bool words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n)
 	return true;
 }
 
-void words_delta_monotonic(__u64 *dst, __u64 *now, const __u64 *before, size_t n)
+void counters_add(struct fs_counters *dst, const struct fs_counters *src)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (now[i] < before[i])
-			now[i] = before[i];
-		dst[i] = now[i] - before[i];
+	__u32 *d = (__u32 *)dst;
+	const __u32 *s = (const __u32 *)src;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
+		d[i] += s[i];
+}
+
+__u64 counters_events(const struct fs_counters *c)
+{
+	const __u32 *w = (const __u32 *)c;
+	__u64 sum = 0;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
+		sum += w[i];
+	return sum;
+}
+
+/*
+ * Which words of the counters count as activity (see totals_activity()), as all-ones masks so
+ * that the loops below stay free of branches.
+ */
+static __u32 activity_mask[FS_COUNTER_WORDS];
+
+#define WORD_OF(field) (offsetof(struct fs_counters, field) / sizeof(__u32))
+#define WORDS_IN(field) (sizeof(((struct fs_counters *)0)->field) / sizeof(__u32))
+
+static void mark_activity(size_t first, size_t n)
+{
+	for (size_t i = first; i < first + n; i++)
+		activity_mask[i] = ~0U;
+}
+
+__attribute__((constructor)) static void activity_mask_init(void)
+{
+	mark_activity(WORD_OF(folios), WORDS_IN(folios));
+	mark_activity(WORD_OF(faults[FS_FAULT_USER]), 1);
+	mark_activity(WORD_OF(faults[FS_FAULT_KERNEL]), 1);
+	mark_activity(WORD_OF(migrate[FS_MIGRATE_SUCCEEDED]), 1);
+	mark_activity(WORD_OF(migrate[FS_MIGRATE_FAILED]), 1);
+	mark_activity(WORD_OF(tlb_flushes), WORDS_IN(tlb_flushes));
+}
+
+/* Every thread's counts go through here once per read: written so the compiler vectorizes it. */
+struct counters_growth counters_delta_monotonic(struct fs_counters *restrict dst,
+						struct fs_counters *restrict now,
+						const struct fs_counters *restrict before)
+{
+	__u32 *restrict d = (__u32 *)dst, *restrict n = (__u32 *)now;
+	const __u32 *restrict b = (const __u32 *)before;
+	__u64 events = 0, activity = 0;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++) {
+		__u32 grew = n[i] - b[i];
+		__u32 late = (__u32)((__s32)grew >> 31); /* all ones when it went backwards */
+
+		n[i] = (n[i] & ~late) | (b[i] & late);
+		d[i] = grew & ~late;
+		events += d[i];
+		activity += d[i] & activity_mask[i];
 	}
+	return (struct counters_growth){.events = events, .activity = activity};
+}
+
+void totals_add(struct fs_totals *dst, const struct fs_counters *src)
+{
+	__u64 *d = (__u64 *)dst;
+	const __u32 *s = (const __u32 *)src;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
+		d[i] += s[i];
+}
+
+void totals_add_growth(struct fs_totals *dst, const struct fs_counters *now,
+		       const struct fs_counters *before)
+{
+	__u64 *d = (__u64 *)dst;
+	const __u32 *n = (const __u32 *)now, *b = (const __u32 *)before;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
+		d[i] += (__u32)(n[i] - b[i]);
 }
 
 __u64 words_sum(const __u64 *words, size_t n)
@@ -36,12 +111,14 @@ __u64 words_sum(const __u64 *words, size_t n)
 	return sum;
 }
 
-__u64 counters_activity(const struct fs_counters *c)
+__u64 totals_activity(const struct fs_totals *c)
 {
-	return words_sum(&c->folios[0][0], FS_NR_FOLIO_HISTS * FS_NR_ORDERS) +
-	       c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL] +
-	       c->migrate[FS_MIGRATE_SUCCEEDED] + c->migrate[FS_MIGRATE_FAILED] +
-	       words_sum(c->tlb_flushes, FS_NR_TLB_REASONS);
+	const __u64 *w = (const __u64 *)c;
+	__u64 activity = 0;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
+		activity += w[i] & (activity_mask[i] ? ~0ULL : 0);
+	return activity;
 }
 
 __u64 proc_activity(const struct fs_proc_counters *c)

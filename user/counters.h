@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Arithmetic over the counter structs shared with BPF: every field is a __u64 count, so they are
- * handled as flat arrays and a new counter group needs no new code here. */
+/* Arithmetic over the counter structs shared with BPF. Every field of a group is a count of one
+ * word type, so groups are handled as flat arrays and a new counter needs no new code here:
+ * BPF's struct fs_counters in 32-bit words, the loader's sums in 64-bit ones. */
 #ifndef FS_COUNTERS_H
 #define FS_COUNTERS_H
 
@@ -11,27 +12,64 @@
 #include "foliostat.h"
 
 #define FS_WORDS(type) (sizeof(type) / sizeof(__u64))
+#define FS_COUNTER_WORDS (sizeof(struct fs_counters) / sizeof(__u32))
+
+/* The loader's sums of struct fs_counters: the same fields, word for word, in 64 bits. */
+struct fs_totals {
+	FS_COUNTER_FIELDS(__u64)
+};
+
+/* The system figures summed over CPUs and widened (see struct fs_system). */
+struct system_totals {
+	FS_SYSTEM_FIELDS(struct fs_totals)
+};
+
+_Static_assert(sizeof(struct fs_totals) == 2 * sizeof(struct fs_counters),
+	       "struct fs_counters is made of 32-bit words only");
 
 /* dst += src, over n words. */
 void words_add(__u64 *dst, const __u64 *src, size_t n);
 /* dst = now - before; false (and dst untouched) if any word went backwards. */
 bool words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n);
 __u64 words_sum(const __u64 *words, size_t n);
-/* dst = now - before word by word, 0 where a word went backwards, and now raised to before
- * there: what was once observed is never taken back (see snapshot_add_slots()). */
-void words_delta_monotonic(__u64 *dst, __u64 *now, const __u64 *before, size_t n);
 
-static inline void counters_add(struct fs_counters *dst, const struct fs_counters *src)
+/* dst += src modulo 2^32, as BPF adds a CPU's slot into a thread's entry. */
+void counters_add(struct fs_counters *dst, const struct fs_counters *src);
+/* Events counted in c, all words summed. */
+__u64 counters_events(const struct fs_counters *c);
+/* What a thread's counts grew by (see counters_delta_monotonic()). */
+struct counters_growth {
+	__u64 events;	/* all words */
+	__u64 activity; /* the words that rank processes (see totals_activity()) */
+};
+
+/*
+ * A thread's counts since `before`: dst = now - before word by word. A word that reads lower
+ * than before (by less than 2^31: it has not wrapped, a CPU's slot was left out of this read,
+ * see snapshot_add_slots()) gives 0, and now is raised to before there: what was once observed
+ * is never taken back. Returns the sums of dst.
+ */
+struct counters_growth counters_delta_monotonic(struct fs_counters *dst, struct fs_counters *now,
+						const struct fs_counters *before);
+
+/* dst += src, widened. */
+void totals_add(struct fs_totals *dst, const struct fs_counters *src);
+/* dst += now - before modulo 2^32, widened: for words that only ever grow (a CPU's system
+ * groups), read at least once per 2^32 events. */
+void totals_add_growth(struct fs_totals *dst, const struct fs_counters *now,
+		       const struct fs_counters *before);
+
+static inline void totals_add_totals(struct fs_totals *dst, const struct fs_totals *src)
 {
 	words_add((__u64 *)dst, (const __u64 *)src, FS_WORDS(*dst));
 }
 
-static inline __u64 counters_events(const struct fs_counters *c)
+static inline __u64 totals_events(const struct fs_totals *c)
 {
 	return words_sum((const __u64 *)c, FS_WORDS(*c));
 }
 
-static inline void words_add_system(struct fs_system *dst, const struct fs_system *src)
+static inline void words_add_system(struct system_totals *dst, const struct system_totals *src)
 {
 	words_add((__u64 *)dst, (const __u64 *)src, FS_WORDS(*dst));
 }
@@ -42,7 +80,7 @@ static inline void words_add_system(struct fs_system *dst, const struct fs_syste
  * (the fault breakdowns, LRU insertions of new folios) are left out. (Process-level figures add
  * their own: see window.c.)
  */
-__u64 counters_activity(const struct fs_counters *c);
+__u64 totals_activity(const struct fs_totals *c);
 
 /* Events in a process's rare figures: collapse outcomes and stalls. */
 __u64 proc_activity(const struct fs_proc_counters *c);

@@ -22,17 +22,18 @@ static bool take_slot(int fd, const void *key, void *value, bool *taken)
 
 static int evict_tasks(int fd, const struct snapshot *now, struct snapshot *carry)
 {
-	for (size_t i = 0; i < now->nr_tasks; i++) {
-		const struct task_sample *s = &now->tasks[i];
+	for (size_t i = 0; i < now->nr_order; i++) {
+		const struct task_ref *r = &now->order[i];
 		struct fs_task last, late;
 		bool taken;
 
-		if (!s->evict || s->carried || !take_slot(fd, &s->key, &last, &taken) || !taken)
+		if (!r->evict || r->carried || !take_slot(fd, &r->key, &last, &taken) || !taken)
 			continue;
 		late = last;
-		words_delta_monotonic((__u64 *)&late.counters, (__u64 *)&last.counters,
-				      (const __u64 *)&s->task.counters, FS_WORDS(late.counters));
-		if (counters_events(&late.counters) && snapshot_append(carry, s->key, &late))
+		if (counters_delta_monotonic(&late.counters, &last.counters,
+					     &ref_task(now, r)->counters)
+			.events &&
+		    snapshot_append(carry, r->key, &late))
 			return -ENOMEM;
 	}
 	return 0;

@@ -47,12 +47,12 @@ __u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp)
 	return 0;
 }
 
-__u64 faults_total(const struct fs_counters *c)
+__u64 faults_total(const struct fs_totals *c)
 {
 	return c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL];
 }
 
-void folio_hist(const struct fs_counters *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS])
+void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS])
 {
 	const __u64 *movable = c->folios[FS_FOLIO_ALLOC_MOVABLE];
 	const __u64 *kernel = c->folios[FS_FOLIO_ALLOC_KERNEL];

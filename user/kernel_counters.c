@@ -5,6 +5,8 @@
 #include "array.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -24,29 +26,41 @@ static int push(struct kernel_counters *kc, const char *name, __u64 value)
 	return 0;
 }
 
-static int read_vmstat(struct kernel_counters *kc)
+/* The whole of a small file, from its start, NUL-terminated. Returns its length or -1. */
+static ssize_t read_whole(int fd, char *buf, size_t size)
 {
-	FILE *f = fopen("/proc/vmstat", "r");
+	size_t len = 0;
+	ssize_t got;
+
+	while (len < size - 1 && (got = pread(fd, buf + len, size - 1 - len, len)) > 0)
+		len += got;
+	buf[len] = '\0';
+	return got < 0 ? -1 : (ssize_t)len;
+}
+
+static int read_vmstat(int fd, struct kernel_counters *kc)
+{
+	static char text[64 * 1024]; /* /proc/vmstat is under 8 KiB today */
 	char name[64], full[80];
 	unsigned long long value;
-	int err = 0;
+	int used, err = 0;
 
-	if (!f)
+	if (fd < 0 || read_whole(fd, text, sizeof(text)) < 0)
 		return 0;
-	while (!err && fscanf(f, "%63s %llu", name, &value) == 2) {
+	for (const char *at = text; !err && sscanf(at, "%63s %llu%n", name, &value, &used) == 2;
+	     at += used) {
 		if (strncmp(name, "thp_", 4) != 0)
 			continue;
 		snprintf(full, sizeof(full), "vmstat/%s", name);
 		err = push(kc, full, value);
 	}
-	fclose(f);
 	return err;
 }
 
 /* hugepages-64kB/stats/anon_fault_alloc -> mthp/64kB/anon_fault_alloc */
-static int read_mthp_size(struct kernel_counters *kc, const char *dir_name)
+static int open_mthp_size(struct kernel_counter_files *files, const char *dir_name)
 {
-	char path[512], full[80];
+	char path[512];
 	const char *size = dir_name + strlen("hugepages-");
 	struct dirent *stat;
 	DIR *stats;
@@ -57,24 +71,63 @@ static int read_mthp_size(struct kernel_counters *kc, const char *dir_name)
 	if (!stats)
 		return 0;
 	while (!err && (stat = readdir(stats))) {
-		unsigned long long value;
-		FILE *f;
+		struct kernel_counter_file *file;
+		int fd;
 
 		if (stat->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), THP_SYSFS "/%s/stats/%s", dir_name, stat->d_name);
-		f = fopen(path, "r");
-		if (!f)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
 			continue;
+		if (array_reserve_one(&files->mthp, &files->cap_mthp, files->nr_mthp,
+				      sizeof(*files->mthp))) {
+			close(fd);
+			err = -ENOMEM;
+			break;
+		}
+		file = &files->mthp[files->nr_mthp];
 		/* Names longer than the slot are not real counters of today's kernels. */
-		if (fscanf(f, "%llu", &value) == 1 &&
-		    snprintf(full, sizeof(full), "mthp/%.16s/%.56s", size, stat->d_name) <
-			(int)sizeof(full))
-			err = push(kc, full, value);
-		fclose(f);
+		if (snprintf(file->name, sizeof(file->name), "mthp/%.16s/%.56s", size,
+			     stat->d_name) >= (int)sizeof(file->name)) {
+			close(fd);
+			continue;
+		}
+		file->fd = fd;
+		files->nr_mthp++;
 	}
 	closedir(stats);
 	return err;
+}
+
+int kernel_counter_files_open(struct kernel_counter_files *files)
+{
+	struct dirent *entry;
+	DIR *thp;
+	int err = 0;
+
+	memset(files, 0, sizeof(*files));
+	files->vmstat_fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+	thp = opendir(THP_SYSFS);
+	while (!err && thp && (entry = readdir(thp)))
+		if (strncmp(entry->d_name, "hugepages-", 10) == 0)
+			err = open_mthp_size(files, entry->d_name);
+	if (thp)
+		closedir(thp);
+	if (err)
+		kernel_counter_files_close(files);
+	return err;
+}
+
+void kernel_counter_files_close(struct kernel_counter_files *files)
+{
+	if (files->vmstat_fd >= 0)
+		close(files->vmstat_fd);
+	for (size_t i = 0; i < files->nr_mthp; i++)
+		close(files->mthp[i].fd);
+	free(files->mthp);
+	memset(files, 0, sizeof(*files));
+	files->vmstat_fd = -1;
 }
 
 static int compare_names(const void *a, const void *b)
@@ -83,20 +136,23 @@ static int compare_names(const void *a, const void *b)
 		      ((const struct kernel_counter *)b)->name);
 }
 
-int kernel_counters_read(struct kernel_counters *kc)
+int kernel_counters_read(const struct kernel_counter_files *files, struct kernel_counters *kc)
 {
-	struct dirent *entry;
-	DIR *thp;
 	int err;
 
 	kc->nr = 0;
-	err = read_vmstat(kc);
-	thp = opendir(THP_SYSFS);
-	while (!err && thp && (entry = readdir(thp)))
-		if (strncmp(entry->d_name, "hugepages-", 10) == 0)
-			err = read_mthp_size(kc, entry->d_name);
-	if (thp)
-		closedir(thp);
+	err = read_vmstat(files->vmstat_fd, kc);
+	for (size_t i = 0; !err && i < files->nr_mthp; i++) {
+		char text[32];
+		char *end;
+		unsigned long long value;
+
+		if (read_whole(files->mthp[i].fd, text, sizeof(text)) <= 0)
+			continue;
+		value = strtoull(text, &end, 10);
+		if (end != text)
+			err = push(kc, files->mthp[i].name, value);
+	}
 	qsort(kc->items, kc->nr, sizeof(*kc->items), compare_names);
 	return err;
 }

@@ -22,8 +22,25 @@ struct kernel_counters {
 	size_t cap;
 };
 
-/* Read every counter now. Returns 0 or a negative errno; missing files are not an error. */
-int kernel_counters_read(struct kernel_counters *kc);
+/* The counters' files, opened once: reading about 200 files by path every second would cost
+ * more than reading the BPF tables. */
+struct kernel_counter_file {
+	int fd;
+	char name[80]; /* the counter's name, as in struct kernel_counter */
+};
+
+struct kernel_counter_files {
+	int vmstat_fd; /* -1: none */
+	struct kernel_counter_file *mthp;
+	size_t nr_mthp;
+	size_t cap_mthp;
+};
+
+/* Open the files there are (missing ones are not an error). Returns 0 or a negative errno. */
+int kernel_counter_files_open(struct kernel_counter_files *files);
+void kernel_counter_files_close(struct kernel_counter_files *files);
+/* Read every counter now. Returns 0 or a negative errno. */
+int kernel_counters_read(const struct kernel_counter_files *files, struct kernel_counters *kc);
 /* out = now - before, by name; a counter new in `now` counts from zero. A few of these are
  * gauges (nr_anon, ...) that can go down: the difference is then negative, in two's
  * complement, and callers print values as signed. */

@@ -28,6 +28,9 @@
 /* One-shot mode still reads the table this often, so exited and idle threads leave it during
  * long runs and its capacity only has to cover the threads active within one tick. */
 #define ONE_SHOT_TICK_S 1.0
+/* A streaming record of a longer interval is made of several reads: BPF's 32-bit counts must
+ * not wrap between two (2^31 events of one thread in 10 s is far beyond any thread). */
+#define MAX_READ_PERIOD_S 10.0
 
 static volatile sig_atomic_t stop_requests;
 
@@ -71,31 +74,34 @@ struct collector {
 	struct loader *loader;
 	const struct fs_options *opts;
 	struct snapshot before, now;
+	struct cpu_sums cpus; /* the per-CPU map between reads */
 	struct process_table window;
-	struct fs_system system;
+	struct system_totals system;
+	struct kernel_counter_files kernel_files;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
 	struct snapshot carry; /* counts that reached evicted slots after their last read */
 	struct self_cost self_before, self_now, self_window; /* --self */
 };
 
-/* Read the maps, compute what happened since the last read, and free idle and exited slots. */
-static int collect_window(struct collector *c, char *err, size_t err_len)
+/* Read the maps, compute what happened since the last read (rows for the `keep` most active
+ * processes, 0: all), and free idle and exited slots. */
+static int collect_window(struct collector *c, size_t keep, char *err, size_t err_len)
 {
 	struct loader *l = c->loader;
 	struct snapshot swap;
 	int ret;
 
-	ret = snapshot_read(&c->now, l->tasks_fd, l->procs_fd, l->cpus_fd, l->nr_cpus);
+	ret = snapshot_read(&c->now, l->tasks_fd, l->procs_fd, l->cpus_fd, &c->cpus);
 	if (!ret)
 		ret = snapshot_absorb(&c->now, &c->carry);
 	if (!ret)
-		ret = window_processes(&c->before, &c->now, c->opts, &c->window);
+		ret = window_processes(&c->before, &c->now, c->opts, keep, &c->window);
 	if (ret) {
 		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
 		return -1;
 	}
 	window_system(&c->before, &c->now, &c->system);
-	ret = kernel_counters_read(&c->kernel_now);
+	ret = kernel_counters_read(&c->kernel_files, &c->kernel_now);
 	if (!ret)
 		ret = kernel_counters_delta(&c->kernel_before, &c->kernel_now, &c->kernel_window);
 	if (ret) {
@@ -205,16 +211,34 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	report.lru_activate_measured = loader->probes[PROBE_LRU_ACTIVATE].attached;
 	report.mglru = host_mglru_enabled();
 	/* The kernel counters' starting point, so the first window has a "before". */
-	kernel_counters_read(&c.kernel_before);
+	if (kernel_counter_files_open(&c.kernel_files)) {
+		snprintf(err, err_len, "failed to open the kernel's THP counters: %s",
+			 strerror(ENOMEM));
+		return -1;
+	}
+	kernel_counters_read(&c.kernel_files, &c.kernel_before);
 	if (opts->self)
 		self_baseline(&c.self_before);
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
-	double tick = streaming ? opts->interval_s : ONE_SHOT_TICK_S;
+	/* Reads per record (0: one record at the end): one, unless the interval is long. */
+	int per_record = 0;
+	double tick = ONE_SHOT_TICK_S;
 	double start = monotonic_now(), window_start = start, next = start;
 	long records = 0;
+	int in_record = 0;
 	int ret = 0;
 
+	if (streaming) {
+		for (per_record = 1; opts->interval_s / per_record > MAX_READ_PERIOD_S; per_record++)
+			;
+		tick = opts->interval_s / per_record;
+	}
+	if (cpu_sums_init(&c.cpus, loader->nr_cpus)) {
+		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
+		kernel_counter_files_close(&c.kernel_files);
+		return -1;
+	}
 	host_info_read(&host);
 	report.host = &host;
 	if (!opts->json)
@@ -223,28 +247,20 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 
 	while (!ret) {
 		double end = opts->duration_s ? start + opts->duration_s : 0;
-		bool last;
+		bool last, record_done;
 
 		next += tick;
 		sleep_until(end && end < next ? end : next);
 		last = stop_requests || (end && monotonic_now() >= end);
-		ret = collect_window(&c, err, err_len);
+		/* A record of one read needs rows for the processes it shows only. */
+		ret = collect_window(&c, per_record == 1 ? (size_t)opts->top : 0, err, err_len);
 		if (ret)
 			break;
-		if (streaming) {
-			double now = monotonic_now();
-
-			report.interval_s = now - window_start;
-			window_start = now;
+		record_done = last || (per_record && ++in_record == per_record);
+		if (per_record == 1) {
 			report.system = c.system;
 			report.kernel = &c.kernel_window;
 			report.self = opts->self ? &c.self_window : NULL;
-			if (emit(opts, &report, &c.window)) {
-				ret = output_failed(err, err_len);
-				break;
-			}
-			last = last || (opts->count && ++records >= opts->count);
-			process_table_shrink(&c.window);
 		} else {
 			words_add_system(&report.system, &c.system);
 			report.kernel = &kernel_total;
@@ -256,12 +272,25 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 				ret = -1;
 				break;
 			}
-			if (last) {
-				report.interval_s = monotonic_now() - start;
-				if (emit(opts, &report, &total))
-					ret = output_failed(err, err_len);
-			}
 		}
+		if (record_done) {
+			double now = monotonic_now();
+
+			report.interval_s = now - window_start;
+			window_start = now;
+			if (emit(opts, &report, per_record == 1 ? &c.window : &total)) {
+				ret = output_failed(err, err_len);
+				break;
+			}
+			last = last || (streaming && opts->count && ++records >= opts->count);
+			/* The next record starts from nothing. */
+			in_record = 0;
+			process_table_free(&total);
+			kernel_counters_free(&kernel_total);
+			memset(&report.system, 0, sizeof(report.system));
+			memset(&self_total, 0, sizeof(self_total));
+		}
+		process_table_shrink(&c.window);
 		if (last)
 			break;
 	}
@@ -274,6 +303,8 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 	snapshot_free(&c.before);
 	snapshot_free(&c.now);
 	snapshot_free(&c.carry);
+	cpu_sums_free(&c.cpus);
+	kernel_counter_files_close(&c.kernel_files);
 	return ret;
 }
 

@@ -30,7 +30,7 @@ static json_t *hist_json(const __u64 hist[FS_NR_ORDERS])
 }
 
 /* Histograms whose probe is not attached are null: not measured is not zero. */
-static json_t *folios_json(const struct fs_report *r, const struct fs_counters *c,
+static json_t *folios_json(const struct fs_report *r, const struct fs_totals *c,
 			   const __u64 *freed)
 {
 	json_t *obj = json_object();
@@ -47,7 +47,7 @@ static json_t *folios_json(const struct fs_report *r, const struct fs_counters *
 }
 
 /* Counters whose probe is not attached are null, as histograms are. */
-static json_t *faults_json(const struct fs_report *r, const struct fs_counters *c)
+static json_t *faults_json(const struct fs_report *r, const struct fs_totals *c)
 {
 	json_t *obj = json_object();
 
@@ -73,7 +73,7 @@ static json_t *results_json(const struct fs_report *r, const struct fs_thp_resul
 	return obj;
 }
 
-static json_t *migrate_json(const struct fs_report *r, const struct fs_counters *c)
+static json_t *migrate_json(const struct fs_report *r, const struct fs_totals *c)
 {
 	json_t *obj = json_object();
 
@@ -148,7 +148,7 @@ static void kernel_counters_json(const struct kernel_counters *kc, json_t *thp)
 
 /* {"flushes": {reason: N, ...}, "pages": N, "full": N}, or null without the probe. Every reason
  * the kernel names is listed, zero or not; unnamed values only when nonzero. */
-static json_t *tlb_json(const struct fs_report *r, const struct fs_counters *c)
+static json_t *tlb_json(const struct fs_report *r, const struct fs_totals *c)
 {
 	json_t *flushes;
 
@@ -170,7 +170,7 @@ static json_t *amounts_json(const __u64 amounts[FS_NR_AMOUNTS])
 }
 
 /* {"insert": {list: {"folios", "pages"}, ...}, "activate": {"folios", "pages"}} */
-static json_t *lru_json(const struct fs_report *r, const struct fs_counters *c)
+static json_t *lru_json(const struct fs_report *r, const struct fs_totals *c)
 {
 	json_t *lists, *lru = json_object();
 
@@ -190,7 +190,7 @@ static json_t *lru_json(const struct fs_report *r, const struct fs_counters *c)
 	return lru;
 }
 
-static json_t *group_json(const struct fs_report *r, const struct fs_counters *c)
+static json_t *group_json(const struct fs_report *r, const struct fs_totals *c)
 {
 	return json_pack("{s:o, s:o, s:o, s:o}", "folios", folios_json(r, c, NULL), "faults",
 			 faults_json(r, c), "tlb", tlb_json(r, c), "lru", lru_json(r, c));
@@ -309,7 +309,7 @@ static json_t *system_json(const struct fs_report *r)
 	json_object_set_new(sys, "reclaim", system_reclaim_json(r));
 	json_object_set_new(sys, "interrupt", group_json(r, &r->system.interrupt));
 	json_object_set_new(sys, "untracked", group_json(r, &r->system.untracked));
-	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr));
+	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr_active));
 	return sys;
 }
 

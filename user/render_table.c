@@ -57,7 +57,7 @@ static void print_system_line(FILE *out, const char *label, const __u64 *hist, l
 
 static void print_system(FILE *out, const struct fs_report *r)
 {
-	const struct fs_system *sys = &r->system;
+	const struct system_totals *sys = &r->system;
 	long ps = r->host->page_size;
 	__u64 hist[FS_NR_ORDERS];
 
@@ -73,7 +73,7 @@ static void print_system(FILE *out, const struct fs_report *r)
 	folio_hist(&sys->total, HIST_PAGECACHE, hist);
 	print_system_line(out, "added to the page cache", hist, ps, r->measured[HIST_PAGECACHE]);
 	print_system_line(out, "freed", sys->freed, ps, r->free_measured);
-	if (counters_events(&sys->untracked)) {
+	if (totals_events(&sys->untracked)) {
 		folio_hist(&sys->untracked, HIST_ALLOC, hist);
 		print_system_line(out, "allocated, untracked (table full)", hist, ps, true);
 		folio_hist(&sys->untracked, HIST_PAGECACHE, hist);
@@ -101,7 +101,7 @@ static void print_mib(FILE *out, int width, __u64 pages, long page_size, bool me
 }
 
 /* Pages added to all LRU lists. */
-static __u64 lru_pages(const struct fs_counters *c)
+static __u64 lru_pages(const struct fs_totals *c)
 {
 	__u64 pages = 0;
 
@@ -113,7 +113,7 @@ static __u64 lru_pages(const struct fs_counters *c)
 /* TLB flushes and LRU activity over the system, the nonzero parts. */
 static void print_tlb_lru(FILE *out, const struct fs_report *r)
 {
-	const struct fs_counters *c = &r->system.total;
+	const struct fs_totals *c = &r->system.total;
 	long ps = r->host->page_size;
 
 	if (r->tlb_measured) {
@@ -170,8 +170,8 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	__u64 alloc[FS_NR_ORDERS], cache[FS_NR_ORDERS];
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 
-	fprintf(out, "processes with activity: %zu", r->processes->nr);
-	if (r->nr_shown < r->processes->nr)
+	fprintf(out, "processes with activity: %zu", r->processes->nr_active);
+	if (r->nr_shown < r->processes->nr_active)
 		fprintf(out, " (top %zu shown)", r->nr_shown);
 	fprintf(out, "\n");
 	if (!r->nr_shown)
@@ -180,7 +180,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		"ALLOC_MiB", "PGC_MiB", "FAULTS", "FILE_FLT", "COLL", "TLB", "LRU_MiB");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
-		const struct fs_counters *c = &row->counters;
+		const struct fs_totals *c = &row->counters;
 		const struct proc_row *found;
 
 		folio_hist(c, HIST_ALLOC, alloc);
@@ -232,7 +232,7 @@ static bool print_results(FILE *out, const struct fs_report *r, const char *who,
 }
 
 /* "    migrate       succeeded 17203, failed 34": the nonzero counters only. */
-static void print_migrate(FILE *out, const struct fs_counters *c)
+static void print_migrate(FILE *out, const struct fs_totals *c)
 {
 	const char *sep = "";
 
@@ -276,7 +276,7 @@ static bool any_stalls(const struct fs_stalls *stalls)
 
 /* One block of the THP AND STALLS section: collapse outcomes, migration, stalls. */
 static void print_activity_block(FILE *out, const struct fs_report *r, const char *who,
-				 const struct fs_thp_results *thp, const struct fs_counters *c,
+				 const struct fs_thp_results *thp, const struct fs_totals *c,
 				 const struct fs_stalls *stalls, const __u64 *reclaimed)
 {
 	bool migrated = c && words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS);
@@ -297,7 +297,7 @@ static void print_activity_block(FILE *out, const struct fs_report *r, const cha
 static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 {
 	static const struct fs_proc_counters none;
-	const struct fs_system *sys = &r->system;
+	const struct system_totals *sys = &r->system;
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], who[96], title[64];
 	bool header = words_sum(sys->total.migrate, FS_NR_MIGRATE_COUNTERS) ||
 		      any_stalls(sys->stalls) ||

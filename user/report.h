@@ -70,7 +70,7 @@ struct fs_report {
 	bool mglru; /* multi-generational LRU is on: activations are not reported the same way */
 	const struct kernel_counters *kernel; /* THP counters' change over the window */
 	const struct self_cost *self;	      /* foliostat's own cost (--self), or NULL */
-	struct fs_system system;
+	struct system_totals system;
 	const struct process_table *processes; /* ranked, most active first */
 	size_t nr_shown;		       /* how many of them to print (--top) */
 };
@@ -81,11 +81,11 @@ bool host_mglru_enabled(void);
 /* RFC 3339 UTC with milliseconds: 2026-12-03T08:09:23.123Z */
 void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
-void folio_hist(const struct fs_counters *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
+void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
 
 /* Fault counters by name, in the order and with the names of the JSON record. */
 extern const char *const fault_names[FS_NR_FAULT_COUNTERS];
-__u64 faults_total(const struct fs_counters *c); /* user + kernel */
+__u64 faults_total(const struct fs_totals *c); /* user + kernel */
 
 extern const char *const thp_event_names[FS_NR_THP_EVENTS];
 extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];

@@ -36,19 +36,22 @@ static bool stalling(const struct fs_task *task)
 	return false;
 }
 
-/*
- * A thread's counts since `before`. Its observed counts can read lower than last time when a
- * CPU's slot was moved into its entry while the tables were being read (the slot was then left
- * out): that is not a new thread, only a late one, so no word goes below what was seen.
- */
-static void thread_delta(struct task_sample *now, const struct task_sample *before,
-			 struct fs_counters *out)
+/* The sample of `key` in `before`, searching forward from *b (keys come in order). */
+static const struct fs_task *previous(const struct snapshot *before, size_t *b, __u64 key)
 {
-	if (!before)
-		*out = now->task.counters;
-	else
-		words_delta_monotonic((__u64 *)out, (__u64 *)&now->task.counters,
-				      (const __u64 *)&before->task.counters, FS_WORDS(*out));
+	while (*b < before->nr_order && before->order[*b].key < key)
+		(*b)++;
+	if (*b < before->nr_order && before->order[*b].key == key)
+		return ref_task(before, &before->order[*b]);
+	return NULL;
+}
+
+static struct process_candidate *candidate_push(struct process_table *t, size_t nr)
+{
+	if (array_reserve_one(&t->candidates, &t->cap_candidates, nr, sizeof(*t->candidates)))
+		return NULL;
+	memset(&t->candidates[nr], 0, sizeof(t->candidates[0]));
+	return &t->candidates[nr];
 }
 
 static struct proc_row *proc_push(struct process_table *t)
@@ -67,21 +70,29 @@ static int compare_row_tgids(const void *a, const void *b)
 	return ta < tb ? -1 : ta > tb;
 }
 
+static int compare_candidate_tgids(const void *a, const void *b)
+{
+	__u32 ta = ((const struct process_candidate *)a)->tgid,
+	      tb = ((const struct process_candidate *)b)->tgid;
+
+	return ta < tb ? -1 : ta > tb;
+}
+
 /*
  * Process-level figures (collapse outcomes, stalls) per process from the process-table samples,
- * and a row for every process that has some, even with no activity of its own threads
- * (khugepaged collapsed its memory, say).
+ * and a candidate for every process that has some, even with no activity of its own threads
+ * (khugepaged collapsed its memory, say). Candidates stay sorted by tgid.
  */
 static int window_procs(const struct snapshot *before, struct snapshot *now,
-			const struct fs_options *opts, struct process_table *out)
+			const struct fs_options *opts, struct process_table *out, size_t *nr)
 {
-	size_t b = 0, nr_rows = out->nr;
+	size_t b = 0, nr_threaded = *nr;
 
 	out->nr_procs = 0;
 	for (size_t i = 0; i < now->nr_procs; i++) {
 		struct proc_sample *s = &now->procs[i];
 		struct fs_proc_counters delta;
-		struct process_row key = {.tgid = s->tgid}, *row;
+		struct process_candidate key = {.tgid = s->tgid}, *found;
 		struct proc_row *proc;
 
 		while (b < before->nr_procs && before->procs[b].tgid < s->tgid)
@@ -93,29 +104,32 @@ static int window_procs(const struct snapshot *before, struct snapshot *now,
 		s->evict = s->carried || !words_sum((const __u64 *)&delta, FS_WORDS(delta));
 		if (s->evict && !s->carried)
 			continue;
-		row = bsearch(&key, out->rows, nr_rows, sizeof(*row), compare_row_tgids);
-		if (!row) {
+		found = bsearch(&key, out->candidates, nr_threaded, sizeof(*found),
+				compare_candidate_tgids);
+		if (!found) {
 			char comm[FS_COMM_LEN];
 
 			memcpy(comm, s->proc.comm, FS_COMM_LEN);
 			comm[FS_COMM_LEN - 1] = '\0';
 			if (!process_selected(opts, s->tgid, comm))
 				continue;
-			row = table_push(out);
-			if (!row)
+			found = candidate_push(out, *nr);
+			if (!found)
 				return -ENOMEM;
-			row->tgid = s->tgid;
-			memcpy(row->comm, comm, FS_COMM_LEN);
+			(*nr)++;
+			found->tgid = s->tgid;
+			memcpy(found->comm, comm, FS_COMM_LEN);
 		}
-		row->events += proc_activity(&delta);
+		found->events += proc_activity(&delta);
 		proc = proc_push(out);
 		if (!proc)
 			return -ENOMEM;
 		proc->tgid = s->tgid;
 		proc->counters = delta;
 	}
-	/* Rows added for processes with only process-level figures went to the end. */
-	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
+	/* Candidates added for processes with only process-level figures went to the end. */
+	if (*nr > nr_threaded)
+		qsort(out->candidates, *nr, sizeof(*out->candidates), compare_candidate_tgids);
 	return 0;
 }
 
@@ -136,56 +150,218 @@ const struct proc_row *process_proc(const struct process_table *table, __u32 tgi
 	return NULL;
 }
 
-int window_processes(const struct snapshot *before, struct snapshot *now,
-		     const struct fs_options *opts, struct process_table *out)
+#define PREFETCH_AHEAD 4
+
+static void prefetch_sample(const struct fs_task *task)
 {
-	size_t b = 0;
-
-	out->nr = 0;
-	for (size_t i = 0; i < now->nr_tasks;) {
-		__u32 tgid = sample_tgid(&now->tasks[i]);
-		struct process_row row = {.tgid = tgid};
-		bool named_by_leader = false;
-
-		/* All threads of this process. */
-		for (; i < now->nr_tasks && sample_tgid(&now->tasks[i]) == tgid; i++) {
-			struct task_sample *s = &now->tasks[i];
-			const struct task_sample *prev = NULL;
-			struct fs_counters delta;
-
-			while (b < before->nr_tasks && before->tasks[b].key < s->key)
-				b++;
-			if (!s->carried && b < before->nr_tasks && before->tasks[b].key == s->key)
-				prev = &before->tasks[b];
-			thread_delta(s, prev, &delta);
-			counters_add(&row.counters, &delta);
-			/* A thread in the middle of a stall keeps its entry for the end, and one whose
-			 * counts sit in a CPU's slot keeps it for when they are moved there. */
-			s->evict = s->carried ||
-				   ((s->task.exited || (!counters_events(&delta) &&
-							!stalling(&s->task))) &&
-				    !snapshot_slotted(now, s->key));
-			/* The leader's name is the process's name; any thread's will do without
-			 * it. */
-			if (!named_by_leader) {
-				memcpy(row.comm, s->task.comm, FS_COMM_LEN);
-				row.comm[FS_COMM_LEN - 1] = '\0';
-				named_by_leader = sample_tid(s) == tgid;
-			}
-		}
-		row.events = counters_activity(&row.counters);
-		if (counters_events(&row.counters) && process_selected(opts, tgid, row.comm)) {
-			struct process_row *slot = table_push(out);
-
-			if (!slot)
-				return -ENOMEM;
-			*slot = row;
-		}
-	}
-	return window_procs(before, now, opts, out);
+	for (size_t at = 0; at < sizeof(*task); at += 64)
+		__builtin_prefetch((const char *)task + at);
 }
 
-void window_system(const struct snapshot *before, const struct snapshot *now, struct fs_system *out)
+/*
+ * The counts of a process's threads, now->order[first..end), since `before`: their sums, and
+ * their total into *sum unless it is NULL. With `settle`, the first pass over the window, also
+ * marks the threads to evict. A thread absent from `before` counts from zero. *cursor is where
+ * to look in `before` (its keys come in order); it is left after the last thread.
+ */
+static struct counters_growth sum_threads(const struct snapshot *before, struct snapshot *now,
+					  size_t first, size_t end, bool settle,
+					  struct fs_totals *sum, size_t *cursor)
+{
+	static const struct fs_counters zero;
+	struct counters_growth all = {0};
+	size_t b = *cursor;
+
+	if (sum)
+		memset(sum, 0, sizeof(*sum));
+	for (size_t i = first; i < end; i++) {
+		struct task_ref *r = &now->order[i];
+		struct fs_task *task = ref_task(now, r);
+		const struct fs_task *prev = r->carried ? NULL : previous(before, &b, r->key);
+		struct fs_counters delta;
+		struct counters_growth grew;
+
+		/* The samples lie in the table's order, not the keys': fetch the ones a few
+		 * threads ahead while this one is worked on. */
+		if (i + PREFETCH_AHEAD < now->nr_order)
+			prefetch_sample(ref_task(now, &now->order[i + PREFETCH_AHEAD]));
+		if (b + PREFETCH_AHEAD < before->nr_order)
+			prefetch_sample(ref_task(before, &before->order[b + PREFETCH_AHEAD]));
+		grew = counters_delta_monotonic(&delta, &task->counters, prev ? &prev->counters : &zero);
+		all.events += grew.events;
+		all.activity += grew.activity;
+		if (sum && grew.events)
+			totals_add(sum, &delta);
+		/* A thread in the middle of a stall keeps its entry for the end, and one whose
+		 * counts sit in a CPU's slot keeps it for when they are moved there. */
+		if (settle)
+			r->evict = r->carried || ((task->exited || (!grew.events && !stalling(task))) &&
+						  !snapshot_slotted(now, r->key));
+	}
+	*cursor = b;
+	return all;
+}
+
+/* Where the threads of the process starting at now->order[first] start in `before`. */
+static size_t before_cursor(const struct snapshot *before, const struct snapshot *now,
+			    size_t first)
+{
+	size_t lo = 0, hi = before->nr_order;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (before->order[mid].key < now->order[first].key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct process_row *row_for(struct process_table *out, const struct process_candidate *c)
+{
+	struct process_row *row = table_push(out);
+
+	if (row) {
+		row->tgid = c->tgid;
+		memcpy(row->comm, c->comm, FS_COMM_LEN);
+		row->events = c->events;
+	}
+	return row;
+}
+
+/* Ranks a before b: more active, ties by pid (so output is stable). */
+static bool ranks_before(const struct process_candidate *a, const struct process_candidate *b)
+{
+	return a->events != b->events ? a->events > b->events : a->tgid < b->tgid;
+}
+
+static void swap_candidates(struct process_candidate *a, struct process_candidate *b)
+{
+	struct process_candidate t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Restore the heap below `at`: the least ranked of heap[0..n) on top. */
+static void sift_down(struct process_candidate *heap, size_t n, size_t at)
+{
+	for (;;) {
+		size_t least = at, l = 2 * at + 1, r = l + 1;
+
+		if (l < n && ranks_before(&heap[least], &heap[l]))
+			least = l;
+		if (r < n && ranks_before(&heap[least], &heap[r]))
+			least = r;
+		if (least == at)
+			return;
+		swap_candidates(&heap[at], &heap[least]);
+		at = least;
+	}
+}
+
+/* Move the `keep` most active of candidates[0..nr) to its front, in no order: a heap of the
+ * best so far, so the cost is nr log keep, not a sort of all. */
+static void select_most_active(struct process_candidate *candidates, size_t nr, size_t keep)
+{
+	if (keep >= nr)
+		return;
+	for (size_t i = keep / 2; i-- > 0;)
+		sift_down(candidates, keep, i);
+	for (size_t i = keep; i < nr; i++) {
+		if (ranks_before(&candidates[i], &candidates[0])) {
+			swap_candidates(&candidates[i], &candidates[0]);
+			sift_down(candidates, keep, 0);
+		}
+	}
+}
+
+int window_processes(const struct snapshot *before, struct snapshot *now,
+		     const struct fs_options *opts, size_t keep, struct process_table *out)
+{
+	size_t nr = 0, cursor = 0;
+
+	out->nr = 0;
+	/* First pass: every process's activity, from all its threads' deltas, and its sums when
+	 * every row is wanted. */
+	for (size_t i = 0; i < now->nr_order;) {
+		__u32 tgid = ref_tgid(&now->order[i]);
+		size_t first = i;
+		struct fs_totals sum;
+		struct counters_growth grew;
+		struct process_candidate *c;
+		const struct fs_task *named = NULL;
+
+		for (; i < now->nr_order && ref_tgid(&now->order[i]) == tgid; i++)
+			/* The leader's name is the process's name; any thread's will do
+			 * without it. */
+			if (!named || ref_tid(&now->order[i]) == tgid)
+				named = ref_task(now, &now->order[i]);
+		grew = sum_threads(before, now, first, i, true, keep ? NULL : &sum, &cursor);
+		if (!grew.events)
+			continue;
+		c = candidate_push(out, nr);
+		if (!c)
+			return -ENOMEM;
+		memcpy(c->comm, named->comm, FS_COMM_LEN);
+		c->comm[FS_COMM_LEN - 1] = '\0';
+		if (!process_selected(opts, tgid, c->comm))
+			continue;
+		nr++;
+		c->tgid = tgid;
+		c->events = grew.activity;
+		c->first = first;
+		c->end = i;
+		if (!keep) {
+			struct process_row *row = row_for(out, c);
+
+			if (!row)
+				return -ENOMEM;
+			row->counters = sum;
+		}
+	}
+	if (window_procs(before, now, opts, out, &nr))
+		return -ENOMEM;
+	out->nr_active = nr;
+	if (!keep) {
+		/* Rows for processes with only process-level figures. */
+		size_t r = 0, nr_rows = out->nr;
+
+		for (size_t k = 0; k < nr; k++) {
+			while (r < nr_rows && out->rows[r].tgid < out->candidates[k].tgid)
+				r++;
+			if (r < nr_rows && out->rows[r].tgid == out->candidates[k].tgid) {
+				out->rows[r].events = out->candidates[k].events;
+				continue;
+			}
+			if (!row_for(out, &out->candidates[k]))
+				return -ENOMEM;
+		}
+		if (out->nr > nr_rows)
+			qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
+		return 0;
+	}
+	/* Second pass, only for the most active: their sums, made again. */
+	select_most_active(out->candidates, nr, keep);
+	for (size_t k = 0; k < nr && k < keep; k++) {
+		const struct process_candidate *c = &out->candidates[k];
+		struct process_row *row = row_for(out, c);
+
+		if (!row)
+			return -ENOMEM;
+		if (c->end > c->first) {
+			cursor = before_cursor(before, now, c->first);
+			sum_threads(before, now, c->first, c->end, false, &row->counters, &cursor);
+		}
+	}
+	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
+	return 0;
+}
+
+void window_system(const struct snapshot *before, const struct snapshot *now,
+		   struct system_totals *out)
 {
 	const __u64 *n = (const __u64 *)&now->system, *b = (const __u64 *)&before->system;
 	__u64 *o = (__u64 *)out;
@@ -239,7 +415,7 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 		} else {
 			/* Same process in both: sum, and keep the newer name (exec renames). */
 			*slot = acc->rows[a++];
-			counters_add(&slot->counters, &add->rows[b].counters);
+			totals_add_totals(&slot->counters, &add->rows[b].counters);
 			slot->events += add->rows[b].events;
 			memcpy(slot->comm, add->rows[b].comm, FS_COMM_LEN);
 			b++;
@@ -249,6 +425,7 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 		process_table_free(&merged);
 		return -ENOMEM;
 	}
+	merged.nr_active = merged.nr;
 	process_table_free(acc);
 	*acc = merged;
 	return 0;
@@ -272,11 +449,14 @@ void process_table_shrink(struct process_table *table)
 {
 	array_shrink(&table->rows, &table->cap, table->nr, sizeof(*table->rows));
 	array_shrink(&table->procs, &table->cap_procs, table->nr_procs, sizeof(*table->procs));
+	array_shrink(&table->candidates, &table->cap_candidates, table->nr_active,
+		     sizeof(*table->candidates));
 }
 
 void process_table_free(struct process_table *table)
 {
 	free(table->rows);
 	free(table->procs);
+	free(table->candidates);
 	memset(table, 0, sizeof(*table));
 }

@@ -14,7 +14,7 @@
 struct process_row {
 	__u32 tgid;
 	char comm[FS_COMM_LEN];
-	struct fs_counters counters;
+	struct fs_totals counters;
 	__u64 events; /* activity (counters_activity() plus collapse outcomes): the ranking */
 };
 
@@ -24,10 +24,21 @@ struct proc_row {
 	struct fs_proc_counters counters;
 };
 
+/* A process with activity in a window, before its figures are summed (see window_processes()). */
+struct process_candidate {
+	__u32 tgid;
+	char comm[FS_COMM_LEN];
+	__u64 events;
+	size_t first, end; /* its threads: now->order[first..end) */
+};
+
 struct process_table {
 	struct process_row *rows;
 	size_t nr;
 	size_t cap;
+	size_t nr_active; /* processes with activity, rows or not (rows may be only the top) */
+	struct process_candidate *candidates; /* scratch space of window_processes() */
+	size_t cap_candidates;
 	struct proc_row *procs; /* sorted by tgid; every one has a row in rows */
 	size_t nr_procs;
 	size_t cap_procs;
@@ -37,18 +48,19 @@ struct process_table {
 bool process_selected(const struct fs_options *opts, __u32 tgid, const char *comm);
 
 /*
- * Per-process deltas from `before` to `now` (both sorted by key) for the selected processes
- * with any activity, sorted by tgid. A thread absent from `before` (new, or its entry was
- * evicted and recreated) counts from zero. Marks for eviction the samples of `now` whose
- * thread exited or had nothing counted in the window: a slot is held only while its thread is
- * active, so the table's capacity bounds the threads active in one window, not all threads.
- * Returns 0 or -ENOMEM.
+ * Per-process deltas from `before` to `now` (both ordered by key) for the selected processes
+ * with any activity: rows for all of them when `keep` is 0, else for the `keep` most active
+ * only (out->nr_active still counts them all), sorted by tgid. A thread absent from `before`
+ * (new, or its entry was evicted and recreated) counts from zero. Marks for eviction the
+ * samples of `now` whose thread exited or had nothing counted in the window: a slot is held
+ * only while its thread is active, so the table's capacity bounds the threads active in one
+ * window, not all threads. Returns 0 or -ENOMEM.
  */
 int window_processes(const struct snapshot *before, struct snapshot *now,
-		     const struct fs_options *opts, struct process_table *out);
+		     const struct fs_options *opts, size_t keep, struct process_table *out);
 /* System counters from `before` to `now`; a counter that went backwards counts from zero. */
 void window_system(const struct snapshot *before, const struct snapshot *now,
-		   struct fs_system *out);
+		   struct system_totals *out);
 
 /* The process's collapse outcomes, or NULL if it had none. */
 const struct proc_row *process_proc(const struct process_table *table, __u32 tgid);

@@ -73,7 +73,9 @@ static bool windows_accumulate_by_name(void)
 static bool live_counters_are_read(void)
 {
 	struct kernel_counters kc = {0};
-	bool ok = ASSERT_EQ(kernel_counters_read(&kc), 0);
+	struct kernel_counter_files files;
+	bool ok = ASSERT_EQ(kernel_counter_files_open(&files), 0) &&
+		  ASSERT_EQ(kernel_counters_read(&files, &kc), 0) && ASSERT_TRUE(kc.nr > 0);
 
 	for (size_t i = 0; ok && i < kc.nr; i++)
 		ok = ASSERT_TRUE(strncmp(kc.items[i].name, "vmstat/thp_", 11) == 0 ||
@@ -81,6 +83,7 @@ static bool live_counters_are_read(void)
 	for (size_t i = 1; ok && i < kc.nr; i++)
 		ok = ASSERT_TRUE(strcmp(kc.items[i - 1].name, kc.items[i].name) < 0);
 	kernel_counters_free(&kc);
+	kernel_counter_files_close(&files);
 	return ok;
 }
 

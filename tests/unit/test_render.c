@@ -27,7 +27,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
 	row->counters.folios[FS_FOLIO_PAGECACHE][4] = 1;
 	row->events = 6;
-	*t = (struct process_table){.rows = row, .nr = 1, .cap = 1};
+	*t = (struct process_table){.rows = row, .nr = 1, .cap = 1, .nr_active = 1};
 	memset(r, 0, sizeof(*r));
 	r->end.tv_sec = 1796285363; /* 2026-12-03T08:09:23Z */
 	r->end.tv_nsec = 5000000;

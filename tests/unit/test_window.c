@@ -2,6 +2,7 @@
 /* Aggregation: deltas between reads of the thread table, per-process sums, filters, the
  * one-shot accumulation and ranking. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "counters.h"
 #include "unit.h"
@@ -12,8 +13,8 @@ static struct fs_options all; /* no filters */
 #define KEY(tgid, tid) (((__u64)(tgid) << 32) | (tid))
 
 /* A thread with `movable` order-0 and `huge` order-9 movable allocations so far. */
-static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *comm, __u64 movable,
-		       __u64 huge, bool exited)
+static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *comm, __u32 movable,
+		       __u32 huge, bool exited)
 {
 	struct fs_task t = {.exited = exited};
 
@@ -45,7 +46,7 @@ static bool threads_sum_into_their_process(void)
 	add_thread(&now, 100, 102, "app-new", 4, 0, false); /* new thread: counts from zero */
 	snapshot_sort(&now);
 	snapshot_sort(&before);
-	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1);
 	row = find(&out, 100);
 	ok = ok && ASSERT_TRUE(row) &&
 	     ASSERT_EQ(row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 5 + 2 + 4) &&
@@ -66,7 +67,7 @@ static bool idle_processes_are_left_out(void)
 	add_thread(&before, 7, 7, "idle", 3, 0, false);
 	add_thread(&now, 7, 7, "idle", 3, 0, false);
 	add_thread(&now, 8, 8, "busy", 1, 0, false);
-	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].tgid, 8);
 	snapshot_free(&before);
 	snapshot_free(&now);
@@ -85,9 +86,9 @@ static bool counts_never_go_backwards(void)
 
 	add_thread(&before, 9, 9, "app", 1000, 0, false);
 	add_thread(&now, 9, 9, "app", 997, 1, false);
-	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].events, 1) &&
-	     ASSERT_EQ(now.tasks[0].task.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 1000);
+	     ASSERT_EQ(now.tasks[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 1000);
 	snapshot_free(&before);
 	snapshot_free(&now);
 	process_table_free(&out);
@@ -104,11 +105,11 @@ static bool filters_select_by_pid_and_name(void)
 	add_thread(&now, 10, 10, "bash", 1, 0, false);
 	add_thread(&now, 20, 20, "bash", 1, 0, false);
 	add_thread(&now, 30, 30, "python3", 1, 0, false);
-	ok = ASSERT_EQ(window_processes(&before, &now, &opts, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(window_processes(&before, &now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].tgid, 20);
 	opts.nr_pids = 0;
 	opts.comm = "bash";
-	ok = ok && ASSERT_EQ(window_processes(&before, &now, &opts, &out), 0) &&
+	ok = ok && ASSERT_EQ(window_processes(&before, &now, &opts, 0, &out), 0) &&
 	     ASSERT_EQ(out.nr, 2) && ASSERT_TRUE(find(&out, 10) && find(&out, 20));
 	snapshot_free(&now);
 	process_table_free(&out);
@@ -123,10 +124,10 @@ static bool exited_threads_are_reported_then_dropped(void)
 
 	add_thread(&now, 40, 40, "short", 6, 0, true);
 	add_thread(&now, 41, 41, "long", 2, 0, false);
-	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 2) &&
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
 	     ASSERT_EQ(find(&out, 40)->events, 6);
 	snapshot_drop_evicted(&now);
-	ok = ok && ASSERT_EQ(now.nr_tasks, 1) && ASSERT_EQ(sample_tgid(&now.tasks[0]), 41);
+	ok = ok && ASSERT_EQ(now.nr_order, 1) && ASSERT_EQ(ref_tgid(&now.order[0]), 41);
 	snapshot_free(&now);
 	process_table_free(&out);
 	return ok;
@@ -145,11 +146,11 @@ static bool idle_threads_are_marked_for_eviction(void)
 	add_thread(&now, 50, 50, "idle", 4, 0, false);
 	add_thread(&now, 51, 51, "busy", 5, 0, false);
 	add_thread(&now, 52, 52, "new", 1, 0, false);
-	ok = ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 2) &&
-	     ASSERT_TRUE(now.tasks[0].evict) && ASSERT_TRUE(!now.tasks[1].evict) &&
-	     ASSERT_TRUE(!now.tasks[2].evict);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
+	     ASSERT_TRUE(now.order[0].evict) && ASSERT_TRUE(!now.order[1].evict) &&
+	     ASSERT_TRUE(!now.order[2].evict);
 	snapshot_drop_evicted(&now);
-	ok = ok && ASSERT_EQ(now.nr_tasks, 2);
+	ok = ok && ASSERT_EQ(now.nr_order, 2);
 	snapshot_free(&before);
 	snapshot_free(&now);
 	process_table_free(&out);
@@ -169,10 +170,10 @@ static bool late_counts_are_carried_into_the_next_window(void)
 	add_thread(&now, 60, 60, "app", 103, 0, false);
 	ok = ASSERT_EQ(snapshot_absorb(&now, &carry), 0) && ASSERT_EQ(carry.nr_tasks, 0) &&
 	     ASSERT_EQ(now.nr_tasks, 2) &&
-	     ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 3 + 2);
 	snapshot_drop_evicted(&now);
-	ok = ok && ASSERT_EQ(now.nr_tasks, 1) && ASSERT_TRUE(!now.tasks[0].carried);
+	ok = ok && ASSERT_EQ(now.nr_order, 1) && ASSERT_TRUE(!now.order[0].carried);
 	snapshot_free(&before);
 	snapshot_free(&now);
 	snapshot_free(&carry);
@@ -201,17 +202,17 @@ static bool stable_slots_add_to_their_threads(void)
 	second[2] = (struct slot_sample){.seq = 10}; /* moved during the read */
 	ok = ASSERT_EQ(snapshot_add_slots(&now, first, second, 3), 0) &&
 	     ASSERT_EQ(now.nr_tasks, 2) && ASSERT_EQ(now.nr_slotted, 2) &&
-	     ASSERT_EQ(now.tasks[0].task.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 15) &&
-	     ASSERT_STREQ(now.tasks[1].task.comm, "newcomer") &&
+	     ASSERT_EQ(now.tasks[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 15) &&
+	     ASSERT_STREQ(now.tasks[1].comm, "newcomer") &&
 	     ASSERT_TRUE(snapshot_slotted(&now, KEY(70, 70))) &&
 	     ASSERT_TRUE(!snapshot_slotted(&now, KEY(90, 90))) &&
-	     ASSERT_EQ(window_processes(&before, &now, &all, &out), 0) && ASSERT_EQ(out.nr, 2);
+	     ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2);
 	snapshot_free(&now);
 	process_table_free(&out);
 	return ok;
 }
 
-/* Sorting moves each sample with its own counts, whatever the order the table gave them in. */
+/* Ordering keeps each key with its own sample, whatever the order the table gave them in. */
 static bool samples_sort_by_key_with_their_counts(void)
 {
 	struct snapshot snap = {0};
@@ -224,21 +225,89 @@ static bool samples_sort_by_key_with_their_counts(void)
 		add_thread(&snap, tgid, tid, "x", tgid * 7 + tid, 0, false);
 	}
 	snapshot_sort(&snap);
-	for (size_t i = 0; ok && i < snap.nr_tasks; i++) {
-		const struct task_sample *s = &snap.tasks[i];
+	ok = ASSERT_EQ(snap.nr_order, snap.nr_tasks);
+	for (size_t i = 0; ok && i < snap.nr_order; i++) {
+		const struct task_ref *r = &snap.order[i];
 
-		ok = ASSERT_EQ(s->task.counters.folios[FS_FOLIO_ALLOC_MOVABLE][0],
-			       sample_tgid(s) * 7 + sample_tid(s)) &&
-		     (i == 0 || ASSERT_TRUE(snap.tasks[i - 1].key <= s->key));
+		ok = ASSERT_EQ(ref_task(&snap, r)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0],
+			       ref_tgid(r) * 7 + ref_tid(r)) &&
+		     (i == 0 || ASSERT_TRUE(snap.order[i - 1].key <= r->key));
 	}
 	snapshot_free(&snap);
+	return ok;
+}
+
+/* BPF counts in 32-bit words: a thread's word that wrapped between two reads still gives what
+ * it grew by. */
+static bool thread_counts_that_wrap_give_their_growth(void)
+{
+	struct snapshot before = {0}, now = {0};
+	struct process_table out = {0};
+	bool ok;
+
+	add_thread(&before, 11, 11, "app", 0xfffffff0u, 0, false);
+	add_thread(&now, 11, 11, "app", 0x10, 0, false);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) &&
+	     ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x20);
+	snapshot_free(&before);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+/* A CPU's system words only grow: one that wrapped adds what it grew by to the 64-bit sum. */
+static bool system_counts_that_wrap_are_widened(void)
+{
+	struct fs_counters last = {0}, now = {0};
+	struct fs_totals sum = {0};
+
+	last.faults[FS_FAULT_USER] = 0xffffffffu;
+	now.faults[FS_FAULT_USER] = 1;
+	sum.faults[FS_FAULT_USER] = 0xffffffffu;
+	totals_add_growth(&sum, &now, &last);
+	return ASSERT_EQ(sum.faults[FS_FAULT_USER], 0x100000001ull);
+}
+
+/* Asked for the top few, the window sums only their threads, yet counts every active process,
+ * and the sums equal those of a full window. */
+static bool top_rows_equal_full_rows(void)
+{
+	struct snapshot before = {0}, now = {0};
+	struct process_table top = {0}, full = {0};
+	bool ok;
+
+	for (__u32 p = 1; p <= 6; p++) {
+		add_thread(&before, p * 10, p * 10, "app", 100, 1, false);
+		add_thread(&before, p * 10, p * 10 + 1, "app", 50, 0, false);
+		add_thread(&now, p * 10, p * 10, "app", 100 + p, 1 + p, false);
+		add_thread(&now, p * 10, p * 10 + 1, "app", 50 + 2 * p, 0, false);
+	}
+	add_thread(&now, 5, 5, "idle", 0, 0, false);
+	snapshot_sort(&before);
+	snapshot_sort(&now);
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 2, &top), 0) &&
+	     ASSERT_EQ(top.nr, 2) && ASSERT_EQ(top.nr_active, 6) &&
+	     ASSERT_TRUE(find(&top, 60) && find(&top, 50)) &&
+	     ASSERT_EQ(find(&top, 60)->events, 6 + 6 + 12) &&
+	     ASSERT_EQ(find(&top, 60)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6 + 12) &&
+	     ASSERT_EQ(find(&top, 50)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9], 5) &&
+	     ASSERT_EQ(window_processes(&before, &now, &all, 0, &full), 0) &&
+	     ASSERT_EQ(full.nr, 6) && ASSERT_EQ(full.nr_active, 6);
+	for (__u32 p = 50; ok && p <= 60; p += 10)
+		ok = ASSERT_TRUE(memcmp(&find(&top, p)->counters, &find(&full, p)->counters,
+					sizeof(struct fs_totals)) == 0);
+	snapshot_free(&before);
+	snapshot_free(&now);
+	process_table_free(&top);
+	process_table_free(&full);
 	return ok;
 }
 
 static bool system_deltas_subtract_the_previous_read(void)
 {
 	struct snapshot before = {0}, now = {0};
-	struct fs_system out;
+	struct system_totals out;
 
 	before.system.total.folios[FS_FOLIO_PAGECACHE][2] = 10;
 	now.system.total.folios[FS_FOLIO_PAGECACHE][2] = 25;
@@ -295,6 +364,9 @@ const struct unit_test window_tests[] = {
     UNIT_TEST(late_counts_are_carried_into_the_next_window),
     UNIT_TEST(stable_slots_add_to_their_threads),
     UNIT_TEST(samples_sort_by_key_with_their_counts),
+    UNIT_TEST(thread_counts_that_wrap_give_their_growth),
+    UNIT_TEST(system_counts_that_wrap_are_widened),
+    UNIT_TEST(top_rows_equal_full_rows),
     UNIT_TEST(system_deltas_subtract_the_previous_read),
     UNIT_TEST(one_shot_windows_accumulate_per_process),
     UNIT_TEST(histogram_pages_weigh_orders),
