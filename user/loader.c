@@ -139,11 +139,20 @@ static const char *privilege_hint(int err)
 	return " (run with -v for the verifier's log)";
 }
 
-/* Decide per probe whether its program loads: present in kernel BTF and not disabled. */
-static void probe_kernel(struct loader *loader, const struct btf *vmlinux)
-{
-	char type_name[128];
+/*
+ * What the loader needs to know from kernel BTF, learnt before loading: the BTF is freed
+ * first, since libbpf parses its own copy to load, and holding both would double foliostat's
+ * peak memory (the parsed BTF is several MiB).
+ */
+struct kernel_facts {
+	bool has_tracepoint[NR_PROBES];
+	__u64 stack_size;
+	int scan_pmd_nr_args, migrate_nr_args, lru_isolate_nr_args;
+};
 
+/* Decide per probe whether its program loads: present in kernel BTF and not disabled. */
+static void probe_kernel(struct loader *loader, const struct kernel_facts *facts)
+{
 	for (int i = 0; i < NR_PROBES; i++) {
 		const struct probe_def *def = &probe_defs[i];
 		struct probe_status *st = &loader->probes[i];
@@ -152,11 +161,10 @@ static void probe_kernel(struct loader *loader, const struct btf *vmlinux)
 
 		loader->programs[i] = prog;
 		st->name = def->name;
-		snprintf(type_name, sizeof(type_name), "btf_trace_%s", def->tracepoint);
 		if (disabled_by_env(def->name))
 			snprintf(st->reason, sizeof(st->reason),
 				 "disabled by FOLIOSTAT_DISABLE_PROBES");
-		else if (btf__find_by_name_kind(vmlinux, type_name, BTF_KIND_TYPEDEF) < 0)
+		else if (!facts->has_tracepoint[i])
 			snprintf(st->reason, sizeof(st->reason),
 				 "unavailable: this kernel has no such tracepoint");
 		else
@@ -294,7 +302,7 @@ static int probe_of_program(const char *program)
 
 /* Open the skeleton and configure it for this kernel; probes in `refused` stay unloaded. */
 static int open_configured(struct loader *loader, const struct fs_options *opts,
-			   const struct btf *vmlinux, char (*refused)[160], char *err,
+			   const struct kernel_facts *facts, char (*refused)[160], char *err,
 			   size_t err_len)
 {
 	int nr_args;
@@ -304,7 +312,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 		set_error(err, err_len, "failed to open BPF object: %s", strerror(errno));
 		return -1;
 	}
-	probe_kernel(loader, vmlinux);
+	probe_kernel(loader, facts);
 	for (int i = 0; i < NR_PROBES; i++) {
 		if (!refused[i][0])
 			continue;
@@ -313,14 +321,13 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 		bpf_program__set_autoload(loader->programs[i], false);
 	}
 	refuse_for_test(loader);
-	loader->skel->rodata->fs_task_stack_size = kernel_stack_size(vmlinux);
+	loader->skel->rodata->fs_task_stack_size = facts->stack_size;
 	/* thp.bpf.c, compaction.bpf.c, reclaim.bpf.c: arguments whose position differs across
 	 * kernels. */
-	nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
+	nr_args = facts->scan_pmd_nr_args;
 	loader->skel->rodata->fs_scan_pmd_status_arg = nr_args >= 2 ? nr_args - 2 : 5;
-	loader->skel->rodata->fs_migrate_has_large_folio_split =
-	    tracepoint_nr_args(vmlinux, "mm_migrate_pages") >= 8;
-	nr_args = tracepoint_nr_args(vmlinux, "mm_vmscan_lru_isolate");
+	loader->skel->rodata->fs_migrate_has_large_folio_split = facts->migrate_nr_args >= 8;
+	nr_args = facts->lru_isolate_nr_args;
 	loader->skel->rodata->fs_lru_isolate_lru_arg = nr_args == 8 ? 7 : 6;
 	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
 	bpf_map__set_max_entries(loader->skel->maps.fs_procs, opts->max_tasks);
@@ -333,7 +340,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
  * and everything else runs.
  */
 static int load_what_loads(struct loader *loader, const struct fs_options *opts,
-			   const struct btf *vmlinux, char *err, size_t err_len)
+			   const struct kernel_facts *facts, char *err, size_t err_len)
 {
 	static char refused[NR_PROBES][160];
 
@@ -341,7 +348,7 @@ static int load_what_loads(struct loader *loader, const struct fs_options *opts,
 	for (int attempt = 0; attempt <= NR_PROBES; attempt++) {
 		int ret, probe;
 
-		if (open_configured(loader, opts, vmlinux, refused, err, err_len))
+		if (open_configured(loader, opts, facts, refused, err, err_len))
 			return -1;
 		refused_program[0] = '\0';
 		ret = foliostat_bpf__load(loader->skel);
@@ -367,8 +374,24 @@ static int load_what_loads(struct loader *loader, const struct fs_options *opts,
 	return -1;
 }
 
+static void learn_kernel(const struct btf *vmlinux, struct kernel_facts *facts)
+{
+	char type_name[128];
+
+	for (int i = 0; i < NR_PROBES; i++) {
+		snprintf(type_name, sizeof(type_name), "btf_trace_%s", probe_defs[i].tracepoint);
+		facts->has_tracepoint[i] =
+		    btf__find_by_name_kind(vmlinux, type_name, BTF_KIND_TYPEDEF) >= 0;
+	}
+	facts->stack_size = kernel_stack_size(vmlinux);
+	facts->scan_pmd_nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
+	facts->migrate_nr_args = tracepoint_nr_args(vmlinux, "mm_migrate_pages");
+	facts->lru_isolate_nr_args = tracepoint_nr_args(vmlinux, "mm_vmscan_lru_isolate");
+}
+
 int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len)
 {
+	struct kernel_facts facts = {0};
 	struct btf *vmlinux = NULL;
 
 	memset(loader, 0, sizeof(*loader));
@@ -387,24 +410,24 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		set_error(err, err_len, "failed to read kernel BTF: %s", strerror(errno));
 		return -1;
 	}
-	if (load_what_loads(loader, opts, vmlinux, err, err_len))
-		goto fail;
+	learn_kernel(vmlinux, &facts);
 	read_enum_names(vmlinux, "scan_result", "SCAN_", "result", loader->scan_names, NULL,
 			FS_NR_SCAN_RESULTS);
 	read_enum_names(vmlinux, "tlb_flush_reason", "TLB_", "reason", loader->tlb_names,
 			loader->tlb_known, FS_NR_TLB_REASONS);
 	read_enum_names(vmlinux, "lru_list", "LRU_", "lru", loader->lru_names, loader->lru_known,
 			FS_NR_LRU_LISTS);
+	btf__free(vmlinux);
+	if (load_what_loads(loader, opts, &facts, err, err_len))
+		goto fail;
 	if (attach_probes(loader, err, err_len))
 		goto fail;
 	loader->tasks_fd = bpf_map__fd(loader->skel->maps.fs_tasks);
 	loader->cpus_fd = bpf_map__fd(loader->skel->maps.fs_cpus);
 	loader->procs_fd = bpf_map__fd(loader->skel->maps.fs_procs);
 	loader->nr_cpus = libbpf_num_possible_cpus();
-	btf__free(vmlinux);
 	return 0;
 fail:
-	btf__free(vmlinux);
 	loader_stop(loader);
 	return -1;
 }
