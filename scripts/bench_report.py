@@ -57,10 +57,18 @@ for m in maps:
     print(f"| {m['name']} | {m['type']} | {m['max_entries']:,} | {m.get('bytes_memlock', 0):,} |")
 print()
 
-ticks, hz, seconds, rss, peak = (int(x) for x in open(f"{out}/loader").read().split())
+loader = {"cpu_ns": []}
+for line in open(f"{out}/loader"):
+    key, *values = line.split()
+    if key == "cpu_ns":
+        loader["cpu_ns"].append(int(values[0]) / (int(values[1]) * 1e9) * 100)
+    else:
+        loader[key] = int(values[0])
+shares = sorted(loader["cpu_ns"])
 print(f"## Loader with {procs:,} live processes, 1 s interval\n")
-print(f"CPU: {ticks / hz / seconds * 100:.1f}% of one CPU over {seconds} s; "
-      f"RSS {rss / 1024:.1f} MiB after 13 s (peak {peak / 1024:.1f} MiB, set at start-up "
-      "by parsing the kernel's BTF).\n")
+print(f"CPU: {statistics.median(shares):.2f}% of one CPU (median of {len(shares)} spans of 10 s: "
+      + ", ".join(f"{x:.2f}%" for x in shares) + "); "
+      f"RSS {loader['rss_kib'] / 1024:.1f} MiB, peak {loader['peak_kib'] / 1024:.1f} MiB; "
+      f"the last record counted {loader['procs']:,} active processes.\n")
 
 print(open("docs/benchmarks-method.md").read())
