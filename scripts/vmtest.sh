@@ -43,9 +43,9 @@ make -s STATIC=1 OUTPUT="$STATIC_OUT" BINARY="$STATIC_OUT/foliostat" \
 
 root="$WORK/initramfs"
 rm -rf "$root"
-mkdir -p "$root"/{bin,proc,sys,dev,tmp}
+mkdir -p "$root"/{bin,proc,sys,dev,tmp,ramfs}
 cp /bin/busybox "$root/bin/busybox"
-for tool in sh mount sleep kill cat ls grep wc echo poweroff mkdir seq; do
+for tool in sh mount sleep kill cat ls grep wc echo poweroff mkdir seq dd; do
 	ln -s busybox "$root/bin/$tool"
 done
 cp "$STATIC_OUT/foliostat" "$STATIC_OUT/workload" "$root/bin/"
@@ -69,6 +69,11 @@ for i in $(seq 100); do
 done
 workload pages 4096 >/tmp/workload
 workload thp 16 >>/tmp/workload
+workload tlbflip 1000 >>/tmp/workload
+# ramfs (tmpfs would not do: shmem has a page-cache path of its own) puts what is written in
+# the page cache, on the unevictable LRU list: 2048 pages by dd.
+mount -t ramfs ramfs /ramfs
+dd if=/dev/zero of=/ramfs/file bs=4096 count=2048 2>/dev/null
 sleep 1
 kill -INT $fs
 wait $fs
@@ -122,7 +127,7 @@ def hist(pid, name):
                     total[order] = total.get(order, 0) + n
     return total
 
-pages, thp = workloads
+pages, thp, tlbflip = workloads
 ok = True
 order0 = hist(pages["pid"], "alloc_movable").get("0", 0)
 print(f"vmtest: pages 4096: {order0} order-0 movable folios")
@@ -133,6 +138,28 @@ ok &= order9 == 8
 faults = sum(p["faults"]["user"] or 0 for r in records for p in r["processes"] if p["pid"] == pages["pid"])
 print(f"vmtest: pages 4096: {faults} user faults")
 ok &= probes.get("exceptions:page_fault_user") != "attached" or 4096 <= faults <= 6000
+
+def of_pid(pid):
+    return [p for r in records for p in r["processes"] if p["pid"] == pid]
+
+def of_comm(comm):
+    return [p for r in records for p in r["processes"] if p["comm"] == comm]
+
+# TLB: each of 1000 protection flips sends a shootdown to the reader thread's CPU (fewer when
+# that CPU was briefly idle or running something else); the reader suffers them.
+sent = sum(p["tlb"]["flushes"].get("remote_send_ipi", 0) for p in of_pid(tlbflip["pid"]))
+suffered = sum(p["tlb"]["flushes"].get("remote_shootdown", 0) for p in of_pid(tlbflip["pid"]))
+print(f"vmtest: tlbflip 1000: {sent} shootdown IPIs sent, {suffered} suffered")
+ok &= 1000 <= sent <= 2100 and sent / 2 <= suffered <= sent
+
+# Page cache and LRU: dd's 2048 pages into ramfs, order-0 page-cache folios on the
+# unevictable list (a per-CPU batch of at most 15 may drain in another task).
+dd = of_comm("dd")
+cached = sum((p["folios"]["pagecache"] or {}).get("0", 0) for p in dd)
+unevictable = sum(p["lru"]["insert"]["unevictable"]["pages"] for p in dd)
+print(f"vmtest: dd 2048 pages into ramfs: {cached} order-0 page-cache folios, "
+      f"{unevictable} pages onto the unevictable LRU")
+ok &= cached == 2048 and 2048 - 30 <= unevictable <= 2048 + 30
 sys.exit(0 if ok else "vmtest: figures off")
 CHECK
 echo "vmtest: PASS"

@@ -266,7 +266,7 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 			report.kernel = &kernel_total;
 			self_accumulate(&self_total, &c.self_window);
 			report.self = opts->self ? &self_total : NULL;
-			if (process_table_accumulate(&total, &c.window) ||
+			if (process_table_accumulate(&total, &c.window, (size_t)opts->max_tasks) ||
 			    kernel_counters_accumulate(&kernel_total, &c.kernel_window)) {
 				snprintf(err, err_len, "failed to aggregate: %s", strerror(ENOMEM));
 				ret = -1;

@@ -396,9 +396,30 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 	return 0;
 }
 
-int process_table_accumulate(struct process_table *acc, const struct process_table *add)
+static int compare_activity(const void *a, const void *b);
+
+/* Keep the `keep` most active rows (and their process-level figures), sorted by tgid. */
+static void drop_least_active(struct process_table *t, size_t keep)
 {
-	struct process_table merged = {0};
+	size_t kept = 0;
+
+	qsort(t->rows, t->nr, sizeof(*t->rows), compare_activity);
+	t->nr_dropped += t->nr - keep;
+	t->nr = keep;
+	qsort(t->rows, t->nr, sizeof(*t->rows), compare_row_tgids);
+	for (size_t i = 0; i < t->nr_procs; i++) {
+		struct process_row key = {.tgid = t->procs[i].tgid};
+
+		if (bsearch(&key, t->rows, t->nr, sizeof(*t->rows), compare_row_tgids))
+			t->procs[kept++] = t->procs[i];
+	}
+	t->nr_procs = kept;
+}
+
+int process_table_accumulate(struct process_table *acc, const struct process_table *add,
+			     size_t limit)
+{
+	struct process_table merged = {.nr_dropped = acc->nr_dropped};
 	size_t a = 0, b = 0;
 
 	while (a < acc->nr || b < add->nr) {
@@ -425,9 +446,12 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 		process_table_free(&merged);
 		return -ENOMEM;
 	}
-	merged.nr_active = merged.nr;
+	if (limit && merged.nr > limit)
+		drop_least_active(&merged, limit - limit / 4);
+	merged.nr_active = merged.nr + merged.nr_dropped;
 	process_table_free(acc);
 	*acc = merged;
+	process_table_shrink(acc);
 	return 0;
 }
 

@@ -37,6 +37,7 @@ struct process_table {
 	size_t nr;
 	size_t cap;
 	size_t nr_active; /* processes with activity, rows or not (rows may be only the top) */
+	size_t nr_dropped; /* accumulated: rows dropped to stay within the limit */
 	struct process_candidate *candidates; /* scratch space of window_processes() */
 	size_t cap_candidates;
 	struct proc_row *procs; /* sorted by tgid; every one has a row in rows */
@@ -65,8 +66,15 @@ void window_system(const struct snapshot *before, const struct snapshot *now,
 /* The process's collapse outcomes, or NULL if it had none. */
 const struct proc_row *process_proc(const struct process_table *table, __u32 tgid);
 
-/* acc += add, both sorted by tgid (one-shot mode sums its windows this way). */
-int process_table_accumulate(struct process_table *acc, const struct process_table *add);
+/*
+ * acc += add, both sorted by tgid (one-shot mode sums its windows this way). When acc would hold
+ * more than `limit` rows (0: no limit), the least active are dropped, down to three quarters of
+ * it: a long run over a churn of processes stays bounded, and those that matter stay. Their
+ * events remain in the system figures; nr_active counts them (one seen again after it was
+ * dropped counts twice).
+ */
+int process_table_accumulate(struct process_table *acc, const struct process_table *add,
+			     size_t limit);
 /* Most active first; ties by pid so output is stable. */
 void process_table_rank(struct process_table *table);
 void process_table_free(struct process_table *table);

@@ -335,14 +335,46 @@ static bool one_shot_windows_accumulate_per_process(void)
 	struct process_table b = {.rows = b_rows, .nr = 2, .cap = 2};
 	bool ok;
 
-	ok = ASSERT_EQ(process_table_accumulate(&acc, &a), 0) &&
-	     ASSERT_EQ(process_table_accumulate(&acc, &b), 0) && ASSERT_EQ(acc.nr, 3) &&
+	ok = ASSERT_EQ(process_table_accumulate(&acc, &a, 0), 0) &&
+	     ASSERT_EQ(process_table_accumulate(&acc, &b, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
+	     ASSERT_EQ(acc.nr_active, 3) &&
 	     ASSERT_EQ(find(&acc, 3)->events, 3) &&
 	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
 	process_table_rank(&acc);
 	ok = ok && ASSERT_EQ(acc.rows[0].tgid, 2) && ASSERT_EQ(acc.rows[1].tgid, 1) &&
 	     ASSERT_EQ(acc.rows[2].tgid, 3);
+	process_table_free(&acc);
+	return ok;
+}
+
+/* Over its limit, the accumulated table drops its least active rows (down to three quarters of
+ * the limit) and their process-level figures, and still counts them as processes seen. */
+static bool accumulated_rows_stay_within_the_limit(void)
+{
+	struct process_table acc = {0};
+	bool ok = true;
+
+	for (__u32 w = 0; ok && w < 10; w++) {
+		struct process_row rows[10];
+		struct proc_row procs[1] = {{.tgid = w * 10 + 1}};
+		struct process_table add = {.rows = rows, .nr = 10, .cap = 10,
+					    .procs = procs, .nr_procs = 1, .cap_procs = 1};
+
+		/* Ten new processes a window; process 1000 is busy in every one. */
+		for (__u32 i = 0; i < 9; i++)
+			rows[i] = row_of(w * 10 + i + 1, "short", i + 1);
+		rows[9] = row_of(1000, "busy", 100);
+		ok = ASSERT_EQ(process_table_accumulate(&acc, &add, 16), 0) &&
+		     ASSERT_TRUE(acc.nr <= 16) && ASSERT_EQ(acc.nr_active, acc.nr + acc.nr_dropped);
+	}
+	ok = ok && ASSERT_EQ(acc.nr_dropped + acc.nr, 9 * 10 + 1) &&
+	     ASSERT_TRUE(find(&acc, 1000)) && ASSERT_EQ(find(&acc, 1000)->events, 1000) &&
+	     ASSERT_TRUE(acc.nr_procs <= acc.nr);
+	for (size_t i = 1; ok && i < acc.nr; i++)
+		ok = ASSERT_TRUE(acc.rows[i - 1].tgid < acc.rows[i].tgid);
+	for (size_t i = 0; ok && i < acc.nr_procs; i++)
+		ok = ASSERT_TRUE(find(&acc, acc.procs[i].tgid));
 	process_table_free(&acc);
 	return ok;
 }
@@ -369,6 +401,7 @@ const struct unit_test window_tests[] = {
     UNIT_TEST(top_rows_equal_full_rows),
     UNIT_TEST(system_deltas_subtract_the_previous_read),
     UNIT_TEST(one_shot_windows_accumulate_per_process),
+    UNIT_TEST(accumulated_rows_stay_within_the_limit),
     UNIT_TEST(histogram_pages_weigh_orders),
     {},
 };
