@@ -82,15 +82,19 @@ enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
  * BPF counts in 32-bit words: they halve what every table read copies, and the loader reads
  * each word far more often than it could wrap (2^31 events of one thread between two reads),
  * taking differences modulo 2^32.
+ *
+ * The order puts what every anonymous fault counts (its fault words, an LRU insertion, an
+ * order-0 movable folio) in the first two cache lines: each fault writes two groups (a slot
+ * and the system total), and every line it touches is one the faulting code may lose.
  */
 #define FS_COUNTER_FIELDS(word)                                                                    \
-	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                              \
 	word faults[FS_NR_FAULT_COUNTERS];                                                         \
+	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */            \
+	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                              \
 	word migrate[FS_NR_MIGRATE_COUNTERS];                                                      \
 	word tlb_flushes[FS_NR_TLB_REASONS];	       /* tlb:tlb_flush, by reason */              \
 	word tlb_pages;				       /* pages of ranged flushes */               \
 	word tlb_full;				       /* whole-TLB flushes (TLB_FLUSH_ALL) */     \
-	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */            \
 	word lru_activate[FS_NR_AMOUNTS];		 /* pagemap:mm_lru_activate */
 
 struct fs_counters {
@@ -184,14 +188,14 @@ struct fs_system {
  * odd while the slot is being moved or claimed, so that the loader can tell a stable slot.
  */
 struct fs_cpu {
-	struct fs_system system;
+	/* What every event reads first, together: interrupt depth and the slot's owner. */
+	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
+			  * compat.bpf.h); state, not a counter */
 	__u64 slot_seq;
 	__u64 slot_key;
 	char slot_comm[FS_COMM_LEN];
 	struct fs_counters slot;
-	/* Interrupt handlers and softirqs this CPU is inside of (see compat.bpf.h); state,
-	 * not a counter. */
-	__u64 irq_depth;
+	struct fs_system system;
 };
 
 #endif /* FOLIOSTAT_H */
