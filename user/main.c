@@ -316,6 +316,12 @@ int main(int argc, char **argv)
 	int stats_fd = 0;
 	int ret;
 
+	/* The tables are large arrays that grow and shrink with the processes on the host: keep
+	 * them in mappings of their own, given back whole when freed. (glibc would otherwise raise
+	 * its threshold after the first such free and carve them from the heap, where a churn of
+	 * processes leaves holes that stay resident.) */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+
 	switch (parse_options(argc, argv, &opts, err, sizeof(err), stdout)) {
 	case FS_PARSE_EXIT:
 		return 0;

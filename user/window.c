@@ -416,41 +416,68 @@ static void drop_least_active(struct process_table *t, size_t keep)
 	t->nr_procs = kept;
 }
 
+/*
+ * acc->rows += add->rows in place: room is made at the end of acc for the processes new to it,
+ * and the two lists (sorted by tgid) are merged from the back, so no second table of all the
+ * rows is ever built.
+ */
+static int accumulate_rows(struct process_table *acc, const struct process_table *add)
+{
+	size_t common = 0, a = 0, b = 0, total, at;
+
+	while (a < acc->nr && b < add->nr) {
+		if (acc->rows[a].tgid == add->rows[b].tgid)
+			common++, a++, b++;
+		else if (acc->rows[a].tgid < add->rows[b].tgid)
+			a++;
+		else
+			b++;
+	}
+	total = acc->nr + add->nr - common;
+	if (array_reserve(&acc->rows, &acc->cap, acc->nr, total - acc->nr, sizeof(*acc->rows)))
+		return -ENOMEM;
+	a = acc->nr;
+	b = add->nr;
+	at = total;
+	while (b > 0) {
+		const struct process_row *from = &add->rows[b - 1];
+		struct process_row *to = &acc->rows[--at];
+
+		if (a > 0 && acc->rows[a - 1].tgid > from->tgid) {
+			*to = acc->rows[--a];
+		} else if (a > 0 && acc->rows[a - 1].tgid == from->tgid) {
+			/* Same process in both: sum, and keep the newer name (exec renames). */
+			*to = acc->rows[--a];
+			totals_add_totals(&to->counters, &from->counters);
+			to->events += from->events;
+			memcpy(to->comm, from->comm, FS_COMM_LEN);
+			b--;
+		} else {
+			*to = *from;
+			b--;
+		}
+	}
+	/* What is left of acc is already in place. */
+	acc->nr = total;
+	return 0;
+}
+
 int process_table_accumulate(struct process_table *acc, const struct process_table *add,
 			     size_t limit)
 {
-	struct process_table merged = {.nr_dropped = acc->nr_dropped};
-	size_t a = 0, b = 0;
+	struct process_table procs = {0};
 
-	while (a < acc->nr || b < add->nr) {
-		struct process_row *slot = table_push(&merged);
-
-		if (!slot) {
-			process_table_free(&merged);
-			return -ENOMEM;
-		}
-		if (b == add->nr || (a < acc->nr && acc->rows[a].tgid < add->rows[b].tgid)) {
-			*slot = acc->rows[a++];
-		} else if (a == acc->nr || add->rows[b].tgid < acc->rows[a].tgid) {
-			*slot = add->rows[b++];
-		} else {
-			/* Same process in both: sum, and keep the newer name (exec renames). */
-			*slot = acc->rows[a++];
-			totals_add_totals(&slot->counters, &add->rows[b].counters);
-			slot->events += add->rows[b].events;
-			memcpy(slot->comm, add->rows[b].comm, FS_COMM_LEN);
-			b++;
-		}
-	}
-	if (accumulate_procs(&merged, acc, add)) {
-		process_table_free(&merged);
+	if (accumulate_rows(acc, add) || accumulate_procs(&procs, acc, add)) {
+		free(procs.procs);
 		return -ENOMEM;
 	}
-	if (limit && merged.nr > limit)
-		drop_least_active(&merged, limit - limit / 4);
-	merged.nr_active = merged.nr + merged.nr_dropped;
-	process_table_free(acc);
-	*acc = merged;
+	free(acc->procs);
+	acc->procs = procs.procs;
+	acc->nr_procs = procs.nr_procs;
+	acc->cap_procs = procs.cap_procs;
+	if (limit && acc->nr > limit)
+		drop_least_active(acc, limit - limit / 4);
+	acc->nr_active = acc->nr + acc->nr_dropped;
 	process_table_shrink(acc);
 	return 0;
 }
