@@ -481,7 +481,7 @@ test_refused_program_degrades() {
 test_usage_errors_exit_2() {
 	local args status
 	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-n x" "--max-tasks 1" \
-		"--check 1" "--check -d 1"; do
+		"--check 1" "--check -d 1" "--check -o x" "-o"; do
 		status=0
 		# shellcheck disable=SC2086 # split on purpose
 		"$FOLIOSTAT" $args >/dev/null 2>"$T/err" || status=$?
@@ -490,6 +490,58 @@ test_usage_errors_exit_2() {
 	done
 	"$FOLIOSTAT" --help | grep -q '^Usage: foliostat' || fail "--help"
 	"$FOLIOSTAT" --version | grep -q '^foliostat [0-9]' || fail "--version"
+}
+
+# --output: each record replaces the file whole, so a reader polling it all along never sees
+# part of one; nothing goes to standard output; the file holds the last record.
+test_output_file_is_replaced_whole() {
+	need_root
+	mkdir "$T/dir"
+	python3 - "$T/dir/latest.json" >"$T/reads" <<'READER' &
+import json, os, sys, time
+path, reads, bad, end = sys.argv[1], 0, 0, time.time() + 3.5
+while time.time() < end:
+    try:
+        with open(path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        continue
+    reads += 1
+    try:
+        json.loads(text)
+    except ValueError:
+        bad += 1
+print(reads, bad)
+READER
+	local reader=$!
+	"$FOLIOSTAT" -j -o "$T/dir/latest.json" 0.1 25 >"$T/stdout"
+	wait "$reader"
+	local reads bad
+	read -r reads bad <"$T/reads"
+	echo "reader: $reads reads, $bad not whole"
+	assert_between "$reads" 100 100000000 "reads of the file while records were replaced"
+	assert_eq "$bad" 0 "reads that saw part of a record"
+	assert_eq "$(wc -c <"$T/stdout")" 0 "bytes on standard output"
+	assert_eq "$(wc -l <"$T/dir/latest.json")" 1 "records in the file"
+	assert_eq "$(ls -A "$T/dir")" latest.json "files left in the directory"
+}
+
+# --output never writes through a symlink at FILE: the link is replaced, its target untouched;
+# a directory that does not exist is a runtime error before anything is loaded.
+test_output_file_does_not_follow_symlinks() {
+	need_root
+	echo keep >"$T/target"
+	ln -s "$T/target" "$T/link"
+	"$FOLIOSTAT" -j -d 0.3 -o "$T/link" >/dev/null
+	assert_eq "$(cat "$T/target")" keep "the symlink's target"
+	[ -f "$T/link" ] && [ ! -L "$T/link" ] || fail "the symlink was not replaced by a file"
+	assert_eq "$(query "$T/link" "len(recs)")" 1 "records in the file"
+	local status=0
+	"$FOLIOSTAT" -j -d 0.3 -o "$T/missing/out.json" 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status for a missing directory"
+	assert_eq "$(cat "$T/err")" \
+		"foliostat: failed to open the directory of '$T/missing/out.json': No such file or directory" \
+		"message"
 }
 
 # A PID that does not exist is an error a person can act on, not an empty report.

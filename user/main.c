@@ -16,6 +16,7 @@
 #include "foliostat.skel.h"
 #include "loader.h"
 #include "options.h"
+#include "output_file.h"
 #include "privileges.h"
 #include "report.h"
 #include "snapshot.h"
@@ -135,27 +136,46 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	return 0;
 }
 
-static int emit(const struct fs_options *opts, struct fs_report *report,
+/* Print a record to standard output, or put it in --output's file. */
+static int emit(const struct fs_options *opts, struct output_file *file, struct fs_report *report,
 		struct process_table *table)
 {
+	FILE *out = stdout;
+	int ret;
+
 	clock_gettime(CLOCK_REALTIME, &report->end);
 	process_table_rank(table);
 	report->processes = table;
 	report->nr_shown =
 	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;
-	return opts->json ? render_json(stdout, report) : render_table(stdout, report);
+	if (file && !(out = output_file_begin(file)))
+		return -1;
+	ret = opts->json ? render_json(out, report) : render_table(out, report);
+	if (file) {
+		int saved = errno;
+
+		if (output_file_commit(file))
+			ret = -1;
+		else if (ret)
+			errno = saved;
+	}
+	return ret;
 }
 
 /* Output errors end the run: quietly when the reader went away, loudly otherwise. */
-static int output_failed(char *err, size_t err_len)
+static int output_failed(const struct fs_options *opts, char *err, size_t err_len)
 {
-	if (errno == EPIPE)
+	if (errno == EPIPE && !opts->output)
 		return 0;
-	snprintf(err, err_len, "failed to write output: %s", strerror(errno));
+	if (opts->output)
+		snprintf(err, err_len, "failed to write '%s': %s", opts->output, strerror(errno));
+	else
+		snprintf(err, err_len, "failed to write output: %s", strerror(errno));
 	return -1;
 }
 
-static int run(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len)
+static int run(struct loader *loader, const struct fs_options *opts, struct output_file *file,
+	       char *err, size_t err_len)
 {
 	struct collector c = {.loader = loader, .opts = opts};
 	struct process_table total = {0};
@@ -278,8 +298,8 @@ static int run(struct loader *loader, const struct fs_options *opts, char *err, 
 
 			report.interval_s = now - window_start;
 			window_start = now;
-			if (emit(opts, &report, per_record == 1 ? &c.window : &total)) {
-				ret = output_failed(err, err_len);
+			if (emit(opts, file, &report, per_record == 1 ? &c.window : &total)) {
+				ret = output_failed(opts, err, err_len);
 				break;
 			}
 			last = last || (streaming && opts->count && ++records >= opts->count);
@@ -312,6 +332,7 @@ int main(int argc, char **argv)
 {
 	struct fs_options opts;
 	struct loader loader;
+	struct output_file file = {.dir_fd = -1};
 	char err[512];
 	int stats_fd = 0;
 	int ret;
@@ -350,15 +371,22 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	/* Before anything is loaded: a file that cannot be written is a quick error. */
+	if (opts.output && output_file_open(&file, opts.output, err, sizeof(err))) {
+		fprintf(stderr, "foliostat: %s\n", err);
+		return 1;
+	}
 	if (opts.self && (stats_fd = self_start()) < 0) {
 		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
 			strerror(-stats_fd));
+		output_file_close(&file);
 		return 1;
 	}
 	if (loader_start(&loader, &opts, err, sizeof(err))) {
 		fprintf(stderr, "foliostat: %s\n", err);
 		if (stats_fd > 0)
 			close(stats_fd);
+		output_file_close(&file);
 		return 1;
 	}
 	loader.stats_fd = stats_fd;
@@ -366,11 +394,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "foliostat: %s\n", err);
 		self_stop(&loader);
 		loader_stop(&loader);
+		output_file_close(&file);
 		return 1;
 	}
-	ret = run(&loader, &opts, err, sizeof(err));
+	ret = run(&loader, &opts, opts.output ? &file : NULL, err, sizeof(err));
 	self_stop(&loader);
 	loader_stop(&loader);
+	output_file_close(&file);
 	if (ret) {
 		fprintf(stderr, "foliostat: %s\n", err);
 		return 1;

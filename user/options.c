@@ -21,6 +21,7 @@ static const struct option long_options[] = {
     {"pid", required_argument, NULL, 'p'},
     {"comm", required_argument, NULL, 'c'},
     {"top", required_argument, NULL, 'n'},
+    {"output", required_argument, NULL, 'o'},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
     {"self", no_argument, NULL, OPT_SELF},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -47,6 +48,8 @@ void print_usage(FILE *out)
 	    "  -p, --pid PID        only this process (thread-group id); repeatable\n"
 	    "  -c, --comm NAME      only processes named exactly NAME\n"
 	    "  -n, --top N          at most N processes per record (default %d, 0: all)\n"
+	    "  -o, --output FILE    write each record to FILE instead, replacing it whole (a\n"
+	    "                       reader sees the last record, never part of one)\n"
 	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
 	    "                       processes a one-shot run keeps (default %d)\n"
 	    "      --check          report, probe by probe, what this kernel offers, then exit\n"
@@ -120,7 +123,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	optind = 1;
 	opterr = 0;
 
-	while ((opt = getopt_long(argc, argv, ":d:jp:c:n:vhV", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:jp:c:n:o:vhV", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (!parse_seconds(optarg, &opts->duration_s)) {
@@ -160,6 +163,13 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 					  optarg);
 				return FS_PARSE_USAGE;
 			}
+			break;
+		case 'o':
+			if (!optarg[0]) {
+				set_error(err, err_len, "invalid --output '': expected a file name");
+				return FS_PARSE_USAGE;
+			}
+			opts->output = optarg;
 			break;
 		case OPT_MAX_TASKS:
 			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
@@ -209,8 +219,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		set_error(err, err_len, "unexpected argument '%s'", argv[optind + 2]);
 		return FS_PARSE_USAGE;
 	}
-	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0)) {
-		set_error(err, err_len, "--check takes no INTERVAL or --duration");
+	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0 || opts->output)) {
+		set_error(err, err_len, "--check takes no INTERVAL, --duration or --output");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->interval_s > 0 && opts->duration_s > 0) {

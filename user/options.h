@@ -24,6 +24,7 @@ struct fs_options {
 	long max_tasks;	  /* capacity of the BPF task table (threads) */
 	bool self;	  /* report foliostat's own cost in each record */
 	bool check;	  /* only report what this host offers, then exit */
+	const char *output; /* write each record to this file, replacing it; NULL: stdout */
 };
 
 enum fs_parse_result {
