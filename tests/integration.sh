@@ -439,6 +439,28 @@ test_sigterm_prints_final_record() {
 	assert_nothing_attached
 }
 
+# SIGKILL gives foliostat no chance to clean up: the kernel must, since its programs hang only
+# on file descriptors (links), never on pins or tracefs.
+test_sigkill_leaves_nothing_attached() {
+	need_root
+	local stats_before
+	stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
+	start_foliostat "$T/out" -j 0.2 --self
+	sleep 0.5
+	kill -KILL "$FS_PID"
+	wait "$FS_PID" 2>/dev/null || true
+	assert_nothing_attached
+	local maps
+	for _ in $(seq 30); do
+		maps=$(bpftool map show 2>/dev/null | grep -cE 'name fs_(tasks|procs|cpus) ' || true)
+		[ "$maps" -eq 0 ] && break
+		sleep 0.1
+	done
+	assert_eq "$maps" 0 "foliostat maps still in the kernel"
+	[ ! -e /sys/fs/bpf/foliostat ] || fail "something pinned under /sys/fs/bpf"
+	assert_eq "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$stats_before" "kernel.bpf_stats_enabled"
+}
+
 # A probe that cannot be had is reported and the rest runs; without a core probe, a clear error.
 test_missing_probe_degrades() {
 	need_root
