@@ -87,15 +87,15 @@ enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
  * order-0 movable folio) in the first two cache lines: each fault writes two groups (a slot
  * and the system total), and every line it touches is one the faulting code may lose.
  */
-#define FS_COUNTER_FIELDS(word)                                                                    \
-	word faults[FS_NR_FAULT_COUNTERS];                                                         \
-	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */            \
-	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                              \
-	word migrate[FS_NR_MIGRATE_COUNTERS];                                                      \
-	word tlb_flushes[FS_NR_TLB_REASONS];	       /* tlb:tlb_flush, by reason */              \
-	word tlb_pages;				       /* pages of ranged flushes */               \
-	word tlb_full;				       /* whole-TLB flushes (TLB_FLUSH_ALL) */     \
-	word lru_activate[FS_NR_AMOUNTS];		 /* pagemap:mm_lru_activate */
+#define FS_COUNTER_FIELDS(word)                                                         \
+	word faults[FS_NR_FAULT_COUNTERS];                                              \
+	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */ \
+	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                   \
+	word migrate[FS_NR_MIGRATE_COUNTERS];                                           \
+	word tlb_flushes[FS_NR_TLB_REASONS]; /* tlb:tlb_flush, by reason */             \
+	word tlb_pages;			     /* pages of ranged flushes */              \
+	word tlb_full;			     /* whole-TLB flushes (TLB_FLUSH_ALL) */    \
+	word lru_activate[FS_NR_AMOUNTS];    /* pagemap:mm_lru_activate */
 
 struct fs_counters {
 	FS_COUNTER_FIELDS(__u32)
@@ -163,16 +163,16 @@ struct fs_vmscan {
 /* System-wide figures (the loader sums the per-CPU copies). The three counter groups come
  * first, in BPF's 32-bit words; the loader's sums widen them (struct system_totals). */
 #define FS_SYSTEM_FIELDS(counters)                                                                 \
-	counters total;		 /* every event, whoever caused it */                              \
-	counters interrupt;	 /* events in hard/soft interrupt or NMI context */                \
-	counters untracked;	 /* task events that found the task table full */                  \
+	counters total;		   /* every event, whoever caused it */                            \
+	counters interrupt;	   /* events in hard/soft interrupt or NMI context */              \
+	counters untracked;	   /* task events that found the task table full */                \
 	__u64 freed[FS_NR_ORDERS]; /* mm_page_free: frees happen in unrelated contexts */          \
 	struct fs_thp_results thp; /* collapse outcomes, whoever's memory */                       \
 	struct fs_thp_results thp_unattributed; /* ... of an mm whose owner is not known */        \
-	struct fs_thp_results thp_untracked;	/* ... of a process the full table had no room for */ \
-	struct fs_stalls stalls[FS_NR_STALLS];	/* every stall, whoever stalled */                 \
-	__u64 reclaimed[FS_NR_STALLS];		/* pages reclaimed in them */                      \
-	__u64 stalls_untracked[FS_NR_STALLS];	/* stalls of processes the full table had no room for */ \
+	struct fs_thp_results thp_untracked; /* ... of a process the full table had no room for */ \
+	struct fs_stalls stalls[FS_NR_STALLS]; /* every stall, whoever stalled */                  \
+	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in them */                       \
+	__u64 stalls_untracked[FS_NR_STALLS];  /* stalls the full table had no room for */         \
 	struct fs_vmscan vmscan;
 
 struct fs_system {

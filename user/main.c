@@ -250,7 +250,8 @@ static int run(struct loader *loader, const struct fs_options *opts, struct outp
 	int ret = 0;
 
 	if (streaming) {
-		for (per_record = 1; opts->interval_s / per_record > MAX_READ_PERIOD_S; per_record++)
+		for (per_record = 1; opts->interval_s / per_record > MAX_READ_PERIOD_S;
+		     per_record++)
 			;
 		tick = opts->interval_s / per_record;
 	}

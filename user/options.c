@@ -166,7 +166,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			break;
 		case 'o':
 			if (!optarg[0]) {
-				set_error(err, err_len, "invalid --output '': expected a file name");
+				set_error(err, err_len,
+					  "invalid --output '': expected a file name");
 				return FS_PARSE_USAGE;
 			}
 			opts->output = optarg;

@@ -19,11 +19,11 @@ struct fs_options {
 	bool verbose;
 	pid_t pids[FS_MAX_PID_FILTERS];
 	int nr_pids;
-	const char *comm; /* only processes with exactly this name */
-	long top;	  /* at most this many processes per record; 0: all */
-	long max_tasks;	  /* capacity of the BPF task table (threads) */
-	bool self;	  /* report foliostat's own cost in each record */
-	bool check;	  /* only report what this host offers, then exit */
+	const char *comm;   /* only processes with exactly this name */
+	long top;	    /* at most this many processes per record; 0: all */
+	long max_tasks;	    /* capacity of the BPF task table (threads) */
+	bool self;	    /* report foliostat's own cost in each record */
+	bool check;	    /* only report what this host offers, then exit */
 	const char *output; /* write each record to this file, replacing it; NULL: stdout */
 };
 

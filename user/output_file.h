@@ -10,11 +10,11 @@
 #include <stdio.h>
 
 struct output_file {
-	int dir_fd;	      /* FILE's directory, opened once at start-up */
-	char base[256];	      /* FILE's last component */
-	char tmp[256 + 32];   /* the file being written, beside it */
-	const char *path;     /* FILE as the user gave it, for messages */
-	FILE *stream;	      /* open between output_file_begin() and _commit() */
+	int dir_fd;	    /* FILE's directory, opened once at start-up */
+	char base[256];	    /* FILE's last component */
+	char tmp[256 + 32]; /* the file being written, beside it */
+	const char *path;   /* FILE as the user gave it, for messages */
+	FILE *stream;	    /* open between output_file_begin() and _commit() */
 };
 
 /* Open FILE's directory. Returns 0, or -1 with a "failed to ...: reason" message in err. */

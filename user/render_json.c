@@ -30,8 +30,7 @@ static json_t *hist_json(const __u64 hist[FS_NR_ORDERS])
 }
 
 /* Histograms whose probe is not attached are null: not measured is not zero. */
-static json_t *folios_json(const struct fs_report *r, const struct fs_totals *c,
-			   const __u64 *freed)
+static json_t *folios_json(const struct fs_report *r, const struct fs_totals *c, const __u64 *freed)
 {
 	json_t *obj = json_object();
 	__u64 hist[FS_NR_ORDERS];

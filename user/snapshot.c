@@ -26,15 +26,15 @@ static int push_ref(struct snapshot *snap, __u64 key, size_t index, bool carried
 /* Room for `more` samples in keys[] and tasks[]. */
 static int reserve_samples(struct snapshot *snap, size_t more)
 {
-	if (array_reserve(&snap->keys, &snap->cap_keys, snap->nr_tasks, more, sizeof(*snap->keys)) ||
+	if (array_reserve(&snap->keys, &snap->cap_keys, snap->nr_tasks, more,
+			  sizeof(*snap->keys)) ||
 	    array_reserve(&snap->tasks, &snap->cap_tasks, snap->nr_tasks, more,
 			  sizeof(*snap->tasks)))
 		return -ENOMEM;
 	return 0;
 }
 
-static int append_sample(struct snapshot *snap, __u64 key, const struct fs_task *task,
-			 bool carried)
+static int append_sample(struct snapshot *snap, __u64 key, const struct fs_task *task, bool carried)
 {
 	if (reserve_samples(snap, 1) || push_ref(snap, key, snap->nr_tasks, carried))
 		return -ENOMEM;
@@ -234,8 +234,9 @@ static int read_one_by_one(struct snapshot *snap, int fd, bool tasks)
 
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		if (bpf_map_lookup_elem(fd, &next, value) == 0 &&
-		    (tasks ? snapshot_append(snap, next, (const struct fs_task *)value)
-			   : snapshot_append_proc(snap, (__u32)next, (const struct fs_proc *)value)))
+		    (tasks
+			 ? snapshot_append(snap, next, (const struct fs_task *)value)
+			 : snapshot_append_proc(snap, (__u32)next, (const struct fs_proc *)value)))
 			return -ENOMEM;
 		key = next;
 		first = false;

@@ -187,7 +187,8 @@ static struct counters_growth sum_threads(const struct snapshot *before, struct 
 			prefetch_sample(ref_task(now, &now->order[i + PREFETCH_AHEAD]));
 		if (b + PREFETCH_AHEAD < before->nr_order)
 			prefetch_sample(ref_task(before, &before->order[b + PREFETCH_AHEAD]));
-		grew = counters_delta_monotonic(&delta, &task->counters, prev ? &prev->counters : &zero);
+		grew = counters_delta_monotonic(&delta, &task->counters,
+						prev ? &prev->counters : &zero);
 		all.events += grew.events;
 		all.activity += grew.activity;
 		if (sum && grew.events)
@@ -195,16 +196,16 @@ static struct counters_growth sum_threads(const struct snapshot *before, struct 
 		/* A thread in the middle of a stall keeps its entry for the end, and one whose
 		 * counts sit in a CPU's slot keeps it for when they are moved there. */
 		if (settle)
-			r->evict = r->carried || ((task->exited || (!grew.events && !stalling(task))) &&
-						  !snapshot_slotted(now, r->key));
+			r->evict =
+			    r->carried || ((task->exited || (!grew.events && !stalling(task))) &&
+					   !snapshot_slotted(now, r->key));
 	}
 	*cursor = b;
 	return all;
 }
 
 /* Where the threads of the process starting at now->order[first] start in `before`. */
-static size_t before_cursor(const struct snapshot *before, const struct snapshot *now,
-			    size_t first)
+static size_t before_cursor(const struct snapshot *before, const struct snapshot *now, size_t first)
 {
 	size_t lo = 0, hi = before->nr_order;
 

@@ -36,7 +36,7 @@ struct process_table {
 	struct process_row *rows;
 	size_t nr;
 	size_t cap;
-	size_t nr_active; /* processes with activity, rows or not (rows may be only the top) */
+	size_t nr_active;  /* processes with activity, rows or not (rows may be only the top) */
 	size_t nr_dropped; /* accumulated: rows dropped to stay within the limit */
 	struct process_candidate *candidates; /* scratch space of window_processes() */
 	size_t cap_candidates;

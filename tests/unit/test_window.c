@@ -105,8 +105,8 @@ static bool filters_select_by_pid_and_name(void)
 	add_thread(&now, 10, 10, "bash", 1, 0, false);
 	add_thread(&now, 20, 20, "bash", 1, 0, false);
 	add_thread(&now, 30, 30, "python3", 1, 0, false);
-	ok = ASSERT_EQ(window_processes(&before, &now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
-	     ASSERT_EQ(out.rows[0].tgid, 20);
+	ok = ASSERT_EQ(window_processes(&before, &now, &opts, 0, &out), 0) &&
+	     ASSERT_EQ(out.nr, 1) && ASSERT_EQ(out.rows[0].tgid, 20);
 	opts.nr_pids = 0;
 	opts.comm = "bash";
 	ok = ok && ASSERT_EQ(window_processes(&before, &now, &opts, 0, &out), 0) &&
@@ -247,8 +247,7 @@ static bool thread_counts_that_wrap_give_their_growth(void)
 
 	add_thread(&before, 11, 11, "app", 0xfffffff0u, 0, false);
 	add_thread(&now, 11, 11, "app", 0x10, 0, false);
-	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) &&
-	     ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x20);
 	snapshot_free(&before);
 	snapshot_free(&now);
@@ -286,9 +285,8 @@ static bool top_rows_equal_full_rows(void)
 	add_thread(&now, 5, 5, "idle", 0, 0, false);
 	snapshot_sort(&before);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&before, &now, &all, 2, &top), 0) &&
-	     ASSERT_EQ(top.nr, 2) && ASSERT_EQ(top.nr_active, 6) &&
-	     ASSERT_TRUE(find(&top, 60) && find(&top, 50)) &&
+	ok = ASSERT_EQ(window_processes(&before, &now, &all, 2, &top), 0) && ASSERT_EQ(top.nr, 2) &&
+	     ASSERT_EQ(top.nr_active, 6) && ASSERT_TRUE(find(&top, 60) && find(&top, 50)) &&
 	     ASSERT_EQ(find(&top, 60)->events, 6 + 6 + 12) &&
 	     ASSERT_EQ(find(&top, 60)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6 + 12) &&
 	     ASSERT_EQ(find(&top, 50)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9], 5) &&
@@ -337,8 +335,7 @@ static bool one_shot_windows_accumulate_per_process(void)
 
 	ok = ASSERT_EQ(process_table_accumulate(&acc, &a, 0), 0) &&
 	     ASSERT_EQ(process_table_accumulate(&acc, &b, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
-	     ASSERT_EQ(acc.nr_active, 3) &&
-	     ASSERT_EQ(find(&acc, 3)->events, 3) &&
+	     ASSERT_EQ(acc.nr_active, 3) && ASSERT_EQ(find(&acc, 3)->events, 3) &&
 	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
 	process_table_rank(&acc);
@@ -358,8 +355,12 @@ static bool accumulated_rows_stay_within_the_limit(void)
 	for (__u32 w = 0; ok && w < 10; w++) {
 		struct process_row rows[10];
 		struct proc_row procs[1] = {{.tgid = w * 10 + 1}};
-		struct process_table add = {.rows = rows, .nr = 10, .cap = 10,
-					    .procs = procs, .nr_procs = 1, .cap_procs = 1};
+		struct process_table add = {.rows = rows,
+					    .nr = 10,
+					    .cap = 10,
+					    .procs = procs,
+					    .nr_procs = 1,
+					    .cap_procs = 1};
 
 		/* Ten new processes a window; process 1000 is busy in every one. */
 		for (__u32 i = 0; i < 9; i++)
