@@ -312,6 +312,30 @@ test_streaming_prints_count_records() {
 	assert_eq "$(query "$T/out" "len({r['time'] for r in recs})")" 4 "distinct times"
 }
 
+# A record of an interval over 10 s is made of several reads (BPF's 32-bit counts must not wrap
+# between two): one record still covers the whole interval, every event in it once.
+test_long_interval_record_sums_its_reads() {
+	need_root
+	start_foliostat "$T/out" -j --self 10.5 1
+	"$WORKLOAD" pages 4096 >"$T/workload"
+	sleep 6
+	"$WORKLOAD" pages 2048 >>"$T/workload"
+	wait "$FS_PID" || fail "exit status $?"
+	local first second
+	first=$(json_field "$(sed -n 1p "$T/workload")" pid)
+	second=$(json_field "$(sed -n 2p "$T/workload")" pid)
+	assert_eq "$(wc -l <"$T/out")" 1 "records"
+	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 10400 10800 "interval in ms"
+	# Each touched its pages once: at least that many order-0 movable folios, and a little over
+	# at most (page tables, the C library).
+	assert_between "$(query "$T/out" "hist($first, 'alloc_movable').get('0', 0)")" 4096 4400 \
+		"first workload's order-0 movable folios"
+	assert_between "$(query "$T/out" "hist($second, 'alloc_movable').get('0', 0)")" 2048 2350 \
+		"second workload's order-0 movable folios (in the record's second read)"
+	assert_between "$(query "$T/out" "recs[0]['self']['probes']['kmem:mm_page_alloc']['events']")" \
+		6144 100000000 "mm_page_alloc program runs over the record"
+}
+
 # Process names are untrusted bytes; the stream stays valid JSON and the name is the same text
 # Python decodes from those bytes.
 test_hostile_names_stay_valid_json() {
