@@ -154,10 +154,13 @@ static int emit(const struct fs_options *opts, struct output_file *file, struct 
 	if (file) {
 		int saved = errno;
 
-		if (output_file_commit(file))
-			ret = -1;
-		else if (ret)
+		/* A record that failed to render never replaces the last good one. */
+		if (ret) {
+			output_file_discard(file);
 			errno = saved;
+		} else {
+			ret = output_file_commit(file);
+		}
 	}
 	return ret;
 }

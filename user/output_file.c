@@ -96,13 +96,18 @@ int output_file_commit(struct output_file *out)
 	return 0;
 }
 
+void output_file_discard(struct output_file *out)
+{
+	if (!out->stream)
+		return;
+	fclose(out->stream);
+	unlinkat(out->dir_fd, out->tmp, 0);
+	out->stream = NULL;
+}
+
 void output_file_close(struct output_file *out)
 {
-	if (out->stream) {
-		fclose(out->stream);
-		unlinkat(out->dir_fd, out->tmp, 0);
-		out->stream = NULL;
-	}
+	output_file_discard(out);
 	if (out->dir_fd >= 0)
 		close(out->dir_fd);
 	out->dir_fd = -1;

@@ -24,6 +24,8 @@ FILE *output_file_begin(struct output_file *out);
 /* Put the record written since output_file_begin() in FILE's place. Returns 0 or -1 (errno
  * set; the partial file is removed and FILE keeps the previous record). */
 int output_file_commit(struct output_file *out);
+/* Drop the record begun with output_file_begin(): FILE keeps the previous one. */
+void output_file_discard(struct output_file *out);
 void output_file_close(struct output_file *out);
 
 #endif
