@@ -232,10 +232,16 @@ static struct process_row *row_for(struct process_table *out, const struct proce
 	return row;
 }
 
-/* Ranks a before b: more active, ties by pid (so output is stable). */
+/* The one ranking rule, for candidates and rows: more active first, ties by pid (so output is
+ * stable). */
+static bool outranks(__u64 events_a, __u32 tgid_a, __u64 events_b, __u32 tgid_b)
+{
+	return events_a != events_b ? events_a > events_b : tgid_a < tgid_b;
+}
+
 static bool ranks_before(const struct process_candidate *a, const struct process_candidate *b)
 {
-	return a->events != b->events ? a->events > b->events : a->tgid < b->tgid;
+	return outranks(a->events, a->tgid, b->events, b->tgid);
 }
 
 static void swap_candidates(struct process_candidate *a, struct process_candidate *b)
@@ -367,8 +373,9 @@ void window_system(const struct snapshot *before, const struct snapshot *now,
 	const __u64 *n = (const __u64 *)&now->system, *b = (const __u64 *)&before->system;
 	__u64 *o = (__u64 *)out;
 
+	/* Both are sums since the start (struct cpu_sums): they only grow. */
 	for (size_t i = 0; i < FS_WORDS(*out); i++)
-		o[i] = n[i] >= b[i] ? n[i] - b[i] : n[i];
+		o[i] = n[i] - b[i];
 }
 
 /* merged->procs = acc->procs + add->procs, both sorted by tgid. */
@@ -397,7 +404,14 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 	return 0;
 }
 
-static int compare_activity(const void *a, const void *b);
+static int compare_activity(const void *a, const void *b)
+{
+	const struct process_row *ra = a, *rb = b;
+
+	if (outranks(ra->events, ra->tgid, rb->events, rb->tgid))
+		return -1;
+	return outranks(rb->events, rb->tgid, ra->events, ra->tgid);
+}
 
 /* Keep the `keep` most active rows (and their process-level figures), sorted by tgid. */
 static void drop_least_active(struct process_table *t, size_t keep)
@@ -481,15 +495,6 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 	acc->nr_active = acc->nr + acc->nr_dropped;
 	process_table_shrink(acc);
 	return 0;
-}
-
-static int compare_activity(const void *a, const void *b)
-{
-	const struct process_row *ra = a, *rb = b;
-
-	if (ra->events != rb->events)
-		return ra->events > rb->events ? -1 : 1;
-	return ra->tgid < rb->tgid ? -1 : ra->tgid > rb->tgid;
 }
 
 void process_table_rank(struct process_table *table)

@@ -59,7 +59,7 @@ bool process_selected(const struct fs_options *opts, __u32 tgid, const char *com
  */
 int window_processes(const struct snapshot *before, struct snapshot *now,
 		     const struct fs_options *opts, size_t keep, struct process_table *out);
-/* System counters from `before` to `now`; a counter that went backwards counts from zero. */
+/* System figures from `before` to `now` (both sums since the start, widened). */
 void window_system(const struct snapshot *before, const struct snapshot *now,
 		   struct system_totals *out);
 
