@@ -474,13 +474,6 @@ test_sigkill_leaves_nothing_attached() {
 	kill -KILL "$FS_PID"
 	wait "$FS_PID" 2>/dev/null || true
 	assert_nothing_attached
-	local maps
-	for _ in $(seq 30); do
-		maps=$(bpftool map show 2>/dev/null | grep -cE 'name fs_(tasks|procs|cpus) ' || true)
-		[ "$maps" -eq 0 ] && break
-		sleep 0.1
-	done
-	assert_eq "$maps" 0 "foliostat maps still in the kernel"
 	[ ! -e /sys/fs/bpf/foliostat ] || fail "something pinned under /sys/fs/bpf"
 	assert_eq "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$stats_before" "kernel.bpf_stats_enabled"
 }

@@ -139,14 +139,16 @@ json_field() {
 	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
 }
 
-# No BPF program of foliostat's may remain loaded once it has exited.
-# The kernel frees programs shortly after their last reference goes, so allow it a moment.
+# No BPF program or map of foliostat's may remain in the kernel once it has exited.
+# The kernel frees them shortly after their last reference goes, so allow it a moment.
 assert_nothing_attached() {
-	local left
+	local progs maps
 	for _ in $(seq 30); do
-		left=$(bpftool prog show 2>/dev/null | grep -cE 'name fs_[a-z_]+ ' || true)
-		[ "$left" -eq 0 ] && break
+		progs=$(bpftool prog show 2>/dev/null | grep -cE 'name fs_[a-z_]+ ' || true)
+		maps=$(bpftool map show 2>/dev/null | grep -cE 'name fs_(tasks|procs|cpus) ' || true)
+		[ "$progs" -eq 0 ] && [ "$maps" -eq 0 ] && break
 		sleep 0.1
 	done
-	assert_eq "$left" 0 "foliostat BPF programs still loaded"
+	assert_eq "$progs" 0 "foliostat BPF programs still loaded"
+	assert_eq "$maps" 0 "foliostat maps still in the kernel"
 }
