@@ -12,7 +12,8 @@
  *                                                        read one byte of each page
  *   workload [--name HEX] [--linger SECS] collapse MIB   populate MIB of 2 MiB-aligned memory
  *                                                        with small pages, then MADV_COLLAPSE
- *   workload [--name HEX] [--linger SECS] compact NODE   compact every zone of NUMA node NODE,
+ *   workload [--name HEX] [--linger SECS] compact NODE   scatter 8192 pages of its own, then
+ *                                                        compact every zone of NUMA node NODE,
  *                                                        in this process (needs root)
  *   workload [--name HEX] [--linger SECS] tlbflip N      flip a page read-only and back N times
  *                                                        while other threads keep reading it
@@ -122,11 +123,26 @@ static void action_collapse(long mib)
 	       getpid(), len, err);
 }
 
-/* Writing to a node's compact file compacts its zones in the writer's own context. */
+/*
+ * Writing to a node's compact file compacts its zones in the writer's own context. So that it
+ * has something to move whatever the state of memory, the process first leaves 8192 of its own
+ * pages scattered: 64 MiB touched, then every other page given back.
+ */
 static void action_compact(long node)
 {
+	size_t len = (size_t)16384 * page_size;
+	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char path[96];
 	int fd;
+
+	if (mem == MAP_FAILED)
+		die("mmap");
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	touch(mem, len);
+	for (size_t off = 0; off < len; off += 2 * page_size)
+		if (madvise(mem + off, page_size, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
 
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%ld/compact", node);
 	fd = open(path, O_WRONLY);
