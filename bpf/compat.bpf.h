@@ -66,17 +66,28 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
  */
 extern const volatile __u64 fs_task_stack_size; /* THREAD_SIZE, set by the loader */
 
-static __always_inline int frame_off_task_stack(void)
+/*
+ * The BPF frame's address minus base's, as a number. Pointer minus pointer is how an address
+ * becomes a number (it needs CAP_PERFMON, which foliostat needs anyway). The verifier allows
+ * pointer - pointer but not scalar + frame pointer: keep clang from reassociating what the
+ * caller adds into the latter.
+ */
+static __always_inline long frame_minus(const void *base)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	long frame_marker = 0;
-	long frame_from_task = (long)&frame_marker - (long)task;
+	long offset = (long)&frame_marker - (long)base;
 
-	/* Pointer subtraction turns the frame address into a number (it needs CAP_PERFMON,
-	 * which foliostat needs anyway). The verifier allows pointer - pointer but not
-	 * scalar + frame pointer: keep clang from reassociating the sum into the latter. */
-	asm volatile("" : "+r"(frame_from_task));
-	return bpf_get_current_task() + frame_from_task - (__u64)task->stack >= fs_task_stack_size;
+	asm volatile("" : "+r"(offset));
+	return offset;
+}
+
+/* Is the frame off the current task's stack? `current` is bpf_get_current_task_btf()'s answer:
+ * it gives the stack, and bpf_get_current_task(), the same task as a number, turns
+ * frame - task into frame - stack. (maps.bpf.h keeps the answer, to ask less often.) */
+static __always_inline int frame_off_current_stack(struct task_struct *current)
+{
+	return bpf_get_current_task() + frame_minus(current) - (__u64)current->stack >=
+	       fs_task_stack_size;
 }
 
 /*

@@ -188,9 +188,17 @@ struct fs_system {
  * odd while the slot is being moved or claimed, so that the loader can tell a stable slot.
  */
 struct fs_cpu {
-	/* What every event reads first, together: interrupt depth and the slot's owner. */
+	/* What every event reads first, together, in one cache line: interrupt depth, the running
+	 * thread and the slot's owner. */
 	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
 			  * compat.bpf.h); state, not a counter */
+	/* The thread recorded as running here (record_running() in maps.bpf.h), so that the hot
+	 * programs learn who is running without a helper call: its key, and its stack's base as
+	 * an offset from this structure's own address. Set once `self`, this structure's address
+	 * as a number, is. */
+	__u64 running_key;
+	__u64 running_stack;
+	__u64 self;
 	__u64 slot_seq;
 	__u64 slot_key;
 	char slot_comm[FS_COMM_LEN];

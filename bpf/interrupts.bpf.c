@@ -51,13 +51,20 @@ int BPF_PROG(fs_hrtimer_exit)
 	return 0;
 }
 
+/*
+ * A context switch: reset the interrupt depth, and record the thread about to run (see
+ * record_running() in maps.bpf.h), so that its events find it without asking the kernel.
+ */
 SEC("tp_btf/sched_switch")
-int BPF_PROG(fs_depth_reset)
+int BPF_PROG(fs_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	struct fs_cpu *cpu = this_cpu();
 
-	if (cpu && cpu->irq_depth)
+	if (!cpu)
+		return 0;
+	if (cpu->irq_depth)
 		cpu->irq_depth = 0;
+	record_running(cpu, next);
 	return 0;
 }
 

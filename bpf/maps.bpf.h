@@ -50,9 +50,58 @@ static __always_inline struct fs_cpu *this_cpu(void)
 	return bpf_map_lookup_elem(&fs_cpus, &zero);
 }
 
+/*
+ * Who is running, without asking the kernel. Helper calls are what the hot programs would
+ * spend most on otherwise (three per event: the task as a pointer and as a number for the
+ * stack test, and its pid), so each CPU records the thread running on it (struct fs_cpu):
+ * the context-switch program records the next thread at every switch, and any event that finds
+ * the record wrong asks the kernel and records the answer.
+ *
+ * The record is checked by the frame's address: a frame on the recorded thread's stack is that
+ * thread's, in task context or in a handler counted by irq_depth; a frame elsewhere is in an
+ * interrupt, or the record is stale and the kernel is asked. Stale records happen: a switch
+ * BPF does not see (some kernels leave some threads' switches untraced), and between the
+ * sched_switch tracepoint and the switch itself.
+ */
+static __always_inline void record_running(struct fs_cpu *cpu, struct task_struct *task)
+{
+	/* Storing a pointer in a map value needs CAP_PERFMON; the volatile load brings it back
+	 * as a number the verifier lets a stack's address be subtracted from. */
+	cpu->self = (__u64)cpu;
+	cpu->running_key = (__u64)task->tgid << 32 | (__u32)task->pid;
+	cpu->running_stack = (__u64)task->stack - *(volatile __u64 *)&cpu->self;
+}
+
+/* Is the frame on the recorded thread's stack? (frame - cpu) - (stack - cpu): no helper call. */
+static __always_inline int on_running_stack(struct fs_cpu *cpu)
+{
+	return cpu->self && (__u64)(frame_minus(cpu) - cpu->running_stack) < fs_task_stack_size;
+}
+
+/*
+ * The slow path, out of line: ask the kernel whether the frame is on the current thread's
+ * stack. If it is not, this is interrupt context (1); if it is, this is task context (0) and
+ * the current thread is recorded as running.
+ */
+static __noinline int ask_kernel(struct fs_cpu *cpu)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (frame_off_current_stack(task))
+		return 1;
+	record_running(cpu, task);
+	return 0;
+}
+
+/* Interrupt context: inside a handler counted by irq_depth, or off the current thread's stack
+ * (see compat.bpf.h). In task context, the running thread is recorded when this returns. */
 static __always_inline int in_interrupt_context(struct fs_cpu *cpu)
 {
-	return cpu->irq_depth || frame_off_task_stack();
+	if (cpu->irq_depth)
+		return 1;
+	if (on_running_stack(cpu))
+		return 0;
+	return ask_kernel(cpu);
 }
 
 /* Zeroed values to create entries from: the values outgrow the 512-byte BPF stack. Never
@@ -146,14 +195,20 @@ static __noinline void slot_flush(struct fs_cpu *cpu)
 	cpu->slot_seq++;
 }
 
-/* Make the slot the current thread's, moving the previous thread's counts out first. */
-static __noinline void slot_claim(struct fs_cpu *cpu, __u64 pid_tgid)
+/*
+ * Make the slot the current thread's, moving the previous thread's counts out first. Claims
+ * are rare, so the running thread is recorded afresh from the kernel's answer here: the stack
+ * test cannot tell a thread from one that took over the stack of an exited thread whose
+ * switches BPF did not see.
+ */
+static __noinline void slot_claim(struct fs_cpu *cpu)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
+	record_running(cpu, task);
 	slot_flush(cpu);
 	cpu->slot_seq++;
-	cpu->slot_key = pid_tgid;
+	cpu->slot_key = cpu->running_key;
 	BPF_CORE_READ_STR_INTO(&cpu->slot_comm, task, group_leader, comm);
 	cpu->slot_seq++;
 }
@@ -166,10 +221,8 @@ static __noinline void slot_claim(struct fs_cpu *cpu, __u64 pid_tgid)
  */
 static __always_inline struct fs_counters *slot_counters(struct fs_cpu *cpu)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-
-	if (cpu->slot_key != pid_tgid)
-		slot_claim(cpu, pid_tgid);
+	if (cpu->slot_key != cpu->running_key)
+		slot_claim(cpu);
 	return &cpu->slot;
 }
 
@@ -185,13 +238,6 @@ static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
 	return slot_counters(cpu);
 }
 
-/* For events that only ever happen in task context (a fault taken in user mode): no need to ask
- * about interrupts. */
-static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cpu)
-{
-	return slot_counters(cpu);
-}
-
 /* For task events that may also come in interrupt context on behalf of the interrupted thread
  * (a TLB shootdown IPI): its entry directly, never the slot. */
 static __always_inline struct fs_counters *charge_current_entry(struct fs_cpu *cpu)
@@ -199,6 +245,15 @@ static __always_inline struct fs_counters *charge_current_entry(struct fs_cpu *c
 	struct fs_counters *counters = task_counters();
 
 	return counters ? counters : &cpu->system.untracked;
+}
+
+/* For events that only ever happen in task context (a fault taken in user mode): no need to
+ * look at the interrupt depth, only at who is running. */
+static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cpu)
+{
+	if (!on_running_stack(cpu) && ask_kernel(cpu))
+		return charge_current_entry(cpu); /* not expected; safe */
+	return slot_counters(cpu);
 }
 
 static __always_inline unsigned int order_bucket(unsigned int order)

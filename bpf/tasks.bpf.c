@@ -36,8 +36,14 @@ SEC("tp_btf/task_rename")
 int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 {
 	__u64 key = (__u64)task->tgid << 32 | (__u32)task->pid;
+	struct fs_cpu *cpu = this_cpu();
 	struct fs_task *entry;
 
+	/* exec renames the thread that called it, which may have just taken its leader's pid
+	 * (de_thread()) on the same stack: record the running thread afresh. Renames happen in
+	 * task context, so the current thread is the one running here. */
+	if (cpu)
+		record_running(cpu, bpf_get_current_task_btf());
 	if (task->pid != task->tgid)
 		return 0;
 	entry = bpf_map_lookup_elem(&fs_tasks, &key);

@@ -3,7 +3,9 @@
  * irqcheck: attaches foliostat's interrupt-depth programs and tests/irqcheck.bpf.c for SECS
  * seconds (default 3), then prints how each known-context event was judged, as JSON:
  * {"timer_softirq":[interrupt,task],"hrtimer":[...],"sched_switch":[...],"reasons":{...}}
- * where reasons counts, per event, interrupt verdicts by the depth and by the stack test.
+ * where reasons counts, per event, interrupt verdicts by the depth and by the stack test, and
+ * running, per event judged task context, whether the thread recorded as running was the
+ * kernel's current one ([right, wrong]).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,10 @@ int main(int argc, char **argv)
 	for (int e = 0; e < 3; e++)
 		printf("\"%s\":{\"depth\":%llu,\"stack\":%llu}%s", names[e],
 		       skel->bss->reasons[e][0], skel->bss->reasons[e][1], e < 2 ? "," : "");
+	printf("},\"running\":{");
+	for (int e = 0; e < 3; e++)
+		printf("\"%s\":[%llu,%llu]%s", names[e], skel->bss->running[e][0],
+		       skel->bss->running[e][1], e < 2 ? "," : "");
 	printf("}}\n");
 	irqcheck_bpf__destroy(skel);
 	return 0;

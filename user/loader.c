@@ -86,8 +86,9 @@ static const struct probe_def probe_defs[NR_PROBES] = {
     [PROBE_HRTIMER_EXIT] = {"timer:hrtimer_expire_exit", "hrtimer_expire_exit", "fs_hrtimer_exit"},
     [PROBE_HRTIMER_ENTRY] = {"timer:hrtimer_expire_entry", "hrtimer_expire_entry",
 			     "fs_hrtimer_entry", .needs = PROBE_HRTIMER_EXIT},
-    /* Heals a depth left behind by an exit BPF had to skip (interrupts.bpf.c). */
-    [PROBE_DEPTH_RESET] = {"sched:sched_switch", "sched_switch", "fs_depth_reset"},
+    /* Heals a depth left behind by an exit BPF had to skip, and records the running thread
+     * for the hot programs (interrupts.bpf.c). */
+    [PROBE_SWITCH] = {"sched:sched_switch", "sched_switch", "fs_switch"},
 };
 
 static bool verbose;
