@@ -1,14 +1,17 @@
 #!/bin/bash
 # The overhead benchmark (`make bench`, as root): a page-fault loop, bare and under each
 # tracer, interleaved round by round, reported as ratios to bare; then the per-probe cost from
-# the kernel's BPF run-time statistics, the loader's CPU and memory with a full table, and the
-# BPF maps' memory. Writes the table to docs/benchmarks.md (RESULTS=path to write elsewhere).
+# the kernel's BPF run-time statistics beside the floor's, the loader's CPU and memory with a
+# full table, and the BPF maps' memory. Writes the table to docs/benchmarks.md (RESULTS=path to
+# write elsewhere).
 #
-# Environment: ROUNDS (default 7), SECS per run (default 5), PROCS for the loader test (10000).
+# Environment: ROUNDS (default 11), SECS per run (default 3), STATS_ROUNDS for the per-probe cost
+# (default 3), PROCS for the loader test (10000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${ROUNDS:-7}
-SECS=${SECS:-5}
+ROUNDS=${ROUNDS:-11}
+SECS=${SECS:-3}
+STATS_ROUNDS=${STATS_ROUNDS:-3}
 PROCS=${PROCS:-10000}
 RESULTS=${RESULTS:-docs/benchmarks.md}
 OUT=$(mktemp -d)
@@ -61,7 +64,10 @@ THREAD_MODES=(1 "$(nproc)")
 echo "config threads round faults_per_s" >"$OUT/runs"
 for threads in "${THREAD_MODES[@]}"; do
 	for round in $(seq "$ROUNDS"); do
-		for config in "${CONFIGS[@]}"; do
+		# Each round starts one configuration later than the last, so that no configuration
+		# always runs right after another (a tracer's exit, a warm cache).
+		shift=$((round % ${#CONFIGS[@]}))
+		for config in "${CONFIGS[@]:shift}" "${CONFIGS[@]:0:shift}"; do
 			start_tracer "$config"
 			rate=$(build/faultbench "$SECS" "$threads" |
 				python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_per_s"])')
@@ -72,16 +78,20 @@ for threads in "${THREAD_MODES[@]}"; do
 	done
 done
 
-# Per-probe cost: the kernel's own accounting, switched on only for this run (it adds two
-# clock reads to every program run).
+# Per-probe cost: the kernel's own accounting, switched on only for these runs (it adds two
+# clock reads to every program run), for foliostat and for the floor in turn, STATS_ROUNDS
+# times; links name each program's tracepoint.
 sysctl -q kernel.bpf_stats_enabled=1
-./foliostat -j 1 >"$OUT/stats.ndjson" 2>/dev/null &
-TRACER=$!
-sleep 1.5
-build/faultbench "$SECS" 1 >"$OUT/stats.fault"
-bpftool prog show -j >"$OUT/progs.json"
-bpftool map show -j >"$OUT/maps.json"
-stop_tracer
+for round in $(seq "$STATS_ROUNDS"); do
+	for config in foliostat floor; do
+		start_tracer "$config"
+		build/faultbench "$SECS" 1 >"$OUT/stats.$config.$round.fault"
+		bpftool prog show -j >"$OUT/stats.$config.$round.progs"
+		bpftool link show -j >"$OUT/stats.$config.$round.links"
+		[ "$config" = foliostat ] && bpftool map show -j >"$OUT/maps.json"
+		stop_tracer
+	done
+done
 sysctl -q kernel.bpf_stats_enabled=0
 
 # The loader with PROCS live processes in its table, at a 1 s interval.
@@ -107,5 +117,5 @@ stop_tracer
 kill -TERM "$CHURN"
 wait "$CHURN" || true
 
-python3 scripts/bench_report.py "$OUT" "$ROUNDS" "$SECS" "$PROCS" >"$RESULTS"
+python3 scripts/bench_report.py "$OUT" "$ROUNDS" "$SECS" "$PROCS" "$STATS_ROUNDS" >"$RESULTS"
 cat "$RESULTS"

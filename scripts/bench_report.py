@@ -6,13 +6,16 @@ import sys
 from collections import defaultdict
 
 out, rounds, secs, procs = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+stats_rounds = int(sys.argv[5])
 
 runs = defaultdict(list)
+by_round = defaultdict(dict)  # (threads, round) -> config -> rate
 with open(f"{out}/runs") as f:
     next(f)
     for line in f:
-        config, threads, _, rate = line.split()
+        config, threads, rnd, rate = line.split()
         runs[(config, int(threads))].append(float(rate))
+        by_round[(int(threads), int(rnd))][config] = float(rate)
 
 print("# Benchmarks\n")
 print("Produced by `make bench` (scripts/bench.sh); the method is in the section below.\n")
@@ -23,31 +26,65 @@ print("|---|" + "---|" * len(thread_modes))
 for config in ("bare", "foliostat", "bpftrace", "floor"):
     cells = []
     for t in thread_modes:
-        bare = statistics.median(runs[("bare", t)])
-        mine = statistics.median(runs[(config, t)])
-        cells.append(f"{mine / bare:.3f}")
+        # Each round's ratio to its own bare run cancels the host's slow drift; the median
+        # of the rounds is reported, with the middle half of them in brackets.
+        ratios = sorted(r[config] / r["bare"] for (rt, _), r in by_round.items()
+                        if rt == t and config in r and "bare" in r)
+        quarter, _, three_quarters = (statistics.quantiles(ratios, n=4, method="inclusive")
+                                      if len(ratios) > 1 else ratios * 3)
+        spread = f" ({quarter:.2f}-{three_quarters:.2f})" if config != "bare" else ""
+        cells.append(f"{statistics.median(ratios):.3f}{spread}")
     print(f"| {config} | " + " | ".join(cells) + " |")
 print()
+print("Medians over the rounds of each round's ratio to the bare run of the same round; in "
+      "brackets, the middle half of the rounds (the host's noise).\n")
 for t in thread_modes:
     bare = statistics.median(runs[("bare", t)])
     print(f"Bare, {t} thread(s): median {bare:,.0f} faults/s over {rounds} rounds of {secs} s "
           "(absolute rates on a shared VM are noise; compare ratios).")
 print()
 
-progs = [p for p in json.load(open(f"{out}/progs.json")) if p.get("name", "").startswith("fs_")]
-fault = json.load(open(f"{out}/stats.fault"))
-print("## Per-probe cost (BPF run-time statistics, one fault-loop run)\n")
-print("| program | runs | average ns per run | runs per fault |")
-print("|---|---|---|---|")
-for p in sorted(progs, key=lambda p: -p.get("run_cnt", 0)):
-    cnt = p.get("run_cnt", 0)
-    if not cnt:
-        continue
-    print(f"| {p['name']} | {cnt:,} | {p['run_time_ns'] / cnt:.0f} | {cnt / fault['faults']:.3f} |")
+
+def stats_run(config, rnd):
+    """One statistics run: {tracepoint: (program, runs, ns)} and the loop's fault count."""
+    progs = {p["id"]: p for p in json.load(open(f"{out}/stats.{config}.{rnd}.progs"))}
+    faults = json.load(open(f"{out}/stats.{config}.{rnd}.fault"))["faults"]
+    by_tp = {}
+    for link in json.load(open(f"{out}/stats.{config}.{rnd}.links")):
+        prog = progs.get(link.get("prog_id"))
+        if prog and "tp_name" in link and prog.get("run_cnt"):
+            by_tp[link["tp_name"]] = (prog["name"], prog["run_cnt"], prog["run_time_ns"])
+    return by_tp, faults
+
+
+ours = [stats_run("foliostat", r) for r in range(1, stats_rounds + 1)]
+floor = [stats_run("floor", r) for r in range(1, stats_rounds + 1)]
+
+
+def ns_per_run(samples, tp):
+    return statistics.median(s[tp][2] / s[tp][1] for s, _ in samples if tp in s)
+
+
+first, faults = ours[0]
+print(f"## Per-probe cost (BPF run-time statistics, median of {stats_rounds} fault-loop runs each)\n")
+print("| tracepoint | program | runs per fault | ns per run | floor's ns per run | above the floor |")
+print("|---|---|---|---|---|---|")
+for tp, (name, cnt, _) in sorted(first.items(), key=lambda kv: -kv[1][1]):
+    mine = ns_per_run(ours, tp)
+    base = ns_per_run(floor, tp) if any(tp in s for s, _ in floor) else None
+    cells = [tp, name, f"{cnt / faults:.3f}", f"{mine:.0f}"]
+    cells += [f"{base:.0f}", f"{mine - base:+.0f}"] if base is not None else ["-", "-"]
+    print("| " + " | ".join(cells) + " |")
 print()
-per_fault = sum(p.get("run_time_ns", 0) for p in progs) / fault["faults"]
-print(f"All foliostat programs: {per_fault:.0f} ns of BPF time per fault of the loop "
-      "(statistics switched on, which adds its own clock reads to every run).\n")
+
+
+def per_fault(samples):
+    return statistics.median(sum(v[2] for v in s.values()) / f for s, f in samples)
+
+
+print(f"BPF time per fault of the loop: foliostat {per_fault(ours):.0f} ns, the floor "
+      f"{per_fault(floor):.0f} ns (statistics switched on, which adds its own clock reads to every "
+      "run, the same for both).\n")
 
 maps = [m for m in json.load(open(f"{out}/maps.json")) if m.get("name", "").startswith("fs_")]
 print("## BPF maps\n")
