@@ -21,6 +21,21 @@ void array_shrink(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
 	*cap = new_cap;
 }
 
+int array_resize(void *items_ptr, size_t *cap, size_t new_cap, size_t item_size)
+{
+	void *items, *resized;
+
+	if (new_cap == *cap)
+		return 0;
+	memcpy(&items, items_ptr, sizeof(items));
+	resized = realloc(items, (new_cap ? new_cap : 1) * item_size);
+	if (!resized)
+		return -ENOMEM;
+	memcpy(items_ptr, &resized, sizeof(resized));
+	*cap = new_cap;
+	return 0;
+}
+
 int array_reserve(void *items_ptr, size_t *cap, size_t nr, size_t more, size_t item_size)
 {
 	size_t new_cap = *cap ? *cap : 16;

@@ -449,7 +449,9 @@ static int accumulate_rows(struct process_table *acc, const struct process_table
 			b++;
 	}
 	total = acc->nr + add->nr - common;
-	if (array_reserve(&acc->rows, &acc->cap, acc->nr, total - acc->nr, sizeof(*acc->rows)))
+	/* Exactly the room needed: the table is bounded, so doubling would only leave a large
+	 * block half used (growing a block this size moves no data: it is a mapping of its own). */
+	if (total > acc->cap && array_resize(&acc->rows, &acc->cap, total, sizeof(*acc->rows)))
 		return -ENOMEM;
 	a = acc->nr;
 	b = add->nr;
@@ -490,8 +492,10 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 	acc->procs = procs.procs;
 	acc->nr_procs = procs.nr_procs;
 	acc->cap_procs = procs.cap_procs;
-	if (limit && acc->nr > limit)
+	if (limit && acc->nr > limit) {
 		drop_least_active(acc, limit - limit / 4);
+		array_resize(&acc->rows, &acc->cap, acc->nr, sizeof(*acc->rows)); /* may fail: kept */
+	}
 	acc->nr_active = acc->nr + acc->nr_dropped;
 	process_table_shrink(acc);
 	return 0;
