@@ -12,42 +12,38 @@
 #define PF_WRITE 0x2  /* the access was a write */
 #define PF_INSTR 0x10 /* the access was an instruction fetch */
 
-static __always_inline void count(struct fs_cpu *cpu, struct fs_counters *target, int counter)
-{
-	cpu->system.total.faults[counter]++;
-	target->faults[counter]++;
-}
-
 static __always_inline void count_hardware_fault(int mode, unsigned long error_code)
 {
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_counters *target;
-	int access = FS_FAULT_READ;
+	int access = FS_ACCESS_READ;
+	int kind;
 
 	if (!cpu)
 		return;
 	if (error_code & PF_INSTR)
-		access = FS_FAULT_EXEC;
+		access = FS_ACCESS_EXEC;
 	else if (error_code & PF_WRITE)
-		access = FS_FAULT_WRITE;
+		access = FS_ACCESS_WRITE;
+	kind = FS_FAULT_KIND(mode, access,
+			     error_code & PF_PROT ? FS_CAUSE_PROTECTION : FS_CAUSE_NOT_PRESENT);
 	/* A fault taken in user mode interrupted user code: task context by definition. */
-	target = mode == FS_FAULT_USER ? charge_task_context(cpu) : charge_target(cpu);
-	count(cpu, target, mode);
-	count(cpu, target, access);
-	count(cpu, target, error_code & PF_PROT ? FS_FAULT_PROTECTION : FS_FAULT_NOT_PRESENT);
+	target = mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
+	cpu->system.total.fault_kinds[kind]++;
+	target->fault_kinds[kind]++;
 }
 
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(fs_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
-	count_hardware_fault(FS_FAULT_USER, error_code);
+	count_hardware_fault(FS_MODE_USER, error_code);
 	return 0;
 }
 
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(fs_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
-	count_hardware_fault(FS_FAULT_KERNEL, error_code);
+	count_hardware_fault(FS_MODE_KERNEL, error_code);
 	return 0;
 }
 
@@ -56,8 +52,10 @@ int BPF_PROG(fs_fault_file)
 {
 	struct fs_cpu *cpu = this_cpu();
 
-	if (cpu)
-		count(cpu, charge_target(cpu), FS_FAULT_FILE);
+	if (cpu) {
+		cpu->system.total.file_faults++;
+		charge_target(cpu)->file_faults++;
+	}
 	return 0;
 }
 

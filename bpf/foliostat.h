@@ -22,7 +22,8 @@ enum fs_folio_hist {
 	FS_NR_FOLIO_HISTS,
 };
 
-/* Page faults. Mode and access type come from the x86 hardware error code. */
+/* Page faults as reported (the loader's figures). Mode and access type come from the x86
+ * hardware error code. */
 enum fs_fault_counter {
 	FS_FAULT_USER,	      /* exceptions:page_fault_user: taken in user mode */
 	FS_FAULT_KERNEL,      /* exceptions:page_fault_kernel: taken in kernel mode */
@@ -34,6 +35,18 @@ enum fs_fault_counter {
 	FS_FAULT_FILE,	      /* filemap:mm_filemap_fault: served through the page cache */
 	FS_NR_FAULT_COUNTERS,
 };
+
+/*
+ * Hardware faults are counted by kind, mode x access x cause, one word each: a fault then costs
+ * BPF one add per counter group rather than three, and the loader sums the kinds into the
+ * figures above (fault_count()).
+ */
+enum fs_fault_mode { FS_MODE_USER, FS_MODE_KERNEL, FS_NR_FAULT_MODES };
+enum fs_fault_access { FS_ACCESS_READ, FS_ACCESS_WRITE, FS_ACCESS_EXEC, FS_NR_FAULT_ACCESSES };
+enum fs_fault_cause { FS_CAUSE_NOT_PRESENT, FS_CAUSE_PROTECTION, FS_NR_FAULT_CAUSES };
+#define FS_NR_FAULT_KINDS (FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES * FS_NR_FAULT_CAUSES)
+#define FS_FAULT_KIND(mode, access, cause) \
+	(((mode) * FS_NR_FAULT_ACCESSES + (access)) * FS_NR_FAULT_CAUSES + (cause))
 
 /* migrate:mm_migrate_pages, as the kernel reports each migration batch (base pages, except
  * the thp_ and large_folio_ counts, which are folios). */
@@ -88,7 +101,8 @@ enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
  * and the system total), and every line it touches is one the faulting code may lose.
  */
 #define FS_COUNTER_FIELDS(word)                                                         \
-	word faults[FS_NR_FAULT_COUNTERS];                                              \
+	word fault_kinds[FS_NR_FAULT_KINDS]; /* FS_FAULT_KIND() */                        \
+	word file_faults;		     /* filemap:mm_filemap_fault */                 \
 	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */ \
 	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                   \
 	word migrate[FS_NR_MIGRATE_COUNTERS];                                           \

@@ -55,8 +55,7 @@ static void mark_activity(size_t first, size_t n)
 __attribute__((constructor)) static void activity_mask_init(void)
 {
 	mark_activity(WORD_OF(folios), WORDS_IN(folios));
-	mark_activity(WORD_OF(faults[FS_FAULT_USER]), 1);
-	mark_activity(WORD_OF(faults[FS_FAULT_KERNEL]), 1);
+	mark_activity(WORD_OF(fault_kinds), WORDS_IN(fault_kinds)); /* user + kernel */
 	mark_activity(WORD_OF(migrate[FS_MIGRATE_SUCCEEDED]), 1);
 	mark_activity(WORD_OF(migrate[FS_MIGRATE_FAILED]), 1);
 	mark_activity(WORD_OF(tlb_flushes), WORDS_IN(tlb_flushes));

@@ -47,9 +47,48 @@ __u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp)
 	return 0;
 }
 
+/* Does fault kind `kind` (FS_FAULT_KIND()) count towards figure `f`? */
+static bool fault_kind_counts(int kind, enum fs_fault_counter f)
+{
+	int cause = kind % FS_NR_FAULT_CAUSES;
+	int access = kind / FS_NR_FAULT_CAUSES % FS_NR_FAULT_ACCESSES;
+	int mode = kind / (FS_NR_FAULT_CAUSES * FS_NR_FAULT_ACCESSES);
+
+	switch (f) {
+	case FS_FAULT_USER:
+		return mode == FS_MODE_USER;
+	case FS_FAULT_KERNEL:
+		return mode == FS_MODE_KERNEL;
+	case FS_FAULT_READ:
+		return access == FS_ACCESS_READ;
+	case FS_FAULT_WRITE:
+		return access == FS_ACCESS_WRITE;
+	case FS_FAULT_EXEC:
+		return access == FS_ACCESS_EXEC;
+	case FS_FAULT_NOT_PRESENT:
+		return cause == FS_CAUSE_NOT_PRESENT;
+	case FS_FAULT_PROTECTION:
+		return cause == FS_CAUSE_PROTECTION;
+	default:
+		return false;
+	}
+}
+
+__u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f)
+{
+	__u64 sum = 0;
+
+	if (f == FS_FAULT_FILE)
+		return c->file_faults;
+	for (int kind = 0; kind < FS_NR_FAULT_KINDS; kind++)
+		if (fault_kind_counts(kind, f))
+			sum += c->fault_kinds[kind];
+	return sum;
+}
+
 __u64 faults_total(const struct fs_totals *c)
 {
-	return c->faults[FS_FAULT_USER] + c->faults[FS_FAULT_KERNEL];
+	return words_sum(c->fault_kinds, FS_NR_FAULT_KINDS);
 }
 
 void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS])

@@ -52,7 +52,7 @@ static json_t *faults_json(const struct fs_report *r, const struct fs_totals *c)
 
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
 		json_object_set_new(obj, fault_names[f],
-				    r->faults_measured[f] ? json_integer((json_int_t)c->faults[f])
+				    r->faults_measured[f] ? json_integer((json_int_t)fault_count(c, f))
 							  : json_null());
 	return obj;
 }

@@ -160,7 +160,7 @@ static void print_faults(FILE *out, const struct fs_report *r)
 		fprintf(out, " %10s", headers[f]);
 	fprintf(out, "\n%-8s", "  system");
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		print_count(out, 10, r->system.total.faults[f], r->faults_measured[f]);
+		print_count(out, 10, fault_count(&r->system.total, f), r->faults_measured[f]);
 	fprintf(out, "\n\n");
 }
 
@@ -193,7 +193,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		print_count(out, 9, faults_total(c),
 			    r->faults_measured[FS_FAULT_USER] &&
 				r->faults_measured[FS_FAULT_KERNEL]);
-		print_count(out, 8, c->faults[FS_FAULT_FILE], r->faults_measured[FS_FAULT_FILE]);
+		print_count(out, 8, c->file_faults, r->faults_measured[FS_FAULT_FILE]);
 		found = process_proc(r->processes, row->tgid);
 		print_count(out, 5, found ? thp_collapsed(r, &found->counters.thp) : 0,
 			    r->thp_measured[FS_THP_COLLAPSE]);

@@ -85,7 +85,8 @@ void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS
 
 /* Fault counters by name, in the order and with the names of the JSON record. */
 extern const char *const fault_names[FS_NR_FAULT_COUNTERS];
-__u64 faults_total(const struct fs_totals *c); /* user + kernel */
+__u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f); /* from the kinds */
+__u64 faults_total(const struct fs_totals *c);				/* user + kernel */
 
 extern const char *const thp_event_names[FS_NR_THP_EVENTS];
 extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];

@@ -44,8 +44,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 		r->measured[h] = true;
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
 		r->faults_measured[f] = f != FS_FAULT_FILE;
-	row->counters.faults[FS_FAULT_USER] = 7;
-	row->counters.faults[FS_FAULT_WRITE] = 7;
+	row->counters.fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)] = 7;
 	r->free_measured = false; /* as the probes above say */
 	r->system.total = row->counters;
 	r->system.freed[0] = 11;
@@ -266,7 +265,28 @@ static bool thp_results_use_kernel_names(void)
 	return ok;
 }
 
+/* Each fault kind counts once in its mode, once in its access type and once in its cause. */
+static bool fault_kinds_sum_into_the_figures(void)
+{
+	struct fs_totals c = {0};
+
+	c.fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)] = 100;
+	c.fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_EXEC, FS_CAUSE_PROTECTION)] = 20;
+	c.fault_kinds[FS_FAULT_KIND(FS_MODE_KERNEL, FS_ACCESS_READ, FS_CAUSE_NOT_PRESENT)] = 3;
+	c.fault_kinds[FS_FAULT_KIND(FS_MODE_KERNEL, FS_ACCESS_WRITE, FS_CAUSE_PROTECTION)] = 4000;
+	c.file_faults = 5;
+	return ASSERT_EQ(fault_count(&c, FS_FAULT_USER), 120) &&
+	       ASSERT_EQ(fault_count(&c, FS_FAULT_KERNEL), 4003) &&
+	       ASSERT_EQ(fault_count(&c, FS_FAULT_READ), 3) &&
+	       ASSERT_EQ(fault_count(&c, FS_FAULT_WRITE), 4100) &&
+	       ASSERT_EQ(fault_count(&c, FS_FAULT_EXEC), 20) &&
+	       ASSERT_EQ(fault_count(&c, FS_FAULT_NOT_PRESENT), 103) &&
+	       ASSERT_EQ(fault_count(&c, FS_FAULT_PROTECTION), 4020) &&
+	       ASSERT_EQ(fault_count(&c, FS_FAULT_FILE), 5) && ASSERT_EQ(faults_total(&c), 4123);
+}
+
 const struct unit_test render_tests[] = {
+    UNIT_TEST(fault_kinds_sum_into_the_figures),
     UNIT_TEST(thp_results_use_kernel_names),
     UNIT_TEST(json_record_has_the_documented_shape),
     UNIT_TEST(hostile_names_stay_valid_json),

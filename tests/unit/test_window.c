@@ -261,11 +261,11 @@ static bool system_counts_that_wrap_are_widened(void)
 	struct fs_counters last = {0}, now = {0};
 	struct fs_totals sum = {0};
 
-	last.faults[FS_FAULT_USER] = 0xffffffffu;
-	now.faults[FS_FAULT_USER] = 1;
-	sum.faults[FS_FAULT_USER] = 0xffffffffu;
+	last.fault_kinds[0] = 0xffffffffu;
+	now.fault_kinds[0] = 1;
+	sum.fault_kinds[0] = 0xffffffffu;
 	totals_add_growth(&sum, &now, &last);
-	return ASSERT_EQ(sum.faults[FS_FAULT_USER], 0x100000001ull);
+	return ASSERT_EQ(sum.fault_kinds[0], 0x100000001ull);
 }
 
 /* Asked for the top few, the window sums only their threads, yet counts every active process,
