@@ -208,8 +208,8 @@ struct fs_cpu {
 			  * compat.bpf.h); state, not a counter */
 	/* The thread recorded as running here (record_running() in maps.bpf.h), so that the hot
 	 * programs learn who is running without a helper call: its key, and its stack's base as
-	 * an offset from this structure's own address. Set once `self`, this structure's address
-	 * as a number, is. */
+	 * an offset from this structure's own address. Valid while `self`, this structure's
+	 * address as a number, is set; a context switch clears it. */
 	__u64 running_key;
 	__u64 running_stack;
 	__u64 self;

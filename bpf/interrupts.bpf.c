@@ -52,11 +52,13 @@ int BPF_PROG(fs_hrtimer_exit)
 }
 
 /*
- * A context switch: reset the interrupt depth, and record the thread about to run (see
- * record_running() in maps.bpf.h), so that its events find it without asking the kernel.
+ * A context switch: reset the interrupt depth, and mark this CPU's record of the running thread
+ * out of date (see record_running() in maps.bpf.h); the next thread's first event that needs it
+ * asks the kernel. One store: recording the next thread here would read its task_struct,
+ * likely cold, at every switch, events or not.
  */
 SEC("tp_btf/sched_switch")
-int BPF_PROG(fs_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+int BPF_PROG(fs_switch)
 {
 	struct fs_cpu *cpu = this_cpu();
 
@@ -64,7 +66,7 @@ int BPF_PROG(fs_switch, bool preempt, struct task_struct *prev, struct task_stru
 		return 0;
 	if (cpu->irq_depth)
 		cpu->irq_depth = 0;
-	record_running(cpu, next);
+	cpu->self = 0;
 	return 0;
 }
 

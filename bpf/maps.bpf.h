@@ -53,15 +53,17 @@ static __always_inline struct fs_cpu *this_cpu(void)
 /*
  * Who is running, without asking the kernel. Helper calls are what the hot programs would
  * spend most on otherwise (three per event: the task as a pointer and as a number for the
- * stack test, and its pid), so each CPU records the thread running on it (struct fs_cpu):
- * the context-switch program records the next thread at every switch, and any event that finds
- * the record wrong asks the kernel and records the answer.
+ * stack test, and its pid), so each CPU records the thread running on it (struct fs_cpu): an
+ * event that finds no record, or a wrong one, asks the kernel once and records the answer for
+ * the events after it; the context-switch program drops the record at every switch.
  *
  * The record is checked by the frame's address: a frame on the recorded thread's stack is that
  * thread's, in task context or in a handler counted by irq_depth; a frame elsewhere is in an
- * interrupt, or the record is stale and the kernel is asked. Stale records happen: a switch
- * BPF does not see (some kernels leave some threads' switches untraced), and between the
- * sched_switch tracepoint and the switch itself.
+ * interrupt, or the record is out of date and the kernel is asked. Records can outlive their
+ * thread's turn on the CPU: a switch BPF does not see (some kernels leave some threads'
+ * switches untraced, and sched_switch may not be attached), and between the sched_switch
+ * tracepoint and the switch itself; the stack test catches them, and a slot claim (below)
+ * always records afresh.
  */
 static __always_inline void record_running(struct fs_cpu *cpu, struct task_struct *task)
 {
