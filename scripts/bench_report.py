@@ -38,6 +38,15 @@ for config in ("bare", "foliostat", "bpftrace", "floor"):
 print()
 print("Medians over the rounds of each round's ratio to the bare run of the same round; in "
       "brackets, the middle half of the rounds (the host's noise).\n")
+# How far foliostat is from the floor, round by round: the host's noise mostly cancels in the
+# difference of two ratios to the same bare run.
+for t in thread_modes:
+    gaps = [r["foliostat"] / r["bare"] - r["floor"] / r["bare"] for (rt, _), r in by_round.items()
+            if rt == t and all(c in r for c in ("bare", "foliostat", "floor"))]
+    if len(gaps) > 1:
+        print(f"foliostat minus the floor, {t} thread(s): {statistics.mean(gaps):+.3f} "
+              f"(standard error {statistics.stdev(gaps) / len(gaps) ** 0.5:.3f}, {len(gaps)} rounds).")
+print()
 for t in thread_modes:
     bare = statistics.median(runs[("bare", t)])
     print(f"Bare, {t} thread(s): median {bare:,.0f} faults/s over {rounds} rounds of {secs} s "
