@@ -40,10 +40,10 @@ int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 	struct fs_task *entry;
 
 	/* exec renames the thread that called it, which may have just taken its leader's pid
-	 * (de_thread()) on the same stack: record the running thread afresh. Renames happen in
-	 * task context, so the current thread is the one running here. */
+	 * (de_thread()) on the same stack, where the stack test cannot see the change: drop this
+	 * CPU's record of the running thread, as a context switch does. */
 	if (cpu)
-		record_running(cpu, bpf_get_current_task_btf());
+		cpu->self = 0;
 	if (task->pid != task->tgid)
 		return 0;
 	entry = bpf_map_lookup_elem(&fs_tasks, &key);
