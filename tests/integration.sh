@@ -132,8 +132,9 @@ test_processes_sharing_a_cpu_get_their_own_events() {
 	two_on_one_cpu_get_their_own_events
 }
 
-# Without sched:sched_switch, which records the thread each CPU switches to, the hot probes ask
-# the kernel who is running whenever the recorded thread is not: attribution stays exact.
+# Without sched:sched_switch, which drops each CPU's record of the running thread at every
+# switch, the hot probes still find a change of thread from their stack and ask the kernel:
+# attribution stays exact.
 test_attribution_without_switch_records() {
 	need_root
 	export FOLIOSTAT_DISABLE_PROBES=sched:sched_switch
@@ -198,7 +199,7 @@ test_interrupt_context_is_recognised() {
 	done
 	# The thread recorded as running, which task-context events are charged to, is the kernel's
 	# current one (sched_switch is judged between the tracepoint and the switch itself, where
-	# the record made for the next thread must be found stale and made afresh).
+	# foliostat's own sched_switch program may just have dropped the record).
 	local running
 	running=$(python3 -c "import json; print(json.load(open('$T/verdicts'))['running']['sched_switch'])")
 	assert_eq "${running#*, }" "0]" "task-context events whose recorded thread was not current ($running)"
