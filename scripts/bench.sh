@@ -66,8 +66,8 @@ for threads in "${THREAD_MODES[@]}"; do
 	for round in $(seq "$ROUNDS"); do
 		# Each round starts one configuration later than the last, so that no configuration
 		# always runs right after another (a tracer's exit, a warm cache).
-		shift=$((round % ${#CONFIGS[@]}))
-		for config in "${CONFIGS[@]:shift}" "${CONFIGS[@]:0:shift}"; do
+		start=$((round % ${#CONFIGS[@]}))
+		for config in "${CONFIGS[@]:start}" "${CONFIGS[@]:0:start}"; do
 			start_tracer "$config"
 			rate=$(build/faultbench "$SECS" "$threads" |
 				python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_per_s"])')
