@@ -27,19 +27,9 @@ void counters_add(struct fs_counters *dst, const struct fs_counters *src)
 		d[i] += s[i];
 }
 
-__u64 counters_events(const struct fs_counters *c)
-{
-	const __u32 *w = (const __u32 *)c;
-	__u64 sum = 0;
-
-	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
-		sum += w[i];
-	return sum;
-}
-
 /*
- * Which words of the counters count as activity (see totals_activity()), as all-ones masks so
- * that the loops below stay free of branches.
+ * Which words of the counters count as activity (see struct counters_growth), as all-ones masks
+ * so that the loops below stay free of branches.
  */
 static __u32 activity_mask[FS_COUNTER_WORDS];
 
@@ -108,16 +98,6 @@ __u64 words_sum(const __u64 *words, size_t n)
 	for (size_t i = 0; i < n; i++)
 		sum += words[i];
 	return sum;
-}
-
-__u64 totals_activity(const struct fs_totals *c)
-{
-	const __u64 *w = (const __u64 *)c;
-	__u64 activity = 0;
-
-	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
-		activity += w[i] & (activity_mask[i] ? ~0ULL : 0);
-	return activity;
 }
 
 __u64 proc_activity(const struct fs_proc_counters *c)

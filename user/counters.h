@@ -35,12 +35,14 @@ __u64 words_sum(const __u64 *words, size_t n);
 
 /* dst += src modulo 2^32, as BPF adds a CPU's slot into a thread's entry. */
 void counters_add(struct fs_counters *dst, const struct fs_counters *src);
-/* Events counted in c, all words summed. */
-__u64 counters_events(const struct fs_counters *c);
 /* What a thread's counts grew by (see counters_delta_monotonic()). */
 struct counters_growth {
 	__u64 events;	/* all words */
-	__u64 activity; /* the words that rank processes (see totals_activity()) */
+	/* How busy the thread was, for ranking: folios allocated and added to the page cache,
+	 * page faults (user + kernel), pages migrated and TLB flushes. Counters that restate
+	 * others (LRU insertions of new folios) are left out; process-level figures add their
+	 * own (see window.c). */
+	__u64 activity;
 };
 
 /*
@@ -73,14 +75,6 @@ static inline void words_add_system(struct system_totals *dst, const struct syst
 {
 	words_add((__u64 *)dst, (const __u64 *)src, FS_WORDS(*dst));
 }
-
-/*
- * How busy a thread or process was, for ranking: folios allocated and added to the page cache,
- * page faults (user + kernel), pages migrated and TLB flushes. Counters that restate others
- * (the fault breakdowns, LRU insertions of new folios) are left out. (Process-level figures add
- * their own: see window.c.)
- */
-__u64 totals_activity(const struct fs_totals *c);
 
 /* Events in a process's rare figures: collapse outcomes and stalls. */
 __u64 proc_activity(const struct fs_proc_counters *c);

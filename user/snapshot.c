@@ -124,6 +124,8 @@ void snapshot_sort(struct snapshot *snap)
 
 int snapshot_absorb(struct snapshot *snap, struct snapshot *carry)
 {
+	if (!carry->nr_tasks && !carry->nr_procs)
+		return 0; /* the usual case: snap is sorted already */
 	for (size_t i = 0; i < carry->nr_tasks; i++)
 		if (append_sample(snap, carry->keys[i], &carry->tasks[i], true))
 			return -ENOMEM;

@@ -300,6 +300,7 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 		struct counters_growth grew;
 		struct process_candidate *c;
 		const struct fs_task *named = NULL;
+		char comm[FS_COMM_LEN];
 
 		for (; i < now->nr_order && ref_tgid(&now->order[i]) == tgid; i++)
 			/* The leader's name is the process's name; any thread's will do
@@ -309,14 +310,15 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 		grew = sum_threads(before, now, first, i, true, keep ? NULL : &sum, &cursor);
 		if (!grew.events)
 			continue;
+		memcpy(comm, named->comm, FS_COMM_LEN);
+		comm[FS_COMM_LEN - 1] = '\0';
+		if (!process_selected(opts, tgid, comm))
+			continue;
 		c = candidate_push(out, nr);
 		if (!c)
 			return -ENOMEM;
-		memcpy(c->comm, named->comm, FS_COMM_LEN);
-		c->comm[FS_COMM_LEN - 1] = '\0';
-		if (!process_selected(opts, tgid, c->comm))
-			continue;
 		nr++;
+		memcpy(c->comm, comm, FS_COMM_LEN);
 		c->tgid = tgid;
 		c->events = grew.activity;
 		c->first = first;
@@ -449,9 +451,7 @@ static int accumulate_rows(struct process_table *acc, const struct process_table
 			b++;
 	}
 	total = acc->nr + add->nr - common;
-	/* Exactly the room needed: the table is bounded, so doubling would only leave a large
-	 * block half used (growing a block this size moves no data: it is a mapping of its own). */
-	if (total > acc->cap && array_resize(&acc->rows, &acc->cap, total, sizeof(*acc->rows)))
+	if (array_reserve(&acc->rows, &acc->cap, acc->nr, total - acc->nr, sizeof(*acc->rows)))
 		return -ENOMEM;
 	a = acc->nr;
 	b = add->nr;
@@ -484,7 +484,9 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 {
 	struct process_table procs = {0};
 
-	if (accumulate_rows(acc, add) || accumulate_procs(&procs, acc, add)) {
+	/* Procs first: they only read acc, whose rows the second step changes in place, so a
+	 * failure leaves acc as it was. */
+	if (accumulate_procs(&procs, acc, add) || accumulate_rows(acc, add)) {
 		free(procs.procs);
 		return -ENOMEM;
 	}
@@ -494,6 +496,8 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 	acc->cap_procs = procs.cap_procs;
 	if (limit && acc->nr > limit) {
 		drop_least_active(acc, limit - limit / 4);
+		/* Give back all the room the drop freed: growth doubles, and a table that has
+		 * filled once would otherwise keep twice its bound for good. */
 		array_resize(&acc->rows, &acc->cap, acc->nr, sizeof(*acc->rows)); /* may fail: kept */
 	}
 	acc->nr_active = acc->nr + acc->nr_dropped;

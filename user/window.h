@@ -15,7 +15,7 @@ struct process_row {
 	__u32 tgid;
 	char comm[FS_COMM_LEN];
 	struct fs_totals counters;
-	__u64 events; /* activity (counters_activity() plus collapse outcomes): the ranking */
+	__u64 events; /* activity (counters_growth.activity plus collapse outcomes): the ranking */
 };
 
 /* Process-level figures (collapse outcomes, stalls) from the process table, beside its row. */
