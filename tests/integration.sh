@@ -604,7 +604,8 @@ READER
 }
 
 # --output never writes through a symlink at FILE: the link is replaced, its target untouched;
-# a directory that does not exist is a runtime error before anything is loaded.
+# a directory that does not exist, or that foliostat may not write to, is a runtime error at
+# start-up.
 test_output_file_does_not_follow_symlinks() {
 	need_root
 	echo keep >"$T/target"
@@ -619,6 +620,15 @@ test_output_file_does_not_follow_symlinks() {
 	assert_eq "$(cat "$T/err")" \
 		"foliostat: failed to open the directory of '$T/missing/out.json': No such file or directory" \
 		"message"
+	# Records are written without privileges: another user's directory fails at start-up,
+	# not after a 30-second run.
+	mkdir "$T/theirs" && chown nobody "$T/theirs" && chmod 755 "$T/theirs" || fail "setup"
+	status=0
+	timeout 10 "$FOLIOSTAT" -j -d 30 -o "$T/theirs/out.json" 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status for a directory foliostat may not write to"
+	assert_eq "$(cat "$T/err")" \
+		"foliostat: failed to write a file beside '$T/theirs/out.json': Permission denied" "message"
+	assert_eq "$(ls -A "$T/theirs")" "" "files left in that directory"
 }
 
 # A PID that does not exist is an error a person can act on, not an empty report.

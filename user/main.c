@@ -234,9 +234,11 @@ static int run(struct loader *loader, const struct fs_options *opts, struct outp
 	report.lru_activate_measured = loader->probes[PROBE_LRU_ACTIVATE].attached;
 	report.mglru = host_mglru_enabled();
 	/* The kernel counters' starting point, so the first window has a "before". */
-	if (kernel_counter_files_open(&c.kernel_files)) {
+	int opened = kernel_counter_files_open(&c.kernel_files);
+
+	if (opened) {
 		snprintf(err, err_len, "failed to open the kernel's THP counters: %s",
-			 strerror(ENOMEM));
+			 strerror(-opened));
 		return -1;
 	}
 	kernel_counters_read(&c.kernel_files, &c.kernel_before);
@@ -260,6 +262,7 @@ static int run(struct loader *loader, const struct fs_options *opts, struct outp
 	}
 	if (cpu_sums_init(&c.cpus, loader->nr_cpus)) {
 		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
+		kernel_counters_free(&c.kernel_before);
 		kernel_counter_files_close(&c.kernel_files);
 		return -1;
 	}
@@ -375,7 +378,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	/* Before anything is loaded: a file that cannot be written is a quick error. */
+	/* Before anything is loaded: a missing directory is a quick error. */
 	if (opts.output && output_file_open(&file, opts.output, err, sizeof(err))) {
 		fprintf(stderr, "foliostat: %s\n", err);
 		return 1;
@@ -394,14 +397,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	loader.stats_fd = stats_fd;
-	if (drop_privileges(&loader, err, sizeof(err))) {
-		fprintf(stderr, "foliostat: %s\n", err);
-		self_stop(&loader);
-		loader_stop(&loader);
-		output_file_close(&file);
-		return 1;
-	}
-	ret = run(&loader, &opts, opts.output ? &file : NULL, err, sizeof(err));
+	ret = drop_privileges(&loader, err, sizeof(err));
+	/* Records are written without privileges: try one now, not after a whole run. */
+	if (!ret && opts.output)
+		ret = output_file_try(&file, err, sizeof(err));
+	if (!ret)
+		ret = run(&loader, &opts, opts.output ? &file : NULL, err, sizeof(err));
 	self_stop(&loader);
 	loader_stop(&loader);
 	output_file_close(&file);

@@ -96,6 +96,16 @@ int output_file_commit(struct output_file *out)
 	return 0;
 }
 
+int output_file_try(struct output_file *out, char *err, size_t err_len)
+{
+	if (!output_file_begin(out)) {
+		set_error(err, err_len, "write a file beside", out->path);
+		return -1;
+	}
+	output_file_discard(out);
+	return 0;
+}
+
 void output_file_discard(struct output_file *out)
 {
 	if (!out->stream)

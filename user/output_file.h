@@ -19,6 +19,10 @@ struct output_file {
 
 /* Open FILE's directory. Returns 0, or -1 with a "failed to ...: reason" message in err. */
 int output_file_open(struct output_file *out, const char *path, char *err, size_t err_len);
+/* Create and remove a file beside FILE, as every record will: call it once privileges are
+ * dropped, so that a directory foliostat may not write to fails at start-up, not at the first
+ * record. Returns 0, or -1 with a "failed to ...: reason" message in err. */
+int output_file_try(struct output_file *out, char *err, size_t err_len);
 /* A stream to write the next record to, or NULL (errno set). */
 FILE *output_file_begin(struct output_file *out);
 /* Put the record written since output_file_begin() in FILE's place. Returns 0 or -1 (errno
