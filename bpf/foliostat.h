@@ -197,24 +197,30 @@ struct fs_system {
  * The value of the per-CPU map: this CPU's share of the system figures, and its state.
  *
  * The slot holds the task-context counts of the thread that last produced events on this CPU
- * (slot_key), so that the hot programs pay no hash lookup: the slot is moved into the thread's
+ * (slot_owner), so that the hot programs pay no hash lookup: the slot is moved into the thread's
  * table entry when another thread's event arrives here, or when the thread exits. slot_seq is
  * odd while the slot is being moved or claimed, so that the loader can tell a stable slot.
+ *
+ * Threads are named here by FS_OWNER(key), their key plus one, so that 0 (the map's initial
+ * value) means no thread: the idle task's key is 0, and its events are its own.
  */
+#define FS_OWNER(key) ((__u64)(key) + 1)
+#define FS_NO_OWNER 0
+
 struct fs_cpu {
 	/* What every event reads first, together, in one cache line: interrupt depth, the running
 	 * thread and the slot's owner. */
 	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
 			  * compat.bpf.h); state, not a counter */
 	/* The thread recorded as running here (record_running() in maps.bpf.h), so that the hot
-	 * programs learn who is running without a helper call: its key, and its stack's base as
+	 * programs learn who is running without a helper call: FS_OWNER(its key), and its stack's base as
 	 * an offset from this structure's own address. Valid while `self`, this structure's
 	 * address as a number, is set; a context switch clears it. */
-	__u64 running_key;
+	__u64 running_owner;
 	__u64 running_stack;
 	__u64 self;
 	__u64 slot_seq;
-	__u64 slot_key;
+	__u64 slot_owner;
 	char slot_comm[FS_COMM_LEN];
 	struct fs_counters slot;
 	struct fs_system system;

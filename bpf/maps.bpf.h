@@ -70,7 +70,7 @@ static __always_inline void record_running(struct fs_cpu *cpu, struct task_struc
 	/* Storing a pointer in a map value needs CAP_PERFMON; the volatile load brings it back
 	 * as a number the verifier lets a stack's address be subtracted from. */
 	cpu->self = (__u64)cpu;
-	cpu->running_key = (__u64)task->tgid << 32 | (__u32)task->pid;
+	cpu->running_owner = FS_OWNER((__u64)task->tgid << 32 | (__u32)task->pid);
 	cpu->running_stack = (__u64)task->stack - *(volatile __u64 *)&cpu->self;
 }
 
@@ -170,10 +170,10 @@ static __always_inline struct fs_counters *task_counters(void)
 static __noinline void slot_flush(struct fs_cpu *cpu)
 {
 	__u32 *from = (__u32 *)&cpu->slot, *to;
-	__u64 key = cpu->slot_key;
+	__u64 owner = cpu->slot_owner, key = owner - 1;
 	struct fs_task *entry;
 
-	if (!key)
+	if (owner == FS_NO_OWNER)
 		return;
 	cpu->slot_seq++;
 	entry = bpf_map_lookup_elem(&fs_tasks, &key);
@@ -193,7 +193,7 @@ static __noinline void slot_flush(struct fs_cpu *cpu)
 			from[i] = 0;
 		}
 	}
-	cpu->slot_key = 0;
+	cpu->slot_owner = FS_NO_OWNER;
 	cpu->slot_seq++;
 }
 
@@ -210,7 +210,7 @@ static __noinline void slot_claim(struct fs_cpu *cpu)
 	record_running(cpu, task);
 	slot_flush(cpu);
 	cpu->slot_seq++;
-	cpu->slot_key = cpu->running_key;
+	cpu->slot_owner = cpu->running_owner;
 	BPF_CORE_READ_STR_INTO(&cpu->slot_comm, task, group_leader, comm);
 	cpu->slot_seq++;
 }
@@ -223,7 +223,7 @@ static __noinline void slot_claim(struct fs_cpu *cpu)
  */
 static __always_inline struct fs_counters *slot_counters(struct fs_cpu *cpu)
 {
-	if (cpu->slot_key != cpu->running_key)
+	if (cpu->slot_owner != cpu->running_owner)
 		slot_claim(cpu);
 	return &cpu->slot;
 }

@@ -19,7 +19,7 @@ int BPF_PROG(fs_task_exit)
 	struct fs_task *entry;
 
 	/* The thread's last counts may still be in this CPU's slot: into its entry with them. */
-	if (cpu && cpu->slot_key == pid_tgid)
+	if (cpu && cpu->slot_owner == FS_OWNER(pid_tgid))
 		slot_flush(cpu);
 	entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
 	if (entry)

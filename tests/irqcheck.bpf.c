@@ -29,7 +29,7 @@ static __always_inline void judge(int event)
 	} else {
 		__sync_fetch_and_add(&verdicts[event][1], 1);
 		__sync_fetch_and_add(
-		    &running[event][cpu->running_key == bpf_get_current_pid_tgid() ? 0 : 1], 1);
+		    &running[event][cpu->running_owner == FS_OWNER(bpf_get_current_pid_tgid()) ? 0 : 1], 1);
 	}
 	if (cpu->irq_depth)
 		__sync_fetch_and_add(&reasons[event][0], 1);

@@ -325,7 +325,8 @@ static int read_cpus(int fd, struct cpu_sums *sums, struct system_totals *system
 		if (system)
 			add_system_growth(&sums->totals, &sums->last[cpu], &c->system);
 		slots[cpu].seq = c->slot_seq;
-		slots[cpu].key = c->slot_key;
+		slots[cpu].owned = c->slot_owner != FS_NO_OWNER;
+		slots[cpu].key = c->slot_owner - 1;
 		memcpy(slots[cpu].comm, c->slot_comm, FS_COMM_LEN);
 		slots[cpu].counters = c->slot;
 	}
@@ -373,7 +374,7 @@ int snapshot_add_slots(struct snapshot *snap, const struct slot_sample *first,
 		const struct slot_sample *slot = &first[cpu];
 		struct task_ref *ref;
 
-		if (!slot->key || slot->seq % 2 || slot->seq != second[cpu].seq)
+		if (!slot->owned || slot->seq % 2 || slot->seq != second[cpu].seq)
 			continue;
 		snap->slotted[snap->nr_slotted++] = slot->key;
 		ref = bsearch(&slot->key, snap->order, sorted, sizeof(*snap->order),

@@ -29,6 +29,7 @@ struct proc_sample {
 /* A CPU's slot as read: the pending counts of thread `key` (see struct fs_cpu). */
 struct slot_sample {
 	__u64 seq;
+	bool owned; /* the slot belongs to a thread (key 0 is the idle task's) */
 	__u64 key;
 	char comm[FS_COMM_LEN];
 	struct fs_counters counters;

@@ -182,31 +182,41 @@ static bool late_counts_are_carried_into_the_next_window(void)
 }
 
 /* A CPU's slot that stayed the same across the read adds to its thread; one that moved is left
- * out (its counts are in the entry, or will be); a slotted thread keeps its entry. */
+ * out (its counts are in the entry, or will be); a slotted thread keeps its entry. The idle
+ * task's slot (key 0) counts as its own; a slot nobody owns adds nothing. */
 static bool stable_slots_add_to_their_threads(void)
 {
 	struct snapshot now = {0}, before = {0};
 	struct process_table out = {0};
-	struct slot_sample first[3] = {0}, second[3] = {0};
+	struct slot_sample first[5] = {0}, second[5] = {0};
 	bool ok;
 
 	add_thread(&now, 70, 70, "app", 10, 0, false);
-	first[0] = (struct slot_sample){.seq = 4, .key = KEY(70, 70)};
+	first[0] = (struct slot_sample){.seq = 4, .owned = true, .key = KEY(70, 70)};
 	first[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 5;
-	first[1] = (struct slot_sample){.seq = 6, .key = KEY(80, 81), .comm = "newcomer"};
+	first[1] = (struct slot_sample){.seq = 6, .owned = true, .key = KEY(80, 81), .comm = "newcomer"};
 	first[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 2;
-	first[2] = (struct slot_sample){.seq = 8, .key = KEY(90, 90)};
+	first[2] = (struct slot_sample){.seq = 8, .owned = true, .key = KEY(90, 90)};
 	first[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 7;
+	first[3] = (struct slot_sample){.seq = 2, .owned = true, .key = 0, .comm = "swapper/3"};
+	first[3].counters.folios[FS_FOLIO_ALLOC_KERNEL][0] = 3;
+	first[4] = (struct slot_sample){.seq = 12, .key = 0};
+	first[4].counters.folios[FS_FOLIO_ALLOC_KERNEL][0] = 99; /* never so in BPF: not read */
 	second[0] = first[0];
 	second[1] = first[1];
 	second[2] = (struct slot_sample){.seq = 10}; /* moved during the read */
-	ok = ASSERT_EQ(snapshot_add_slots(&now, first, second, 3), 0) &&
-	     ASSERT_EQ(now.nr_tasks, 2) && ASSERT_EQ(now.nr_slotted, 2) &&
+	second[3] = first[3];
+	second[4] = first[4];
+	ok = ASSERT_EQ(snapshot_add_slots(&now, first, second, 5), 0) &&
+	     ASSERT_EQ(now.nr_tasks, 3) && ASSERT_EQ(now.nr_slotted, 3) &&
 	     ASSERT_EQ(now.tasks[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 15) &&
 	     ASSERT_STREQ(now.tasks[1].comm, "newcomer") &&
+	     ASSERT_STREQ(now.tasks[2].comm, "swapper/3") &&
+	     ASSERT_EQ(now.tasks[2].counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_TRUE(snapshot_slotted(&now, KEY(70, 70))) &&
+	     ASSERT_TRUE(snapshot_slotted(&now, 0)) &&
 	     ASSERT_TRUE(!snapshot_slotted(&now, KEY(90, 90))) &&
-	     ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2);
+	     ASSERT_EQ(window_processes(&before, &now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 3);
 	snapshot_free(&now);
 	process_table_free(&out);
 	return ok;
