@@ -249,6 +249,18 @@ static __always_inline struct fs_counters *charge_current_entry(struct fs_cpu *c
 	return counters ? counters : &cpu->system.untracked;
 }
 
+/*
+ * For events that may come in interrupt context on behalf of the interrupted thread, and too
+ * rarely per thread run to be worth a claim: the CPU's slot when, in task context, it is
+ * already the current thread's; NULL otherwise, and the caller charges the entry.
+ */
+static __always_inline struct fs_counters *owned_slot(struct fs_cpu *cpu)
+{
+	if (in_interrupt_context(cpu) || cpu->slot_owner != cpu->running_owner)
+		return NULL;
+	return &cpu->slot;
+}
+
 /* For events that only ever happen in task context (a fault taken in user mode): no need to
  * look at the interrupt depth, only at who is running. */
 static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cpu)

@@ -11,6 +11,32 @@
 
 #define FS_TLB_FLUSH_ALL (~0UL) /* the kernel's TLB_FLUSH_ALL: the whole TLB */
 
+/* One flush in a thread's counters: `shared` when they are its entry, which slot moves on
+ * other CPUs write too (see slot_flush()); the CPU's own slot takes plain adds. */
+static __always_inline void count_flush(struct fs_counters *c, unsigned int bucket,
+					unsigned long pages, bool shared)
+{
+	if (shared) {
+		__sync_fetch_and_add(&c->tlb_flushes[bucket], 1);
+		if (pages == FS_TLB_FLUSH_ALL)
+			__sync_fetch_and_add(&c->tlb_full, 1);
+		else
+			__sync_fetch_and_add(&c->tlb_pages, (__u32)pages);
+		return;
+	}
+	c->tlb_flushes[bucket]++;
+	if (pages == FS_TLB_FLUSH_ALL)
+		c->tlb_full++;
+	else
+		c->tlb_pages += (__u32)pages;
+}
+
+/*
+ * Flushes on task switch come at context-switch rate on a busy host, in the switching thread's
+ * context; the CPU's slot takes them when it is that thread's already (it usually is: the
+ * thread had events in its turn). Otherwise, and for shootdowns received in interrupt context,
+ * the thread's entry: no slot claim for one flush.
+ */
 SEC("tp_btf/tlb_flush")
 int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
 {
@@ -22,17 +48,12 @@ int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
 	if (!cpu)
 		return 0;
 	bucket = verifier_bounded(bucket, FS_NR_TLB_REASONS);
-	target = charge_current_entry(cpu);
-	cpu->system.total.tlb_flushes[bucket]++;
-	/* The entry is shared with slot moves on other CPUs: atomic adds (see slot_flush()). */
-	__sync_fetch_and_add(&target->tlb_flushes[bucket], 1);
-	if (pages == FS_TLB_FLUSH_ALL) {
-		cpu->system.total.tlb_full++;
-		__sync_fetch_and_add(&target->tlb_full, 1);
-	} else {
-		cpu->system.total.tlb_pages += (__u32)pages;
-		__sync_fetch_and_add(&target->tlb_pages, (__u32)pages);
-	}
+	count_flush(&cpu->system.total, bucket, pages, false);
+	target = owned_slot(cpu);
+	if (target)
+		count_flush(target, bucket, pages, false);
+	else
+		count_flush(charge_current_entry(cpu), bucket, pages, true);
 	return 0;
 }
 

@@ -226,6 +226,30 @@ test_tlb_shootdowns_are_charged_both_ways() {
 		"shootdowns suffered by the process's reader thread"
 }
 
+# Eight processes passing a token round a ring on one CPU switch address spaces at every pass,
+# and the switches flush the TLB (flush_on_task_switch) in the context of the process switching
+# away: half of them have had page faults in their turn, half not, which foliostat charges by
+# two different paths. Each process's figure is the kernel's, as perf counts it.
+test_task_switch_flushes_match_perf() {
+	need_root
+	mount_tracefs
+	run_workload_traced -e tlb:tlb_flush --filter 'reason == 0' -- ring 5000
+	local pids ours theirs
+	pids=$(json_field "$(cat "$T/workload")" pids)
+	ours=$(query "$T/out" "sum(tlb(pid, 'flush_on_task_switch') for pid in $pids)")
+	theirs=$(perf_count "$T/perf" tlb:tlb_flush)
+	# 40,000 passes between 8 address spaces: most of them flush.
+	assert_between "$theirs" 20000 200000 "task-switch flushes perf counted"
+	# perf counts from exec on, and stops at each process's exit before its last switch away;
+	# foliostat also sees the fork side before exec, and those 8 last switches.
+	assert_between "$ours" "$theirs" $((theirs + 30)) "task-switch flushes, foliostat vs perf"
+	local p
+	for p in $(python3 -c "print(*$pids)"); do
+		assert_between "$(query "$T/out" "tlb($p, 'flush_on_task_switch')")" 1000 100000 \
+			"task-switch flushes of ring member $p"
+	done
+}
+
 # Reading a file of N pages after dropping it from the cache puts N pages on the file LRU
 # lists, charged to the reader; mincore says they are all cached.
 test_file_read_fills_the_file_lru() {

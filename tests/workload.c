@@ -19,6 +19,8 @@
  *                                                        while other threads keep reading it
  *   workload [--name HEX] [--linger SECS] forks N        fork N short-lived children one after
  *                                                        another, each touching 4 pages
+ *   workload [--name HEX] [--linger SECS] ring N         8 processes on CPU 0 pass a token round
+ *                                                        a ring of pipes N times
  *
  * --name sets the process name to the given bytes (hex), to test hostile names.
  */
@@ -156,8 +158,6 @@ static void action_compact(long node)
 
 static volatile int readers_started, readers_stop;
 
-/* Keep reading the page, so this mm stays loaded on the reader's CPU and every flush of it has
- * to reach that CPU. Reads never fault: the page is always at least readable. */
 static void pin_to_cpu(long cpu)
 {
 	cpu_set_t set;
@@ -167,6 +167,8 @@ static void pin_to_cpu(long cpu)
 	sched_setaffinity(0, sizeof(set), &set); /* best effort: a cpuset may forbid it */
 }
 
+/* Keep reading the page, so this mm stays loaded on the reader's CPU and every flush of it has
+ * to reach that CPU. Reads never fault: the page is always at least readable. */
 static void *page_reader(void *page)
 {
 	static long next_cpu;
@@ -205,6 +207,70 @@ static void action_tlbflip(long flips)
 		pthread_join(threads[i], NULL);
 	printf("{\"pid\":%d,\"action\":\"tlbflip\",\"flips\":%ld,\"readers\":%ld}\n", getpid(),
 	       flips, readers);
+}
+
+#define RING_SIZE 8 /* processes: more address spaces than x86 keeps TLB tags for per CPU */
+
+/*
+ * One member of the ring: take the token from `in`, pass it to `out`, `rounds` times. Odd
+ * members touch a fresh page each turn, so that the thread switching away has had events of
+ * its own in its turn, and even ones do not.
+ */
+static void ring_member(int index, int in, int out, long rounds)
+{
+	char *pages = NULL, token = 0;
+
+	if (index % 2) {
+		pages = mmap(NULL, rounds * page_size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (pages == MAP_FAILED)
+			die("mmap");
+	}
+	for (long i = 0; i < rounds; i++) {
+		if (read(in, &token, 1) != 1)
+			die("read from the ring");
+		if (pages)
+			pages[i * page_size] = 1;
+		if (write(out, &token, 1) != 1)
+			die("write to the ring");
+	}
+}
+
+/*
+ * Context switches between address spaces: RING_SIZE processes on CPU 0 pass a token round a
+ * ring of pipes `rounds` times, each pass a switch to another process. With more address
+ * spaces than the CPU keeps TLB tags for, a switch often flushes the TLB (tlb_flush, reason
+ * flush_on_task_switch), in the context of the thread switching away.
+ */
+static void action_ring(long rounds)
+{
+	int pipes[RING_SIZE][2];
+	pid_t pids[RING_SIZE];
+
+	pin_to_cpu(0);
+	for (int i = 0; i < RING_SIZE; i++)
+		if (pipe(pipes[i]))
+			die("pipe");
+	pids[0] = getpid();
+	for (int i = 1; i < RING_SIZE; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (pids[i] == 0) {
+			ring_member(i, pipes[i][0], pipes[(i + 1) % RING_SIZE][1], rounds);
+			_exit(0);
+		}
+	}
+	if (write(pipes[1][1], "t", 1) != 1) /* the token starts at member 1 */
+		die("write to the ring");
+	ring_member(0, pipes[0][0], pipes[1][1], rounds);
+	for (int i = 1; i < RING_SIZE; i++)
+		if (waitpid(pids[i], NULL, 0) < 0)
+			die("waitpid");
+	printf("{\"pid\":%d,\"action\":\"ring\",\"rounds\":%ld,\"pids\":[", getpid(), rounds);
+	for (int i = 0; i < RING_SIZE; i++)
+		printf("%s%d", i ? "," : "", pids[i]);
+	printf("]}\n");
 }
 
 /* Process churn: many processes that live and die within a window. */
@@ -348,7 +414,7 @@ int main(int argc, char **argv)
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
-				"compact NODE | tlbflip N | forks N\n");
+				"compact NODE | tlbflip N | forks N | ring N\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
@@ -367,6 +433,8 @@ int main(int argc, char **argv)
 		action_tlbflip(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "forks") == 0)
 		action_forks(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "ring") == 0)
+		action_ring(atol(argv[i + 1]));
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;
