@@ -138,7 +138,7 @@ $(OUTPUT)/churn: tests/bench/churn.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $< -o $@
 
-bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/churn
+bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/churn $(OUTPUT)/workload
 	$(Q)scripts/bench.sh
 
 # Boot Debian 12's own Linux 6.1 under QEMU and run foliostat there (scripts/vmtest.sh).

@@ -6,7 +6,8 @@
 # write elsewhere).
 #
 # Environment: ROUNDS (default 11), SECS per run (default 3), STATS_ROUNDS for the per-probe cost
-# (default 3), PROCS for the loader test (10000).
+# (default 3), RING_ROUNDS for its context-switch workload (20000), PROCS for the loader test
+# (10000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-11}
@@ -80,7 +81,10 @@ done
 
 # Per-probe cost: the kernel's own accounting, switched on only for these runs (it adds two
 # clock reads to every program run), for foliostat and for the floor in turn, STATS_ROUNDS
-# times; links name each program's tracepoint.
+# times, on the fault loop and on context switches between address spaces (the ring of
+# tests/workload.c: 8 processes on one CPU passing a token RING_ROUNDS times round a ring of
+# pipes); links name each program's tracepoint.
+RING_ROUNDS=${RING_ROUNDS:-20000}
 sysctl -q kernel.bpf_stats_enabled=1
 for round in $(seq "$STATS_ROUNDS"); do
 	for config in foliostat floor; do
@@ -89,6 +93,11 @@ for round in $(seq "$STATS_ROUNDS"); do
 		bpftool prog show -j >"$OUT/stats.$config.$round.progs"
 		bpftool link show -j >"$OUT/stats.$config.$round.links"
 		[ "$config" = foliostat ] && bpftool map show -j >"$OUT/maps.json"
+		# The ring's runs are what its reading adds to the loop's.
+		cp "$OUT/stats.$config.$round.progs" "$OUT/switch.$config.$round.before"
+		build/workload ring "$RING_ROUNDS" >"$OUT/switch.$config.$round.ring"
+		bpftool prog show -j >"$OUT/switch.$config.$round.progs"
+		bpftool link show -j >"$OUT/switch.$config.$round.links"
 		stop_tracer
 	done
 done

@@ -54,46 +54,71 @@ for t in thread_modes:
 print()
 
 
-def stats_run(config, rnd):
-    """One statistics run: {tracepoint: (program, runs, ns)} and the loop's fault count."""
-    progs = {p["id"]: p for p in json.load(open(f"{out}/stats.{config}.{rnd}.progs"))}
-    faults = json.load(open(f"{out}/stats.{config}.{rnd}.fault"))["faults"]
+def load_progs(path):
+    try:
+        return {p["id"]: p for p in json.load(open(path))}
+    except FileNotFoundError:
+        return {}
+
+
+def stats_run(workload, config, rnd):
+    """One statistics run: {tracepoint: (program, runs, ns)} and the workload's units of work
+    (faults of the loop, passes of the ring's token). A run's figures are what its programs
+    counted since the reading before it, if any."""
+    stem = f"{out}/{workload}.{config}.{rnd}"
+    progs, before = load_progs(f"{stem}.progs"), load_progs(f"{stem}.before")
+    if workload == "stats":
+        units = json.load(open(f"{stem}.fault"))["faults"]
+    else:
+        ring = json.load(open(f"{stem}.ring"))
+        units = ring["rounds"] * len(ring["pids"])
     by_tp = {}
-    for link in json.load(open(f"{out}/stats.{config}.{rnd}.links")):
+    for link in json.load(open(f"{stem}.links")):
         prog = progs.get(link.get("prog_id"))
-        if prog and "tp_name" in link and prog.get("run_cnt"):
-            by_tp[link["tp_name"]] = (prog["name"], prog["run_cnt"], prog["run_time_ns"])
-    return by_tp, faults
-
-
-ours = [stats_run("foliostat", r) for r in range(1, stats_rounds + 1)]
-floor = [stats_run("floor", r) for r in range(1, stats_rounds + 1)]
+        if not prog or "tp_name" not in link:
+            continue
+        earlier = before.get(prog["id"], {})
+        runs = prog.get("run_cnt", 0) - earlier.get("run_cnt", 0)
+        if runs > 0:
+            by_tp[link["tp_name"]] = (prog["name"], runs,
+                                      prog["run_time_ns"] - earlier.get("run_time_ns", 0))
+    return by_tp, units
 
 
 def ns_per_run(samples, tp):
     return statistics.median(s[tp][2] / s[tp][1] for s, _ in samples if tp in s)
 
 
-first, faults = ours[0]
-print(f"## Per-probe cost (BPF run-time statistics, median of {stats_rounds} fault-loop runs each)\n")
-print("| tracepoint | program | runs per fault | ns per run | floor's ns per run | above the floor |")
-print("|---|---|---|---|---|---|")
-for tp, (name, cnt, _) in sorted(first.items(), key=lambda kv: -kv[1][1]):
-    mine = ns_per_run(ours, tp)
-    base = ns_per_run(floor, tp) if any(tp in s for s, _ in floor) else None
-    cells = [tp, name, f"{cnt / faults:.3f}", f"{mine:.0f}"]
-    cells += [f"{base:.0f}", f"{mine - base:+.0f}"] if base is not None else ["-", "-"]
-    print("| " + " | ".join(cells) + " |")
-print()
+def per_unit(samples):
+    return statistics.median(sum(v[2] for v in s.values()) / u for s, u in samples)
 
 
-def per_fault(samples):
-    return statistics.median(sum(v[2] for v in s.values()) / f for s, f in samples)
+def probe_table(workload, title, unit, min_share):
+    """The per-probe table of one workload: programs that ran at least min_share per unit."""
+    ours = [stats_run(workload, "foliostat", r) for r in range(1, stats_rounds + 1)]
+    floor = [stats_run(workload, "floor", r) for r in range(1, stats_rounds + 1)]
+    first, units = ours[0]
+    print(f"## Per-probe cost, {title} (BPF run-time statistics, median of {stats_rounds} runs each)\n")
+    print(f"| tracepoint | program | runs per {unit} | ns per run | floor's ns per run | above the floor |")
+    print("|---|---|---|---|---|---|")
+    for tp, (name, cnt, _) in sorted(first.items(), key=lambda kv: -kv[1][1]):
+        if cnt / units < min_share:
+            continue
+        mine = ns_per_run(ours, tp)
+        base = ns_per_run(floor, tp) if any(tp in s for s, _ in floor) else None
+        cells = [tp, name, f"{cnt / units:.3f}", f"{mine:.0f}"]
+        cells += [f"{base:.0f}", f"{mine - base:+.0f}"] if base is not None else ["-", "-"]
+        print("| " + " | ".join(cells) + " |")
+    print()
+    print(f"BPF time per {unit}: foliostat {per_unit(ours):.0f} ns, the floor {per_unit(floor):.0f} ns "
+          "(statistics switched on, which adds its own clock reads to every run, the same for "
+          "both).\n")
 
 
-print(f"BPF time per fault of the loop: foliostat {per_fault(ours):.0f} ns, the floor "
-      f"{per_fault(floor):.0f} ns (statistics switched on, which adds its own clock reads to every "
-      "run, the same for both).\n")
+probe_table("stats", "fault loop", "fault", 0)
+# On the ring, what runs at least once per 20 passes: at the switches, and the faults that half
+# of its members take in each turn (the first event of a thread after a switch).
+probe_table("switch", "context switches between address spaces (the ring)", "pass", 0.05)
 
 maps = [m for m in json.load(open(f"{out}/maps.json")) if m.get("name", "").startswith("fs_")]
 print("## BPF maps\n")
