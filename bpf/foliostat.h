@@ -213,9 +213,9 @@ struct fs_cpu {
 	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
 			  * compat.bpf.h); state, not a counter */
 	/* The thread recorded as running here (record_running() in maps.bpf.h), so that the hot
-	 * programs learn who is running without a helper call: FS_OWNER(its key), and its stack's base as
-	 * an offset from this structure's own address. Valid while `self`, this structure's
-	 * address as a number, is set; a context switch clears it. */
+	 * programs learn who is running without a helper call: FS_OWNER(its key), and its
+	 * stack's base as an offset from this structure's own address. Valid while `self`, this
+	 * structure's address as a number, is set; a context switch clears it. */
 	__u64 running_owner;
 	__u64 running_stack;
 	__u64 self;

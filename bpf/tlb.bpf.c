@@ -32,10 +32,11 @@ static __always_inline void count_flush(struct fs_counters *c, unsigned int buck
 }
 
 /*
- * Flushes on task switch come at context-switch rate on a busy host, in the switching thread's
- * context; the CPU's slot takes them when it is that thread's already (it usually is: the
- * thread had events in its turn). Otherwise, and for shootdowns received in interrupt context,
- * the thread's entry: no slot claim for one flush.
+ * Flushes on task switch come at context-switch rate on a busy host, in the context of the
+ * thread switching away; the CPU's slot takes them when it is that thread's already (the
+ * thread had faults or allocations in its turn: 112 ns per run on a compile, against 293 ns
+ * through the entry, statistics on). Otherwise, and for shootdowns received in interrupt
+ * context, the thread's entry: a slot claim for one flush would cost more.
  */
 SEC("tp_btf/tlb_flush")
 int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
