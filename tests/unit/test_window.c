@@ -194,7 +194,8 @@ static bool stable_slots_add_to_their_threads(void)
 	add_thread(&now, 70, 70, "app", 10, 0, false);
 	first[0] = (struct slot_sample){.seq = 4, .owned = true, .key = KEY(70, 70)};
 	first[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 5;
-	first[1] = (struct slot_sample){.seq = 6, .owned = true, .key = KEY(80, 81), .comm = "newcomer"};
+	first[1] =
+	    (struct slot_sample){.seq = 6, .owned = true, .key = KEY(80, 81), .comm = "newcomer"};
 	first[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 2;
 	first[2] = (struct slot_sample){.seq = 8, .owned = true, .key = KEY(90, 90)};
 	first[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 7;
