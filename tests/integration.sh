@@ -203,7 +203,7 @@ test_interrupt_context_is_recognised() {
 	local running
 	running=$(python3 -c "import json; print(json.load(open('$T/verdicts'))['running']['sched_switch'])")
 	assert_eq "${running#*, }" "0]" "task-context events whose recorded thread was not current ($running)"
-	assert_between "$(python3 -c "print($running[0])")" 1 100000000 "task-context events whose recorded thread was current"
+	assert_between "$(python3 -c "print(${running}[0])")" 1 100000000 "task-context events whose recorded thread was current"
 }
 
 # Flipping a page read-only and back N times while another thread of the process keeps reading
