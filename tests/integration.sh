@@ -208,22 +208,28 @@ test_interrupt_context_is_recognised() {
 
 # Flipping a page read-only and back N times while another thread of the process keeps reading
 # it on another CPU sends a shootdown IPI per flip (2N), charged to the flipping process; the
-# reader, interrupted by each, suffers them as remote shootdowns. perf counts the same sends.
+# reader, interrupted by each, suffers them as remote shootdowns. perf counts the same sends,
+# and the same shootdowns in the reader's context.
 test_tlb_shootdowns_are_charged_both_ways() {
 	need_root
 	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 	mount_tracefs
-	run_workload_traced -e tlb:tlb_flush --filter 'reason == 4' -- tlbflip 1000
-	local pid sent theirs
+	run_workload_traced -e tlb:tlb_flush --filter 'reason == 4' \
+		-e tlb:tlb_flush --filter 'reason == 1' -- tlbflip 1000
+	local pid sent theirs suffered theirs_suffered
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	sent=$(query "$T/out" "tlb($pid, 'remote_send_ipi')")
-	theirs=$(perf_count "$T/perf" tlb:tlb_flush)
+	theirs=$(perf_count "$T/perf" tlb:tlb_flush 1)
 	# About 2 per flip: fewer when the reader's CPU was briefly running something else.
 	assert_between "$sent" 1000 2100 "shootdown IPIs sent by the flipping process"
 	# perf counts from exec on; foliostat also sees the fork side before exec.
 	assert_between "$sent" "$theirs" $((theirs + 10)) "IPIs sent, foliostat vs perf (perf=$theirs)"
-	assert_between "$(query "$T/out" "tlb($pid, 'remote_shootdown')")" $((sent / 2)) "$sent" \
-		"shootdowns suffered by the process's reader thread"
+	# The reader suffers one per IPI while it runs; while its CPU runs something else it
+	# catches up at its next switch instead (flush_on_task_switch), so only most of them.
+	suffered=$(query "$T/out" "tlb($pid, 'remote_shootdown')")
+	theirs_suffered=$(perf_count "$T/perf" tlb:tlb_flush 2)
+	assert_between "$theirs_suffered" $((sent / 4)) "$sent" "remote shootdowns perf counted"
+	assert_eq "$suffered" "$theirs_suffered" "shootdowns suffered by the reader thread, foliostat vs perf"
 }
 
 # Eight processes passing a token round a ring on one CPU switch address spaces at every pass,

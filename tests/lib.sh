@@ -129,9 +129,10 @@ query() {
 	python3 tests/records.py "$@"
 }
 
-# perf_count PERF_OUTPUT EVENT: the count perf stat -x, wrote for EVENT.
+# perf_count PERF_OUTPUT EVENT [N]: the count perf stat -x, wrote for EVENT (its Nth line for
+# that event, when it was given N times with different filters; the first by default).
 perf_count() {
-	awk -F, -v ev="$2" '$3 == ev { print $1; exit }' "$1"
+	awk -F, -v ev="$2" -v n="${3:-1}" '$3 == ev && ++seen == n { print $1; exit }' "$1"
 }
 
 # json_field JSON_LINE FIELD
