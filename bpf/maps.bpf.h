@@ -110,16 +110,22 @@ static __always_inline int in_interrupt_context(struct fs_cpu *cpu)
  * written. */
 static const struct fs_task zero_task;
 
+/* A zeroed entry for thread `key`, or NULL when the table is full. The caller names it if its
+ * name is still empty. */
+static __always_inline struct fs_task *task_entry_new(__u64 key)
+{
+	/* BPF_NOEXIST: if the thread raced us here from another program, keep its entry. */
+	bpf_map_update_elem(&fs_tasks, &key, &zero_task, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&fs_tasks, &key);
+}
+
 /* Kept out of line: it runs once per thread, and inlining it into every hot program would
  * only make them longer. */
 static __noinline struct fs_task *task_create(__u64 pid_tgid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fs_task *entry;
+	struct fs_task *entry = task_entry_new(pid_tgid);
 
-	/* BPF_NOEXIST: if the thread raced us here from another program, keep its entry. */
-	bpf_map_update_elem(&fs_tasks, &pid_tgid, &zero_task, BPF_NOEXIST);
-	entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
 	if (entry && !entry->comm[0])
 		BPF_CORE_READ_STR_INTO(&entry->comm, task, group_leader, comm);
 	return entry;
@@ -178,8 +184,7 @@ static __noinline void slot_flush(struct fs_cpu *cpu)
 	cpu->slot_seq++;
 	entry = bpf_map_lookup_elem(&fs_tasks, &key);
 	if (!entry) {
-		bpf_map_update_elem(&fs_tasks, &key, &zero_task, BPF_NOEXIST);
-		entry = bpf_map_lookup_elem(&fs_tasks, &key);
+		entry = task_entry_new(key);
 		if (entry && !entry->comm[0])
 			__builtin_memcpy(entry->comm, cpu->slot_comm, FS_COMM_LEN);
 	}
@@ -244,7 +249,7 @@ static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
 }
 
 /* For task events that may also come in interrupt context on behalf of the interrupted thread
- * (a TLB shootdown IPI): its entry directly, never the slot. */
+ * (a TLB shootdown IPI): its entry, never the slot (owned_slot() below is the cheaper try). */
 static __always_inline struct fs_counters *charge_current_entry(struct fs_cpu *cpu)
 {
 	struct fs_counters *counters = task_counters();

@@ -47,12 +47,10 @@ int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 	if (task->pid != task->tgid)
 		return 0;
 	entry = bpf_map_lookup_elem(&fs_tasks, &key);
-	if (!entry) {
-		/* Its counts may all be in a CPU's slot still, under the old name: an entry now,
-		 * so that they are moved (and read) under the new one. */
-		bpf_map_update_elem(&fs_tasks, &key, &zero_task, BPF_NOEXIST);
-		entry = bpf_map_lookup_elem(&fs_tasks, &key);
-	}
+	/* Its counts may all be in a CPU's slot still, under the old name: an entry now, so that
+	 * they are moved (and read) under the new one. */
+	if (!entry)
+		entry = task_entry_new(key);
 	if (entry)
 		bpf_probe_read_kernel_str(entry->comm, sizeof(entry->comm), comm);
 	return 0;
