@@ -177,73 +177,102 @@ static int output_failed(const struct fs_options *opts, char *err, size_t err_le
 	return -1;
 }
 
-static int run(struct loader *loader, const struct fs_options *opts, struct output_file *file,
-	       char *err, size_t err_len)
+/* Which figures the attached probes measure: the others are reported as null. */
+static void report_measured(struct fs_report *report, const struct loader *loader)
 {
-	struct collector c = {.loader = loader, .opts = opts};
-	struct process_table total = {0};
-	struct fs_report report = {
-	    .probes = loader->probes,
-	    .nr_probes = NR_PROBES,
-	    .measured = {[HIST_ALLOC] = true,
-			 [HIST_ALLOC_MOVABLE] = true,
-			 [HIST_ALLOC_KERNEL] = true,
-			 [HIST_PAGECACHE] = loader->probes[PROBE_PAGECACHE_ADD].attached},
-	    .free_measured = loader->probes[PROBE_PAGE_FREE].attached,
-	};
-	struct kernel_counters kernel_total = {0};
-	struct self_cost self_total = {0};
-	bool user_faults = loader->probes[PROBE_FAULT_USER].attached;
-	bool kernel_faults = loader->probes[PROBE_FAULT_KERNEL].attached;
+	const struct probe_status *p = loader->probes;
+	bool user_faults = p[PROBE_FAULT_USER].attached;
+	bool kernel_faults = p[PROBE_FAULT_KERNEL].attached;
 
+	report->probes = loader->probes;
+	report->nr_probes = NR_PROBES;
+	report->measured[HIST_ALLOC] = true;
+	report->measured[HIST_ALLOC_MOVABLE] = true;
+	report->measured[HIST_ALLOC_KERNEL] = true;
+	report->measured[HIST_PAGECACHE] = p[PROBE_PAGECACHE_ADD].attached;
+	report->free_measured = p[PROBE_PAGE_FREE].attached;
 	/* The breakdown by cause covers both modes, so it needs both probes. */
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		report.faults_measured[f] = user_faults && kernel_faults;
-	report.faults_measured[FS_FAULT_USER] = user_faults;
-	report.faults_measured[FS_FAULT_KERNEL] = kernel_faults;
-	report.faults_measured[FS_FAULT_FILE] = loader->probes[PROBE_FAULT_FILE].attached;
-	report.thp_measured[FS_THP_COLLAPSE] = loader->probes[PROBE_THP_COLLAPSE].attached;
-	report.thp_measured[FS_THP_COLLAPSE_FILE] =
-	    loader->probes[PROBE_THP_COLLAPSE_FILE].attached;
-	report.thp_measured[FS_THP_SCAN] = loader->probes[PROBE_THP_SCAN].attached;
-	report.thp_measured[FS_THP_SCAN_FILE] = loader->probes[PROBE_THP_SCAN_FILE].attached;
-	report.scan_names = loader->scan_names;
+		report->faults_measured[f] = user_faults && kernel_faults;
+	report->faults_measured[FS_FAULT_USER] = user_faults;
+	report->faults_measured[FS_FAULT_KERNEL] = kernel_faults;
+	report->faults_measured[FS_FAULT_FILE] = p[PROBE_FAULT_FILE].attached;
+	report->thp_measured[FS_THP_COLLAPSE] = p[PROBE_THP_COLLAPSE].attached;
+	report->thp_measured[FS_THP_COLLAPSE_FILE] = p[PROBE_THP_COLLAPSE_FILE].attached;
+	report->thp_measured[FS_THP_SCAN] = p[PROBE_THP_SCAN].attached;
+	report->thp_measured[FS_THP_SCAN_FILE] = p[PROBE_THP_SCAN_FILE].attached;
+	report->scan_names = loader->scan_names;
 	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
-		report.migrate_measured[m] = loader->probes[PROBE_MIGRATE].attached;
-	report.migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
+		report->migrate_measured[m] = p[PROBE_MIGRATE].attached;
+	report->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
 	    loader->skel->rodata->fs_migrate_has_large_folio_split;
-	report.stall_measured[FS_STALL_COMPACTION] =
-	    loader->probes[PROBE_COMPACTION_BEGIN].attached;
-	report.stall_measured[FS_STALL_DIRECT_RECLAIM] =
-	    loader->probes[PROBE_DIRECT_RECLAIM_BEGIN].attached;
-	report.stall_measured[FS_STALL_MEMCG_RECLAIM] =
-	    loader->probes[PROBE_MEMCG_RECLAIM_BEGIN].attached;
-	report.vmscan_measured[FS_VMSCAN_SCANNED] = loader->probes[PROBE_LRU_ISOLATE].attached;
-	report.vmscan_measured[FS_VMSCAN_RECLAIMED] =
-	    loader->probes[PROBE_SHRINK_INACTIVE].attached;
-	report.vmscan_measured[FS_VMSCAN_DEACTIVATED] =
-	    loader->probes[PROBE_SHRINK_ACTIVE].attached;
-	report.vmscan_measured[FS_VMSCAN_KSWAPD_WAKES] = loader->probes[PROBE_KSWAPD_WAKE].attached;
-	report.vmscan_measured[FS_VMSCAN_WRITTEN] = loader->probes[PROBE_RECLAIM_WRITE].attached;
-	report.tlb_names = loader->tlb_names;
-	report.tlb_known = loader->tlb_known;
-	report.lru_names = loader->lru_names;
-	report.lru_known = loader->lru_known;
-	report.tlb_measured = loader->probes[PROBE_TLB_FLUSH].attached;
-	report.lru_insert_measured = loader->probes[PROBE_LRU_INSERT].attached;
-	report.lru_activate_measured = loader->probes[PROBE_LRU_ACTIVATE].attached;
-	report.mglru = host_mglru_enabled();
-	/* The kernel counters' starting point, so the first window has a "before". */
-	int opened = kernel_counter_files_open(&c.kernel_files);
+	report->stall_measured[FS_STALL_COMPACTION] = p[PROBE_COMPACTION_BEGIN].attached;
+	report->stall_measured[FS_STALL_DIRECT_RECLAIM] = p[PROBE_DIRECT_RECLAIM_BEGIN].attached;
+	report->stall_measured[FS_STALL_MEMCG_RECLAIM] = p[PROBE_MEMCG_RECLAIM_BEGIN].attached;
+	report->vmscan_measured[FS_VMSCAN_SCANNED] = p[PROBE_LRU_ISOLATE].attached;
+	report->vmscan_measured[FS_VMSCAN_RECLAIMED] = p[PROBE_SHRINK_INACTIVE].attached;
+	report->vmscan_measured[FS_VMSCAN_DEACTIVATED] = p[PROBE_SHRINK_ACTIVE].attached;
+	report->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES] = p[PROBE_KSWAPD_WAKE].attached;
+	report->vmscan_measured[FS_VMSCAN_WRITTEN] = p[PROBE_RECLAIM_WRITE].attached;
+	report->tlb_names = loader->tlb_names;
+	report->tlb_known = loader->tlb_known;
+	report->lru_names = loader->lru_names;
+	report->lru_known = loader->lru_known;
+	report->tlb_measured = p[PROBE_TLB_FLUSH].attached;
+	report->lru_insert_measured = p[PROBE_LRU_INSERT].attached;
+	report->lru_activate_measured = p[PROBE_LRU_ACTIVATE].attached;
+	report->mglru = host_mglru_enabled();
+}
 
-	if (opened) {
+/*
+ * Take the starting points of everything read from outside the maps (the kernel's THP
+ * counters, the BPF run-time statistics), so that the first window has a "before". This is
+ * done before start-up ends (privileges dropped): from then on every figure counts everything.
+ */
+static int collector_open(struct collector *c, struct loader *loader, const struct fs_options *opts,
+			  char *err, size_t err_len)
+{
+	int ret;
+
+	*c = (struct collector){.loader = loader, .opts = opts};
+	ret = kernel_counter_files_open(&c->kernel_files);
+	if (ret) {
 		snprintf(err, err_len, "failed to open the kernel's THP counters: %s",
-			 strerror(-opened));
+			 strerror(-ret));
 		return -1;
 	}
-	kernel_counters_read(&c.kernel_files, &c.kernel_before);
+	if (cpu_sums_init(&c->cpus, loader->nr_cpus)) {
+		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
+		kernel_counter_files_close(&c->kernel_files);
+		return -1;
+	}
+	kernel_counters_read(&c->kernel_files, &c->kernel_before);
 	if (opts->self)
-		self_baseline(&c.self_before);
+		self_baseline(&c->self_before);
+	return 0;
+}
+
+static void collector_close(struct collector *c)
+{
+	process_table_free(&c->window);
+	kernel_counters_free(&c->kernel_before);
+	kernel_counters_free(&c->kernel_now);
+	kernel_counters_free(&c->kernel_window);
+	snapshot_free(&c->before);
+	snapshot_free(&c->now);
+	snapshot_free(&c->carry);
+	cpu_sums_free(&c->cpus);
+	kernel_counter_files_close(&c->kernel_files);
+}
+
+/* The collection loop: a read every tick, a record every INTERVAL (or one at the end). */
+static int run(struct collector *c, struct output_file *file, char *err, size_t err_len)
+{
+	const struct fs_options *opts = c->opts;
+	struct process_table total = {0};
+	struct fs_report report = {0};
+	struct kernel_counters kernel_total = {0};
+	struct self_cost self_total = {0};
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	/* Reads per record (0: one record at the end): one, unless the interval is long. */
@@ -254,17 +283,12 @@ static int run(struct loader *loader, const struct fs_options *opts, struct outp
 	int in_record = 0;
 	int ret = 0;
 
+	report_measured(&report, c->loader);
 	if (streaming) {
 		for (per_record = 1; opts->interval_s / per_record > MAX_READ_PERIOD_S;
 		     per_record++)
 			;
 		tick = opts->interval_s / per_record;
-	}
-	if (cpu_sums_init(&c.cpus, loader->nr_cpus)) {
-		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
-		kernel_counters_free(&c.kernel_before);
-		kernel_counter_files_close(&c.kernel_files);
-		return -1;
 	}
 	host_info_read(&host);
 	report.host = &host;
@@ -280,21 +304,21 @@ static int run(struct loader *loader, const struct fs_options *opts, struct outp
 		sleep_until(end && end < next ? end : next);
 		last = stop_requests || (end && monotonic_now() >= end);
 		/* A record of one read needs rows for the processes it shows only. */
-		ret = collect_window(&c, per_record == 1 ? (size_t)opts->top : 0, err, err_len);
+		ret = collect_window(c, per_record == 1 ? (size_t)opts->top : 0, err, err_len);
 		if (ret)
 			break;
 		record_done = last || (per_record && ++in_record == per_record);
 		if (per_record == 1) {
-			report.system = c.system;
-			report.kernel = &c.kernel_window;
-			report.self = opts->self ? &c.self_window : NULL;
+			report.system = c->system;
+			report.kernel = &c->kernel_window;
+			report.self = opts->self ? &c->self_window : NULL;
 		} else {
-			words_add_system(&report.system, &c.system);
+			words_add_system(&report.system, &c->system);
 			report.kernel = &kernel_total;
-			self_accumulate(&self_total, &c.self_window);
+			self_accumulate(&self_total, &c->self_window);
 			report.self = opts->self ? &self_total : NULL;
-			if (process_table_accumulate(&total, &c.window, (size_t)opts->max_tasks) ||
-			    kernel_counters_accumulate(&kernel_total, &c.kernel_window)) {
+			if (process_table_accumulate(&total, &c->window, (size_t)opts->max_tasks) ||
+			    kernel_counters_accumulate(&kernel_total, &c->kernel_window)) {
 				snprintf(err, err_len, "failed to aggregate: %s", strerror(ENOMEM));
 				ret = -1;
 				break;
@@ -305,7 +329,7 @@ static int run(struct loader *loader, const struct fs_options *opts, struct outp
 
 			report.interval_s = now - window_start;
 			window_start = now;
-			if (emit(opts, file, &report, per_record == 1 ? &c.window : &total)) {
+			if (emit(opts, file, &report, per_record == 1 ? &c->window : &total)) {
 				ret = output_failed(opts, err, err_len);
 				break;
 			}
@@ -317,21 +341,12 @@ static int run(struct loader *loader, const struct fs_options *opts, struct outp
 			memset(&report.system, 0, sizeof(report.system));
 			memset(&self_total, 0, sizeof(self_total));
 		}
-		process_table_shrink(&c.window);
+		process_table_shrink(&c->window);
 		if (last)
 			break;
 	}
 	process_table_free(&total);
-	process_table_free(&c.window);
 	kernel_counters_free(&kernel_total);
-	kernel_counters_free(&c.kernel_before);
-	kernel_counters_free(&c.kernel_now);
-	kernel_counters_free(&c.kernel_window);
-	snapshot_free(&c.before);
-	snapshot_free(&c.now);
-	snapshot_free(&c.carry);
-	cpu_sums_free(&c.cpus);
-	kernel_counter_files_close(&c.kernel_files);
 	return ret;
 }
 
@@ -340,6 +355,7 @@ int main(int argc, char **argv)
 	struct fs_options opts;
 	struct loader loader;
 	struct output_file file = {.dir_fd = -1};
+	struct collector collector;
 	char err[512];
 	int stats_fd = 0;
 	int ret;
@@ -397,12 +413,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	loader.stats_fd = stats_fd;
-	ret = drop_privileges(&loader, err, sizeof(err));
-	/* Records are written without privileges: try one now, not after a whole run. */
-	if (!ret && opts.output)
-		ret = output_file_try(&file, err, sizeof(err));
-	if (!ret)
-		ret = run(&loader, &opts, opts.output ? &file : NULL, err, sizeof(err));
+	ret = collector_open(&collector, &loader, &opts, err, sizeof(err));
+	if (!ret) {
+		/* The last step of start-up: from here on, everything is counted. */
+		ret = drop_privileges(&loader, err, sizeof(err));
+		/* Records are written without privileges: try one now, not after a whole run. */
+		if (!ret && opts.output)
+			ret = output_file_try(&file, err, sizeof(err));
+		if (!ret)
+			ret = run(&collector, opts.output ? &file : NULL, err, sizeof(err));
+		collector_close(&collector);
+	}
 	self_stop(&loader);
 	loader_stop(&loader);
 	output_file_close(&file);
