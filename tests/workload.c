@@ -5,13 +5,15 @@
  * (its pid, pages touched, page-cache residency before and after), for the tests to compare
  * with foliostat's figures.
  *
- *   workload [--name HEX] [--linger SECS] thp MIB     touch MIB of MADV_HUGEPAGE memory
+ *   workload [--name HEX] [--linger SECS] thp MIB     touch MIB of MADV_HUGEPAGE memory, and
+ *                                                   count the huge pages it got
  *   workload [--name HEX] [--linger SECS] pages N     touch N pages with THP off
  *   workload [--name HEX] [--linger SECS] read FILE   drop FILE from the cache, read it all
  *   workload [--name HEX] [--linger SECS] mapread FILE   drop FILE from the cache, map it and
  *                                                        read one byte of each page
  *   workload [--name HEX] [--linger SECS] collapse MIB   populate MIB of 2 MiB-aligned memory
- *                                                        with small pages, then MADV_COLLAPSE
+ *                                                        with small pages, then MADV_COLLAPSE,
+ *                                                        and count the huge pages it got
  *   workload [--name HEX] [--linger SECS] compact NODE   scatter 8192 pages of its own, then
  *                                                        compact every zone of NUMA node NODE,
  *                                                        in this process (needs root)
@@ -82,6 +84,30 @@ static char *map_aligned(size_t len)
 	return (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
 }
 
+/*
+ * How many PMD-mapped huge pages back [mem, mem + len), from the AnonHugePages of the mappings
+ * that overlap it in /proc/self/smaps. Whether the kernel finds a free 2 MiB block is its own
+ * decision (fragmentation, the memory cgroup), so the tests compare with what it did.
+ */
+static long huge_pages_in(const char *mem, size_t len)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	unsigned long start, end, kib, total_kib = 0;
+	int overlaps = 0;
+
+	if (!f)
+		die("/proc/self/smaps");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+			overlaps = start < (uintptr_t)mem + len && (uintptr_t)mem < end;
+		else if (overlaps && sscanf(line, "AnonHugePages: %lu kB", &kib) == 1)
+			total_kib += kib;
+	}
+	fclose(f);
+	return (long)(total_kib * 1024 / HUGE_SIZE);
+}
+
 /* Is THP "always" on (rather than madvise or never)? */
 static int thp_always(void)
 {
@@ -121,8 +147,9 @@ static void action_collapse(long mib)
 	}
 	if (madvise(mem, len, MADV_COLLAPSE))
 		err = errno;
-	printf("{\"pid\":%d,\"action\":\"collapse\",\"bytes\":%zu,\"collapse_errno\":%d}\n",
-	       getpid(), len, err);
+	printf("{\"pid\":%d,\"action\":\"collapse\",\"bytes\":%zu,\"collapse_errno\":%d,"
+	       "\"huge_pages\":%ld}\n",
+	       getpid(), len, err, huge_pages_in(mem, len));
 }
 
 /*
@@ -298,8 +325,9 @@ static void action_thp(long mib)
 	if (madvise(mem, len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	touch(mem, len);
-	printf("{\"pid\":%d,\"action\":\"thp\",\"bytes\":%zu,\"pages_touched\":%zu}\n", getpid(),
-	       len, len / page_size);
+	printf("{\"pid\":%d,\"action\":\"thp\",\"bytes\":%zu,\"pages_touched\":%zu,"
+	       "\"huge_pages\":%ld}\n",
+	       getpid(), len, len / page_size, huge_pages_in(mem, len));
 }
 
 static void action_pages(long pages)
