@@ -2,7 +2,8 @@
 # Runs every test: the unit tests (build/unit-tests), then each test_* function of
 # tests/integration.sh in its own subshell. One result line per test, then
 # "N passed, N failed, N skipped". Under CI=true a skipped test counts as failed: CI runs as
-# root on a kernel that can run them all. Usage: tests/run-tests.sh [NAME-FILTER]
+# root on a kernel that can run them all. Usage: tests/run-tests.sh [NAME-FILTER]; with VERBOSE=1
+# the log of every integration test is shown, not only of those that fail.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 filter=${1:-}
@@ -37,6 +38,7 @@ for test in $(declare -F | awk '{ print $3 }' | grep '^test_'); do
 	if [ "$status" -eq 0 ]; then
 		passed=$((passed + 1))
 		echo "PASS $test"
+		[ "${VERBOSE:-}" = 1 ] && sed 's/^/    /' "$log"
 	elif [ "$status" -eq "$SKIP_STATUS" ] && [ "${CI:-}" != true ]; then
 		skipped=$((skipped + 1))
 		echo "SKIP $test: $(tail -1 "$log")"
