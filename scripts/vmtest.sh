@@ -66,8 +66,9 @@ echo "vmtest: thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 # One-shot, as users run it: one JSON record of the whole run at SIGINT.
 foliostat -j >/tmp/records 2>/tmp/errors &
 fs=$!
-for i in $(seq 100); do
-	grep -q 'NoNewPrivs:.*1' /proc/$fs/status 2>/dev/null && break # its start-up is done
+# Until its start-up is done (no_new_privs), however slow the emulation is on this host: the
+# VM's own timeout bounds the wait.
+while ! grep -q 'NoNewPrivs:.*1' /proc/$fs/status 2>/dev/null && [ -d /proc/$fs ]; do
 	sleep 0.1
 done
 workload pages 4096 >/tmp/workload

@@ -4,43 +4,50 @@
 # mincore). Each test_* function runs in its own subshell from the repository root, in a
 # scratch directory $T. Exit 0 passes, 77 skips (a failure under CI=true), anything else fails.
 
-# Touching 64 MiB of MADV_HUGEPAGE memory, 2 MiB aligned, gives 32 order-9 folios.
+# Touching 64 MiB of MADV_HUGEPAGE memory, 2 MiB aligned, gives an order-9 folio per 2 MiB: 32,
+# unless the kernel found no free 2 MiB block for some (then it falls back to small pages, and
+# the workload's own count of its huge pages, from smaps, says how many it got).
 test_thp_region_gives_order9_folios() {
 	need_root
 	mount_tracefs
 	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
-	local before after
-	before=$(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat)
 	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- thp 64
-	after=$(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat)
-	local pid
+	local pid huge
 	pid=$(json_field "$(cat "$T/workload")" pid)
-	assert_eq "$(query "$T/out" "hist($pid, 'alloc').get('9', 0)")" 32 "order-9 folios charged to the workload"
-	assert_eq "$(query "$T/out" "hist($pid, 'alloc_movable').get('9', 0)")" 32 "of which movable"
-	assert_eq "$(perf_count "$T/perf" kmem:mm_page_alloc)" 32 "perf's count of order-9 allocations"
-	assert_between $((after - before)) 32 100000 "/proc/vmstat thp_fault_alloc delta"
-	assert_between "$(query "$T/out" "system('alloc').get('9', 0)")" 32 100000 "system order-9 folios"
+	huge=$(json_field "$(cat "$T/workload")" huge_pages)
+	assert_between "$huge" 1 32 "huge pages the workload got (smaps), of 32"
+	[ "$huge" -eq 32 ] || echo "note: the kernel fell back to small pages for $((32 - huge)) of 32"
+	assert_eq "$(query "$T/out" "hist($pid, 'alloc').get('9', 0)")" "$huge" "order-9 folios charged to the workload"
+	assert_eq "$(query "$T/out" "hist($pid, 'alloc_movable').get('9', 0)")" "$huge" "of which movable"
+	assert_eq "$(perf_count "$T/perf" kmem:mm_page_alloc)" "$huge" "perf's count of order-9 allocations"
+	assert_between "$(vmstat_delta outer thp_fault_alloc)" "$huge" 100000000 "/proc/vmstat thp_fault_alloc delta"
+	assert_sandwiched "$(query "$T/out" "vmstat('thp_fault_alloc')")" "$(vmstat_delta inner thp_fault_alloc)" \
+		"$(vmstat_delta outer thp_fault_alloc)" "thp_fault_alloc change in the records"
+	assert_between "$(query "$T/out" "system('alloc').get('9', 0)")" "$huge" 100000000 "system order-9 folios"
 }
 
 # MADV_COLLAPSE of a populated, 2 MiB-aligned 8 MiB region: 4 successful collapses charged to
-# the process whose memory it is, and 4 order-9 folios allocated for them.
+# the process whose memory it is, and 4 order-9 folios allocated for them. (With THP always on,
+# the workload faults the region with THP off first; khugepaged could only race it for the
+# microseconds between its two madvise calls.)
 test_madv_collapse_is_charged_to_the_process() {
 	need_root
-	grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled &&
-		skip "THP is always on: khugepaged races MADV_COLLAPSE for the region"
 	mount_tracefs
 	run_workload_traced -e huge_memory:mm_collapse_huge_page --filter 'status == 1' -- collapse 8
 	local line pid
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
 	assert_eq "$(json_field "$line" collapse_errno)" 0 "MADV_COLLAPSE's errno"
+	assert_eq "$(json_field "$line" huge_pages)" 4 "huge pages in the region after the collapse (smaps)"
 	echo "order-9 folios: system $(query "$T/out" "system('alloc').get('9', 0)")," \
 		"interrupt $(query "$T/out" "group('interrupt', 'alloc').get('9', 0)")," \
 		"untracked $(query "$T/out" "group('untracked', 'alloc').get('9', 0)")"
 	assert_eq "$(query "$T/out" "thp($pid, 'collapse')")" '{"succeed": 4}' "collapse results charged to the workload"
 	assert_eq "$(query "$T/out" "hist($pid, 'alloc').get('9', 0)")" 4 "order-9 folios allocated by the workload"
 	assert_eq "$(perf_count "$T/perf" huge_memory:mm_collapse_huge_page)" 4 "perf's count of successful collapses"
-	assert_between "$(query "$T/out" "vmstat('thp_collapse_alloc')")" 4 100000 "/proc/vmstat thp_collapse_alloc change in the records"
+	assert_sandwiched "$(query "$T/out" "vmstat('thp_collapse_alloc')")" "$(vmstat_delta inner thp_collapse_alloc)" \
+		"$(vmstat_delta outer thp_collapse_alloc)" "thp_collapse_alloc change in the records"
+	assert_between "$(vmstat_delta inner thp_collapse_alloc)" 4 100000000 "/proc/vmstat thp_collapse_alloc delta"
 	assert_eq "$(query "$T/out" "all('2048kB' in r['system']['thp']['mthp'] for r in recs)")" true "mTHP counters for 2 MiB"
 }
 
@@ -50,13 +57,7 @@ test_madv_collapse_is_charged_to_the_process() {
 test_compaction_is_charged_to_the_compacting_process() {
 	need_root
 	mount_tracefs
-	local before after
-	before=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
-	start_foliostat "$T/out" -j 0.5
-	perf stat -x, -e compaction:mm_compaction_end -o "$T/perf" -- "$WORKLOAD" compact 0 >"$T/workload"
-	sleep 0.6
-	stop_foliostat "$T/out"
-	after=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
+	run_workload_traced -e compaction:mm_compaction_end -- compact 0
 	local pid stalls
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	stalls=$(query "$T/out" "thp_sum($pid, 'compaction', 'stalls')")
@@ -64,28 +65,33 @@ test_compaction_is_charged_to_the_compacting_process() {
 	assert_eq "$stalls" "$(perf_count "$T/perf" compaction:mm_compaction_end)" "stalls, foliostat vs perf"
 	assert_between "$(query "$T/out" "sum(p['thp']['compaction']['hist_us'][b] for r in recs for p in r['processes'] if p['pid'] == $pid for b in p['thp']['compaction']['hist_us'])")" \
 		"$stalls" "$stalls" "stalls in the histogram"
-	local migrated ours
-	migrated=$((after - before))
+	local ours
 	ours=$(query "$T/out" "sys_thp_sum('migrate', 'succeeded')")
-	# Between the vmstat reads and foliostat's attach and detach a few pages may move.
-	assert_between "$ours" $((migrated - migrated / 100 - 16)) "$migrated" "pages migrated, foliostat vs /proc/vmstat ($migrated)"
+	assert_sandwiched "$ours" "$(vmstat_delta inner pgmigrate_success)" "$(vmstat_delta outer pgmigrate_success)" \
+		"pages migrated, foliostat vs /proc/vmstat pgmigrate_success"
 	assert_between "$(query "$T/out" "thp_sum($pid, 'migrate', 'succeeded')")" 1 "$ours" "pages migrated by the compacting process"
 }
 
-# N fresh anonymous pages with THP off are N order-0 movable folios (plus start-up).
+# N fresh anonymous pages with THP off are N order-0 movable folios (plus start-up). Which orders
+# the kernel picks for the rest (its own allocations for the process, readahead's page-cache
+# folios, mTHP for start-up memory where the host enables it) is its own choice: those are
+# compared with perf's count of the same allocations, not with a fixed expectation.
 test_anonymous_pages_give_order0_folios() {
 	need_root
 	mount_tracefs
-	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 0 && migratetype == 1' -- pages 16384
+	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 0 && migratetype == 1' \
+		-e kmem:mm_page_alloc --filter 'order > 0 && migratetype == 1' -- pages 16384
 	local pid ours theirs
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	ours=$(query "$T/out" "hist($pid, 'alloc_movable').get('0', 0)")
-	theirs=$(perf_count "$T/perf" kmem:mm_page_alloc)
+	theirs=$(perf_count "$T/perf" kmem:mm_page_alloc 1)
 	# Start-up (exec, libc, stack) adds a few hundred pages at most.
 	assert_between "$ours" 16384 17384 "order-0 movable folios charged to the workload"
 	# perf counts from exec on; foliostat also sees the fork side before exec.
 	assert_between "$ours" "$theirs" $((theirs + 200)) "foliostat vs perf (perf=$theirs)"
-	assert_eq "$(query "$T/out" "[o for o in hist($pid, 'alloc') if o != '0']")" "[]" "orders above 0"
+	theirs=$(perf_count "$T/perf" kmem:mm_page_alloc 2)
+	assert_between "$(query "$T/out" "folios(hist($pid, 'alloc_movable')) - hist($pid, 'alloc_movable').get('0', 0)")" \
+		"$theirs" $((theirs + 10)) "movable folios above order 0, foliostat vs perf (perf=$theirs)"
 }
 
 # Touching N fresh anonymous pages (THP off) takes N user-mode faults, each a write to a page
@@ -116,7 +122,7 @@ two_on_one_cpu_get_their_own_events() {
 	taskset -c 0 "$WORKLOAD" pages 65536 >"$T/a" &
 	taskset -c 0 "$WORKLOAD" pages 65536 >"$T/b" || fail "workload failed"
 	wait $! || fail "workload failed"
-	sleep 0.6
+	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	local w pid
 	for w in a b; do
@@ -207,29 +213,49 @@ test_interrupt_context_is_recognised() {
 }
 
 # Flipping a page read-only and back N times while another thread of the process keeps reading
-# it on another CPU sends a shootdown IPI per flip (2N), charged to the flipping process; the
-# reader, interrupted by each, suffers them as remote shootdowns. perf counts the same sends,
-# and the same shootdowns in the reader's context.
+# it on another CPU sends a shootdown per flip and direction (2N), charged to the flipping
+# process; the reader, interrupted by each, suffers them as remote shootdowns. perf counts the
+# same sends, and the same shootdowns in the reader's context.
+#
+# How the remote TLB is flushed is the host's choice: a hypervisor may flush a vCPU's TLB itself,
+# and a CPU may broadcast the invalidation (AMD INVLPGB), with no handler run on the remote CPU,
+# or no IPI sent at all. foliostat must then still equal perf, which shows what the host did.
 test_tlb_shootdowns_are_charged_both_ways() {
 	need_root
 	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 	mount_tracefs
+	local interrupts
+	interrupts=$(tlb_shootdown_interrupts)
 	run_workload_traced -e tlb:tlb_flush --filter 'reason == 4' \
 		-e tlb:tlb_flush --filter 'reason == 1' -- tlbflip 1000
+	interrupts=$(($(tlb_shootdown_interrupts) - interrupts))
 	local pid sent theirs suffered theirs_suffered
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	sent=$(query "$T/out" "tlb($pid, 'remote_send_ipi')")
+	echo "TLB shootdown interrupts over the run (/proc/interrupts): $interrupts"
 	theirs=$(perf_count "$T/perf" tlb:tlb_flush 1)
-	# About 2 per flip: fewer when the reader's CPU was briefly running something else.
-	assert_between "$sent" 1000 2100 "shootdown IPIs sent by the flipping process"
 	# perf counts from exec on; foliostat also sees the fork side before exec.
 	assert_between "$sent" "$theirs" $((theirs + 10)) "IPIs sent, foliostat vs perf (perf=$theirs)"
-	# The reader suffers one per IPI while it runs; while its CPU runs something else it
-	# catches up at its next switch instead (flush_on_task_switch), so only most of them.
+	if [ "$theirs" -eq 0 ]; then
+		echo "case: this host sent no shootdown IPIs for 2000 protection changes (broadcast invalidation)"
+	else
+		# At least one per flip (two, unless the reader's CPU was briefly doing something
+		# else): the workload's arithmetic, checked on perf's figure and so on foliostat's.
+		assert_between "$theirs" 1000 2100 "shootdown IPIs perf counted for 1000 flips"
+	fi
 	suffered=$(query "$T/out" "tlb($pid, 'remote_shootdown')")
 	theirs_suffered=$(perf_count "$T/perf" tlb:tlb_flush 2)
-	assert_between "$theirs_suffered" $((sent / 4)) "$sent" "remote shootdowns perf counted"
 	assert_eq "$suffered" "$theirs_suffered" "shootdowns suffered by the reader thread, foliostat vs perf"
+	if [ "$theirs_suffered" -eq 0 ]; then
+		echo "case: the host flushed the readers' TLBs without running the kernel's flush handler"
+	else
+		# Each reader (one per other CPU) suffers one per IPI while it runs; while its CPU
+		# runs something else, it catches up at its next switch instead
+		# (flush_on_task_switch).
+		echo "case: the readers' CPUs ran the kernel's flush handler"
+		assert_between "$theirs_suffered" 1 $((theirs * $(json_field "$(cat "$T/workload")" readers))) \
+			"remote shootdowns perf counted (at most one per IPI and reader)"
+	fi
 }
 
 # Eight processes passing a token round a ring on one CPU switch address spaces at every pass,
@@ -263,7 +289,7 @@ test_file_read_fills_the_file_lru() {
 	make_uncached_file 64
 	start_foliostat "$T/out" -j 0.5
 	"$WORKLOAD" read "$FILE" >"$T/workload"
-	sleep 0.6
+	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	local line pid file_pages
 	line=$(cat "$T/workload")
@@ -283,12 +309,7 @@ test_memcg_reclaim_is_charged_to_the_process() {
 	mount_tracefs
 	make_uncached_file 64
 	make_memcg 16
-	local stolen scanned
-	stolen=$(vmstat_sum pgsteal_anon pgsteal_file)
-	scanned=$(vmstat_sum pgscan_anon pgscan_file)
 	run_workload_traced -e vmscan:mm_vmscan_memcg_reclaim_end -- read "$FILE"
-	stolen=$(($(vmstat_sum pgsteal_anon pgsteal_file) - stolen))
-	scanned=$(($(vmstat_sum pgscan_anon pgscan_file) - scanned))
 	local pid stalls reclaimed
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	stalls=$(query "$T/out" "reclaim($pid, 'memcg', 'stalls')")
@@ -297,10 +318,12 @@ test_memcg_reclaim_is_charged_to_the_process() {
 	assert_between "$stalls" "$(perf_count "$T/perf" vmscan:mm_vmscan_memcg_reclaim_end)" \
 		"$(perf_count "$T/perf" vmscan:mm_vmscan_memcg_reclaim_end)" "stalls, foliostat vs perf"
 	assert_between "$reclaimed" $(((64 - 16) * 256)) 1000000 "pages the reader reclaimed"
-	assert_between "$(query "$T/out" "vmscan('direct', 'reclaimed') + vmscan('kswapd', 'reclaimed')")" \
-		$((stolen - stolen / 100)) "$stolen" "pages reclaimed, foliostat vs pgsteal_* ($stolen)"
-	assert_between "$(query "$T/out" "vmscan('direct', 'scanned') + vmscan('kswapd', 'scanned')")" \
-		$((scanned - scanned / 100)) "$scanned" "pages scanned, foliostat vs pgscan_* ($scanned)"
+	assert_sandwiched "$(query "$T/out" "vmscan('direct', 'reclaimed') + vmscan('kswapd', 'reclaimed')")" \
+		"$(vmstat_delta inner pgsteal_anon pgsteal_file)" "$(vmstat_delta outer pgsteal_anon pgsteal_file)" \
+		"pages reclaimed, foliostat vs /proc/vmstat pgsteal_*"
+	assert_sandwiched "$(query "$T/out" "vmscan('direct', 'scanned') + vmscan('kswapd', 'scanned')")" \
+		"$(vmstat_delta inner pgscan_anon pgscan_file)" "$(vmstat_delta outer pgscan_anon pgscan_file)" \
+		"pages scanned, foliostat vs /proc/vmstat pgscan_*"
 }
 
 # --self reports foliostat's own cost from the kernel's BPF statistics, which it switches on
@@ -311,7 +334,7 @@ test_self_reports_its_own_cost() {
 	before=$(cat /proc/sys/kernel/bpf_stats_enabled)
 	start_foliostat "$T/out" -j 0.5 --self
 	"$WORKLOAD" pages 4096 >"$T/workload"
-	sleep 0.6
+	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	assert_between "$(query "$T/out" "sum(r['self']['probes']['kmem:mm_page_alloc']['events'] for r in recs)")" \
 		4096 100000000 "mm_page_alloc program runs"
@@ -356,7 +379,10 @@ test_one_shot_summary_is_readable() {
 	grep -q "^probes: [0-9]* of [0-9]* attached" "$T/out" || fail "no probes line"
 	grep -q "^SYSTEM " "$T/out" || fail "no system block"
 	grep -q "^pid $pid (workload): folios allocated, by order" "$T/out" || fail "no histogram for the workload"
-	grep -qE '^ +9 : +8 +4096 +\|\*+ *\|$' "$T/out" || fail "no order-9 row of 8 folios"
+	local huge
+	huge=$(json_field "$(cat "$T/workload")" huge_pages)
+	assert_between "$huge" 1 8 "huge pages the workload got (smaps)"
+	grep -qE "^ +9 : +$huge +$((huge * 512)) +\|\*+ *\|$" "$T/out" || fail "no order-9 row of $huge folios"
 	assert_eq "$(awk 'length > 100' "$T/out" | wc -l)" 0 "lines over 100 columns"
 	echo "ok: summary"
 }
@@ -412,7 +438,7 @@ test_hostile_names_stay_valid_json() {
 	local hex=22615c0962017bffc0afeda080e282
 	start_foliostat "$T/out" -j 0.3
 	"$WORKLOAD" --name "$hex" pages 64 >"$T/workload"
-	sleep 0.4
+	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	local pid expected
 	pid=$(json_field "$(cat "$T/workload")" pid)
@@ -428,12 +454,11 @@ test_exited_process_reported_then_evicted() {
 	"$WORKLOAD" pages 256 >"$T/workload"
 	local pid
 	pid=$(json_field "$(cat "$T/workload")" pid)
-	sleep 2.5
+	# Reported at the next read, its entries freed by the one after at the latest.
+	wait_next_record "$T/out"
+	wait_next_record "$T/out"
 	local left
-	left=$(bpftool map dump name fs_tasks -j | python3 -c "
-import json, sys
-print(sum(1 for e in json.load(sys.stdin) if int(e.get('key', 0)) >> 32 == $pid))" 2>/dev/null) ||
-		left=$(bpftool map dump name fs_tasks | grep -c "tgid $pid" || true)
+	left=$(task_table_count "tgid == $pid")
 	stop_foliostat "$T/out"
 	assert_between "$(query "$T/out" "hist($pid, 'alloc_movable').get('0', 0)")" 256 2000 "folios of the exited process"
 	assert_eq "$left" 0 "table entries left for the exited process"
@@ -446,7 +471,7 @@ test_full_table_counts_untracked() {
 	start_foliostat "$T/out" -j 0.5 --max-tasks 64 --top 0
 	for _ in $(seq 150); do "$WORKLOAD" --linger 2 pages 32 >/dev/null & done
 	wait $(jobs -p | grep -v "^$FS_PID$") 2>/dev/null || true
-	sleep 0.6
+	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	local untracked total tracked irq
 	untracked=$(query "$T/out" "folios(group('untracked', 'alloc'))")
@@ -460,30 +485,41 @@ test_full_table_counts_untracked() {
 }
 
 # Tens of thousands of short-lived processes: each is reported in its window and its slot is
-# freed, so the table and the loader stay small; the system's fault total matches a system-wide
-# perf count taken around the run (perf also sees foliostat's own start-up and shut-down).
+# freed, so the table and the loader stay small. The system's fault total lies between two
+# system-wide perf counts of the same run: one within foliostat's span, one around it.
 test_process_churn_stays_bounded_and_exact() {
 	need_root
 	mount_tracefs
-	perf stat -a -x, -e exceptions:page_fault_user -o "$T/perf" -- sleep 14 &
-	local perf_pid=$!
-	sleep 1
+	perf_window_begin outer -e exceptions:page_fault_user
 	start_foliostat "$T/out" -j 1 --self --top 0
+	perf_window_begin inner -e exceptions:page_fault_user
 	"$WORKLOAD" forks 20000 >"$T/workload"
-	sleep 2.2
-	local slots
-	slots=$(bpftool map dump name fs_tasks -j | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+	# The last children are reported at the next read, their entries freed by the one after.
+	wait_next_record "$T/out"
+	wait_next_record "$T/out"
+	local left slots
+	left=$(task_table_count "comm == 'workload'")
+	slots=$(task_table_count True)
+	perf_window_end inner
 	stop_foliostat "$T/out"
-	wait "$perf_pid"
-	local ours theirs
+	perf_window_end outer
+	local ours inner outer untracked
 	ours=$(query "$T/out" "sum(r['system']['faults']['user'] for r in recs)")
-	theirs=$(perf_count "$T/perf" exceptions:page_fault_user)
-	echo "user faults: foliostat $ours, perf -a $theirs"
+	inner=$(perf_count "$T/inner.perf" exceptions:page_fault_user)
+	outer=$(perf_count "$T/outer.perf" exceptions:page_fault_user)
+	echo "user faults: foliostat $ours, perf -a within its span $inner, around it $outer"
+	assert_sandwiched "$ours" "$inner" "$outer" "system user faults vs perf -a"
+	untracked=$(query "$T/out" "sum(r['system']['untracked']['faults']['user'] for r in recs)")
 	# (a process that straddles two windows is in both records: count pids)
-	assert_eq "$(query "$T/out" "len({p['pid'] for r in recs for p in r['processes'] if p['comm'] == 'workload'})")" \
-		20001 "workload processes reported (parent and children)"
-	assert_between "$ours" $((theirs * 97 / 100)) "$theirs" "system user faults vs perf -a"
-	assert_between "$slots" 0 200 "thread-table slots held after the churn"
+	if [ "$untracked" -eq 0 ]; then
+		assert_eq "$(query "$T/out" "len({p['pid'] for r in recs for p in r['processes'] if p['comm'] == 'workload'})")" \
+			20001 "workload processes reported (parent and children)"
+	else
+		# More threads came and went within one second than the table holds (32768).
+		echo "case: $untracked user faults found the table full; not every child has a row"
+	fi
+	echo "thread-table entries after the churn: $slots"
+	assert_eq "$left" 0 "thread-table entries of the workload's processes after the churn"
 	echo "loader RSS (KiB) by record: $(query "$T/out" "[r['self']['loader_rss_kib'] for r in recs]")"
 	# During the burst the loader holds a window's worth of it; afterwards it gives it back.
 	assert_between "$(query "$T/out" "recs[-1]['self']['loader_rss_kib']")" 1 16384 "loader RSS after the churn (KiB)"
@@ -493,17 +529,34 @@ test_process_churn_stays_bounded_and_exact() {
 # are dropped and still counted), so its memory stays bounded however long it runs.
 test_one_shot_churn_keeps_at_most_max_tasks() {
 	need_root
+	local threads_before pid_before
+	threads_before=$(find /proc/[0-9]*/task -maxdepth 1 -mindepth 1 2>/dev/null | wc -l)
+	pid_before=$(cat /proc/sys/kernel/ns_last_pid)
 	start_foliostat "$T/out" -j --self --top 0 --max-tasks 4096
 	"$WORKLOAD" forks 10000 >"$T/workload"
 	stop_foliostat "$T/out"
-	local rows seen
+	local rows seen untracked created
+	# Pids handed out meanwhile, to the workload's children and to anything else: an upper
+	# bound on the processes that can have been new.
+	created=$((($(cat /proc/sys/kernel/ns_last_pid) - pid_before + $(cat /proc/sys/kernel/pid_max)) %
+		$(cat /proc/sys/kernel/pid_max)))
 	rows=$(query "$T/out" "len(recs[0]['processes'])")
 	seen=$(query "$T/out" "recs[0]['system']['processes']")
-	echo "one-shot: $rows processes listed, $seen counted"
-	assert_between "$rows" 100 4096 "processes listed"
-	# Children whose events found the 1024-slot table full are untracked, not counted here;
-	# most are counted.
-	assert_between "$seen" 5000 10200 "processes counted"
+	untracked=$(query "$T/out" "folios(group('untracked', 'alloc')) + recs[0]['system']['untracked']['faults']['user']")
+	echo "one-shot: $rows processes listed, $seen counted; $untracked untracked events"
+	assert_between "$rows" 1 4096 "processes listed"
+	# Each process is counted once, dropped or not.
+	assert_between "$seen" "$rows" $((threads_before + created)) "processes counted"
+	if [ "$untracked" -eq 0 ]; then
+		# Every child had a table entry: all are counted, and the list was cut to the bound.
+		assert_between "$seen" 10001 $((threads_before + created)) "processes counted (every child)"
+		assert_between "$rows" $((4096 - 4096 / 4)) 4096 "processes listed after the least active were dropped"
+	else
+		# The host forked faster than the loader frees the table (one read a second): the
+		# table was full at least once, with a thread per entry.
+		echo "case: more than 4096 threads came and went between two reads"
+		assert_between "$seen" $((4096 - threads_before)) $((threads_before + created)) "processes counted"
+	fi
 	assert_between "$(query "$T/out" "recs[0]['self']['loader_rss_kib']")" 1 16384 "loader RSS (KiB)"
 }
 
@@ -604,10 +657,12 @@ test_usage_errors_exit_2() {
 test_output_file_is_replaced_whole() {
 	need_root
 	mkdir "$T/dir"
-	python3 - "$T/dir/latest.json" >"$T/reads" <<'READER' &
+	# The reader polls the file until foliostat has ended (a minute at most), however long
+	# foliostat takes to start on this host.
+	python3 - "$T/dir/latest.json" "$T/done" >"$T/reads" <<'READER' &
 import json, os, sys, time
-path, reads, bad, end = sys.argv[1], 0, 0, time.time() + 3.5
-while time.time() < end:
+path, done, reads, bad, end = sys.argv[1], sys.argv[2], 0, 0, time.time() + 60
+while time.time() < end and not os.path.exists(done):
     try:
         with open(path) as f:
             text = f.read()
@@ -622,6 +677,7 @@ print(reads, bad)
 READER
 	local reader=$!
 	"$FOLIOSTAT" -j -o "$T/dir/latest.json" 0.1 25 >"$T/stdout"
+	touch "$T/done"
 	wait "$reader"
 	local reads bad
 	read -r reads bad <"$T/reads"
@@ -685,7 +741,7 @@ test_privileges_dropped_after_attach() {
 	*) fail "effective capabilities $caps" ;;
 	esac
 	"$WORKLOAD" pages 1024 >"$T/workload"
-	sleep 0.4
+	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	assert_between "$(query "$T/out" "hist($(json_field "$(cat "$T/workload")" pid), 'alloc_movable').get('0', 0)")" \
 		1024 3000 "folios counted after the drop"

@@ -49,7 +49,8 @@ start_foliostat() {
 	echo "$FS_PID" >"$T/foliostat.pid" # for the runner to clean up after a failed test
 	# foliostat sets no_new_privs as the last step of its start-up, after every probe is attached
 	# and, with --self, the statistics are on: from then on it counts everything.
-	for _ in $(seq 100); do
+	# However long that takes on this host; the minute is only a guard against a hang.
+	for _ in $(seq 600); do
 		if grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$FS_PID/status" 2>/dev/null; then
 			return 0
 		fi
@@ -68,9 +69,28 @@ stop_foliostat() {
 	[ "$status" -eq 0 ] || { cat "$1.err"; fail "foliostat exited with $status after SIGINT"; }
 }
 
+# wait_records FILE N: wait until foliostat has written N records (lines) to FILE. Tests wait for
+# foliostat's own reads, never for a guess of how long work takes on this host.
+wait_records() {
+	for _ in $(seq 1200); do # a minute at most: a foliostat that stops writing fails the test
+		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		kill -0 "$FS_PID" 2>/dev/null || fail "foliostat exited before writing $2 records"
+		sleep 0.05
+	done
+	fail "foliostat wrote fewer than $2 records to $1 in a minute"
+}
+
+# wait_next_record FILE: wait until foliostat has written one more record than FILE holds now, so
+# that a read of the maps has happened since whatever the test did last.
+wait_next_record() {
+	wait_records "$1" $(($(wc -l <"$1") + 1))
+}
+
 # run_workload_traced PERF_ARGS... -- WORKLOAD_ARGS...: the workload under `perf stat -x,` with
 # PERF_ARGS (output in $T/perf), inside a streaming foliostat (records in $T/out, half a second
 # each, the last after the workload ended). The workload's JSON line is in $T/workload.
+# /proc/vmstat is kept at four points (vmstat_delta): "outer" spans foliostat's whole run,
+# "inner" only the part where it surely counted, from its attach to the workload's end.
 run_workload_traced() {
 	local perf_args=()
 	while [ "$1" != -- ]; do
@@ -78,29 +98,50 @@ run_workload_traced() {
 		shift
 	done
 	shift
+	vmstat_snapshot outer_begin
 	start_foliostat "$T/out" -j 0.5
+	vmstat_snapshot inner_begin
 	perf stat -x, "${perf_args[@]}" -o "$T/perf" -- "${WRAP[@]}" "$WORKLOAD" "$@" \
 		>"$T/workload" || fail "workload $* failed"
-	sleep 0.6
+	wait_next_record "$T/out"
+	vmstat_snapshot inner_end
 	stop_foliostat "$T/out"
+	vmstat_snapshot outer_end
 }
 
 # Commands run_workload_traced puts before the workload (they must exec it): see make_memcg.
 WRAP=()
 
+# cgroup_mount FSTYPE [OPTION]: where the first file system of FSTYPE (cgroup2, or cgroup with
+# OPTION among its options, e.g. memory) is mounted, from the mount table: hybrid hosts mount
+# cgroup2 elsewhere than /sys/fs/cgroup.
+cgroup_mount() {
+	# mountinfo: ... mount-point(5) ... optional fields, "-", fstype, source, super options
+	awk -v type="$1" -v opt="${2:-}" '{
+		for (i = 7; $i != "-"; i++) ;
+		if ($(i + 1) != type) next
+		if (opt != "" && index("," $(i + 3) ",", "," opt ",") == 0) next
+		print $5; exit
+	}' /proc/self/mountinfo
+}
+
 # make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller),
 # removed when the test ends; WRAP then starts the workload inside it.
 make_memcg() {
-	local dir limit_file
-	if grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-		dir=/sys/fs/cgroup/foliostat-test.$$
+	local root dir limit_file
+	root=$(cgroup_mount cgroup2)
+	if [ -n "$root" ] && grep -qw memory "$root/cgroup.controllers"; then
+		# Children have a memory.max only if the root hands the controller down.
+		grep -qw memory "$root/cgroup.subtree_control" ||
+			echo +memory >"$root/cgroup.subtree_control" ||
+			fail "cannot enable the memory controller under $root"
 		limit_file=memory.max
-	elif [ -d /sys/fs/cgroup/memory ]; then
-		dir=/sys/fs/cgroup/memory/foliostat-test.$$
-		limit_file=memory.limit_in_bytes
 	else
-		skip "no memory cgroup controller"
+		root=$(cgroup_mount cgroup memory)
+		[ -n "$root" ] || skip "no memory cgroup controller (neither cgroup2 nor v1)"
+		limit_file=memory.limit_in_bytes
 	fi
+	dir=$root/foliostat-test.$$
 	mkdir "$dir" || fail "cannot create $dir"
 	echo $(($1 << 20)) >"$dir/$limit_file" || fail "cannot limit $dir"
 	# shellcheck disable=SC2064 # expand now
@@ -109,9 +150,65 @@ make_memcg() {
 	WRAP=(sh -c 'echo $$ >"$0" && exec "$@"' "$dir/cgroup.procs")
 }
 
-# vmstat NAME...: the sum of these /proc/vmstat counters now.
-vmstat_sum() {
-	awk -v names=" $* " 'index(names, " " $1 " ") { sum += $2 } END { print sum + 0 }' /proc/vmstat
+# vmstat_snapshot POINT: keep /proc/vmstat as it is now, as $T/vmstat.POINT.
+vmstat_snapshot() {
+	cp /proc/vmstat "$T/vmstat.$1"
+}
+
+# vmstat_delta WINDOW NAME...: how much these counters grew over WINDOW (inner or outer: the
+# snapshots WINDOW_begin and WINDOW_end).
+vmstat_delta() {
+	local window=$1
+	shift
+	awk -v names=" $* " 'index(names, " " $1 " ") { sum += (FILENAME ~ /_end$/ ? $2 : -$2) }
+		END { print sum + 0 }' "$T/vmstat.${window}_begin" "$T/vmstat.${window}_end"
+}
+
+# assert_sandwiched VALUE INNER OUTER WHAT: foliostat's VALUE against an independent count of the
+# same events taken twice in the same run: INNER over a span within foliostat's (after its
+# attach, before its last read), OUTER over a span that contains it. Whatever else the host did
+# around foliostat's start and end falls between the two; no tolerance is guessed.
+assert_sandwiched() {
+	assert_between "$1" "$2" "$3" "$4 (independent count within foliostat's span, around it)"
+}
+
+# perf_window_begin NAME PERF_ARGS...: a system-wide `perf stat -a -x, PERF_ARGS`, counting from
+# when this returns: it starts with its events off and switches them on through a control FIFO,
+# which perf acknowledges once they are on. perf_window_end NAME switches them off the same way,
+# then has perf write its counts to $T/NAME.perf (read them with perf_count).
+declare -gA PERF_WINDOW_PID PERF_WINDOW_CTL PERF_WINDOW_ACK
+perf_window_begin() {
+	local name=$1 ctl ack
+	shift
+	mkfifo "$T/$name.ctl" "$T/$name.ack" || fail "mkfifo"
+	perf stat -a -x, -D -1 --control "fifo:$T/$name.ctl,$T/$name.ack" -o "$T/$name.perf" "$@" \
+		2>"$T/$name.perf.err" &
+	PERF_WINDOW_PID[$name]=$!
+	# Read-write opens of a FIFO never block, whether or not perf has opened its end yet.
+	exec {ctl}<>"$T/$name.ctl" {ack}<>"$T/$name.ack"
+	PERF_WINDOW_CTL[$name]=$ctl
+	PERF_WINDOW_ACK[$name]=$ack
+	perf_window_command "$name" enable
+}
+
+perf_window_end() {
+	local name=$1 status=0
+	perf_window_command "$name" disable
+	kill -INT "${PERF_WINDOW_PID[$name]}"
+	wait "${PERF_WINDOW_PID[$name]}" || status=$?
+	# perf stat -a without a command exits with 128 + SIGINT once it has written its counts.
+	[ "$status" -eq 0 ] || [ "$status" -eq 130 ] ||
+		fail "perf stat -a exited with $status: $(cat "$T/$name.perf.err")"
+	local ctl=${PERF_WINDOW_CTL[$name]} ack=${PERF_WINDOW_ACK[$name]}
+	exec {ctl}>&- {ack}>&-
+}
+
+# perf_window_command NAME COMMAND: send COMMAND and wait (30 s at most) for perf's ack.
+perf_window_command() {
+	local reply=
+	echo "$2" >&"${PERF_WINDOW_CTL[$1]}"
+	read -r -t 30 -u "${PERF_WINDOW_ACK[$1]}" reply || true
+	[ "$reply" = ack ] || fail "perf stat -a did not acknowledge '$2': $(cat "$T/$1.perf.err")"
 }
 
 # make_uncached_file MIB: a file of MIB MiB on a disk file system (tmpfs cannot drop its pages),
@@ -138,6 +235,26 @@ perf_count() {
 # json_field JSON_LINE FIELD
 json_field() {
 	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
+}
+
+# task_table_count CONDITION: how many entries of foliostat's in-kernel thread table (fs_tasks)
+# satisfy the Python CONDITION over tgid, tid and comm (the thread group leader's name).
+task_table_count() {
+	bpftool map dump name fs_tasks -j | python3 -c '
+import json, sys
+count = 0
+for entry in json.load(sys.stdin):
+    key = int.from_bytes(bytes(int(b, 16) for b in entry["key"]), "little")
+    comm = bytes(int(b, 16) for b in entry["value"][:16]).split(b"\0")[0].decode("utf-8", "replace")
+    count += bool(eval(sys.argv[1], {"tgid": key >> 32, "tid": key & 0xFFFFFFFF, "comm": comm}))
+print(count)' "$1"
+}
+
+# tlb_shootdown_interrupts: TLB shootdown interrupts received so far, over all CPUs
+# (/proc/interrupts).
+tlb_shootdown_interrupts() {
+	awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) sum += $i } END { print sum + 0 }' \
+		/proc/interrupts
 }
 
 # No BPF program or map of foliostat's may remain in the kernel once it has exited.
