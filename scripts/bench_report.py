@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Turn scripts/bench.sh's raw measurements into the markdown of docs/benchmarks.md."""
 import json
+import os
 import statistics
 import sys
 from collections import defaultdict
@@ -17,8 +18,19 @@ with open(f"{out}/runs") as f:
         runs[(config, int(threads))].append(float(rate))
         by_round[(int(threads), int(rnd))][config] = float(rate)
 
+def host_description():
+    """The CPU and kernel the figures come from: they move with both."""
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                  if line.startswith("model name")), "unknown CPU")
+    hypervisor = " (virtual machine)" if " hypervisor" in open("/proc/cpuinfo").read() else ""
+    with open("/proc/sys/kernel/osrelease") as f:
+        kernel = f.read().strip()
+    return f"{model}{hypervisor}, {os.cpu_count()} CPUs, Linux {kernel}"
+
+
 print("# Benchmarks\n")
 print("Produced by `make bench` (scripts/bench.sh); the method is in the section below.\n")
+print(f"Host: {host_description()}.\n")
 print("## Fault loop: throughput as a ratio to bare\n")
 thread_modes = sorted({t for _, t in runs})
 print("| configuration | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in thread_modes) + " |")
@@ -49,9 +61,13 @@ for t in thread_modes:
 print()
 for t in thread_modes:
     bare = statistics.median(runs[("bare", t)])
-    print(f"Bare, {t} thread(s): median {bare:,.0f} faults/s over {rounds} rounds of {secs} s "
-          "(absolute rates on a shared VM are noise; compare ratios).")
+    print(f"Bare, {t} thread(s): median {bare:,.0f} faults/s over {rounds} rounds of {secs} s, "
+          f"{t * 1e9 / bare:,.0f} ns of a thread's time per fault.")
 print()
+print("What a fault costs depends on the host (CPU, hypervisor, kernel build): where it costs "
+      "more, the same BPF work is a smaller share of it and every tracer's ratio is closer to 1. "
+      "Compare ratios only within one run; across hosts, compare the per-probe cost beside the "
+      "floor's below.\n")
 
 
 def load_progs(path):
