@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,35 @@ static int output_failed(const struct fs_options *opts, char *err, size_t err_le
 	return -1;
 }
 
+/* Which probe each single figure of the report needs (the others are set in report_measured()). */
+#define MEASURED_BY(field, probe)                        \
+	{                                                \
+		offsetof(struct fs_report, field), probe \
+	}
+static const struct {
+	size_t offset; /* of a bool in struct fs_report */
+	enum fs_probe probe;
+} measured_by[] = {
+    MEASURED_BY(measured[HIST_PAGECACHE], PROBE_PAGECACHE_ADD),
+    MEASURED_BY(free_measured, PROBE_PAGE_FREE),
+    MEASURED_BY(faults_measured[FS_FAULT_FILE], PROBE_FAULT_FILE),
+    MEASURED_BY(thp_measured[FS_THP_COLLAPSE], PROBE_THP_COLLAPSE),
+    MEASURED_BY(thp_measured[FS_THP_COLLAPSE_FILE], PROBE_THP_COLLAPSE_FILE),
+    MEASURED_BY(thp_measured[FS_THP_SCAN], PROBE_THP_SCAN),
+    MEASURED_BY(thp_measured[FS_THP_SCAN_FILE], PROBE_THP_SCAN_FILE),
+    MEASURED_BY(stall_measured[FS_STALL_COMPACTION], PROBE_COMPACTION_BEGIN),
+    MEASURED_BY(stall_measured[FS_STALL_DIRECT_RECLAIM], PROBE_DIRECT_RECLAIM_BEGIN),
+    MEASURED_BY(stall_measured[FS_STALL_MEMCG_RECLAIM], PROBE_MEMCG_RECLAIM_BEGIN),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_SCANNED], PROBE_LRU_ISOLATE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_RECLAIMED], PROBE_SHRINK_INACTIVE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_DEACTIVATED], PROBE_SHRINK_ACTIVE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_KSWAPD_WAKES], PROBE_KSWAPD_WAKE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_WRITTEN], PROBE_RECLAIM_WRITE),
+    MEASURED_BY(tlb_measured, PROBE_TLB_FLUSH),
+    MEASURED_BY(lru_insert_measured, PROBE_LRU_INSERT),
+    MEASURED_BY(lru_activate_measured, PROBE_LRU_ACTIVATE),
+};
+
 /* Which figures the attached probes measure: the others are reported as null. */
 static void report_measured(struct fs_report *report, const struct loader *loader)
 {
@@ -186,41 +216,27 @@ static void report_measured(struct fs_report *report, const struct loader *loade
 
 	report->probes = loader->probes;
 	report->nr_probes = NR_PROBES;
+	for (size_t i = 0; i < sizeof(measured_by) / sizeof(measured_by[0]); i++)
+		*(bool *)((char *)report + measured_by[i].offset) =
+		    p[measured_by[i].probe].attached;
+	/* Allocations are always measured: their probe is required. */
 	report->measured[HIST_ALLOC] = true;
 	report->measured[HIST_ALLOC_MOVABLE] = true;
 	report->measured[HIST_ALLOC_KERNEL] = true;
-	report->measured[HIST_PAGECACHE] = p[PROBE_PAGECACHE_ADD].attached;
-	report->free_measured = p[PROBE_PAGE_FREE].attached;
-	/* The breakdown by cause covers both modes, so it needs both probes. */
-	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
+	/* The breakdown by access and cause covers both modes, so it needs both probes. */
+	for (int f = FS_FAULT_READ; f <= FS_FAULT_PROTECTION; f++)
 		report->faults_measured[f] = user_faults && kernel_faults;
 	report->faults_measured[FS_FAULT_USER] = user_faults;
 	report->faults_measured[FS_FAULT_KERNEL] = kernel_faults;
-	report->faults_measured[FS_FAULT_FILE] = p[PROBE_FAULT_FILE].attached;
-	report->thp_measured[FS_THP_COLLAPSE] = p[PROBE_THP_COLLAPSE].attached;
-	report->thp_measured[FS_THP_COLLAPSE_FILE] = p[PROBE_THP_COLLAPSE_FILE].attached;
-	report->thp_measured[FS_THP_SCAN] = p[PROBE_THP_SCAN].attached;
-	report->thp_measured[FS_THP_SCAN_FILE] = p[PROBE_THP_SCAN_FILE].attached;
-	report->scan_names = loader->scan_names;
 	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
 		report->migrate_measured[m] = p[PROBE_MIGRATE].attached;
 	report->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
 	    loader->skel->rodata->fs_migrate_has_large_folio_split;
-	report->stall_measured[FS_STALL_COMPACTION] = p[PROBE_COMPACTION_BEGIN].attached;
-	report->stall_measured[FS_STALL_DIRECT_RECLAIM] = p[PROBE_DIRECT_RECLAIM_BEGIN].attached;
-	report->stall_measured[FS_STALL_MEMCG_RECLAIM] = p[PROBE_MEMCG_RECLAIM_BEGIN].attached;
-	report->vmscan_measured[FS_VMSCAN_SCANNED] = p[PROBE_LRU_ISOLATE].attached;
-	report->vmscan_measured[FS_VMSCAN_RECLAIMED] = p[PROBE_SHRINK_INACTIVE].attached;
-	report->vmscan_measured[FS_VMSCAN_DEACTIVATED] = p[PROBE_SHRINK_ACTIVE].attached;
-	report->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES] = p[PROBE_KSWAPD_WAKE].attached;
-	report->vmscan_measured[FS_VMSCAN_WRITTEN] = p[PROBE_RECLAIM_WRITE].attached;
+	report->scan_names = loader->scan_names;
 	report->tlb_names = loader->tlb_names;
 	report->tlb_known = loader->tlb_known;
 	report->lru_names = loader->lru_names;
 	report->lru_known = loader->lru_known;
-	report->tlb_measured = p[PROBE_TLB_FLUSH].attached;
-	report->lru_insert_measured = p[PROBE_LRU_INSERT].attached;
-	report->lru_activate_measured = p[PROBE_LRU_ACTIVATE].attached;
 	report->mglru = host_mglru_enabled();
 }
 
