@@ -5,13 +5,10 @@
  * kcompactd), and page migration for compaction, NUMA balancing or MADV_COLLAPSE is reported by
  * the kernel per batch.
  */
+#include "attribution.bpf.h"
 #include "stalls.bpf.h"
 
 #include <bpf/bpf_tracing.h>
-
-/* mm_migrate_pages gained large_folio_split (argument 5) in 6.x; the loader says whether this
- * kernel has it, from the tracepoint's BTF prototype. */
-const volatile bool fs_migrate_has_large_folio_split = true;
 
 SEC("tp_btf/mm_compaction_begin")
 int BPF_PROG(fs_compaction_begin)
@@ -27,24 +24,42 @@ int BPF_PROG(fs_compaction_end)
 	return 0;
 }
 
-SEC("tp_btf/mm_migrate_pages")
-int fs_migrate_pages(__u64 *ctx)
+static __always_inline void count_migration(const unsigned long *counts, int nr_counts)
 {
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_counters *target;
-	__u64 arg5 = ctx[5]; /* read at a fixed offset; every layout has at least 7 arguments */
 
 	if (!cpu)
-		return 0;
+		return;
 	target = charge_task_context(cpu);
-	for (int i = FS_MIGRATE_SUCCEEDED; i <= FS_MIGRATE_THP_SPLIT; i++) {
-		cpu->system.total.migrate[i] += ctx[i];
-		target->migrate[i] += ctx[i];
-	}
-	if (fs_migrate_has_large_folio_split) {
-		cpu->system.total.migrate[FS_MIGRATE_LARGE_FOLIO_SPLIT] += arg5;
-		target->migrate[FS_MIGRATE_LARGE_FOLIO_SPLIT] += arg5;
-	}
+	for (int i = 0; i < nr_counts && i < FS_NR_MIGRATE_COUNTERS; i++)
+		fs_count(target->migrate[i], counts[i]);
+}
+
+/*
+ * mm_migrate_pages in two layouts, one program each; the loader loads the one whose arguments
+ * match the kernel's prototype: 6.x, which reports large_folio_split, and before (6.1).
+ */
+SEC("tp_btf/mm_migrate_pages")
+int BPF_PROG(fs_migrate_pages, unsigned long succeeded, unsigned long failed,
+	     unsigned long thp_succeeded, unsigned long thp_failed, unsigned long thp_split,
+	     unsigned long large_folio_split, int mode, int reason)
+{
+	unsigned long counts[] = {succeeded,  failed,	 thp_succeeded,
+				  thp_failed, thp_split, large_folio_split};
+
+	count_migration(counts, FS_NR_MIGRATE_COUNTERS);
+	return 0;
+}
+
+SEC("tp_btf/mm_migrate_pages")
+int BPF_PROG(fs_migrate_pages_without_large_split, unsigned long succeeded, unsigned long failed,
+	     unsigned long thp_succeeded, unsigned long thp_failed, unsigned long thp_split,
+	     int mode, int reason)
+{
+	unsigned long counts[] = {succeeded, failed, thp_succeeded, thp_failed, thp_split};
+
+	count_migration(counts, FS_MIGRATE_LARGE_FOLIO_SPLIT);
 	return 0;
 }
 

@@ -50,12 +50,13 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
 /*
  * Is the current thread running its own code, or was it interrupted? The kernel's answer,
  * preempt_count(), lives in a per-CPU variable that a BPF program can reach only through a typed
- * ksym, and that needs CONFIG_KALLSYMS_ALL, which many hosts (this project's CI among them)
- * lack. So two cheaper facts are combined (see in_interrupt_context() in maps.bpf.h):
+ * ksym, which the kernel resolves through kallsyms, and per-CPU variables are in kallsyms only
+ * with CONFIG_KALLSYMS_ALL, which many hosts (this project's CI among them) lack. So two cheaper
+ * facts are combined (see attribution.bpf.h):
  *
  * - Interrupts taken in kernel mode, softirqs run on bottom-half enable, and NMIs run on per-CPU
  *   stacks of their own, never on the task's stack. A BPF program's frame lives on whatever
- *   stack it runs on, so a frame outside current->stack means interrupt context.
+ *   stack it runs on, so a frame outside the task's stack means interrupt context.
  * - Interrupts taken in user mode run on the task's stack (x86 switches stacks only when the
  *   kernel stack is in use), and so may softirqs at their exit or in ksoftirqd. Those are seen
  *   by the irq_handler, softirq and hrtimer_expire entry/exit tracepoints, which keep a per-CPU
@@ -63,8 +64,12 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
  *
  * What neither sees: IPI and irq_work vectors taken in user mode, whose handlers do not
  * allocate folios in practice.
+ *
+ * The stack's size is THREAD_SIZE, which no BTF type gives: the loader measures it at start-up
+ * from a frame of its own in a known task context (tasks.bpf.c) and sets fs_stack_size before
+ * it attaches any program that tests stacks.
  */
-extern const volatile __u64 fs_task_stack_size; /* THREAD_SIZE, set by the loader */
+extern __u64 fs_stack_size;
 
 /*
  * The BPF frame's address minus base's, as a number. Pointer minus pointer is how an address
@@ -83,11 +88,11 @@ static __always_inline long frame_minus(const void *base)
 
 /* Is the frame off the current task's stack? `current` is bpf_get_current_task_btf()'s answer:
  * it gives the stack, and bpf_get_current_task(), the same task as a number, turns
- * frame - task into frame - stack. (maps.bpf.h keeps the answer, to ask less often.) */
+ * frame - task into frame - stack. (attribution.bpf.h records the answer, to ask less often.) */
 static __always_inline int frame_off_current_stack(struct task_struct *current)
 {
 	return bpf_get_current_task() + frame_minus(current) - (__u64)current->stack >=
-	       fs_task_stack_size;
+	       fs_stack_size;
 }
 
 /*

@@ -3,7 +3,7 @@
  * Page faults: hardware faults by mode and by cause (x86 exceptions tracepoints), and faults
  * served through the page cache (filemap), charged to the faulting thread.
  */
-#include "maps.bpf.h"
+#include "attribution.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -29,8 +29,7 @@ static __always_inline void count_hardware_fault(int mode, unsigned long error_c
 			     error_code & PF_PROT ? FS_CAUSE_PROTECTION : FS_CAUSE_NOT_PRESENT);
 	/* A fault taken in user mode interrupted user code: task context by definition. */
 	target = mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
-	cpu->system.total.fault_kinds[kind]++;
-	target->fault_kinds[kind]++;
+	fs_count(target->fault_kinds[kind], 1);
 }
 
 SEC("tp_btf/page_fault_user")
@@ -52,10 +51,8 @@ int BPF_PROG(fs_fault_file)
 {
 	struct fs_cpu *cpu = this_cpu();
 
-	if (cpu) {
-		cpu->system.total.file_faults++;
-		charge_target(cpu)->file_faults++;
-	}
+	if (cpu)
+		fs_count(charge_target(cpu)->file_faults, 1);
 	return 0;
 }
 

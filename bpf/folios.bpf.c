@@ -3,7 +3,7 @@
  * Folio allocation: page-allocator allocations and page-cache additions by order, charged to
  * the thread that caused them; frees by order, system-wide.
  */
-#include "maps.bpf.h"
+#include "attribution.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -21,10 +21,8 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 		return 0;
 	if (migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_MOVABLE))
 		hist = FS_FOLIO_ALLOC_MOVABLE;
-	order = order_bucket(order);
-	cpu->system.total.folios[hist][order]++;
 	target = charge_target(cpu);
-	target->folios[hist][order]++;
+	fs_count(target->folios[hist][order_bucket(order)], 1);
 	return 0;
 }
 
@@ -38,9 +36,8 @@ int BPF_PROG(fs_pagecache_add, struct folio *folio)
 	cpu = this_cpu();
 	if (!cpu)
 		return 0;
-	cpu->system.total.folios[FS_FOLIO_PAGECACHE][order]++;
 	target = charge_target(cpu);
-	target->folios[FS_FOLIO_PAGECACHE][order]++;
+	fs_count(target->folios[FS_FOLIO_PAGECACHE][order], 1);
 	return 0;
 }
 
@@ -50,7 +47,7 @@ int BPF_PROG(fs_page_free, struct page *page, unsigned int order)
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		cpu->system.freed[order_bucket(order)]++;
+		fs_count(cpu->freed[order_bucket(order)], 1);
 	return 0;
 }
 

@@ -10,8 +10,8 @@
  * folded into the last one so an unexpected order is counted rather than dropped. */
 #define FS_NR_ORDERS 16
 #define FS_COMM_LEN 16
-/* Default capacity of the task table: threads with activity within one window (the loader frees
- * the slots of threads that exited or were idle for a whole window). */
+/* Default capacity of the thread table: threads with activity within one read (the loader frees
+ * the entries of threads that exited or were idle for a whole read). */
 #define FS_DEFAULT_MAX_TASKS 32768
 
 /* Folio histograms kept per task and system-wide, one per kind of event. */
@@ -46,7 +46,7 @@ enum fs_fault_access { FS_ACCESS_READ, FS_ACCESS_WRITE, FS_ACCESS_EXEC, FS_NR_FA
 enum fs_fault_cause { FS_CAUSE_NOT_PRESENT, FS_CAUSE_PROTECTION, FS_NR_FAULT_CAUSES };
 #define FS_NR_FAULT_KINDS (FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES * FS_NR_FAULT_CAUSES)
 #define FS_FAULT_KIND(mode, access, cause) \
-	(((mode) * FS_NR_FAULT_ACCESSES + (access)) * FS_NR_FAULT_CAUSES + (cause))
+	(((mode)*FS_NR_FAULT_ACCESSES + (access)) * FS_NR_FAULT_CAUSES + (cause))
 
 /* migrate:mm_migrate_pages, as the kernel reports each migration batch (base pages, except
  * the thp_ and large_folio_ counts, which are folios). */
@@ -101,8 +101,8 @@ enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
  * and the system total), and every line it touches is one the faulting code may lose.
  */
 #define FS_COUNTER_FIELDS(word)                                                         \
-	word fault_kinds[FS_NR_FAULT_KINDS]; /* FS_FAULT_KIND() */                        \
-	word file_faults;		     /* filemap:mm_filemap_fault */                 \
+	word fault_kinds[FS_NR_FAULT_KINDS];		 /* FS_FAULT_KIND() */          \
+	word file_faults;				 /* filemap:mm_filemap_fault */ \
 	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */ \
 	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                   \
 	word migrate[FS_NR_MIGRATE_COUNTERS];                                           \
@@ -116,19 +116,44 @@ struct fs_counters {
 };
 
 /*
- * One entry of the task table, keyed by the u64 of bpf_get_current_pid_tgid() (tgid << 32 | tid).
- * Keying by thread means threads of one process on different CPUs never share a cache line.
- * Hot events do not write entries at all but a per-CPU slot (struct fs_cpu); the entry is
- * written when a slot is moved into it, and by TLB events, both with atomic adds since a
- * thread's slots on two CPUs, or a shootdown, can reach it at the same time.
+ * The tables (threads, processes) are arrays of entries that the loader maps and reads in place.
+ * A hash map gives each key (a thread's tgid << 32 | tid, a process's tgid) the index of its
+ * entry; BPF takes a free index from a queue the loader fills, and marks it in a bitmap of
+ * entries taken, which is how the loader learns of new ones. Every entry starts with this
+ * header.
+ *
+ * An entry is freed in two steps, so that no count is lost or lands in another's entry: the
+ * loader unlinks it (deletes its key from the index, then bumps `gen`, which every cached
+ * reference to the entry is checked against) after reporting it; a read later, and after an RCU
+ * grace period (no BPF program still holds the index), it reads the entry once more for any
+ * late counts, clears it and gives its index back.
+ */
+struct fs_entry_head {
+	__u64 key;    /* whose entry it is; valid once the entry is marked taken */
+	__u32 gen;    /* bumped by the loader when it unlinks the entry */
+	__u32 exited; /* thread table: the thread has exited (set at sched_process_exit) */
+	char comm[FS_COMM_LEN]; /* the thread group leader's name, following its renames */
+};
+
+/* What the index maps a key to. */
+struct fs_entry_ref {
+	__u32 index;
+	__u32 gen;
+};
+
+/*
+ * A thread's entry. Its counters are written by the thread's own events only, on the CPU it
+ * runs on, so with plain adds; the exceptions (a TLB shootdown received in interrupt context
+ * while the thread was in the middle of an event of its own) use atomic adds.
  */
 struct fs_task {
-	char comm[FS_COMM_LEN]; /* thread group leader's name, follows renames */
-	__u32 exited;		/* set at thread exit: the loader evicts it once reported */
-	__u32 pad;
-	__u64 stall_start_ns[FS_NR_STALLS]; /* state, not counters: stalls in progress */
+	struct fs_entry_head head;
 	struct fs_counters counters;
 };
+
+/* Thread keys: tgid << 32 | tid. Every CPU's idle task has pid 0; each is given the CPU's number
+ * as its tid, so that no two CPUs ever write one entry with plain adds. */
+#define FS_THREAD_KEY(tgid, pid) ((__u64)(tgid) << 32 | (__u32)(pid))
 
 /* khugepaged and MADV_COLLAPSE outcomes, by the kernel's enum scan_result value (names are read
  * from kernel BTF by the loader). Values past the last bucket are folded into it. */
@@ -158,7 +183,7 @@ struct fs_proc_counters {
 };
 
 struct fs_proc {
-	char comm[FS_COMM_LEN]; /* the thread group leader's name */
+	struct fs_entry_head head;
 	struct fs_proc_counters counters;
 };
 
@@ -174,12 +199,12 @@ struct fs_vmscan {
 	__u64 written[FS_NR_AMOUNTS];			      /* mm_vmscan_write_folio */
 };
 
-/* System-wide figures (the loader sums the per-CPU copies). The three counter groups come
- * first, in BPF's 32-bit words; the loader's sums widen them (struct system_totals). */
-#define FS_SYSTEM_FIELDS(counters)                                                                 \
-	counters total;		   /* every event, whoever caused it */                            \
-	counters interrupt;	   /* events in hard/soft interrupt or NMI context */              \
-	counters untracked;	   /* task events that found the task table full */                \
+/*
+ * What is only counted system-wide, per CPU (the loader sums the CPUs). The thread and process
+ * figures' system totals are not counted here but summed by the loader from the groups an event
+ * lands in (a thread, interrupt context, or untracked), so they add up exactly.
+ */
+#define FS_SYSTEM_TAIL_FIELDS                                                                      \
 	__u64 freed[FS_NR_ORDERS]; /* mm_page_free: frees happen in unrelated contexts */          \
 	struct fs_thp_results thp; /* collapse outcomes, whoever's memory */                       \
 	struct fs_thp_results thp_unattributed; /* ... of an mm whose owner is not known */        \
@@ -189,41 +214,46 @@ struct fs_vmscan {
 	__u64 stalls_untracked[FS_NR_STALLS];  /* stalls the full table had no room for */         \
 	struct fs_vmscan vmscan;
 
-struct fs_system {
-	FS_SYSTEM_FIELDS(struct fs_counters)
+/* The record of a thread running on a CPU (see attribution.bpf.h). */
+struct fs_running {
+	__u64 key;   /* FS_THREAD_KEY() */
+	__u64 stack; /* its stack's base, as an offset from the struct fs_cpu's own address */
+	__u32 index; /* of its entry, FS_NO_ENTRY until an event finds it, FS_UNTRACKED if the
+		      * table had no room */
+	__u32 gen;   /* the entry's gen when it was found */
+};
+
+#define FS_NO_ENTRY 0xffffffffU
+#define FS_UNTRACKED 0xfffffffeU
+
+/* Recently found entries, per CPU, by the low bits of the thread's tid: a thread's first event
+ * after a switch finds its entry here rather than through the hash map. */
+#define FS_NR_CACHED_REFS 64 /* a power of two */
+
+struct fs_cached_ref {
+	__u64 key;
+	struct fs_entry_ref ref;
 };
 
 /*
- * The value of the per-CPU map: this CPU's share of the system figures, and its state.
- *
- * The slot holds the task-context counts of the thread that last produced events on this CPU
- * (slot_owner), so that the hot programs pay no hash lookup: the slot is moved into the thread's
- * table entry when another thread's event arrives here, or when the thread exits. slot_seq is
- * odd while the slot is being moved or claimed, so that the loader can tell a stable slot.
- *
- * Threads are named here by FS_OWNER(key), their key plus one, so that 0 (the map's initial
- * value) means no thread: the idle task's key is 0, and its events are its own.
+ * The value of the per-CPU map: this CPU's state, and its share of the interrupt and untracked
+ * groups and of the system-only figures.
  */
-#define FS_OWNER(key) ((__u64)(key) + 1)
-#define FS_NO_OWNER 0
-
 struct fs_cpu {
-	/* What every event reads first, together, in one cache line: interrupt depth, the running
-	 * thread and the slot's owner. */
+	/* What every event reads first, together: interrupt depth and the running thread. */
 	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
 			  * compat.bpf.h); state, not a counter */
-	/* The thread recorded as running here (record_running() in maps.bpf.h), so that the hot
-	 * programs learn who is running without a helper call: FS_OWNER(its key), and its
-	 * stack's base as an offset from this structure's own address. Valid while `self`, this
-	 * structure's address as a number, is set; a context switch clears it. */
-	__u64 running_owner;
-	__u64 running_stack;
-	__u64 self;
-	__u64 slot_seq;
-	__u64 slot_owner;
-	char slot_comm[FS_COMM_LEN];
-	struct fs_counters slot;
-	struct fs_system system;
+	__u64 self;	 /* this structure's address as a number; 0: the records are not valid */
+	struct fs_running running;  /* the thread running here, set at each context switch */
+	struct fs_running previous; /* the one it switched from, for events of the switch itself */
+	struct fs_cached_ref cached[FS_NR_CACHED_REFS];
+	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
+	struct fs_counters untracked; /* events of threads the full table had no room for */
+	FS_SYSTEM_TAIL_FIELDS
 };
+
+/* Measured at start-up by the loader through its own rename (tasks.bpf.c), which it recognises
+ * by this name. */
+#define FS_PROBE_COMM "foliostat-probe"
 
 #endif /* FOLIOSTAT_H */

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Interrupt depth per CPU: handlers and softirqs that run on the interrupted task's own stack
- * are invisible to the stack test in compat.bpf.h, so their entry and exit are counted here.
+ * Context switches and interrupt depth per CPU. sched_switch records the thread switched to
+ * (attribution.bpf.h). Handlers and softirqs that run on the interrupted task's own stack are
+ * invisible to the stack test in compat.bpf.h, so their entry and exit are counted here.
  *
  * A lost exit would leave a CPU "in an interrupt" for good, so:
- * - exits are attached before entries (and come first in this file, for skeleton attach);
+ * - exits are attached before entries, and only with sched_switch (loader.c);
  * - an exit never takes the depth below zero (attaching mid-handler sees an exit alone);
  * - a context switch, which never happens inside an interrupt, resets the depth. That heals
  *   the one loss BPF can cause: a hard hrtimer firing while a soft hrtimer's exit program runs
  *   finds that program busy on this CPU, and its own exit is skipped.
  */
-#include "maps.bpf.h"
+#include "attribution.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -52,21 +53,25 @@ int BPF_PROG(fs_hrtimer_exit)
 }
 
 /*
- * A context switch: reset the interrupt depth, and mark this CPU's record of the running thread
- * out of date (see record_running() in maps.bpf.h); the next thread's first event that needs it
- * asks the kernel. One store: recording the next thread here would read its task_struct,
- * likely cold, at every switch, events or not.
+ * A context switch: reset the interrupt depth, and record the thread switched to (its entry is
+ * found by its first event), keeping the one switched from for the events of the switch itself.
+ * Both tasks' fields were just read by the scheduler: cheap loads.
  */
 SEC("tp_btf/sched_switch")
-int BPF_PROG(fs_switch)
+int BPF_PROG(fs_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	struct fs_cpu *cpu = this_cpu();
 
-	/* Both in the line every event reads, which this store dirties anyway: no test first. */
-	if (cpu) {
-		cpu->irq_depth = 0;
-		cpu->self = 0;
-	}
+	if (!cpu)
+		return 0;
+	cpu->irq_depth = 0;
+	if (!fs_use_records)
+		return 0;
+	if (cpu->self && cpu->running.key == thread_key(prev))
+		cpu->previous = cpu->running;
+	else
+		record_running(cpu, &cpu->previous, prev);
+	record_running(cpu, &cpu->running, next);
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  * caused them (the one that drained the per-CPU batch the folio waited in, almost always the
  * one that added it).
  */
-#include "maps.bpf.h"
+#include "attribution.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -27,13 +27,11 @@ static __always_inline unsigned int folio_lru(struct folio *folio)
 	return lru;
 }
 
-/* One more folio of `pages` pages, in the system's figures and the charged thread's. */
-static __always_inline void count_folio(__u32 *system, __u32 *mine, __u32 pages)
+/* One more folio of `pages` pages in the charged group's counts. */
+static __always_inline void count_folio(__u32 *counts, __u32 pages)
 {
-	system[FS_FOLIOS]++;
-	system[FS_PAGES] += pages;
-	mine[FS_FOLIOS]++;
-	mine[FS_PAGES] += pages;
+	fs_count(counts[FS_FOLIOS], 1);
+	fs_count(counts[FS_PAGES], pages);
 }
 
 SEC("tp_btf/mm_lru_insertion")
@@ -47,7 +45,7 @@ int BPF_PROG(fs_lru_insert, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	count_folio(cpu->system.total.lru_insert[lru], target->lru_insert[lru], pages);
+	count_folio(target->lru_insert[lru], pages);
 	return 0;
 }
 
@@ -61,7 +59,7 @@ int BPF_PROG(fs_lru_activate, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	count_folio(cpu->system.total.lru_activate, target->lru_activate, pages);
+	count_folio(target->lru_activate, pages);
 	return 0;
 }
 

@@ -12,10 +12,6 @@
 /* current_is_kswapd(): PF_KSWAPD has been this bit of task->flags since Linux 2.6. */
 #define FS_PF_KSWAPD 0x00020000
 
-/* mm_vmscan_lru_isolate's list is its last argument, the 7th or (before 6.x dropped
- * isolate_mode) the 8th; the loader sets which from the tracepoint's BTF prototype. */
-const volatile __u32 fs_lru_isolate_lru_arg = 6;
-
 static __always_inline int reclaimer(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
@@ -63,26 +59,34 @@ int BPF_PROG(fs_memcg_reclaim_end, unsigned long nr_reclaimed)
 	return 0;
 }
 
-SEC("tp_btf/mm_vmscan_lru_isolate")
-int fs_lru_isolate(__u64 *ctx)
+static __always_inline void count_isolated(unsigned long scanned, unsigned int lru)
 {
-	/* ctx is read at fixed offsets only: both candidates for the list (every layout has at
-	 * least 7 arguments; the 8th is read only where the loader says it exists). */
-	__u64 scanned = ctx[3], lru6 = ctx[6];
 	struct fs_cpu *cpu = this_cpu();
-	unsigned int lru;
 
 	if (!cpu)
-		return 0;
-	if (fs_lru_isolate_lru_arg == 6) {
-		lru = lru6;
-	} else {
-		__u64 lru7 = ctx[7];
-
-		lru = lru7;
-	}
+		return;
 	lru = verifier_bounded(lru < FS_NR_LRU_LISTS ? lru : FS_NR_LRU_LISTS - 1, FS_NR_LRU_LISTS);
-	cpu->system.vmscan.scanned[reclaimer()][lru] += scanned;
+	fs_count(cpu->vmscan.scanned[reclaimer()][lru], scanned);
+}
+
+/*
+ * mm_vmscan_lru_isolate in two layouts, one program each; the loader loads the one whose
+ * arguments match the kernel's prototype: 6.x, and before it dropped isolate_mode (6.1).
+ */
+SEC("tp_btf/mm_vmscan_lru_isolate")
+int BPF_PROG(fs_lru_isolate, int highest_zoneidx, int order, unsigned long nr_requested,
+	     unsigned long nr_scanned, unsigned long nr_skipped, unsigned long nr_taken, int lru)
+{
+	count_isolated(nr_scanned, lru);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_lru_isolate")
+int BPF_PROG(fs_lru_isolate_with_mode, int highest_zoneidx, int order, unsigned long nr_requested,
+	     unsigned long nr_scanned, unsigned long nr_skipped, unsigned long nr_taken,
+	     unsigned int isolate_mode, int lru)
+{
+	count_isolated(nr_scanned, lru);
 	return 0;
 }
 
@@ -93,7 +97,7 @@ int BPF_PROG(fs_shrink_inactive, int nid, unsigned long nr_scanned, unsigned lon
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		cpu->system.vmscan.reclaimed[reclaimer()][lru_of(file, false)] += nr_reclaimed;
+		fs_count(cpu->vmscan.reclaimed[reclaimer()][lru_of(file, false)], nr_reclaimed);
 	return 0;
 }
 
@@ -104,7 +108,7 @@ int BPF_PROG(fs_shrink_active, int nid, unsigned long nr_taken, unsigned long nr
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		cpu->system.vmscan.deactivated[reclaimer()][lru_of(file, true)] += nr_deactivated;
+		fs_count(cpu->vmscan.deactivated[reclaimer()][lru_of(file, true)], nr_deactivated);
 	return 0;
 }
 
@@ -114,7 +118,7 @@ int BPF_PROG(fs_kswapd_wake)
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		cpu->system.vmscan.kswapd_wakes++;
+		fs_count(cpu->vmscan.kswapd_wakes, 1);
 	return 0;
 }
 
@@ -125,8 +129,8 @@ int BPF_PROG(fs_reclaim_write, struct folio *folio)
 
 	if (!cpu)
 		return 0;
-	cpu->system.vmscan.written[FS_FOLIOS]++;
-	cpu->system.vmscan.written[FS_PAGES] += 1UL << folio_order_of(folio);
+	fs_count(cpu->vmscan.written[FS_FOLIOS], 1);
+	fs_count(cpu->vmscan.written[FS_PAGES], 1UL << folio_order_of(folio));
 	return 0;
 }
 

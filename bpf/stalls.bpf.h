@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Stalls timed from a begin to an end tracepoint in the stalling thread (compaction, direct and
- * memcg reclaim): the start is kept in the thread's entry, the result charged to its process
- * and to the system, with a log2 histogram of the length.
+ * memcg reclaim): the start is kept in the task's own storage, so it needs no table entry; the
+ * result is charged to the system and to the stalling process's entry (or, if the process
+ * table has no room, counted as untracked), with a log2 histogram of the length.
  */
 #ifndef FS_STALLS_BPF_H
 #define FS_STALLS_BPF_H
 
-#include "maps.bpf.h"
+#include "entries.bpf.h"
 
 /* floor(log2(v)) for v > 0, without loops. */
 static __always_inline unsigned int log2_u64(__u64 v)
@@ -49,37 +50,47 @@ static __always_inline unsigned int stall_bucket(__u64 ns)
 
 static __always_inline void stall_begin(int kind)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct fs_task *entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fs_stall_starts *starts;
+	struct fs_cpu *cpu;
 
-	if (!entry)
-		entry = task_create(pid_tgid);
-	if (entry)
-		entry->stall_start_ns[kind] = bpf_ktime_get_ns();
+	starts = bpf_task_storage_get(&fs_stall_starts, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (starts) {
+		starts->ns[kind] = bpf_ktime_get_ns();
+		return;
+	}
+	/* No storage for the start (out of memory): the stall is counted, untimed and
+	 * unattributed. */
+	cpu = this_cpu();
+	if (cpu) {
+		fs_count(cpu->stalls[kind].count, 1);
+		fs_count(cpu->stalls_untracked[kind], 1);
+	}
 }
 
 static __always_inline void stall_end(int kind, __u64 reclaimed)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct fs_task *entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct fs_cpu *cpu = this_cpu();
+	struct fs_stall_starts *starts;
 	struct fs_proc *proc;
 	unsigned int bucket;
 	__u64 ns;
 
-	/* No start: the table was full at the begin, or we attached in the middle. */
-	if (!cpu || !entry || !entry->stall_start_ns[kind])
+	starts = bpf_task_storage_get(&fs_stall_starts, task, 0, 0);
+	/* No start: it began before foliostat attached. */
+	if (!cpu || !starts || !starts->ns[kind])
 		return;
-	ns = bpf_ktime_get_ns() - entry->stall_start_ns[kind];
-	entry->stall_start_ns[kind] = 0;
+	ns = bpf_ktime_get_ns() - starts->ns[kind];
+	starts->ns[kind] = 0;
 	bucket = stall_bucket(ns);
-	cpu->system.stalls[kind].count++;
-	cpu->system.stalls[kind].total_ns += ns;
-	cpu->system.stalls[kind].hist[bucket]++;
-	cpu->system.reclaimed[kind] += reclaimed;
-	proc = proc_entry(bpf_get_current_task_btf());
+	fs_count(cpu->stalls[kind].count, 1);
+	fs_count(cpu->stalls[kind].total_ns, ns);
+	fs_count(cpu->stalls[kind].hist[bucket], 1);
+	fs_count(cpu->reclaimed[kind], reclaimed);
+	proc = proc_entry(task->tgid, task->group_leader->comm);
 	if (!proc) {
-		cpu->system.stalls_untracked[kind]++;
+		fs_count(cpu->stalls_untracked[kind], 1);
 		return;
 	}
 	__sync_fetch_and_add(&proc->counters.stalls[kind].count, 1);

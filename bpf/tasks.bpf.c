@@ -1,58 +1,96 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Task lifecycle: the maps are defined here, and thread exit and renames keep the task table's
- * entries honest (names follow exec and renames; exited threads are marked for eviction).
+ * Task lifecycle: the maps and settings are defined here; thread exit marks a thread's entry for
+ * the loader to free once reported, and renames keep entries' names those of their process.
+ * The loader's own rename at start-up is its measure of the kernel's stacks.
  */
 #define FS_DEFINE_MAPS
-#include "maps.bpf.h"
+#include "attribution.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
-/* THREAD_SIZE of the running kernel (x86-64: 16 KiB, 32 KiB with KASAN); see compat.bpf.h. */
-const volatile __u64 fs_task_stack_size = 16384;
+/* See maps.bpf.h; set by the loader before load. */
+const volatile bool fs_preemptible = false;
+const volatile bool fs_use_records = true;
+/* THREAD_SIZE (see compat.bpf.h): x86-64's usual size until the loader has measured it. */
+__u64 fs_stack_size = 16384;
+
+/* What the loader's rename to FS_PROBE_COMM showed (see loader.c): how far its frame was from
+ * the base of its kernel stack, and its thread key as the kernel's tracepoints see it. */
+struct {
+	__u64 frame_offset;
+	__u64 key;
+	__u32 seen;
+} fs_probe;
 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(fs_task_exit)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct fs_cpu *cpu = this_cpu();
-	struct fs_task *entry;
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 key = thread_key(task);
+	struct fs_entry_ref *ref = bpf_map_lookup_elem(&fs_tasks_index, &key);
+	struct fs_entry_head *head;
 
-	/* The thread's last counts may still be in this CPU's slot: into its entry with them. */
-	if (cpu && cpu->slot_owner == FS_OWNER(pid_tgid))
-		slot_flush(cpu);
-	entry = bpf_map_lookup_elem(&fs_tasks, &pid_tgid);
-	if (entry)
-		entry->exited = 1;
+	/* Its last events (those of exit itself) still reach the entry: the loader reads it
+	 * again a read after it has reported it, before freeing it. */
+	if (ref) {
+		head = entry_checked(&fs_tasks, key, *ref);
+		if (head)
+			head->exited = 1;
+	}
 	return 0;
+}
+
+static __always_inline bool is_probe_name(const char *comm)
+{
+	static const char probe[FS_COMM_LEN] = FS_PROBE_COMM;
+	char name[FS_COMM_LEN];
+
+	if (bpf_probe_read_kernel_str(name, sizeof(name), comm) != sizeof(FS_PROBE_COMM))
+		return false;
+	for (int i = 0; i < (int)sizeof(FS_PROBE_COMM); i++)
+		if (name[i] != probe[i])
+			return false;
+	return true;
 }
 
 /*
  * The process's name is its leader's: follow renames of the leader (exec, prctl(PR_SET_NAME),
- * writes to /proc/PID/comm, not necessarily by the task itself). A thread naming itself does not
- * rename its process, and the loader takes a process's name from its leader's entry.
+ * writes to /proc/PID/comm, not necessarily by the task itself) in its thread and process
+ * entries. A thread naming itself does not rename its process.
  */
 SEC("tp_btf/task_rename")
 int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 {
-	__u64 key = (__u64)task->tgid << 32 | (__u32)task->pid;
+	struct task_struct *current = bpf_get_current_task_btf();
+	__u64 key = FS_THREAD_KEY(task->tgid, task->pid);
 	struct fs_cpu *cpu = this_cpu();
-	struct fs_task *entry;
+	struct fs_entry_head *head;
+	struct fs_entry_ref *ref;
 
-	/* exec renames the thread that called it, which may have just taken its leader's pid
-	 * (de_thread()) on the same stack, where the stack test cannot see the change: drop this
-	 * CPU's record of the running thread, as a context switch does. */
-	if (cpu)
-		cpu->self = 0;
+	if (task == current) {
+		if (is_probe_name(comm)) {
+			fs_probe.frame_offset =
+			    bpf_get_current_task() + frame_minus(current) - (__u64)current->stack;
+			fs_probe.key = key;
+			fs_probe.seen = 1;
+		}
+		/* exec renames the thread that called it, which may just have taken its
+		 * leader's pid (de_thread()) on the same stack: record it afresh. */
+		if (fs_use_records && cpu && cpu->self)
+			record_running(cpu, &cpu->running, current);
+	}
 	if (task->pid != task->tgid)
 		return 0;
-	entry = bpf_map_lookup_elem(&fs_tasks, &key);
-	/* Its counts may all be in a CPU's slot still, under the old name: an entry now, so that
-	 * they are moved (and read) under the new one. */
-	if (!entry)
-		entry = task_entry_new(key);
-	if (entry)
-		bpf_probe_read_kernel_str(entry->comm, sizeof(entry->comm), comm);
+	ref = bpf_map_lookup_elem(&fs_tasks_index, &key);
+	head = ref ? entry_checked(&fs_tasks, key, *ref) : NULL;
+	if (head)
+		bpf_probe_read_kernel_str(head->comm, sizeof(head->comm), comm);
+	key = task->tgid;
+	ref = bpf_map_lookup_elem(&fs_procs_index, &key);
+	head = ref ? entry_checked(&fs_procs, key, *ref) : NULL;
+	if (head)
+		bpf_probe_read_kernel_str(head->comm, sizeof(head->comm), comm);
 	return 0;
 }
 

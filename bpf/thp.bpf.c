@@ -3,7 +3,7 @@
  * Transparent huge pages: khugepaged and MADV_COLLAPSE outcomes, charged to the process whose
  * memory is being collapsed (the event's mm), by the kernel's own result codes.
  */
-#include "maps.bpf.h"
+#include "entries.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -23,33 +23,24 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 {
 	unsigned int bucket =
 	    result < 0 || result >= FS_NR_SCAN_RESULTS ? FS_NR_SCAN_RESULTS - 1 : result;
-	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
 	struct task_struct *owner = mm_owner(mm);
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_proc *entry;
 
 	if (!cpu)
 		return;
-	cpu->system.thp.results[event][bucket]++;
+	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
+	fs_count(cpu->thp.results[event][bucket], 1);
 	if (!owner) {
-		cpu->system.thp_unattributed.results[event][bucket]++;
+		fs_count(cpu->thp_unattributed.results[event][bucket], 1);
 		return;
 	}
-	entry = proc_entry(owner);
+	entry = proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm));
 	if (entry) /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
 		__sync_fetch_and_add(&entry->counters.thp.results[event][bucket], 1);
 	else
-		cpu->system.thp_untracked.results[event][bucket]++;
+		fs_count(cpu->thp_untracked.results[event][bucket], 1);
 }
-
-/*
- * Where the result is among the event's arguments. It is the last argument of
- * mm_collapse_huge_page, mm_khugepaged_scan_file and mm_khugepaged_collapse_file in every
- * kernel that has them. mm_khugepaged_scan_pmd ends with `unmapped`, after the status, and
- * lost its `writable` argument in 6.x: its status is the second-to-last argument, whose index
- * the loader sets from the tracepoint's BTF prototype.
- */
-const volatile __u32 fs_scan_pmd_status_arg = 5;
 
 SEC("tp_btf/mm_collapse_huge_page")
 int BPF_PROG(fs_thp_collapse, struct mm_struct *mm, int isolated, int status)
@@ -58,19 +49,24 @@ int BPF_PROG(fs_thp_collapse, struct mm_struct *mm, int isolated, int status)
 	return 0;
 }
 
+/*
+ * mm_khugepaged_scan_pmd in two layouts, one program each; the loader loads the one whose
+ * arguments match the kernel's prototype: 6.x (a folio, no `writable`), and before (6.1: a
+ * page and `writable`).
+ */
 SEC("tp_btf/mm_khugepaged_scan_pmd")
-int fs_thp_scan(__u64 *ctx)
+int BPF_PROG(fs_thp_scan, struct mm_struct *mm, void *folio, int referenced, int none_or_zero,
+	     int status, int unmapped)
 {
-	/* ctx may only be read at fixed offsets, so read both candidates (every layout has at
-	 * least six arguments) and pick by the index:
-	 *   6.x:     mm, folio, referenced, none_or_zero, status, unmapped       -> 4
-	 *   5.x-6.1: mm, page, writable, referenced, none_or_zero, status, ...  -> 5 */
-	__u64 arg4 = ctx[4], arg5 = ctx[5];
+	count_result(mm, FS_THP_SCAN, status);
+	return 0;
+}
 
-	if (fs_scan_pmd_status_arg != 4 && fs_scan_pmd_status_arg != 5)
-		return 0;
-	count_result((struct mm_struct *)ctx[0], FS_THP_SCAN,
-		     (int)(fs_scan_pmd_status_arg == 4 ? arg4 : arg5));
+SEC("tp_btf/mm_khugepaged_scan_pmd")
+int BPF_PROG(fs_thp_scan_with_writable, struct mm_struct *mm, void *page, bool writable,
+	     int referenced, int none_or_zero, int status, int unmapped)
+{
+	count_result(mm, FS_THP_SCAN, status);
 	return 0;
 }
 

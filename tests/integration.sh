@@ -193,8 +193,10 @@ test_file_read_fills_the_page_cache() {
 # mode, the case that runs on the task's own stack.
 test_interrupt_context_is_recognised() {
 	need_root
+	local stack
+	stack=$("$FOLIOSTAT" --check -j | python3 -c 'import json,sys; print(json.load(sys.stdin)["check"]["kernel_stack"]["bytes"])')
 	timeout 4 sh -c 'while :; do :; done' &
-	build/irqcheck 3 >"$T/verdicts" || fail "irqcheck failed"
+	build/irqcheck 3 "$stack" >"$T/verdicts" || fail "irqcheck failed"
 	cat "$T/verdicts"
 	local v
 	for v in "timer_softirq'][1]" "hrtimer'][1]" "sched_switch'][0]"; do

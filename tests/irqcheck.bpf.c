@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test-only programs that ask foliostat's interrupt-context test (maps.bpf.h) about events
- * whose context is known: timer-wheel callbacks run in softirq, hrtimer callbacks in hard
+ * Test-only programs that ask foliostat's interrupt-context test (attribution.bpf.h) about
+ * events whose context is known: timer-wheel callbacks run in softirq, hrtimer callbacks in hard
  * interrupt (or softirq for soft hrtimers), and sched_switch always in task context; and whether
- * the thread it records as running is the kernel's current one. Linked with
- * foliostat's own tasks and interrupts objects, so it tests the very code foliostat runs.
+ * the thread whose record a task-context event is charged to is the kernel's current one.
+ * Linked with foliostat's own tasks and interrupts objects, so it tests the very code foliostat
+ * runs.
  */
-#include "maps.bpf.h"
+#include "attribution.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -14,22 +15,36 @@
 __u64 verdicts[3][2];
 /* [event][0]: judged so by the interrupt depth, [event][1]: by the stack test */
 __u64 reasons[3][2];
-/* Task-context verdicts: [event][0] the recorded running thread is the kernel's current one,
- * [event][1] it is not (the record foliostat's hot programs charge events to) */
+/* Task-context verdicts: [event][0] the thread whose record the event is charged to (the
+ * running one's, or the previous one's for the events of a switch) is the kernel's current one,
+ * [event][1] it is not */
 __u64 running[3][2];
+
+/* The key of the thread a task-context event is charged to, as the hot programs choose it. */
+static __always_inline __u64 charged_key(struct fs_cpu *cpu, struct task_struct *current)
+{
+	if (fs_use_records && cpu->self) {
+		if (on_recorded_stack(cpu, &cpu->running))
+			return cpu->running.key;
+		if (on_recorded_stack(cpu, &cpu->previous))
+			return cpu->previous.key;
+	}
+	return thread_key(current);
+}
 
 static __always_inline void judge(int event)
 {
+	struct task_struct *current = bpf_get_current_task_btf();
 	struct fs_cpu *cpu = this_cpu();
 
 	if (!cpu)
 		return;
-	if (in_interrupt_context(cpu)) {
+	if (!task_context_counters(cpu)) {
 		__sync_fetch_and_add(&verdicts[event][0], 1);
 	} else {
 		__sync_fetch_and_add(&verdicts[event][1], 1);
 		__sync_fetch_and_add(
-		    &running[event][cpu->running_owner == FS_OWNER(bpf_get_current_pid_tgid()) ? 0 : 1], 1);
+		    &running[event][charged_key(cpu, current) == thread_key(current) ? 0 : 1], 1);
 	}
 	if (cpu->irq_depth)
 		__sync_fetch_and_add(&reasons[event][0], 1);

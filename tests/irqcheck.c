@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqcheck: attaches foliostat's interrupt-depth programs and tests/irqcheck.bpf.c for SECS
- * seconds (default 3), then prints how each known-context event was judged, as JSON:
+ * irqcheck [SECS [STACK_SIZE]]: attaches foliostat's context-switch and interrupt-depth programs
+ * and tests/irqcheck.bpf.c for SECS seconds (default 3), with the kernel stack size foliostat
+ * measured (from foliostat --check; default 16384), then prints how each known-context event was
+ * judged, as JSON:
  * {"timer_softirq":[interrupt,task],"hrtimer":[...],"sched_switch":[...],"reasons":{...}}
  * where reasons counts, per event, interrupt verdicts by the depth and by the stack test, and
  * running, per event judged task context, whether the thread recorded as running was the
@@ -9,18 +11,43 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "irqcheck.skel.h"
+
+/* Only the programs under test: the checks, and what keeps the records and the depth. */
+static bool under_test(const char *name)
+{
+	static const char *const prefixes[] = {"check_", "fs_switch", "fs_irq_", "fs_softirq_",
+					       "fs_hrtimer_"};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
 
 int main(int argc, char **argv)
 {
 	struct irqcheck_bpf *skel = irqcheck_bpf__open();
 	static const char *const names[] = {"timer_softirq", "hrtimer", "sched_switch"};
 	int secs = argc > 1 ? atoi(argv[1]) : 3;
+	struct bpf_program *prog;
 
-	if (!skel || irqcheck_bpf__load(skel) || irqcheck_bpf__attach(skel)) {
+	if (!skel) {
+		perror("irqcheck: failed to open");
+		return 1;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+	    bpf_program__set_autoload(prog, under_test(bpf_program__name(prog)));
+	if (irqcheck_bpf__load(skel))
+		goto fail;
+	skel->data->fs_stack_size = argc > 2 ? strtoull(argv[2], NULL, 0) : 16384;
+	if (irqcheck_bpf__attach(skel)) {
+	fail:
 		perror("irqcheck: failed to load or attach");
+		irqcheck_bpf__destroy(skel);
 		return 1;
 	}
 	sleep(secs);

@@ -45,7 +45,7 @@ int run_check(const struct fs_options *opts)
 	struct utsname uts;
 	bool btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	bool cap_bpf, cap_perfmon, loaded, core_ok = true;
-	json_t *probes = json_object(), *record;
+	json_t *probes = json_object(), *record, *attribution = json_null(), *stack = json_null();
 
 	uname(&uts);
 	capng_get_caps_process();
@@ -58,11 +58,19 @@ int run_check(const struct fs_options *opts)
 
 	loaded = loader_start(&loader, opts, err, sizeof(err)) == 0;
 	if (loaded) {
+		const struct host_facts *hf = &loader.facts;
+
 		for (int i = 0; i < NR_PROBES; i++)
 			json_object_set_new(probes, loader.probes[i].name,
 					    json_string(loader.probes[i].attached
 							    ? "attached"
 							    : loader.probes[i].reason));
+		attribution =
+		    json_pack("{s:s, s:s?, s:b}", "method", attribution_name(hf->attribution),
+			      "why", hf->attribution_why[0] ? hf->attribution_why : NULL,
+			      "preemptible", hf->preemptible);
+		stack = json_pack("{s:I, s:b}", "bytes", (json_int_t)hf->stack_size, "measured",
+				  hf->stack_size_measured);
 		loader_stop(&loader);
 	} else {
 		core_ok = false;
@@ -70,11 +78,12 @@ int run_check(const struct fs_options *opts)
 
 	if (opts->json) {
 		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b}, s:{s:s, s:s}, s:b, s:o, "
-				   "s:s?, s:b}}",
+				   "s:o, s:o, s:s?, s:b}}",
 				   "schema", 1, "check", "kernel", uts.release, "btf", btf,
 				   "privileges", "euid", (int)geteuid(), "cap_bpf", cap_bpf,
 				   "cap_perfmon", cap_perfmon, "thp", "enabled", thp, "defrag",
-				   defrag, "mglru", host_mglru_enabled(), "probes", probes, "error",
+				   defrag, "mglru", host_mglru_enabled(), "attribution",
+				   attribution, "kernel_stack", stack, "probes", probes, "error",
 				   loaded ? NULL : err, "usable", core_ok);
 		json_dumpf(record, stdout, JSON_COMPACT);
 		fputc('\n', stdout);
@@ -91,6 +100,22 @@ int run_check(const struct fs_options *opts)
 		printf("  %-40s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
 		printf("  %-40s %s\n", "multi-generational LRU",
 		       host_mglru_enabled() ? "on" : "off");
+		if (json_is_object(attribution)) {
+			const char *why = json_string_value(json_object_get(attribution, "why"));
+
+			printf("  %-40s %s%s%s\n", "attribution",
+			       strcmp(json_string_value(json_object_get(attribution, "method")),
+				      "records") == 0
+				   ? "per-CPU records of the running thread (sched_switch)"
+				   : "a lookup per event",
+			       why ? ": " : "", why ? why : "");
+			printf("  %-40s %lld KiB (%s)\n", "kernel stacks",
+			       json_integer_value(json_object_get(stack, "bytes")) / 1024,
+			       json_is_true(json_object_get(stack, "measured")) ? "measured"
+										: "assumed");
+		}
+		json_decref(attribution);
+		json_decref(stack);
 		if (!loaded)
 			printf("  %-40s %s\n", "probes", err);
 		json_object_foreach(probes, name, state)

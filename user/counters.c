@@ -8,23 +8,10 @@ void words_add(__u64 *dst, const __u64 *src, size_t n)
 		dst[i] += src[i];
 }
 
-bool words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n)
+void words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (now[i] < before[i])
-			return false;
 	for (size_t i = 0; i < n; i++)
 		dst[i] = now[i] - before[i];
-	return true;
-}
-
-void counters_add(struct fs_counters *dst, const struct fs_counters *src)
-{
-	__u32 *d = (__u32 *)dst;
-	const __u32 *s = (const __u32 *)src;
-
-	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
-		d[i] += s[i];
 }
 
 /*
@@ -52,22 +39,30 @@ __attribute__((constructor)) static void activity_mask_init(void)
 }
 
 /* Every thread's counts go through here once per read: written so the compiler vectorizes it. */
-struct counters_growth counters_delta_monotonic(struct fs_counters *restrict dst,
-						struct fs_counters *restrict now,
-						const struct fs_counters *restrict before)
+struct counters_growth counters_delta(struct fs_counters *restrict dst,
+				      const struct fs_counters *restrict now,
+				      const struct fs_counters *restrict then)
 {
-	__u32 *restrict d = (__u32 *)dst, *restrict n = (__u32 *)now;
-	const __u32 *restrict b = (const __u32 *)before;
+	__u32 *restrict d = (__u32 *)dst;
+	const __u32 *restrict n = (const __u32 *)now, *restrict t = (const __u32 *)then;
 	__u64 events = 0, activity = 0;
 
 	for (size_t i = 0; i < FS_COUNTER_WORDS; i++) {
-		__u32 grew = n[i] - b[i];
-		__u32 late = (__u32)((__s32)grew >> 31); /* all ones when it went backwards */
-
-		n[i] = (n[i] & ~late) | (b[i] & late);
-		d[i] = grew & ~late;
+		d[i] = n[i] - t[i];
 		events += d[i];
 		activity += d[i] & activity_mask[i];
+	}
+	return (struct counters_growth){.events = events, .activity = activity};
+}
+
+struct counters_growth counters_growth_of(const struct fs_counters *counts)
+{
+	const __u32 *c = (const __u32 *)counts;
+	__u64 events = 0, activity = 0;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++) {
+		events += c[i];
+		activity += c[i] & activity_mask[i];
 	}
 	return (struct counters_growth){.events = events, .activity = activity};
 }

@@ -19,9 +19,14 @@ struct fs_totals {
 	FS_COUNTER_FIELDS(__u64)
 };
 
-/* The system figures summed over CPUs and widened (see struct fs_system). */
+/* The system figures over a read or a record: every event of the counter groups (the threads',
+ * and the interrupt and untracked groups', which are also given apart), and the system-only
+ * figures summed over CPUs (see struct fs_cpu). */
 struct system_totals {
-	FS_SYSTEM_FIELDS(struct fs_totals)
+	struct fs_totals total;
+	struct fs_totals interrupt;
+	struct fs_totals untracked;
+	FS_SYSTEM_TAIL_FIELDS
 };
 
 _Static_assert(sizeof(struct fs_totals) == 2 * sizeof(struct fs_counters),
@@ -29,15 +34,13 @@ _Static_assert(sizeof(struct fs_totals) == 2 * sizeof(struct fs_counters),
 
 /* dst += src, over n words. */
 void words_add(__u64 *dst, const __u64 *src, size_t n);
-/* dst = now - before; false (and dst untouched) if any word went backwards. */
-bool words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n);
+/* dst = now - before, word by word. */
+void words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n);
 __u64 words_sum(const __u64 *words, size_t n);
 
-/* dst += src modulo 2^32, as BPF adds a CPU's slot into a thread's entry. */
-void counters_add(struct fs_counters *dst, const struct fs_counters *src);
-/* What a thread's counts grew by (see counters_delta_monotonic()). */
+/* What a thread's counts grew by (see counters_delta()). */
 struct counters_growth {
-	__u64 events;	/* all words */
+	__u64 events; /* all words */
 	/* How busy the thread was, for ranking: folios allocated and added to the page cache,
 	 * page faults (user + kernel), pages migrated and TLB flushes. Counters that restate
 	 * others (LRU insertions of new folios) are left out; process-level figures add their
@@ -45,19 +48,17 @@ struct counters_growth {
 	__u64 activity;
 };
 
-/*
- * A thread's counts since `before`: dst = now - before word by word. A word that reads lower
- * than before (by less than 2^31: it has not wrapped, a CPU's slot was left out of this read,
- * see snapshot_add_slots()) gives 0, and now is raised to before there: what was once observed
- * is never taken back. Returns the sums of dst.
- */
-struct counters_growth counters_delta_monotonic(struct fs_counters *dst, struct fs_counters *now,
-						const struct fs_counters *before);
+/* A thread's counts since `then`: dst = now - then word by word, modulo 2^32 (BPF's words wrap;
+ * a read comes far more often than 2^31 events of one thread). Returns the sums of dst. */
+struct counters_growth counters_delta(struct fs_counters *dst, const struct fs_counters *now,
+				      const struct fs_counters *then);
+/* The sums of counts that are already a delta. */
+struct counters_growth counters_growth_of(const struct fs_counters *counts);
 
 /* dst += src, widened. */
 void totals_add(struct fs_totals *dst, const struct fs_counters *src);
-/* dst += now - before modulo 2^32, widened: for words that only ever grow (a CPU's system
- * groups), read at least once per 2^32 events. */
+/* dst += now - before modulo 2^32, widened: for words that only ever grow (a CPU's interrupt and
+ * untracked groups), read at least once per 2^32 events. */
 void totals_add_growth(struct fs_totals *dst, const struct fs_counters *now,
 		       const struct fs_counters *before);
 

@@ -10,85 +10,117 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "foliostat.skel.h"
+#include "snapshot.h"
+#include "table.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+/* A program for a probe, for the kernels whose tracepoint passes `nr_args` arguments (0: any). */
+struct probe_flavour {
+	const char *program;
+	int nr_args;
+};
+
+#define NR_FLAVOURS 2
 
 struct probe_def {
 	const char *name;	/* as users know it: group:event */
 	const char *tracepoint; /* the event name, btf_trace_<tracepoint> in kernel BTF */
-	const char *program;	/* BPF program in the skeleton */
-	bool core;		/* foliostat cannot run meaningfully without it */
-	int needs;		/* a probe that must be attached first (0: none) */
+	/* The BPF programs in the skeleton: one, or one per layout of the tracepoint's
+	 * arguments, picked by the count in the kernel's prototype. */
+	struct probe_flavour flavours[NR_FLAVOURS];
+	bool core; /* foliostat cannot run meaningfully without it */
+	int needs; /* a probe that must be attached first (0: none) */
 };
 
+#define ONE(program)               \
+	{                          \
+		{                  \
+			program, 0 \
+		}                  \
+	}
+
 static const struct probe_def probe_defs[NR_PROBES] = {
-    [PROBE_PAGE_ALLOC] = {"kmem:mm_page_alloc", "mm_page_alloc", "fs_page_alloc", true},
+    [PROBE_PAGE_ALLOC] = {"kmem:mm_page_alloc", "mm_page_alloc", ONE("fs_page_alloc"), true},
     [PROBE_PAGECACHE_ADD] = {"filemap:mm_filemap_add_to_page_cache", "mm_filemap_add_to_page_cache",
-			     "fs_pagecache_add", false},
-    [PROBE_PAGE_FREE] = {"kmem:mm_page_free", "mm_page_free", "fs_page_free", false},
+			     ONE("fs_pagecache_add"), false},
+    [PROBE_PAGE_FREE] = {"kmem:mm_page_free", "mm_page_free", ONE("fs_page_free"), false},
     /* x86 only: other architectures have no such tracepoints. */
-    [PROBE_FAULT_USER] = {"exceptions:page_fault_user", "page_fault_user", "fs_fault_user"},
-    [PROBE_FAULT_KERNEL] = {"exceptions:page_fault_kernel", "page_fault_kernel", "fs_fault_kernel"},
-    [PROBE_FAULT_FILE] = {"filemap:mm_filemap_fault", "mm_filemap_fault", "fs_fault_file"},
+    [PROBE_FAULT_USER] = {"exceptions:page_fault_user", "page_fault_user", ONE("fs_fault_user")},
+    [PROBE_FAULT_KERNEL] = {"exceptions:page_fault_kernel", "page_fault_kernel",
+			    ONE("fs_fault_kernel")},
+    [PROBE_FAULT_FILE] = {"filemap:mm_filemap_fault", "mm_filemap_fault", ONE("fs_fault_file")},
     [PROBE_THP_COLLAPSE] = {"huge_memory:mm_collapse_huge_page", "mm_collapse_huge_page",
-			    "fs_thp_collapse"},
+			    ONE("fs_thp_collapse")},
     [PROBE_THP_COLLAPSE_FILE] = {"huge_memory:mm_khugepaged_collapse_file",
-				 "mm_khugepaged_collapse_file", "fs_thp_collapse_file"},
-    [PROBE_THP_SCAN] = {"huge_memory:mm_khugepaged_scan_pmd", "mm_khugepaged_scan_pmd",
-			"fs_thp_scan"},
+				 "mm_khugepaged_collapse_file", ONE("fs_thp_collapse_file")},
+    /* Arguments that moved between kernels: one program per layout. */
+    [PROBE_THP_SCAN] = {"huge_memory:mm_khugepaged_scan_pmd",
+			"mm_khugepaged_scan_pmd",
+			{{"fs_thp_scan", 6}, {"fs_thp_scan_with_writable", 7}}},
     [PROBE_THP_SCAN_FILE] = {"huge_memory:mm_khugepaged_scan_file", "mm_khugepaged_scan_file",
-			     "fs_thp_scan_file"},
-    [PROBE_MIGRATE] = {"migrate:mm_migrate_pages", "mm_migrate_pages", "fs_migrate_pages"},
+			     ONE("fs_thp_scan_file")},
+    [PROBE_MIGRATE] = {"migrate:mm_migrate_pages",
+		       "mm_migrate_pages",
+		       {{"fs_migrate_pages", 8}, {"fs_migrate_pages_without_large_split", 7}}},
     /* A begin without its end would time nothing: end first, begin only with it. */
     [PROBE_COMPACTION_END] = {"compaction:mm_compaction_end", "mm_compaction_end",
-			      "fs_compaction_end"},
+			      ONE("fs_compaction_end")},
     [PROBE_COMPACTION_BEGIN] = {"compaction:mm_compaction_begin", "mm_compaction_begin",
-				"fs_compaction_begin", .needs = PROBE_COMPACTION_END},
+				ONE("fs_compaction_begin"), .needs = PROBE_COMPACTION_END},
     /* x86 only, like the fault tracepoints. */
-    [PROBE_TLB_FLUSH] = {"tlb:tlb_flush", "tlb_flush", "fs_tlb_flush"},
-    [PROBE_LRU_INSERT] = {"pagemap:mm_lru_insertion", "mm_lru_insertion", "fs_lru_insert"},
-    [PROBE_LRU_ACTIVATE] = {"pagemap:mm_lru_activate", "mm_lru_activate", "fs_lru_activate"},
+    [PROBE_TLB_FLUSH] = {"tlb:tlb_flush", "tlb_flush", ONE("fs_tlb_flush")},
+    [PROBE_LRU_INSERT] = {"pagemap:mm_lru_insertion", "mm_lru_insertion", ONE("fs_lru_insert")},
+    [PROBE_LRU_ACTIVATE] = {"pagemap:mm_lru_activate", "mm_lru_activate", ONE("fs_lru_activate")},
     [PROBE_DIRECT_RECLAIM_END] = {"vmscan:mm_vmscan_direct_reclaim_end",
-				  "mm_vmscan_direct_reclaim_end", "fs_direct_reclaim_end"},
+				  "mm_vmscan_direct_reclaim_end", ONE("fs_direct_reclaim_end")},
     [PROBE_DIRECT_RECLAIM_BEGIN] = {"vmscan:mm_vmscan_direct_reclaim_begin",
-				    "mm_vmscan_direct_reclaim_begin", "fs_direct_reclaim_begin",
+				    "mm_vmscan_direct_reclaim_begin",
+				    ONE("fs_direct_reclaim_begin"),
 				    .needs = PROBE_DIRECT_RECLAIM_END},
     [PROBE_MEMCG_RECLAIM_END] = {"vmscan:mm_vmscan_memcg_reclaim_end",
-				 "mm_vmscan_memcg_reclaim_end", "fs_memcg_reclaim_end"},
+				 "mm_vmscan_memcg_reclaim_end", ONE("fs_memcg_reclaim_end")},
     [PROBE_MEMCG_RECLAIM_BEGIN] = {"vmscan:mm_vmscan_memcg_reclaim_begin",
-				   "mm_vmscan_memcg_reclaim_begin", "fs_memcg_reclaim_begin",
+				   "mm_vmscan_memcg_reclaim_begin", ONE("fs_memcg_reclaim_begin"),
 				   .needs = PROBE_MEMCG_RECLAIM_END},
-    [PROBE_LRU_ISOLATE] = {"vmscan:mm_vmscan_lru_isolate", "mm_vmscan_lru_isolate",
-			   "fs_lru_isolate"},
+    [PROBE_LRU_ISOLATE] = {"vmscan:mm_vmscan_lru_isolate",
+			   "mm_vmscan_lru_isolate",
+			   {{"fs_lru_isolate", 7}, {"fs_lru_isolate_with_mode", 8}}},
     [PROBE_SHRINK_INACTIVE] = {"vmscan:mm_vmscan_lru_shrink_inactive",
-			       "mm_vmscan_lru_shrink_inactive", "fs_shrink_inactive"},
+			       "mm_vmscan_lru_shrink_inactive", ONE("fs_shrink_inactive")},
     [PROBE_SHRINK_ACTIVE] = {"vmscan:mm_vmscan_lru_shrink_active", "mm_vmscan_lru_shrink_active",
-			     "fs_shrink_active"},
+			     ONE("fs_shrink_active")},
     [PROBE_KSWAPD_WAKE] = {"vmscan:mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_wake",
-			   "fs_kswapd_wake"},
+			   ONE("fs_kswapd_wake")},
     [PROBE_RECLAIM_WRITE] = {"vmscan:mm_vmscan_write_folio", "mm_vmscan_write_folio",
-			     "fs_reclaim_write"},
+			     ONE("fs_reclaim_write")},
     /* Without exit events, exited threads would never leave the table. */
-    [PROBE_TASK_EXIT] = {"sched:sched_process_exit", "sched_process_exit", "fs_task_exit", true},
-    [PROBE_TASK_RENAME] = {"task:task_rename", "task_rename", "fs_task_rename"},
+    [PROBE_TASK_EXIT] = {"sched:sched_process_exit", "sched_process_exit", ONE("fs_task_exit"),
+			 true},
+    [PROBE_TASK_RENAME] = {"task:task_rename", "task_rename", ONE("fs_task_rename")},
+    /* Records the running thread for the hot programs (attribution.bpf.h), and heals an
+     * interrupt depth left behind by an exit BPF had to skip (interrupts.bpf.c). */
+    [PROBE_SWITCH] = {"sched:sched_switch", "sched_switch", ONE("fs_switch")},
     /* Interrupt depth (interrupts.bpf.c): an entry without its exit would leave the CPU
-     * "in an interrupt" for good, so each entry needs its exit. */
-    [PROBE_IRQ_EXIT] = {"irq:irq_handler_exit", "irq_handler_exit", "fs_irq_exit"},
-    [PROBE_IRQ_ENTRY] = {"irq:irq_handler_entry", "irq_handler_entry", "fs_irq_entry",
+     * "in an interrupt" for good, so each entry needs its exit, and each exit the context
+     * switches that heal a lost one. */
+    [PROBE_IRQ_EXIT] = {"irq:irq_handler_exit", "irq_handler_exit", ONE("fs_irq_exit"),
+			.needs = PROBE_SWITCH},
+    [PROBE_IRQ_ENTRY] = {"irq:irq_handler_entry", "irq_handler_entry", ONE("fs_irq_entry"),
 			 .needs = PROBE_IRQ_EXIT},
-    [PROBE_SOFTIRQ_EXIT] = {"irq:softirq_exit", "softirq_exit", "fs_softirq_exit"},
-    [PROBE_SOFTIRQ_ENTRY] = {"irq:softirq_entry", "softirq_entry", "fs_softirq_entry",
+    [PROBE_SOFTIRQ_EXIT] = {"irq:softirq_exit", "softirq_exit", ONE("fs_softirq_exit"),
+			    .needs = PROBE_SWITCH},
+    [PROBE_SOFTIRQ_ENTRY] = {"irq:softirq_entry", "softirq_entry", ONE("fs_softirq_entry"),
 			     .needs = PROBE_SOFTIRQ_EXIT},
-    [PROBE_HRTIMER_EXIT] = {"timer:hrtimer_expire_exit", "hrtimer_expire_exit", "fs_hrtimer_exit"},
+    [PROBE_HRTIMER_EXIT] = {"timer:hrtimer_expire_exit", "hrtimer_expire_exit",
+			    ONE("fs_hrtimer_exit"), .needs = PROBE_SWITCH},
     [PROBE_HRTIMER_ENTRY] = {"timer:hrtimer_expire_entry", "hrtimer_expire_entry",
-			     "fs_hrtimer_entry", .needs = PROBE_HRTIMER_EXIT},
-    /* Heals a depth left behind by an exit BPF had to skip, and records the running thread
-     * for the hot programs (interrupts.bpf.c). */
-    [PROBE_SWITCH] = {"sched:sched_switch", "sched_switch", "fs_switch"},
+			     ONE("fs_hrtimer_entry"), .needs = PROBE_HRTIMER_EXIT},
 };
 
 static bool verbose;
@@ -147,40 +179,98 @@ static const char *privilege_hint(int err)
  */
 struct kernel_facts {
 	bool has_tracepoint[NR_PROBES];
-	__u64 stack_size;
-	int scan_pmd_nr_args, migrate_nr_args, lru_isolate_nr_args;
+	int nr_args[NR_PROBES]; /* of each tracepoint, from its BTF prototype (-1: unknown) */
+	__u64 assumed_stack_size;
+	bool preemptible;
+	const char *preemptible_why;
 };
 
-/* Decide per probe whether its program loads: present in kernel BTF and not disabled. */
+/* The flavour of a probe's program that matches this kernel's tracepoint, or NULL. */
+static const struct probe_flavour *flavour_for(const struct probe_def *def, int nr_args)
+{
+	for (int f = 0; f < NR_FLAVOURS && def->flavours[f].program; f++)
+		if (!def->flavours[f].nr_args || def->flavours[f].nr_args == nr_args)
+			return &def->flavours[f];
+	return NULL;
+}
+
+/* Decide per probe which program loads, if any: present in kernel BTF, with arguments laid out
+ * as one of its flavours expects, and not disabled. Every other program stays unloaded. */
 static void probe_kernel(struct loader *loader, const struct kernel_facts *facts)
 {
 	for (int i = 0; i < NR_PROBES; i++) {
 		const struct probe_def *def = &probe_defs[i];
+		const struct probe_flavour *chosen = flavour_for(def, facts->nr_args[i]);
 		struct probe_status *st = &loader->probes[i];
-		struct bpf_program *prog =
-		    bpf_object__find_program_by_name(loader->skel->obj, def->program);
 
-		loader->programs[i] = prog;
+		for (int f = 0; f < NR_FLAVOURS && def->flavours[f].program; f++)
+			bpf_program__set_autoload(bpf_object__find_program_by_name(
+						      loader->skel->obj, def->flavours[f].program),
+						  false);
 		st->name = def->name;
+		loader->programs[i] = bpf_object__find_program_by_name(
+		    loader->skel->obj, (chosen ? chosen : &def->flavours[0])->program);
 		if (disabled_by_env(def->name))
 			snprintf(st->reason, sizeof(st->reason),
 				 "disabled by FOLIOSTAT_DISABLE_PROBES");
 		else if (!facts->has_tracepoint[i])
 			snprintf(st->reason, sizeof(st->reason),
 				 "unavailable: this kernel has no such tracepoint");
+		else if (!chosen)
+			snprintf(st->reason, sizeof(st->reason),
+				 "unavailable: this kernel's tracepoint has %d arguments, a layout "
+				 "foliostat does not know",
+				 facts->nr_args[i]);
 		else
-			continue;
-		bpf_program__set_autoload(prog, false);
+			bpf_program__set_autoload(loader->programs[i], true);
 	}
 }
 
-/* THREAD_SIZE, which the interrupt-context test needs (compat.bpf.h): 16 KiB on x86-64,
- * doubled by KASAN, whose presence shows in BTF. */
-static __u64 kernel_stack_size(const struct btf *vmlinux)
+/* THREAD_SIZE when it cannot be measured (tasks.bpf.c): 16 KiB on x86-64 and arm64, doubled by
+ * KASAN, whose presence shows in BTF. */
+static __u64 assumed_stack_size(const struct btf *vmlinux)
 {
 	if (btf__find_by_name_kind(vmlinux, "kasan_report", BTF_KIND_FUNC) >= 0)
 		return 32768;
 	return 16384;
+}
+
+/*
+ * Can the kernel preempt a tracepoint program? PREEMPT_RT kernels run tracepoint probes with
+ * only migration disabled (or will: the change is recent). Its locks show in BTF: an RT
+ * spinlock_t is built on struct rt_mutex_base. /sys/kernel/realtime says the same on newer
+ * kernels. FOLIOSTAT_TEST_PREEMPTIBLE=1 forces the answer, to test that path anywhere.
+ */
+static bool kernel_preemptible(const struct btf *vmlinux, const char **why)
+{
+	__s32 id = btf__find_by_name_kind(vmlinux, "spinlock", BTF_KIND_STRUCT);
+	const struct btf_type *t = id >= 0 ? btf__type_by_id(vmlinux, id) : NULL;
+	const char *forced = getenv("FOLIOSTAT_TEST_PREEMPTIBLE");
+	char realtime = '0';
+	FILE *f;
+
+	if (forced && strcmp(forced, "1") == 0) {
+		*why = "FOLIOSTAT_TEST_PREEMPTIBLE=1";
+		return true;
+	}
+	for (int i = 0; t && i < btf_vlen(t); i++) {
+		const struct btf_member *m = &btf_members(t)[i];
+		const struct btf_type *mt = btf__type_by_id(vmlinux, m->type);
+		const char *type_name = mt ? btf__name_by_offset(vmlinux, mt->name_off) : NULL;
+
+		if (type_name && strcmp(type_name, "rt_mutex_base") == 0) {
+			*why = "a PREEMPT_RT kernel";
+			return true;
+		}
+	}
+	f = fopen("/sys/kernel/realtime", "r");
+	if (f) {
+		if (fread(&realtime, 1, 1, f) != 1)
+			realtime = '0';
+		fclose(f);
+	}
+	*why = realtime == '1' ? "a PREEMPT_RT kernel (/sys/kernel/realtime)" : NULL;
+	return realtime == '1';
 }
 
 /*
@@ -239,37 +329,80 @@ static int tracepoint_nr_args(const struct btf *vmlinux, const char *tracepoint)
 	return btf_vlen(t) - 1;
 }
 
-static int attach_probes(struct loader *loader, char *err, size_t err_len)
+/* Attach probe i, or say why not. Returns -1 when it was required. */
+static int attach_probe(struct loader *loader, int i, char *err, size_t err_len)
 {
-	for (int i = 0; i < NR_PROBES; i++) {
-		const struct probe_def *def = &probe_defs[i];
-		struct probe_status *st = &loader->probes[i];
-		struct bpf_program *prog =
-		    bpf_object__find_program_by_name(loader->skel->obj, def->program);
-		struct bpf_link *link;
+	const struct probe_def *def = &probe_defs[i];
+	struct probe_status *st = &loader->probes[i];
+	struct bpf_program *prog = loader->programs[i];
+	struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog))
-			goto missing;
-		if (def->needs && !loader->probes[def->needs].attached) {
-			snprintf(st->reason, sizeof(st->reason), "not attached: needs %s",
-				 probe_defs[def->needs].name);
-			goto missing;
-		}
-		link = bpf_program__attach(prog);
-		if (!link) {
-			snprintf(st->reason, sizeof(st->reason), "failed to attach: %s",
-				 strerror(errno));
-			goto missing;
-		}
-		loader->links[i] = link;
-		st->attached = true;
-		continue;
-	missing:
-		if (def->core) {
-			set_error(err, err_len, "failed to attach %s: %s", def->name, st->reason);
-			return -1;
-		}
+	if (!bpf_program__autoload(prog))
+		goto missing;
+	if (def->needs && !loader->probes[def->needs].attached) {
+		snprintf(st->reason, sizeof(st->reason), "not attached: needs %s",
+			 probe_defs[def->needs].name);
+		goto missing;
 	}
+	link = bpf_program__attach(prog);
+	if (!link) {
+		snprintf(st->reason, sizeof(st->reason), "failed to attach: %s", strerror(errno));
+		goto missing;
+	}
+	loader->links[i] = link;
+	st->attached = true;
+	return 0;
+missing:
+	if (def->core) {
+		set_error(err, err_len, "failed to attach %s: %s", def->name, st->reason);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * THREAD_SIZE, which the stack test needs (compat.bpf.h), measured: the loader renames itself
+ * to FS_PROBE_COMM, and the rename program notes how far its frame is from the base of the
+ * loader's stack. A shallow system call runs near the top of the stack, so the size is the
+ * power of two just above that offset, with the depth below half of it. The same event shows
+ * the loader's pid as the kernel's tracepoints see it: another than getpid()'s means a PID
+ * namespace.
+ */
+static void measure_stack(struct loader *loader, const struct kernel_facts *facts)
+{
+	struct host_facts *hf = &loader->facts;
+	char name[FS_COMM_LEN + 1] = "";
+	__u64 offset, size = 4096;
+
+	hf->stack_size = facts->assumed_stack_size;
+	if (loader->probes[PROBE_TASK_RENAME].attached && prctl(PR_GET_NAME, name) == 0 &&
+	    prctl(PR_SET_NAME, FS_PROBE_COMM) == 0) {
+		prctl(PR_SET_NAME, name);
+		offset = loader->skel->bss->fs_probe.frame_offset;
+		while (size <= offset && size < (1 << 24))
+			size <<= 1;
+		if (loader->skel->bss->fs_probe.seen && size >= 8192 && offset < size &&
+		    size - offset < size / 2) {
+			hf->stack_size = size;
+			hf->stack_size_measured = true;
+		}
+		hf->own_key = loader->skel->bss->fs_probe.key;
+		hf->pid_namespaced = loader->skel->bss->fs_probe.seen &&
+				     (__u32)(hf->own_key >> 32) != (__u32)getpid();
+	}
+	loader->skel->data->fs_stack_size = hf->stack_size;
+}
+
+/* Attach every probe in order, the rename first: it measures the stacks the others test. */
+static int attach_probes(struct loader *loader, const struct kernel_facts *facts, char *err,
+			 size_t err_len)
+{
+	if (attach_probe(loader, PROBE_TASK_RENAME, err, err_len))
+		return -1;
+	measure_stack(loader, facts);
+	for (int i = 0; i < NR_PROBES; i++)
+		if (i != PROBE_TASK_RENAME && attach_probe(loader, i, err, err_len))
+			return -1;
 	return 0;
 }
 
@@ -296,9 +429,42 @@ static void refuse_for_test(struct loader *loader)
 static int probe_of_program(const char *program)
 {
 	for (int i = 0; i < NR_PROBES; i++)
-		if (strcmp(probe_defs[i].program, program) == 0)
-			return i;
+		for (int f = 0; f < NR_FLAVOURS && probe_defs[i].flavours[f].program; f++)
+			if (strcmp(probe_defs[i].flavours[f].program, program) == 0)
+				return i;
 	return -1;
+}
+
+/* A table's four maps sized for `capacity` entries (see FS_INDEXED_TABLE in maps.bpf.h). */
+static void size_table(struct bpf_map *values, struct bpf_map *index, struct bpf_map *free,
+		       struct bpf_map *taken, __u32 capacity)
+{
+	bpf_map__set_max_entries(values, capacity);
+	bpf_map__set_max_entries(index, capacity);
+	bpf_map__set_max_entries(free, capacity);
+	bpf_map__set_max_entries(taken, (capacity + 63) / 64);
+}
+
+/* How events are attributed (see attribution.bpf.h): records where sched_switch keeps them and
+ * no program can be preempted, lookups otherwise. */
+static void choose_attribution(struct loader *loader, const struct kernel_facts *facts,
+			       bool switch_refused)
+{
+	struct host_facts *hf = &loader->facts;
+	const struct probe_status *sw = &loader->probes[PROBE_SWITCH];
+
+	hf->preemptible = facts->preemptible;
+	hf->attribution = ATTRIBUTION_RECORDS;
+	hf->attribution_why[0] = '\0';
+	if (facts->preemptible)
+		snprintf(hf->attribution_why, sizeof(hf->attribution_why),
+			 "tracepoint programs may be preempted: %s", facts->preemptible_why);
+	else if (switch_refused || !bpf_program__autoload(loader->programs[PROBE_SWITCH]))
+		snprintf(hf->attribution_why, sizeof(hf->attribution_why),
+			 "sched:sched_switch %.100s", sw->reason);
+	else
+		return;
+	hf->attribution = ATTRIBUTION_LOOKUPS;
 }
 
 /* Open the skeleton and configure it for this kernel; probes in `refused` stay unloaded. */
@@ -306,7 +472,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 			   const struct kernel_facts *facts, char (*refused)[160], char *err,
 			   size_t err_len)
 {
-	int nr_args;
+	struct foliostat_bpf *skel;
 
 	loader->skel = foliostat_bpf__open();
 	if (!loader->skel) {
@@ -322,16 +488,16 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 		bpf_program__set_autoload(loader->programs[i], false);
 	}
 	refuse_for_test(loader);
-	loader->skel->rodata->fs_task_stack_size = facts->stack_size;
-	/* thp.bpf.c, compaction.bpf.c, reclaim.bpf.c: arguments whose position differs across
-	 * kernels. */
-	nr_args = facts->scan_pmd_nr_args;
-	loader->skel->rodata->fs_scan_pmd_status_arg = nr_args >= 2 ? nr_args - 2 : 5;
-	loader->skel->rodata->fs_migrate_has_large_folio_split = facts->migrate_nr_args >= 8;
-	nr_args = facts->lru_isolate_nr_args;
-	loader->skel->rodata->fs_lru_isolate_lru_arg = nr_args == 8 ? 7 : 6;
-	bpf_map__set_max_entries(loader->skel->maps.fs_tasks, opts->max_tasks);
-	bpf_map__set_max_entries(loader->skel->maps.fs_procs, opts->max_tasks);
+	choose_attribution(loader, facts, refused[PROBE_SWITCH][0] != '\0');
+	skel = loader->skel;
+	skel->rodata->fs_preemptible = facts->preemptible;
+	skel->rodata->fs_use_records = loader->facts.attribution == ATTRIBUTION_RECORDS;
+	loader->facts.task_capacity = (__u32)opts->max_tasks;
+	loader->facts.proc_capacity = proc_capacity_for(opts->max_tasks);
+	size_table(skel->maps.fs_tasks, skel->maps.fs_tasks_index, skel->maps.fs_tasks_free,
+		   skel->maps.fs_tasks_taken, loader->facts.task_capacity);
+	size_table(skel->maps.fs_procs, skel->maps.fs_procs_index, skel->maps.fs_procs_free,
+		   skel->maps.fs_procs_taken, loader->facts.proc_capacity);
 	return 0;
 }
 
@@ -383,17 +549,17 @@ static void learn_kernel(const struct btf *vmlinux, struct kernel_facts *facts)
 		snprintf(type_name, sizeof(type_name), "btf_trace_%s", probe_defs[i].tracepoint);
 		facts->has_tracepoint[i] =
 		    btf__find_by_name_kind(vmlinux, type_name, BTF_KIND_TYPEDEF) >= 0;
+		facts->nr_args[i] = tracepoint_nr_args(vmlinux, probe_defs[i].tracepoint);
 	}
-	facts->stack_size = kernel_stack_size(vmlinux);
-	facts->scan_pmd_nr_args = tracepoint_nr_args(vmlinux, "mm_khugepaged_scan_pmd");
-	facts->migrate_nr_args = tracepoint_nr_args(vmlinux, "mm_migrate_pages");
-	facts->lru_isolate_nr_args = tracepoint_nr_args(vmlinux, "mm_vmscan_lru_isolate");
+	facts->assumed_stack_size = assumed_stack_size(vmlinux);
+	facts->preemptible = kernel_preemptible(vmlinux, &facts->preemptible_why);
 }
 
 int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len)
 {
 	struct kernel_facts facts = {0};
 	struct btf *vmlinux = NULL;
+	int ret;
 
 	memset(loader, 0, sizeof(*loader));
 	verbose = opts->verbose;
@@ -421,16 +587,48 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	btf__free(vmlinux);
 	if (load_what_loads(loader, opts, &facts, err, err_len))
 		goto fail;
-	if (attach_probes(loader, err, err_len))
+	loader->migrate_large_split =
+	    strcmp(bpf_program__name(loader->programs[PROBE_MIGRATE]), "fs_migrate_pages") == 0;
+	/* Every index free before any program can want one. */
+	ret = table_fill_free(bpf_map__fd(loader->skel->maps.fs_tasks_free),
+			      loader->facts.task_capacity);
+	if (!ret)
+		ret = table_fill_free(bpf_map__fd(loader->skel->maps.fs_procs_free),
+				      loader->facts.proc_capacity);
+	if (ret) {
+		set_error(err, err_len, "failed to fill the tables' free lists: %s",
+			  strerror(-ret));
 		goto fail;
-	loader->tasks_fd = bpf_map__fd(loader->skel->maps.fs_tasks);
+	}
+	if (attach_probes(loader, &facts, err, err_len))
+		goto fail;
 	loader->cpus_fd = bpf_map__fd(loader->skel->maps.fs_cpus);
-	loader->procs_fd = bpf_map__fd(loader->skel->maps.fs_procs);
 	loader->nr_cpus = libbpf_num_possible_cpus();
 	return 0;
 fail:
 	loader_stop(loader);
 	return -1;
+}
+
+int loader_open_reader(const struct loader *loader, struct reader *reader)
+{
+	const __typeof__(loader->skel->maps) *m = &loader->skel->maps;
+	int err;
+
+	memset(reader, 0, sizeof(*reader));
+	err = table_open(&reader->tasks, bpf_map__fd(m->fs_tasks), bpf_map__fd(m->fs_tasks_index),
+			 bpf_map__fd(m->fs_tasks_free), bpf_map__fd(m->fs_tasks_taken),
+			 sizeof(struct fs_task), loader->facts.task_capacity);
+	if (!err)
+		err = table_open(&reader->procs, bpf_map__fd(m->fs_procs),
+				 bpf_map__fd(m->fs_procs_index), bpf_map__fd(m->fs_procs_free),
+				 bpf_map__fd(m->fs_procs_taken), sizeof(struct fs_proc),
+				 loader->facts.proc_capacity);
+	if (!err)
+		err = reader_init_cpus(reader, loader->cpus_fd, loader->nr_cpus);
+	if (err)
+		reader_close(reader);
+	return err;
 }
 
 void loader_stop(struct loader *loader)

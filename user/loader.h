@@ -41,6 +41,7 @@ enum fs_probe {
 	PROBE_RECLAIM_WRITE,
 	PROBE_TASK_EXIT,
 	PROBE_TASK_RENAME,
+	PROBE_SWITCH,
 	/* Each exit before its entry: an entry is attached only once its exit is. */
 	PROBE_IRQ_EXIT,
 	PROBE_IRQ_ENTRY,
@@ -48,20 +49,37 @@ enum fs_probe {
 	PROBE_SOFTIRQ_ENTRY,
 	PROBE_HRTIMER_EXIT,
 	PROBE_HRTIMER_ENTRY,
-	PROBE_SWITCH,
 	NR_PROBES,
+};
+
+/* How events find the thread they are charged to (see attribution.bpf.h). */
+enum fs_attribution {
+	ATTRIBUTION_RECORDS, /* each CPU's record of the running thread, kept by sched_switch */
+	ATTRIBUTION_LOOKUPS, /* every event asks the kernel who is running */
+};
+
+/* What the loader learnt of the host, for --check and --self. */
+struct host_facts {
+	enum fs_attribution attribution;
+	char attribution_why[160]; /* why lookups, when they are used */
+	bool preemptible;	   /* tracepoint programs may be preempted (PREEMPT_RT) */
+	__u64 stack_size;	   /* THREAD_SIZE */
+	bool stack_size_measured;  /* false: assumed (no task_rename to measure it with) */
+	__u64 own_key;		   /* the loader's thread key as the kernel's tracepoints see it */
+	bool pid_namespaced;	   /* the loader's pids are not the kernel's (a PID namespace) */
+	__u32 task_capacity, proc_capacity;
 };
 
 struct loader {
 	struct foliostat_bpf *skel;
 	struct probe_status probes[NR_PROBES];
 	struct bpf_link *links[NR_PROBES];
-	struct bpf_program *programs[NR_PROBES];
+	struct bpf_program *programs[NR_PROBES]; /* the flavour loaded for each probe */
 	int stats_fd; /* BPF run-time statistics, held on for --self (0: off) */
-	int tasks_fd;
-	int procs_fd;
 	int cpus_fd;
-	int nr_cpus; /* possible CPUs: the per-CPU map's value count */
+	struct host_facts facts;
+	bool migrate_large_split; /* the kernel's mm_migrate_pages reports large_folio_split */
+	int nr_cpus;		  /* possible CPUs: the per-CPU map's value count */
 	char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN];
 	char tlb_names[FS_NR_TLB_REASONS][FS_ENUM_NAME_LEN];
 	bool tlb_known[FS_NR_TLB_REASONS];
@@ -72,5 +90,22 @@ struct loader {
 /* Returns 0, or -1 with a "failed to ...: reason" message in err. */
 int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len);
 void loader_stop(struct loader *loader);
+
+static inline const char *attribution_name(enum fs_attribution a)
+{
+	return a == ATTRIBUTION_RECORDS ? "records" : "lookups";
+}
+
+struct reader;
+/* Map the loader's tables and per-CPU map for reading (see snapshot.h). Returns 0 or a negative
+ * errno. */
+int loader_open_reader(const struct loader *loader, struct reader *reader);
+
+/* The process table's capacity for a thread table of `max_tasks`: processes with collapse
+ * outcomes or stalls within a read are far fewer than threads with events. */
+static inline __u32 proc_capacity_for(long max_tasks)
+{
+	return max_tasks / 32 > 64 ? (__u32)(max_tasks / 32) : 64;
+}
 
 #endif

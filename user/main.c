@@ -23,7 +23,6 @@
 #include "snapshot.h"
 #include "counters.h"
 #include "check.h"
-#include "evict.h"
 #include "self.h"
 #include "window.h"
 
@@ -75,34 +74,27 @@ static void sleep_until(double until)
 struct collector {
 	struct loader *loader;
 	const struct fs_options *opts;
-	struct snapshot before, now;
-	struct cpu_sums cpus; /* the per-CPU map between reads */
+	struct reader reader; /* the maps, and what they held at the last read */
+	struct snapshot read; /* the last read */
 	struct process_table window;
-	struct system_totals system;
 	struct kernel_counter_files kernel_files;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
-	struct snapshot carry; /* counts that reached evicted slots after their last read */
 	struct self_cost self_before, self_now, self_window; /* --self */
 };
 
-/* Read the maps, compute what happened since the last read (rows for the `keep` most active
- * processes, 0: all), and free idle and exited slots. */
+/* Read the maps: what happened since the last read, with rows for the `keep` most active
+ * processes (0: all). */
 static int collect_window(struct collector *c, size_t keep, char *err, size_t err_len)
 {
-	struct loader *l = c->loader;
-	struct snapshot swap;
 	int ret;
 
-	ret = snapshot_read(&c->now, l->tasks_fd, l->procs_fd, l->cpus_fd, &c->cpus);
+	ret = snapshot_read(&c->read, &c->reader);
 	if (!ret)
-		ret = snapshot_absorb(&c->now, &c->carry);
-	if (!ret)
-		ret = window_processes(&c->before, &c->now, c->opts, keep, &c->window);
+		ret = window_processes(&c->read, c->opts, keep, &c->window);
 	if (ret) {
 		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
 		return -1;
 	}
-	window_system(&c->before, &c->now, &c->system);
 	ret = kernel_counters_read(&c->kernel_files, &c->kernel_now);
 	if (!ret)
 		ret = kernel_counters_delta(&c->kernel_before, &c->kernel_now, &c->kernel_window);
@@ -118,22 +110,13 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 		c->kernel_now = kswap;
 	}
 	if (c->opts->self) {
-		self_read(l, &c->self_now);
+		self_read(c->loader, &c->self_now);
 		self_delta(&c->self_before, &c->self_now, &c->self_window);
 		c->self_before = c->self_now;
 	}
-	if (evict_slots(l, &c->now, &c->carry)) {
-		snprintf(err, err_len, "failed to free table slots: %s", strerror(ENOMEM));
-		return -1;
-	}
-	snapshot_drop_evicted(&c->now);
-	snapshot_shrink(&c->now);
-	snapshot_shrink(&c->before);
+	snapshot_shrink(&c->read);
 	/* Freed blocks go back to the heap, not the system, unless asked. */
 	malloc_trim(0);
-	swap = c->before;
-	c->before = c->now;
-	c->now = swap;
 	return 0;
 }
 
@@ -230,14 +213,14 @@ static void report_measured(struct fs_report *report, const struct loader *loade
 	report->faults_measured[FS_FAULT_KERNEL] = kernel_faults;
 	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
 		report->migrate_measured[m] = p[PROBE_MIGRATE].attached;
-	report->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &=
-	    loader->skel->rodata->fs_migrate_has_large_folio_split;
+	report->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &= loader->migrate_large_split;
 	report->scan_names = loader->scan_names;
 	report->tlb_names = loader->tlb_names;
 	report->tlb_known = loader->tlb_known;
 	report->lru_names = loader->lru_names;
 	report->lru_known = loader->lru_known;
 	report->mglru = host_mglru_enabled();
+	report->attribution = attribution_name(loader->facts.attribution);
 }
 
 /*
@@ -251,15 +234,16 @@ static int collector_open(struct collector *c, struct loader *loader, const stru
 	int ret;
 
 	*c = (struct collector){.loader = loader, .opts = opts};
+	ret = loader_open_reader(loader, &c->reader);
+	if (ret) {
+		snprintf(err, err_len, "failed to map the BPF tables: %s", strerror(-ret));
+		return -1;
+	}
 	ret = kernel_counter_files_open(&c->kernel_files);
 	if (ret) {
 		snprintf(err, err_len, "failed to open the kernel's THP counters: %s",
 			 strerror(-ret));
-		return -1;
-	}
-	if (cpu_sums_init(&c->cpus, loader->nr_cpus)) {
-		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
-		kernel_counter_files_close(&c->kernel_files);
+		reader_close(&c->reader);
 		return -1;
 	}
 	kernel_counters_read(&c->kernel_files, &c->kernel_before);
@@ -274,10 +258,8 @@ static void collector_close(struct collector *c)
 	kernel_counters_free(&c->kernel_before);
 	kernel_counters_free(&c->kernel_now);
 	kernel_counters_free(&c->kernel_window);
-	snapshot_free(&c->before);
-	snapshot_free(&c->now);
-	snapshot_free(&c->carry);
-	cpu_sums_free(&c->cpus);
+	snapshot_free(&c->read);
+	reader_close(&c->reader);
 	kernel_counter_files_close(&c->kernel_files);
 }
 
@@ -325,11 +307,11 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 			break;
 		record_done = last || (per_record && ++in_record == per_record);
 		if (per_record == 1) {
-			report.system = c->system;
+			report.system = c->read.system;
 			report.kernel = &c->kernel_window;
 			report.self = opts->self ? &c->self_window : NULL;
 		} else {
-			words_add_system(&report.system, &c->system);
+			words_add_system(&report.system, &c->read.system);
 			report.kernel = &kernel_total;
 			self_accumulate(&self_total, &c->self_window);
 			report.self = opts->self ? &self_total : NULL;

@@ -52,8 +52,9 @@ static json_t *faults_json(const struct fs_report *r, const struct fs_totals *c)
 
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
 		json_object_set_new(obj, fault_names[f],
-				    r->faults_measured[f] ? json_integer((json_int_t)fault_count(c, f))
-							  : json_null());
+				    r->faults_measured[f]
+					? json_integer((json_int_t)fault_count(c, f))
+					: json_null());
 	return obj;
 }
 
@@ -189,10 +190,12 @@ static json_t *lru_json(const struct fs_report *r, const struct fs_totals *c)
 	return lru;
 }
 
+/* The interrupt and untracked groups: what a process row counts per thread, in its places. */
 static json_t *group_json(const struct fs_report *r, const struct fs_totals *c)
 {
-	return json_pack("{s:o, s:o, s:o, s:o}", "folios", folios_json(r, c, NULL), "faults",
-			 faults_json(r, c), "tlb", tlb_json(r, c), "lru", lru_json(r, c));
+	return json_pack("{s:o, s:o, s:o, s:o, s:{s:o}}", "folios", folios_json(r, c, NULL),
+			 "faults", faults_json(r, c), "tlb", tlb_json(r, c), "lru", lru_json(r, c),
+			 "thp", "migrate", migrate_json(r, c));
 }
 
 static json_t *host_json(const struct host_info *host)
@@ -340,7 +343,8 @@ static json_t *process_json(const struct fs_report *r, const struct process_row 
 }
 
 /* "self": {"probes": {name: {"events", "ns_per_event", "missed"}}, "bpf_ms", "loader_cpu_ms",
- * "loader_rss_kib"}: what foliostat cost during the window. */
+ * "loader_rss_kib", "attribution"}: what foliostat cost during the window, and how its programs
+ * found the thread to charge. */
 static json_t *self_json(const struct fs_report *r)
 {
 	const struct self_cost *s = r->self;
@@ -358,10 +362,10 @@ static json_t *self_json(const struct fs_report *r)
 					   : 0.0,
 			      "missed", (json_int_t)s->misses[i]));
 	}
-	return json_pack("{s:o, s:f, s:f, s:I}", "probes", probes, "bpf_ms",
+	return json_pack("{s:o, s:f, s:f, s:I, s:s}", "probes", probes, "bpf_ms",
 			 round(total_ns / 1e3) / 1e3, "loader_cpu_ms",
 			 round(s->loader_cpu_s * 1e6) / 1e3, "loader_rss_kib",
-			 (json_int_t)s->loader_rss_kib);
+			 (json_int_t)s->loader_rss_kib, "attribution", r->attribution);
 }
 
 int render_json(FILE *out, const struct fs_report *r)

@@ -70,6 +70,7 @@ struct fs_report {
 	bool mglru; /* multi-generational LRU is on: activations are not reported the same way */
 	const struct kernel_counters *kernel; /* THP counters' change over the window */
 	const struct self_cost *self;	      /* foliostat's own cost (--self), or NULL */
+	const char *attribution; /* how events find their thread: "records", "lookups" */
 	struct system_totals system;
 	const struct process_table *processes; /* ranked, most active first */
 	size_t nr_shown;		       /* how many of them to print (--top) */
@@ -86,7 +87,7 @@ void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS
 /* Fault counters by name, in the order and with the names of the JSON record. */
 extern const char *const fault_names[FS_NR_FAULT_COUNTERS];
 __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f); /* from the kinds */
-__u64 faults_total(const struct fs_totals *c);				/* user + kernel */
+__u64 faults_total(const struct fs_totals *c);			       /* user + kernel */
 
 extern const char *const thp_event_names[FS_NR_THP_EVENTS];
 extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];

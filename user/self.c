@@ -3,6 +3,7 @@
 #include "self.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,19 +22,33 @@ int self_start(void)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Resident memory now (the peak, ru_maxrss, is set by the one-time parsing of kernel BTF at
- * start-up and says nothing about steady operation). */
+/*
+ * Resident memory now, less the BPF maps mapped into the loader (the tables it reads in place):
+ * those are kernel memory, counted once in the maps' own memlock, and resident in full from the
+ * moment they are mapped. (The peak, ru_maxrss, is set by the one-time parsing of kernel BTF at
+ * start-up and says nothing about steady operation.)
+ */
 static long resident_kib(void)
 {
-	FILE *f = fopen("/proc/self/statm", "r");
-	long size, resident = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+	long total = 0, mapped_maps = 0, kib;
+	unsigned long start, end;
+	bool in_map = false;
+	char line[512];
 
-	if (f) {
-		if (fscanf(f, "%ld %ld", &size, &resident) != 2)
-			resident = 0;
-		fclose(f);
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
+			in_map = strstr(line, " anon_inode:bpf-map") != NULL;
+		} else if (sscanf(line, "Rss: %ld kB", &kib) == 1) {
+			total += kib;
+			if (in_map)
+				mapped_maps += kib;
+		}
 	}
-	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+	fclose(f);
+	return total - mapped_maps;
 }
 
 /* The loader's user + system time so far. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading the BPF maps. The task table is read with batched lookups, a few syscalls for the
- * whole table, falling back to one key at a time on kernels without batch support. */
+/* Reading the BPF maps (see snapshot.h). The tables are read in place through their mappings;
+ * the per-CPU map with one lookup for all CPUs. */
 #include "snapshot.h"
 
 #include <errno.h>
@@ -9,82 +9,68 @@
 #include <bpf/bpf.h>
 
 #include "array.h"
-#include "counters.h"
 
-#define BATCH_CHUNK 1024
-
-/* An order entry for the sample just placed at `index`. */
-static int push_ref(struct snapshot *snap, __u64 key, size_t index, bool carried)
+int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exited, bool late,
+		    const struct fs_counters *counts)
 {
-	if (array_reserve_one(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order)))
+	struct thread_delta *d;
+
+	if (array_reserve_one(&snap->threads, &snap->cap_threads, snap->nr_threads,
+			      sizeof(*snap->threads)) ||
+	    array_reserve_one(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order)))
 		return -ENOMEM;
-	snap->order[snap->nr_order++] =
-	    (struct task_ref){.key = key, .index = (__u32)index, .carried = carried};
+	d = &snap->threads[snap->nr_threads];
+	d->key = key;
+	memcpy(d->comm, comm, FS_COMM_LEN);
+	d->comm[FS_COMM_LEN - 1] = '\0';
+	d->exited = exited;
+	d->late = late;
+	d->counts = *counts;
+	d->grew = counters_growth_of(counts);
+	snap->order[snap->nr_order++] = (struct thread_ref){.key = key, .at = snap->nr_threads};
+	snap->nr_threads++;
 	return 0;
 }
 
-/* Room for `more` samples in keys[] and tasks[]. */
-static int reserve_samples(struct snapshot *snap, size_t more)
+int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const char *comm, bool late,
+			 const struct fs_proc_counters *counts)
 {
-	if (array_reserve(&snap->keys, &snap->cap_keys, snap->nr_tasks, more,
-			  sizeof(*snap->keys)) ||
-	    array_reserve(&snap->tasks, &snap->cap_tasks, snap->nr_tasks, more,
-			  sizeof(*snap->tasks)))
-		return -ENOMEM;
-	return 0;
-}
+	struct proc_delta *d;
 
-static int append_sample(struct snapshot *snap, __u64 key, const struct fs_task *task, bool carried)
-{
-	if (reserve_samples(snap, 1) || push_ref(snap, key, snap->nr_tasks, carried))
-		return -ENOMEM;
-	snap->keys[snap->nr_tasks] = key;
-	snap->tasks[snap->nr_tasks] = *task;
-	snap->nr_tasks++;
-	return 0;
-}
-
-int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task)
-{
-	return append_sample(snap, key, task, false);
-}
-
-int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const struct fs_proc *proc)
-{
 	if (array_reserve_one(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs)))
 		return -ENOMEM;
-	snap->procs[snap->nr_procs].tgid = tgid;
-	snap->procs[snap->nr_procs].evict = false;
-	snap->procs[snap->nr_procs].carried = false;
-	snap->procs[snap->nr_procs].proc = *proc;
-	snap->nr_procs++;
+	d = &snap->procs[snap->nr_procs++];
+	d->tgid = tgid;
+	d->late = late;
+	memcpy(d->comm, comm, FS_COMM_LEN);
+	d->comm[FS_COMM_LEN - 1] = '\0';
+	d->counts = *counts;
 	return 0;
-}
-
-static int compare_proc_tgids(const void *a, const void *b)
-{
-	__u32 ta = ((const struct proc_sample *)a)->tgid,
-	      tb = ((const struct proc_sample *)b)->tgid;
-
-	return ta < tb ? -1 : ta > tb;
 }
 
 static int compare_refs(const void *a, const void *b)
 {
-	__u64 ka = ((const struct task_ref *)a)->key, kb = ((const struct task_ref *)b)->key;
+	__u64 ka = ((const struct thread_ref *)a)->key, kb = ((const struct thread_ref *)b)->key;
 
 	return ka < kb ? -1 : ka > kb;
 }
 
+static int compare_procs(const void *a, const void *b)
+{
+	__u32 ta = ((const struct proc_delta *)a)->tgid, tb = ((const struct proc_delta *)b)->tgid;
+
+	return ta < tb ? -1 : ta > tb;
+}
+
 /*
  * Order the refs by key: a radix sort, a byte at a time from the lowest, skipping bytes that
- * every key shares (most of them: pids are small). Each read is sorted afresh, since the table
- * gives its entries in hash order, and a comparison sort of 10,000 keys costs several times
- * more. Falls back to qsort() when there is no memory for the second buffer.
+ * every key shares (most of them: pids are small). The tables give their entries in index
+ * order, and a comparison sort of 10,000 keys costs several times more. Falls back to qsort()
+ * when there is no memory for the second buffer.
  */
-static void sort_refs(struct task_ref *refs, size_t n)
+static void sort_refs(struct thread_ref *refs, size_t n)
 {
-	struct task_ref *other = malloc(n * sizeof(*refs)), *from = refs, *to = other;
+	struct thread_ref *other = malloc(n * sizeof(*refs)), *from = refs, *to = other;
 	__u64 varying = 0;
 
 	if (!other) {
@@ -119,305 +105,177 @@ static void sort_refs(struct task_ref *refs, size_t n)
 void snapshot_sort(struct snapshot *snap)
 {
 	sort_refs(snap->order, snap->nr_order);
-	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_proc_tgids);
-}
-
-int snapshot_absorb(struct snapshot *snap, struct snapshot *carry)
-{
-	if (!carry->nr_tasks && !carry->nr_procs)
-		return 0; /* the usual case: snap is sorted already */
-	for (size_t i = 0; i < carry->nr_tasks; i++)
-		if (append_sample(snap, carry->keys[i], &carry->tasks[i], true))
-			return -ENOMEM;
-	for (size_t i = 0; i < carry->nr_procs; i++) {
-		if (snapshot_append_proc(snap, carry->procs[i].tgid, &carry->procs[i].proc))
-			return -ENOMEM;
-		snap->procs[snap->nr_procs - 1].carried = true;
-	}
-	carry->nr_tasks = 0;
-	carry->nr_order = 0;
-	carry->nr_procs = 0;
-	snapshot_sort(snap);
-	return 0;
-}
-
-void snapshot_drop_evicted(struct snapshot *snap)
-{
-	size_t kept = 0;
-
-	/* The samples stay where they are until the next read refills the arrays. */
-	for (size_t i = 0; i < snap->nr_order; i++)
-		if (!snap->order[i].evict)
-			snap->order[kept++] = snap->order[i];
-	snap->nr_order = kept;
-	kept = 0;
-	for (size_t i = 0; i < snap->nr_procs; i++)
-		if (!snap->procs[i].evict)
-			snap->procs[kept++] = snap->procs[i];
-	snap->nr_procs = kept;
+	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_procs);
 }
 
 void snapshot_shrink(struct snapshot *snap)
 {
-	array_shrink(&snap->keys, &snap->cap_keys, snap->nr_tasks, sizeof(*snap->keys));
-	array_shrink(&snap->tasks, &snap->cap_tasks, snap->nr_tasks, sizeof(*snap->tasks));
+	array_shrink(&snap->threads, &snap->cap_threads, snap->nr_threads, sizeof(*snap->threads));
 	array_shrink(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order));
 	array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
 }
 
 void snapshot_free(struct snapshot *snap)
 {
-	free(snap->slotted);
-	free(snap->keys);
-	free(snap->tasks);
+	free(snap->threads);
 	free(snap->order);
 	free(snap->procs);
 	memset(snap, 0, sizeof(*snap));
 }
 
-/* Read the task table, BATCH_CHUNK entries per syscall, straight into keys[] and tasks[]. */
-static int read_tasks_batched(struct snapshot *snap, int fd)
+/* A thread entry's growth between two copies of it, into the snapshot if it grew. */
+static int add_thread(struct snapshot *snap, const struct fs_task *now, const struct fs_task *then,
+		      bool late, struct counters_growth *grew)
 {
-	__u64 cursor = 0;
-	bool first = true;
+	struct fs_counters delta;
 
-	for (;;) {
-		__u32 count = BATCH_CHUNK;
-		size_t at = snap->nr_tasks;
-		int err;
+	*grew = counters_delta(&delta, &now->counters, &then->counters);
+	if (!grew->events)
+		return 0;
+	totals_add(&snap->system.total, &delta);
+	return snapshot_append(snap, now->head.key, now->head.comm, now->head.exited, late, &delta);
+}
 
-		if (reserve_samples(snap, BATCH_CHUNK))
-			return -ENOMEM;
-		err = bpf_map_lookup_batch(fd, first ? NULL : &cursor, &cursor, snap->keys + at,
-					   snap->tasks + at, &count, NULL);
-		if (err && errno != ENOENT)
-			return -errno;
-		for (__u32 i = 0; i < count; i++)
-			if (push_ref(snap, snap->keys[at + i], at + i, false))
-				return -ENOMEM;
-		snap->nr_tasks += count;
-		if (err) /* ENOENT: the table has been read to its end */
-			return 0;
-		first = false;
+static int add_late_thread(void *ctx, __u32 index, const void *now, const void *then)
+{
+	struct counters_growth grew;
+
+	(void)index;
+	return add_thread(ctx, now, then, true, &grew);
+}
+
+/* A process entry's growth between two copies of it, into the snapshot if it grew. */
+static int add_proc(struct snapshot *snap, const struct fs_proc *now, const struct fs_proc *then,
+		    bool late, bool *grew)
+{
+	struct fs_proc_counters delta;
+
+	words_delta((__u64 *)&delta, (const __u64 *)&now->counters, (const __u64 *)&then->counters,
+		    FS_WORDS(delta));
+	*grew = words_sum((const __u64 *)&delta, FS_WORDS(delta)) != 0;
+	if (!*grew)
+		return 0;
+	return snapshot_append_proc(snap, (__u32)now->head.key, now->head.comm, late, &delta);
+}
+
+static int add_late_proc(void *ctx, __u32 index, const void *now, const void *then)
+{
+	bool grew;
+
+	(void)index;
+	return add_proc(ctx, now, then, true, &grew);
+}
+
+/* Every live thread entry's growth since the last read. An entry is unlinked once it has been
+ * reported exited, or had nothing to report: the table holds the threads active within a read. */
+int snapshot_add_threads(struct snapshot *snap, struct table *t)
+{
+	struct fs_task now;
+	int err = table_read_unlinked(t, add_late_thread, snap);
+
+	if (!err)
+		err = table_add_taken(t);
+	for (size_t i = 0; !err && i < t->nr_live; i++) {
+		struct fs_task *last = table_last(t, i);
+		struct counters_growth grew;
+
+		/* The entries lie in index order, each a few cache lines: fetch ahead. */
+		if (i + 4 < t->nr_live)
+			__builtin_prefetch(table_head(t, t->live[i + 4]));
+		table_copy(t, t->live[i], &now);
+		err = add_thread(snap, &now, last, false, &grew);
+		*last = now;
+		if (now.head.exited || !grew.events)
+			table_mark_unlink(t, i);
 	}
+	return err ? err : table_unlink_marked(t);
 }
 
-/* Read the process table (small: only processes with collapses or stalls), batched. */
-static int read_procs_batched(struct snapshot *snap, int fd)
+int snapshot_add_procs(struct snapshot *snap, struct table *t)
 {
-	static __u32 keys[BATCH_CHUNK / 16];
-	static struct fs_proc values[BATCH_CHUNK / 16];
-	__u32 cursor = 0;
-	bool first = true;
+	struct fs_proc now;
+	int err = table_read_unlinked(t, add_late_proc, snap);
 
-	for (;;) {
-		__u32 count = BATCH_CHUNK / 16;
-		int err = bpf_map_lookup_batch(fd, first ? NULL : &cursor, &cursor, keys, values,
-					       &count, NULL);
+	if (!err)
+		err = table_add_taken(t);
+	for (size_t i = 0; !err && i < t->nr_live; i++) {
+		struct fs_proc *last = table_last(t, i);
+		bool grew;
 
-		if (err && errno != ENOENT)
-			return -errno;
-		for (__u32 i = 0; i < count; i++)
-			if (snapshot_append_proc(snap, keys[i], &values[i]))
-				return -ENOMEM;
-		if (err)
-			return 0;
-		first = false;
+		table_copy(t, t->live[i], &now);
+		err = add_proc(snap, &now, last, false, &grew);
+		*last = now;
+		if (!grew)
+			table_mark_unlink(t, i);
 	}
+	return err ? err : table_unlink_marked(t);
 }
 
-/* Both tables one key at a time, for kernels without batch operations on hash maps. */
-static int read_one_by_one(struct snapshot *snap, int fd, bool tasks)
-{
-	static char value[sizeof(struct fs_proc) > sizeof(struct fs_task) ? sizeof(struct fs_proc)
-									  : sizeof(struct fs_task)];
-	__u64 key = 0, next = 0;
-	bool first = true;
-
-	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
-		if (bpf_map_lookup_elem(fd, &next, value) == 0 &&
-		    (tasks
-			 ? snapshot_append(snap, next, (const struct fs_task *)value)
-			 : snapshot_append_proc(snap, (__u32)next, (const struct fs_proc *)value)))
-			return -ENOMEM;
-		key = next;
-		first = false;
-	}
-	return 0;
-}
-
-static bool batch_unsupported(int err)
-{
-	return err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP;
-}
-
-static int read_tables(struct snapshot *snap, int tasks_fd, int procs_fd)
-{
-	int err = read_tasks_batched(snap, tasks_fd);
-
-	if (batch_unsupported(err)) {
-		snap->nr_tasks = snap->nr_order = 0;
-		err = read_one_by_one(snap, tasks_fd, true);
-	}
-	if (err)
-		return err;
-	err = read_procs_batched(snap, procs_fd);
-	if (batch_unsupported(err)) {
-		snap->nr_procs = 0;
-		err = read_one_by_one(snap, procs_fd, false);
-	}
-	return err;
-}
-
-int cpu_sums_init(struct cpu_sums *sums, int nr_cpus)
-{
-	memset(sums, 0, sizeof(*sums));
-	sums->nr_cpus = nr_cpus;
-	sums->read = calloc(nr_cpus, sizeof(*sums->read));
-	sums->last = calloc(nr_cpus, sizeof(*sums->last));
-	if (!sums->read || !sums->last) {
-		cpu_sums_free(sums);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void cpu_sums_free(struct cpu_sums *sums)
-{
-	free(sums->read);
-	free(sums->last);
-	memset(sums, 0, sizeof(*sums));
-}
-
-/* The 64-bit words of the system figures after the counter groups: the same in both layouts. */
-#define SYSTEM_TAIL_WORDS ((sizeof(struct fs_system) - offsetof(struct fs_system, freed)) / 8)
+/* The system-only figures, after the counter groups: 64-bit words in both layouts. */
+#define SYSTEM_TAIL_WORDS ((sizeof(struct fs_cpu) - offsetof(struct fs_cpu, freed)) / 8)
 _Static_assert(sizeof(struct system_totals) - offsetof(struct system_totals, freed) ==
-		   sizeof(struct fs_system) - offsetof(struct fs_system, freed),
-	       "system figures after the counter groups differ");
+		   sizeof(struct fs_cpu) - offsetof(struct fs_cpu, freed),
+	       "the system-only figures differ between struct fs_cpu and struct system_totals");
 
-/* totals += what CPU's figures grew by since `last`; last = now. */
-static void add_system_growth(struct system_totals *totals, struct fs_system *last,
-			      const struct fs_system *now)
+void system_add_cpu_growth(struct system_totals *system, const struct fs_cpu *now,
+			   const struct fs_cpu *last)
 {
-	const __u64 *n = (const __u64 *)&now->freed;
-	__u64 *l = (__u64 *)&last->freed, *t = (__u64 *)&totals->freed;
+	const __u64 *n = (const __u64 *)&now->freed, *l = (const __u64 *)&last->freed;
+	__u64 *t = (__u64 *)&system->freed;
 
-	totals_add_growth(&totals->total, &now->total, &last->total);
-	totals_add_growth(&totals->interrupt, &now->interrupt, &last->interrupt);
-	totals_add_growth(&totals->untracked, &now->untracked, &last->untracked);
+	totals_add_growth(&system->interrupt, &now->interrupt, &last->interrupt);
+	totals_add_growth(&system->untracked, &now->untracked, &last->untracked);
+	totals_add_growth(&system->total, &now->interrupt, &last->interrupt);
+	totals_add_growth(&system->total, &now->untracked, &last->untracked);
 	for (size_t i = 0; i < SYSTEM_TAIL_WORDS; i++)
 		t[i] += n[i] - l[i];
-	*last = *now;
 }
 
-/* Read the per-CPU map: each CPU's slot, and (when `system` is given) the system figures'
- * growth into sums->totals, a copy of which goes to *system. */
-static int read_cpus(int fd, struct cpu_sums *sums, struct system_totals *system,
-		     struct slot_sample *slots)
+static int read_cpus(struct snapshot *snap, struct reader *r)
 {
 	__u32 zero = 0;
 
-	if (bpf_map_lookup_elem(fd, &zero, sums->read))
+	if (bpf_map_lookup_elem(r->cpus_fd, &zero, r->cpus_now))
 		return -errno;
-	for (int cpu = 0; cpu < sums->nr_cpus; cpu++) {
-		const struct fs_cpu *c = &sums->read[cpu];
-
-		if (system)
-			add_system_growth(&sums->totals, &sums->last[cpu], &c->system);
-		slots[cpu].seq = c->slot_seq;
-		slots[cpu].owned = c->slot_owner != FS_NO_OWNER;
-		slots[cpu].key = c->slot_owner - 1;
-		memcpy(slots[cpu].comm, c->slot_comm, FS_COMM_LEN);
-		slots[cpu].counters = c->slot;
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
+		system_add_cpu_growth(&snap->system, &r->cpus_now[cpu], &r->cpus_last[cpu]);
+		r->cpus_last[cpu] = r->cpus_now[cpu];
 	}
-	if (system)
-		*system = sums->totals;
 	return 0;
 }
 
-static int compare_key_to_ref(const void *key, const void *ref)
+int reader_init_cpus(struct reader *r, int cpus_fd, int nr_cpus)
 {
-	__u64 k = *(const __u64 *)key, r = ((const struct task_ref *)ref)->key;
-
-	return k < r ? -1 : k > r;
+	r->cpus_fd = cpus_fd;
+	r->nr_cpus = nr_cpus;
+	r->cpus_now = calloc(nr_cpus, sizeof(*r->cpus_now));
+	r->cpus_last = calloc(nr_cpus, sizeof(*r->cpus_last));
+	return r->cpus_now && r->cpus_last ? 0 : -ENOMEM;
 }
 
-bool snapshot_slotted(const struct snapshot *snap, __u64 key)
+void reader_close(struct reader *r)
 {
-	for (size_t i = 0; i < snap->nr_slotted; i++)
-		if (snap->slotted[i] == key)
-			return true;
-	return false;
+	table_close(&r->tasks);
+	table_close(&r->procs);
+	free(r->cpus_now);
+	free(r->cpus_last);
+	memset(r, 0, sizeof(*r));
 }
 
-/*
- * A slot read the same (same even seq) before and after the tables were read was not moved in
- * between: its counts are not in the entry we read, so they add to it. A slot that changed is
- * left out: its counts are in the entry or will be, and show next time.
- */
-int snapshot_add_slots(struct snapshot *snap, const struct slot_sample *first,
-		       const struct slot_sample *second, int nr_cpus)
+int snapshot_read(struct snapshot *snap, struct reader *r)
 {
-	size_t sorted = snap->nr_order;
-	bool appended = false;
-
-	snap->nr_slotted = 0;
-	if (snap->cap_slotted < (size_t)nr_cpus) {
-		__u64 *grown = realloc(snap->slotted, nr_cpus * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		snap->slotted = grown;
-		snap->cap_slotted = nr_cpus;
-	}
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		const struct slot_sample *slot = &first[cpu];
-		struct task_ref *ref;
-
-		if (!slot->owned || slot->seq % 2 || slot->seq != second[cpu].seq)
-			continue;
-		snap->slotted[snap->nr_slotted++] = slot->key;
-		ref = bsearch(&slot->key, snap->order, sorted, sizeof(*snap->order),
-			      compare_key_to_ref);
-		if (ref) {
-			counters_add(&ref_task(snap, ref)->counters, &slot->counters);
-		} else {
-			struct fs_task task = {0};
-
-			memcpy(task.comm, slot->comm, FS_COMM_LEN);
-			task.counters = slot->counters;
-			if (snapshot_append(snap, slot->key, &task))
-				return -ENOMEM;
-			appended = true;
-		}
-	}
-	if (appended)
-		snapshot_sort(snap);
-	return 0;
-}
-
-int snapshot_read(struct snapshot *snap, int tasks_fd, int procs_fd, int cpus_fd,
-		  struct cpu_sums *sums)
-{
-	int nr_cpus = sums->nr_cpus;
-	struct slot_sample *slots = calloc(2 * nr_cpus, sizeof(*slots));
 	int err;
 
-	if (!slots)
-		return -ENOMEM;
-	snap->nr_tasks = 0;
-	snap->nr_order = 0;
-	snap->nr_procs = 0;
-	/* Slots before and after the tables (see snapshot_add_slots()). */
-	err = read_cpus(cpus_fd, sums, NULL, slots);
+	snap->nr_threads = snap->nr_order = snap->nr_procs = 0;
+	memset(&snap->system, 0, sizeof(snap->system));
+	err = snapshot_add_threads(snap, &r->tasks);
 	if (!err)
-		err = read_tables(snap, tasks_fd, procs_fd);
+		err = snapshot_add_procs(snap, &r->procs);
 	if (!err)
-		err = read_cpus(cpus_fd, sums, &snap->system, slots + nr_cpus);
-	if (!err) {
+		err = read_cpus(snap, r);
+	if (!err)
 		snapshot_sort(snap);
-		err = snapshot_add_slots(snap, slots, slots + nr_cpus, nr_cpus);
-	}
-	free(slots);
+	table_shrink(&r->tasks);
+	table_shrink(&r->procs);
 	return err;
 }

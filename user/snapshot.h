@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Collection: one consistent-enough read of the BPF maps, task entries ordered by key. */
+/*
+ * Collection: one read of the BPF maps, as what each thread, process and CPU counted since the
+ * last read. Every count is in exactly one read: an entry is read in place, compared with what
+ * it held at the last read, and freed only after a last read of what reached it late.
+ */
 #ifndef FS_SNAPSHOT_H
 #define FS_SNAPSHOT_H
 
@@ -9,102 +13,90 @@
 
 #include "counters.h"
 #include "foliostat.h"
+#include "table.h"
 
-/* One task sample in key order: the sample itself stays where it was read (it is large, and
- * sorting or dropping samples moves only these). */
-struct task_ref {
-	__u64 key;    /* tgid << 32 | tid: ordering by key groups threads by process */
-	__u32 index;  /* of the sample in keys[] and tasks[] */
-	bool evict;   /* reported, and its slot is to be freed (exited, or idle for a window) */
-	bool carried; /* counts that reached a slot after its last read: count once, drop */
+/* A thread's counts over one read. */
+struct thread_delta {
+	__u64 key;		/* tgid << 32 | tid */
+	char comm[FS_COMM_LEN]; /* its process's name, as its entry has it */
+	bool exited;		/* the thread has exited */
+	bool late; /* counts that reached its entry after the read that last reported it */
+	struct fs_counters counts; /* growth over the read */
+	struct counters_growth grew;
 };
 
-struct proc_sample {
-	__u32 tgid;
-	bool evict;   /* reported, and its slot is to be freed (idle for a window) */
-	bool carried; /* as in task_ref */
-	struct fs_proc proc;
-};
-
-/* A CPU's slot as read: the pending counts of thread `key` (see struct fs_cpu). */
-struct slot_sample {
-	__u64 seq;
-	bool owned; /* the slot belongs to a thread (key 0 is the idle task's) */
+/* The thread deltas in key order (threads of one process together). */
+struct thread_ref {
 	__u64 key;
-	char comm[FS_COMM_LEN];
-	struct fs_counters counters;
+	__u32 at; /* in threads[] */
 };
 
-/* The per-CPU map as the loader follows it: each CPU's system figures at the last read, and
- * their growth since the start summed over CPUs and widened (BPF's counter words wrap). */
-struct cpu_sums {
-	int nr_cpus;
-	struct fs_cpu *read;	/* room for one lookup of the per-CPU map */
-	struct fs_system *last; /* each CPU's figures at the last read */
-	struct system_totals totals;
-};
-
-struct snapshot {
-	/* The task samples in the order the table gave them: keys[i] and tasks[i], read there
-	 * directly by the batched lookups. */
-	__u64 *keys;
-	struct fs_task *tasks;
-	size_t nr_tasks;
-	size_t cap_keys, cap_tasks;
-	/* The samples ordered by key (after snapshot_sort()), less the dropped ones. */
-	struct task_ref *order;
-	size_t nr_order;
-	size_t cap_order;
-	struct proc_sample *procs; /* sorted by tgid */
-	size_t nr_procs;
-	size_t cap_procs;
-	struct system_totals system; /* since the start, summed over CPUs */
-	/* Keys whose counts sat in a CPU's slot through the whole read (their slot was stable):
-	 * their table entries must not be freed this window, or the slot's counts would come
-	 * back as new. */
-	__u64 *slotted;
-	size_t nr_slotted;
-	size_t cap_slotted;
-};
-
-static inline __u32 ref_tgid(const struct task_ref *r)
+static inline __u32 ref_tgid(const struct thread_ref *r)
 {
 	return r->key >> 32;
 }
 
-static inline __u32 ref_tid(const struct task_ref *r)
+static inline __u32 ref_tid(const struct thread_ref *r)
 {
 	return (__u32)r->key;
 }
 
-static inline struct fs_task *ref_task(const struct snapshot *snap, const struct task_ref *r)
-{
-	return &snap->tasks[r->index];
-}
+/* A process's collapse outcomes and stalls over one read. */
+struct proc_delta {
+	__u32 tgid;
+	bool late;
+	char comm[FS_COMM_LEN];
+	struct fs_proc_counters counts;
+};
 
-int cpu_sums_init(struct cpu_sums *sums, int nr_cpus);
-void cpu_sums_free(struct cpu_sums *sums);
+struct snapshot {
+	struct thread_delta *threads; /* in the tables' order */
+	size_t nr_threads, cap_threads;
+	struct thread_ref *order; /* by key, after snapshot_sort() */
+	size_t nr_order, cap_order;
+	struct proc_delta *procs; /* by tgid, after snapshot_sort() */
+	size_t nr_procs, cap_procs;
+	struct system_totals system; /* the read's system figures */
+};
 
-/* Read the task and process tables (batched) and the per-CPU map into snap, ordered. Returns 0
- * or a negative errno. */
-int snapshot_read(struct snapshot *snap, int tasks_fd, int procs_fd, int cpus_fd,
-		  struct cpu_sums *sums);
-/* Add a sample (used by tests and by the readers); snapshot_sort() then puts it in order. */
-int snapshot_append(struct snapshot *snap, __u64 key, const struct fs_task *task);
-int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const struct fs_proc *proc);
+/* What persists between reads: the two tables, and each CPU's figures at the last read. */
+struct reader {
+	struct table tasks;
+	struct table procs;
+	int cpus_fd;
+	int nr_cpus;
+	struct fs_cpu *cpus_now;  /* room for one lookup of the per-CPU map */
+	struct fs_cpu *cpus_last; /* each CPU's figures at the last read */
+};
+
+/* Returns 0 or a negative errno. */
+int reader_init_cpus(struct reader *r, int cpus_fd, int nr_cpus);
+void reader_close(struct reader *r);
+
+/* Read the tables and the per-CPU map into snap (emptied first), ordered. Returns 0 or a
+ * negative errno. */
+int snapshot_read(struct snapshot *snap, struct reader *r);
+/* One table's part of snapshot_read(): the growth of its entries since the last read, and the
+ * late counts of those unlinked at the last read (also for tests, over a table in memory). */
+int snapshot_add_threads(struct snapshot *snap, struct table *t);
+int snapshot_add_procs(struct snapshot *snap, struct table *t);
+/* Add a thread's or a process's counts (used by the reads, and by tests); snapshot_sort() then
+ * puts them in order. */
+int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exited, bool late,
+		    const struct fs_counters *counts);
+int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const char *comm, bool late,
+			 const struct fs_proc_counters *counts);
 void snapshot_sort(struct snapshot *snap);
-/* Move `carry`'s samples into snap as carried samples (snap is then re-sorted); empties carry. */
-int snapshot_absorb(struct snapshot *snap, struct snapshot *carry);
-/* Drop the samples (tasks and processes) marked for eviction (after they were reported). */
-void snapshot_drop_evicted(struct snapshot *snap);
 /* Give back memory a burst of threads left (see array_shrink()). */
 void snapshot_shrink(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);
-/* Is this thread's key in a stable slot of the last read? */
-bool snapshot_slotted(const struct snapshot *snap, __u64 key);
-/* Add the counts of the slots that stayed stable between two reads of the per-CPU map to their
- * threads' samples (appending a sample for a thread not in the table yet). */
-int snapshot_add_slots(struct snapshot *snap, const struct slot_sample *first,
-		       const struct slot_sample *second, int nr_cpus);
+
+/*
+ * The per-CPU part of a read, given each CPU's figures now and at the last read: the growth of
+ * the interrupt and untracked groups and of the system-only figures, added to `system`. Both
+ * only grow; the groups' 32-bit words are taken modulo 2^32.
+ */
+void system_add_cpu_growth(struct system_totals *system, const struct fs_cpu *now,
+			   const struct fs_cpu *last);
 
 #endif

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Deltas between snapshots and the per-process table (see window.h). Both snapshots are sorted
- * by tgid << 32 | tid, so one merge pass pairs each thread with its previous sample and visits
- * the threads of a process consecutively. */
+/* The per-process table of a read (see window.h). The snapshot's thread deltas are ordered by
+ * tgid << 32 | tid, so the threads of a process come together. */
 #include "window.h"
 
 #include <errno.h>
@@ -26,24 +25,6 @@ static struct process_row *table_push(struct process_table *t)
 		return NULL;
 	memset(&t->rows[t->nr], 0, sizeof(t->rows[0]));
 	return &t->rows[t->nr++];
-}
-
-static bool stalling(const struct fs_task *task)
-{
-	for (int k = 0; k < FS_NR_STALLS; k++)
-		if (task->stall_start_ns[k])
-			return true;
-	return false;
-}
-
-/* The sample of `key` in `before`, searching forward from *b (keys come in order). */
-static const struct fs_task *previous(const struct snapshot *before, size_t *b, __u64 key)
-{
-	while (*b < before->nr_order && before->order[*b].key < key)
-		(*b)++;
-	if (*b < before->nr_order && before->order[*b].key == key)
-		return ref_task(before, &before->order[*b]);
-	return NULL;
 }
 
 static struct process_candidate *candidate_push(struct process_table *t, size_t nr)
@@ -79,53 +60,47 @@ static int compare_candidate_tgids(const void *a, const void *b)
 }
 
 /*
- * Process-level figures (collapse outcomes, stalls) per process from the process-table samples,
- * and a candidate for every process that has some, even with no activity of its own threads
- * (khugepaged collapsed its memory, say). Candidates stay sorted by tgid.
+ * Process-level figures (collapse outcomes, stalls) per process from the process deltas (an
+ * entry's late counts and its new entry's, if both, are summed), and a candidate for every
+ * process that has some, even with no activity of its own threads (khugepaged collapsed its
+ * memory, say). Candidates stay sorted by tgid.
  */
-static int window_procs(const struct snapshot *before, struct snapshot *now,
-			const struct fs_options *opts, struct process_table *out, size_t *nr)
+static int window_procs(const struct snapshot *now, const struct fs_options *opts,
+			struct process_table *out, size_t *nr)
 {
-	size_t b = 0, nr_threaded = *nr;
+	size_t nr_threaded = *nr;
 
 	out->nr_procs = 0;
-	for (size_t i = 0; i < now->nr_procs; i++) {
-		struct proc_sample *s = &now->procs[i];
-		struct fs_proc_counters delta;
-		struct process_candidate key = {.tgid = s->tgid}, *found;
+	for (size_t i = 0; i < now->nr_procs;) {
+		const struct proc_delta *named = &now->procs[i];
+		struct process_candidate key = {.tgid = now->procs[i].tgid}, *found;
+		struct fs_proc_counters sum = {0};
 		struct proc_row *proc;
 
-		while (b < before->nr_procs && before->procs[b].tgid < s->tgid)
-			b++;
-		if (s->carried || b == before->nr_procs || before->procs[b].tgid != s->tgid ||
-		    !words_delta((__u64 *)&delta, (const __u64 *)&s->proc.counters,
-				 (const __u64 *)&before->procs[b].proc.counters, FS_WORDS(delta)))
-			delta = s->proc.counters;
-		s->evict = s->carried || !words_sum((const __u64 *)&delta, FS_WORDS(delta));
-		if (s->evict && !s->carried)
-			continue;
+		for (; i < now->nr_procs && now->procs[i].tgid == key.tgid; i++) {
+			words_add((__u64 *)&sum, (const __u64 *)&now->procs[i].counts,
+				  FS_WORDS(sum));
+			if (named->late)
+				named = &now->procs[i];
+		}
 		found = bsearch(&key, out->candidates, nr_threaded, sizeof(*found),
 				compare_candidate_tgids);
 		if (!found) {
-			char comm[FS_COMM_LEN];
-
-			memcpy(comm, s->proc.comm, FS_COMM_LEN);
-			comm[FS_COMM_LEN - 1] = '\0';
-			if (!process_selected(opts, s->tgid, comm))
+			if (!process_selected(opts, key.tgid, named->comm))
 				continue;
 			found = candidate_push(out, *nr);
 			if (!found)
 				return -ENOMEM;
 			(*nr)++;
-			found->tgid = s->tgid;
-			memcpy(found->comm, comm, FS_COMM_LEN);
+			found->tgid = key.tgid;
+			memcpy(found->comm, named->comm, FS_COMM_LEN);
 		}
-		found->events += proc_activity(&delta);
+		found->events += proc_activity(&sum);
 		proc = proc_push(out);
 		if (!proc)
 			return -ENOMEM;
-		proc->tgid = s->tgid;
-		proc->counters = delta;
+		proc->tgid = key.tgid;
+		proc->counters = sum;
 	}
 	/* Candidates added for processes with only process-level figures went to the end. */
 	if (*nr > nr_threaded)
@@ -150,74 +125,24 @@ const struct proc_row *process_proc(const struct process_table *table, __u32 tgi
 	return NULL;
 }
 
-#define PREFETCH_AHEAD 4
-
-static void prefetch_sample(const struct fs_task *task)
+/* The counts of a process's threads, now->order[first..end): their sum into *sum unless it is
+ * NULL, and their growth. */
+static struct counters_growth sum_threads(const struct snapshot *now, size_t first, size_t end,
+					  struct fs_totals *sum)
 {
-	for (size_t at = 0; at < sizeof(*task); at += 64)
-		__builtin_prefetch((const char *)task + at);
-}
-
-/*
- * The counts of a process's threads, now->order[first..end), since `before`: their sums, and
- * their total into *sum unless it is NULL. With `settle`, the first pass over the window, also
- * marks the threads to evict. A thread absent from `before` counts from zero. *cursor is where
- * to look in `before` (its keys come in order); it is left after the last thread.
- */
-static struct counters_growth sum_threads(const struct snapshot *before, struct snapshot *now,
-					  size_t first, size_t end, bool settle,
-					  struct fs_totals *sum, size_t *cursor)
-{
-	static const struct fs_counters zero;
 	struct counters_growth all = {0};
-	size_t b = *cursor;
 
 	if (sum)
 		memset(sum, 0, sizeof(*sum));
 	for (size_t i = first; i < end; i++) {
-		struct task_ref *r = &now->order[i];
-		struct fs_task *task = ref_task(now, r);
-		const struct fs_task *prev = r->carried ? NULL : previous(before, &b, r->key);
-		struct fs_counters delta;
-		struct counters_growth grew;
+		const struct thread_delta *d = &now->threads[now->order[i].at];
 
-		/* The samples lie in the table's order, not the keys': fetch the ones a few
-		 * threads ahead while this one is worked on. */
-		if (i + PREFETCH_AHEAD < now->nr_order)
-			prefetch_sample(ref_task(now, &now->order[i + PREFETCH_AHEAD]));
-		if (b + PREFETCH_AHEAD < before->nr_order)
-			prefetch_sample(ref_task(before, &before->order[b + PREFETCH_AHEAD]));
-		grew = counters_delta_monotonic(&delta, &task->counters,
-						prev ? &prev->counters : &zero);
-		all.events += grew.events;
-		all.activity += grew.activity;
-		if (sum && grew.events)
-			totals_add(sum, &delta);
-		/* A thread in the middle of a stall keeps its entry for the end, and one whose
-		 * counts sit in a CPU's slot keeps it for when they are moved there. */
-		if (settle)
-			r->evict =
-			    r->carried || ((task->exited || (!grew.events && !stalling(task))) &&
-					   !snapshot_slotted(now, r->key));
+		all.events += d->grew.events;
+		all.activity += d->grew.activity;
+		if (sum)
+			totals_add(sum, &d->counts);
 	}
-	*cursor = b;
 	return all;
-}
-
-/* Where the threads of the process starting at now->order[first] start in `before`. */
-static size_t before_cursor(const struct snapshot *before, const struct snapshot *now, size_t first)
-{
-	size_t lo = 0, hi = before->nr_order;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (before->order[mid].key < now->order[first].key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static struct process_row *row_for(struct process_table *out, const struct process_candidate *c)
@@ -285,10 +210,29 @@ static void select_most_active(struct process_candidate *candidates, size_t nr, 
 	}
 }
 
-int window_processes(const struct snapshot *before, struct snapshot *now,
-		     const struct fs_options *opts, size_t keep, struct process_table *out)
+/* The name of a process: its leader's, else any thread's; names in late counts (of a thread that
+ * has exited, whose pid may be another's by now) only when there is no other. */
+static const char *process_name(const struct snapshot *now, size_t first, size_t end)
 {
-	size_t nr = 0, cursor = 0;
+	const struct thread_delta *named = NULL;
+	int best = -1;
+
+	for (size_t i = first; i < end; i++) {
+		const struct thread_delta *d = &now->threads[now->order[i].at];
+		int rank = !d->late * 2 + (ref_tid(&now->order[i]) == ref_tgid(&now->order[i]));
+
+		if (rank > best) {
+			named = d;
+			best = rank;
+		}
+	}
+	return named->comm;
+}
+
+int window_processes(const struct snapshot *now, const struct fs_options *opts, size_t keep,
+		     struct process_table *out)
+{
+	size_t nr = 0;
 
 	out->nr = 0;
 	/* First pass: every process's activity, from all its threads' deltas, and its sums when
@@ -299,19 +243,14 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 		struct fs_totals sum;
 		struct counters_growth grew;
 		struct process_candidate *c;
-		const struct fs_task *named = NULL;
 		char comm[FS_COMM_LEN];
 
-		for (; i < now->nr_order && ref_tgid(&now->order[i]) == tgid; i++)
-			/* The leader's name is the process's name; any thread's will do
-			 * without it. */
-			if (!named || ref_tid(&now->order[i]) == tgid)
-				named = ref_task(now, &now->order[i]);
-		grew = sum_threads(before, now, first, i, true, keep ? NULL : &sum, &cursor);
+		while (i < now->nr_order && ref_tgid(&now->order[i]) == tgid)
+			i++;
+		grew = sum_threads(now, first, i, keep ? NULL : &sum);
 		if (!grew.events)
 			continue;
-		memcpy(comm, named->comm, FS_COMM_LEN);
-		comm[FS_COMM_LEN - 1] = '\0';
+		memcpy(comm, process_name(now, first, i), FS_COMM_LEN);
 		if (!process_selected(opts, tgid, comm))
 			continue;
 		c = candidate_push(out, nr);
@@ -331,7 +270,7 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 			row->counters = sum;
 		}
 	}
-	if (window_procs(before, now, opts, out, &nr))
+	if (window_procs(now, opts, out, &nr))
 		return -ENOMEM;
 	out->nr_active = nr;
 	if (!keep) {
@@ -360,24 +299,11 @@ int window_processes(const struct snapshot *before, struct snapshot *now,
 
 		if (!row)
 			return -ENOMEM;
-		if (c->end > c->first) {
-			cursor = before_cursor(before, now, c->first);
-			sum_threads(before, now, c->first, c->end, false, &row->counters, &cursor);
-		}
+		if (c->end > c->first)
+			sum_threads(now, c->first, c->end, &row->counters);
 	}
 	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
 	return 0;
-}
-
-void window_system(const struct snapshot *before, const struct snapshot *now,
-		   struct system_totals *out)
-{
-	const __u64 *n = (const __u64 *)&now->system, *b = (const __u64 *)&before->system;
-	__u64 *o = (__u64 *)out;
-
-	/* Both are sums since the start (struct cpu_sums): they only grow. */
-	for (size_t i = 0; i < FS_WORDS(*out); i++)
-		o[i] = n[i] - b[i];
 }
 
 /* merged->procs = acc->procs + add->procs, both sorted by tgid. */
@@ -498,7 +424,8 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 		drop_least_active(acc, limit - limit / 4);
 		/* Give back all the room the drop freed: growth doubles, and a table that has
 		 * filled once would otherwise keep twice its bound for good. */
-		array_resize(&acc->rows, &acc->cap, acc->nr, sizeof(*acc->rows)); /* may fail: kept */
+		array_resize(&acc->rows, &acc->cap, acc->nr,
+			     sizeof(*acc->rows)); /* may fail: kept */
 	}
 	acc->nr_active = acc->nr + acc->nr_dropped;
 	process_table_shrink(acc);

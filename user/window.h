@@ -49,19 +49,12 @@ struct process_table {
 bool process_selected(const struct fs_options *opts, __u32 tgid, const char *comm);
 
 /*
- * Per-process deltas from `before` to `now` (both ordered by key) for the selected processes
- * with any activity: rows for all of them when `keep` is 0, else for the `keep` most active
- * only (out->nr_active still counts them all), sorted by tgid. A thread absent from `before`
- * (new, or its entry was evicted and recreated) counts from zero. Marks for eviction the
- * samples of `now` whose thread exited or had nothing counted in the window: a slot is held
- * only while its thread is active, so the table's capacity bounds the threads active in one
- * window, not all threads. Returns 0 or -ENOMEM.
+ * The per-process table of a read: rows for the selected processes with any activity, for all
+ * of them when `keep` is 0, else for the `keep` most active only (out->nr_active still counts
+ * them all), sorted by tgid. Returns 0 or -ENOMEM.
  */
-int window_processes(const struct snapshot *before, struct snapshot *now,
-		     const struct fs_options *opts, size_t keep, struct process_table *out);
-/* System figures from `before` to `now` (both sums since the start, widened). */
-void window_system(const struct snapshot *before, const struct snapshot *now,
-		   struct system_totals *out);
+int window_processes(const struct snapshot *now, const struct fs_options *opts, size_t keep,
+		     struct process_table *out);
 
 /* The process's collapse outcomes, or NULL if it had none. */
 const struct proc_row *process_proc(const struct process_table *table, __u32 tgid);

@@ -44,7 +44,8 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 		r->measured[h] = true;
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
 		r->faults_measured[f] = f != FS_FAULT_FILE;
-	row->counters.fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)] = 7;
+	row->counters
+	    .fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)] = 7;
 	r->free_measured = false; /* as the probes above say */
 	r->system.total = row->counters;
 	r->system.freed[0] = 11;

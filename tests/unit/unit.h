@@ -62,5 +62,6 @@ extern const struct unit_test window_tests[];
 extern const struct unit_test render_tests[];
 extern const struct unit_test utf8_tests[];
 extern const struct unit_test kernel_counters_tests[];
+extern const struct unit_test table_tests[];
 
 #endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where an event is charged: the entry of the thread that caused it, the CPU's interrupt group
+ * (interrupt context: the interrupted thread did not ask for the work), or the CPU's untracked
+ * group (the thread table had no room). Each event lands in exactly one of them; the loader
+ * sums the three into the system figures.
+ *
+ * Who is running, without asking the kernel: at every context switch, sched_switch records on
+ * the CPU the thread switched to (its key and stack) and keeps the one switched from as
+ * `previous`, for the events of the switch itself (a TLB flush in switch_mm). An event whose
+ * frame is on one of the two recorded stacks is that thread's; a frame elsewhere is interrupt
+ * context (the stack test, compat.bpf.h) or a switch BPF did not see, and the kernel is asked.
+ * The first event of a thread's turn finds its entry (the CPU's cache of references, or the
+ * index) and records the reference for the rest of the turn; every use checks it against the
+ * entry, which the loader may have unlinked meanwhile.
+ *
+ * Records are used only where sched_switch keeps them (fs_use_records): without it a new
+ * thread could run on a dead thread's stack under the dead thread's record, and on a
+ * preemptible kernel another thread's program may be writing the record. Events then look
+ * their thread up, from the kernel's answer, every time.
+ */
+#ifndef FS_ATTRIBUTION_BPF_H
+#define FS_ATTRIBUTION_BPF_H
+
+#include "entries.bpf.h"
+
+/* The thread whose key is `key`: the CPU's cache of recent references first, then the index,
+ * and if it has no entry yet, one made under its leader's name. NULL: the table is full. */
+static __noinline struct fs_task *thread_entry(struct fs_cpu *cpu, __u64 key,
+					       struct task_struct *task, struct fs_entry_ref *ref)
+{
+	struct fs_cached_ref *cached = &cpu->cached[(__u32)key % FS_NR_CACHED_REFS];
+	struct fs_entry_head *head;
+
+	if (cached->key == key) {
+		*ref = cached->ref;
+		head = entry_checked(&fs_tasks, key, *ref);
+		if (head)
+			return (struct fs_task *)head;
+	}
+	head = entry_find(&fs_tasks_index, &fs_tasks, &fs_tasks_free, &fs_tasks_taken, key,
+			  task->group_leader->comm, ref);
+	if (!head)
+		return NULL;
+	/* A preempted writer can leave the cache torn; every use checks it against the entry. */
+	cached->key = key;
+	cached->ref = *ref;
+	return (struct fs_task *)head;
+}
+
+/* The thread key of `task`: its pid, or for an idle task (pid 0 on every CPU), the CPU's. */
+static __always_inline __u64 thread_key(struct task_struct *task)
+{
+	if (!task->pid)
+		return FS_THREAD_KEY(0, bpf_get_smp_processor_id());
+	return FS_THREAD_KEY(task->tgid, task->pid);
+}
+
+/* Record `task` as running on the CPU, its entry not yet found. */
+static __always_inline void record_running(struct fs_cpu *cpu, struct fs_running *run,
+					   struct task_struct *task)
+{
+	/* Storing a pointer in a map value needs CAP_PERFMON; the volatile load brings it back
+	 * as a number the verifier lets a stack's address be subtracted from. */
+	cpu->self = (__u64)cpu;
+	run->key = thread_key(task);
+	run->stack = (__u64)task->stack - *(volatile __u64 *)&cpu->self;
+	run->index = FS_NO_ENTRY;
+}
+
+/* Is the frame on the stack `run` records? (frame - cpu) - (stack - cpu): no helper call. A
+ * stack offset of 0 (a stack at the CPU structure's own address) is no record. */
+static __always_inline bool on_recorded_stack(struct fs_cpu *cpu, struct fs_running *run)
+{
+	return run->stack && (__u64)(frame_minus(cpu) - run->stack) < fs_stack_size;
+}
+
+/* The counters of the thread `run` records: its entry through the recorded reference, found
+ * (and recorded) on the turn's first event; the untracked group if the table had no room. */
+static __noinline struct fs_counters *recorded_thread_counters(struct fs_cpu *cpu,
+							       struct fs_running *run)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fs_entry_ref ref;
+	struct fs_task *entry;
+
+	/* A switch BPF did not see would leave another thread's record on this stack (some
+	 * kernels leave some threads' switches untraced): the kernel's answer wins. */
+	if (thread_key(task) != run->key)
+		record_running(cpu, run, task);
+	entry = thread_entry(cpu, run->key, task, &ref);
+	if (!entry) {
+		run->index = FS_UNTRACKED;
+		return &cpu->untracked;
+	}
+	run->index = ref.index;
+	run->gen = ref.gen;
+	return &entry->counters;
+}
+
+/* The counters of the thread `run` records (see above). */
+static __always_inline struct fs_counters *running_counters(struct fs_cpu *cpu,
+							    struct fs_running *run)
+{
+	__u32 index = run->index;
+	struct fs_task *entry;
+
+	if (index == FS_UNTRACKED)
+		return &cpu->untracked;
+	entry = bpf_map_lookup_elem(&fs_tasks, &index);
+	if (entry && entry->head.gen == run->gen)
+		return &entry->counters;
+	return recorded_thread_counters(cpu, run);
+}
+
+/*
+ * The slow path, out of line: ask the kernel whether the frame is on the current thread's
+ * stack. If it is not, this is interrupt context (NULL); if it is, the current thread is
+ * recorded as running (records in use) and its counters are returned.
+ */
+static __noinline struct fs_counters *current_thread_counters(struct fs_cpu *cpu)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fs_entry_ref ref;
+	struct fs_task *entry;
+
+	if (frame_off_current_stack(task))
+		return NULL;
+	if (fs_use_records) {
+		record_running(cpu, &cpu->running, task);
+		return recorded_thread_counters(cpu, &cpu->running);
+	}
+	entry = thread_entry(cpu, thread_key(task), task, &ref);
+	return entry ? &entry->counters : &cpu->untracked;
+}
+
+/*
+ * The counters of the thread whose event this is, in task context; NULL in interrupt context
+ * (counted by irq_depth, or off the current stack).
+ */
+static __always_inline struct fs_counters *task_context_counters(struct fs_cpu *cpu)
+{
+	if (cpu->irq_depth)
+		return NULL;
+	if (fs_use_records && cpu->self) {
+		if (on_recorded_stack(cpu, &cpu->running))
+			return running_counters(cpu, &cpu->running);
+		if (on_recorded_stack(cpu, &cpu->previous))
+			return running_counters(cpu, &cpu->previous);
+	}
+	return current_thread_counters(cpu);
+}
+
+/* Where an event is charged besides nothing else: the thread's counters in task context, the
+ * interrupt group in interrupt context. */
+static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
+{
+	struct fs_counters *counters = task_context_counters(cpu);
+
+	return counters ? counters : &cpu->interrupt;
+}
+
+/*
+ * For events that only ever happen in task context (a fault taken in user mode, migration):
+ * no need to look at the interrupt depth. Should the stack test still say otherwise, the event
+ * is charged to the interrupt group rather than to a guess.
+ */
+static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cpu)
+{
+	struct fs_counters *counters = NULL;
+
+	if (fs_use_records && cpu->self && on_recorded_stack(cpu, &cpu->running))
+		counters = running_counters(cpu, &cpu->running);
+	if (!counters)
+		counters = current_thread_counters(cpu);
+	return counters ? counters : &cpu->interrupt;
+}
+
+/*
+ * For events charged to the current thread even in interrupt context (a TLB shootdown is paid
+ * for by the thread it interrupts): its counters, which in interrupt context are found by its
+ * key (the CPU's record, when it is the current thread's, or a lookup). The caller adds
+ * atomically: the interrupted thread may have been in the middle of an event of its own.
+ */
+static __noinline struct fs_counters *interrupted_thread_counters(struct fs_cpu *cpu)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 key = thread_key(task);
+	struct fs_running *run = &cpu->running;
+	struct fs_entry_ref ref;
+	struct fs_task *entry;
+
+	/* Read the record, never write it: the interrupted program may be writing it. */
+	if (fs_use_records && cpu->self && run->key == key && run->index < FS_UNTRACKED) {
+		ref.index = run->index;
+		ref.gen = run->gen;
+		entry = (struct fs_task *)entry_checked(&fs_tasks, key, ref);
+		if (entry)
+			return &entry->counters;
+	}
+	entry = thread_entry(cpu, key, task, &ref);
+	return entry ? &entry->counters : &cpu->untracked;
+}
+
+static __always_inline struct fs_counters *charge_current_thread(struct fs_cpu *cpu)
+{
+	struct fs_counters *counters = task_context_counters(cpu);
+
+	return counters ? counters : interrupted_thread_counters(cpu);
+}
+
+#endif /* FS_ATTRIBUTION_BPF_H */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Entries of the indexed tables (see struct fs_entry_head in foliostat.h): finding the entry of
+ * a key, and making one. Every reference to an entry (from the index, or remembered by a CPU)
+ * is checked against the entry's key and gen before it is written, so an entry the loader has
+ * unlinked is never written through a stale reference.
+ */
+#ifndef FS_ENTRIES_BPF_H
+#define FS_ENTRIES_BPF_H
+
+#include "maps.bpf.h"
+
+/* The entry `ref` names, if it is still key's. */
+static __always_inline struct fs_entry_head *entry_checked(void *values, __u64 key,
+							   struct fs_entry_ref ref)
+{
+	struct fs_entry_head *head = bpf_map_lookup_elem(values, &ref.index);
+
+	return head && head->key == key && head->gen == ref.gen ? head : NULL;
+}
+
+/*
+ * Make key's entry: take a free index, name the entry, link it in the index and mark it taken,
+ * in that order (the loader reads an entry's header once it sees it taken). NULL when the table
+ * is full. If another program made key's entry meanwhile, the index is given back and that
+ * entry is the one returned.
+ */
+static __always_inline struct fs_entry_head *entry_make(void *index_map, void *values, void *free,
+							void *taken, __u64 key, const char *comm,
+							struct fs_entry_ref *ref)
+{
+	struct fs_entry_head *head;
+	struct fs_entry_ref *linked;
+	__u64 *word;
+	__u32 at;
+
+	if (bpf_map_pop_elem(free, &ref->index))
+		return NULL;
+	head = bpf_map_lookup_elem(values, &ref->index);
+	if (!head)
+		return NULL;
+	head->key = key;
+	head->exited = 0;
+	bpf_probe_read_kernel_str(head->comm, sizeof(head->comm), comm);
+	ref->gen = head->gen;
+	if (bpf_map_update_elem(index_map, &key, ref, BPF_NOEXIST)) {
+		head->key = 0;
+		bpf_map_push_elem(free, &ref->index, 0);
+		linked = bpf_map_lookup_elem(index_map, &key);
+		if (!linked)
+			return NULL;
+		*ref = *linked;
+		return entry_checked(values, key, *ref);
+	}
+	at = ref->index / 64;
+	word = bpf_map_lookup_elem(taken, &at);
+	if (word)
+		__sync_fetch_and_or(word, 1ULL << (ref->index % 64));
+	return head;
+}
+
+/* Key's entry through the index, made if it has none (`comm` names it then). */
+static __always_inline struct fs_entry_head *entry_find(void *index_map, void *values, void *free,
+							void *taken, __u64 key, const char *comm,
+							struct fs_entry_ref *ref)
+{
+	struct fs_entry_ref *linked = bpf_map_lookup_elem(index_map, &key);
+
+	if (linked) {
+		*ref = *linked;
+		return entry_checked(values, key, *ref);
+	}
+	return entry_make(index_map, values, free, taken, key, comm, ref);
+}
+
+/*
+ * The entry of process `tgid`, made if it has none, named from `leader_comm` (a kernel
+ * address); NULL when the table is full. Its events are rare (collapses, stalls), and threads
+ * of the process on several CPUs share it: its counters take atomic adds.
+ */
+static __always_inline struct fs_proc *proc_entry(__u32 tgid, const char *leader_comm)
+{
+	struct fs_entry_ref ref;
+
+	return (struct fs_proc *)entry_find(&fs_procs_index, &fs_procs, &fs_procs_free,
+					    &fs_procs_taken, tgid, leader_comm, &ref);
+}
+
+#endif /* FS_ENTRIES_BPF_H */

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The thread table as the loader follows it: entries found through their taken bits, each count
+ * read once, and an entry freed only after a last read of what reached it late. The table lies
+ * in memory here, and the test plays BPF's part by writing entries as it would. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+#include "table.h"
+#include "unit.h"
+
+#define CAPACITY 128
+#define KEY(tgid, tid) (((__u64)(tgid) << 32) | (tid))
+
+/* What the table asked of the kernel. */
+static struct {
+	__u64 unlinked_keys[16];
+	int nr_unlinked;
+	__u32 given_back[16];
+	int nr_given_back;
+	int waits;
+} kernel;
+
+static int fake_unlink_key(const struct table *t, __u64 key)
+{
+	(void)t;
+	kernel.unlinked_keys[kernel.nr_unlinked++] = key;
+	return 0;
+}
+
+static int fake_give_back(const struct table *t, __u32 index)
+{
+	(void)t;
+	kernel.given_back[kernel.nr_given_back++] = index;
+	return 0;
+}
+
+static void fake_wait(void)
+{
+	kernel.waits++;
+}
+
+static const struct table_ops fake_ops = {fake_unlink_key, fake_give_back, fake_wait};
+
+static struct fs_task entries[CAPACITY];
+static __u64 taken[CAPACITY / 64];
+
+static void fresh_table(struct table *t)
+{
+	memset(entries, 0, sizeof(entries));
+	memset(taken, 0, sizeof(taken));
+	memset(&kernel, 0, sizeof(kernel));
+	table_init(t, entries, taken, sizeof(struct fs_task), CAPACITY, &fake_ops);
+}
+
+/* BPF's part: take entry `index` for thread `key`. */
+static void take(__u32 index, __u64 key, const char *comm)
+{
+	entries[index].head.key = key;
+	snprintf(entries[index].head.comm, FS_COMM_LEN, "%s", comm);
+	taken[index / 64] |= 1ULL << (index % 64);
+}
+
+static void fault(__u32 index, __u32 n)
+{
+	entries[index].counters.fault_kinds[0] += n;
+}
+
+static __u64 faults_of(const struct snapshot *s, __u64 key, bool late)
+{
+	__u64 sum = 0;
+
+	for (size_t i = 0; i < s->nr_threads; i++)
+		if (s->threads[i].key == key && s->threads[i].late == late)
+			sum += s->threads[i].counts.fault_kinds[0];
+	return sum;
+}
+
+/* Entries are found from their taken bits, counted from zero, and read in index order. */
+static bool taken_entries_become_live(void)
+{
+	struct snapshot snap = {0};
+	struct table t;
+	bool ok;
+
+	fresh_table(&t);
+	take(70, KEY(7, 7), "seven");
+	fault(70, 4);
+	take(5, KEY(5, 6), "five");
+	fault(5, 3);
+	ok = ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) && ASSERT_EQ(t.nr_live, 2) &&
+	     ASSERT_EQ(t.live[0], 5) && ASSERT_EQ(t.live[1], 70) && ASSERT_EQ(taken[0], 0) &&
+	     ASSERT_EQ(taken[1], 0) && ASSERT_EQ(faults_of(&snap, KEY(5, 6), false), 3) &&
+	     ASSERT_EQ(faults_of(&snap, KEY(7, 7), false), 4) &&
+	     ASSERT_STREQ(snap.threads[0].comm, "five");
+	snapshot_free(&snap);
+	table_close(&t);
+	return ok;
+}
+
+/* Each read gives what an entry grew by since the last; an entry that did not grow is unlinked:
+ * its key leaves the index, its gen moves on, and its index is not yet given back. */
+static bool idle_entries_are_unlinked_not_freed(void)
+{
+	struct snapshot snap = {0};
+	struct table t;
+	bool ok;
+
+	fresh_table(&t);
+	take(9, KEY(9, 9), "busy");
+	take(10, KEY(10, 10), "idle");
+	fault(9, 1);
+	fault(10, 1);
+	ok = ASSERT_EQ(snapshot_add_threads(&snap, &t), 0);
+	snapshot_free(&snap);
+	fault(9, 2);
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) &&
+	     ASSERT_EQ(faults_of(&snap, KEY(9, 9), false), 2) && ASSERT_EQ(snap.nr_threads, 1) &&
+	     ASSERT_EQ(t.nr_live, 1) && ASSERT_EQ(t.live[0], 9) &&
+	     ASSERT_EQ(kernel.nr_unlinked, 1) && ASSERT_EQ(kernel.unlinked_keys[0], KEY(10, 10)) &&
+	     ASSERT_EQ(entries[10].head.gen, 1) && ASSERT_EQ(kernel.nr_given_back, 0);
+	snapshot_free(&snap);
+	table_close(&t);
+	return ok;
+}
+
+/* Counts that reach an entry after the read that unlinked it (an event that found it just
+ * before) are read once more at the next read, after the wait for running programs, then the
+ * entry is cleared and given back; never before, never twice. */
+static bool late_counts_are_read_once_then_the_entry_is_freed(void)
+{
+	struct snapshot snap = {0};
+	struct table t;
+	bool ok;
+
+	fresh_table(&t);
+	take(3, KEY(3, 3), "short");
+	fault(3, 5);
+	entries[3].head.exited = 1;
+	ok = ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) &&
+	     ASSERT_EQ(faults_of(&snap, KEY(3, 3), false), 5) &&
+	     ASSERT_TRUE(snap.threads[0].exited) && ASSERT_EQ(t.nr_live, 0) &&
+	     ASSERT_EQ(t.nr_unlinked, 1) && ASSERT_EQ(kernel.nr_given_back, 0);
+	snapshot_free(&snap);
+	fault(3, 2); /* its exit's last events */
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) && ASSERT_EQ(kernel.waits, 1) &&
+	     ASSERT_EQ(faults_of(&snap, KEY(3, 3), true), 2) && ASSERT_EQ(snap.nr_threads, 1) &&
+	     ASSERT_EQ(kernel.nr_given_back, 1) && ASSERT_EQ(kernel.given_back[0], 3) &&
+	     ASSERT_EQ(entries[3].head.key, 0) &&
+	     ASSERT_EQ(entries[3].counters.fault_kinds[0], 0) &&
+	     ASSERT_EQ(entries[3].head.gen, 1) && ASSERT_EQ(t.nr_unlinked, 0);
+	snapshot_free(&snap);
+	/* Reused by another thread: it counts from zero. */
+	take(3, KEY(4, 4), "next");
+	fault(3, 1);
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) && ASSERT_EQ(snap.nr_threads, 1) &&
+	     ASSERT_EQ(faults_of(&snap, KEY(4, 4), false), 1) && ASSERT_EQ(kernel.waits, 1);
+	snapshot_free(&snap);
+	table_close(&t);
+	return ok;
+}
+
+/* Whatever happens between reads, the sum over reads is what was counted: no count is lost when
+ * entries come and go, none is read twice. */
+static bool every_count_is_read_exactly_once(void)
+{
+	struct snapshot snap = {0};
+	unsigned int seed = 7;
+	__u64 counted = 0, read = 0;
+	struct table t;
+	bool ok = true;
+
+	fresh_table(&t);
+	for (int round = 0; ok && round < 200; round++) {
+		/* BPF: new threads take free entries; live ones (and just unlinked ones, late)
+		 * count. Entries given back are free again. */
+		for (__u32 i = 0; i < CAPACITY; i++) {
+			bool live = false, unlinked = false;
+
+			for (size_t l = 0; l < t.nr_live; l++)
+				live |= t.live[l] == i;
+			for (size_t u = 0; u < t.nr_unlinked; u++)
+				unlinked |= t.unlinked[u] == i;
+			if (!live && !unlinked && !entries[i].head.key && rand_r(&seed) % 8 == 0 &&
+			    !(taken[i / 64] & (1ULL << (i % 64))))
+				take(i, KEY(1000 + i, round + 1), "t");
+			if ((live || unlinked || entries[i].head.key) && rand_r(&seed) % 3) {
+				__u32 n = rand_r(&seed) % 5;
+
+				fault(i, n);
+				counted += n;
+			}
+		}
+		ok = ASSERT_EQ(snapshot_add_threads(&snap, &t), 0);
+		for (size_t i = 0; i < snap.nr_threads; i++)
+			read += snap.threads[i].counts.fault_kinds[0];
+		snapshot_free(&snap);
+		/* A given-back entry is free for BPF again only once cleared. */
+		kernel.nr_given_back = 0;
+		kernel.nr_unlinked = 0;
+	}
+	/* Two more reads with no events: the last unlinked entries' counts come in. */
+	for (int i = 0; ok && i < 3; i++) {
+		ok = ASSERT_EQ(snapshot_add_threads(&snap, &t), 0);
+		for (size_t j = 0; j < snap.nr_threads; j++)
+			read += snap.threads[j].counts.fault_kinds[0];
+		snapshot_free(&snap);
+		kernel.nr_given_back = 0;
+		kernel.nr_unlinked = 0;
+	}
+	ok = ok && ASSERT_TRUE(counted > 1000) && ASSERT_EQ(read, counted);
+	table_close(&t);
+	return ok;
+}
+
+const struct unit_test table_tests[] = {
+    UNIT_TEST(taken_entries_become_live),
+    UNIT_TEST(idle_entries_are_unlinked_not_freed),
+    UNIT_TEST(late_counts_are_read_once_then_the_entry_is_freed),
+    UNIT_TEST(every_count_is_read_exactly_once),
+    {},
+};

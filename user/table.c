@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The loader's side of an indexed table (see table.h). */
+#include "table.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+
+#include "array.h"
+
+static int kernel_unlink_key(const struct table *t, __u64 key)
+{
+	return bpf_map_delete_elem(t->index_fd, &key) && errno != ENOENT ? -errno : 0;
+}
+
+static int kernel_give_back(const struct table *t, __u32 index)
+{
+	return bpf_map_update_elem(t->free_fd, NULL, &index, BPF_ANY) ? -errno : 0;
+}
+
+/*
+ * BPF programs on tracepoints run inside RCU read-side sections, so a grace period is the wait;
+ * MEMBARRIER_CMD_GLOBAL is one. Where it is refused (nohz_full CPUs), the wait is the time
+ * between two reads, far longer than any program runs.
+ */
+static void kernel_wait_for_programs(void)
+{
+	syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+}
+
+static const struct table_ops kernel_ops = {
+    .unlink_key = kernel_unlink_key,
+    .give_back = kernel_give_back,
+    .wait_for_programs = kernel_wait_for_programs,
+};
+
+void table_init(struct table *t, void *values, __u64 *taken, size_t value_size, __u32 capacity,
+		const struct table_ops *ops)
+{
+	memset(t, 0, sizeof(*t));
+	t->values = values;
+	t->taken = taken;
+	t->value_size = value_size;
+	t->capacity = capacity;
+	t->ops = ops;
+	t->index_fd = t->free_fd = -1;
+}
+
+static size_t page_rounded(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (len + page - 1) / page * page;
+}
+
+int table_open(struct table *t, int values_fd, int index_fd, int free_fd, int taken_fd,
+	       size_t value_size, __u32 capacity)
+{
+	size_t values_len = page_rounded((size_t)capacity * value_size);
+	size_t taken_len = page_rounded((capacity + 63) / 64 * sizeof(__u64));
+	void *values, *taken;
+
+	values = mmap(NULL, values_len, PROT_READ | PROT_WRITE, MAP_SHARED, values_fd, 0);
+	if (values == MAP_FAILED)
+		return -errno;
+	taken = mmap(NULL, taken_len, PROT_READ | PROT_WRITE, MAP_SHARED, taken_fd, 0);
+	if (taken == MAP_FAILED) {
+		int err = -errno;
+
+		munmap(values, values_len);
+		return err;
+	}
+	table_init(t, values, taken, value_size, capacity, &kernel_ops);
+	t->index_fd = index_fd;
+	t->free_fd = free_fd;
+	t->values_len = values_len;
+	t->taken_len = taken_len;
+	t->mapped = true;
+	return 0;
+}
+
+int table_fill_free(int free_fd, __u32 capacity)
+{
+	for (__u32 i = 0; i < capacity; i++)
+		if (bpf_map_update_elem(free_fd, NULL, &i, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+void table_close(struct table *t)
+{
+	if (t->mapped) {
+		munmap(t->values, t->values_len);
+		munmap(t->taken, t->taken_len);
+	}
+	free(t->live);
+	free(t->last);
+	free(t->unlinked);
+	free(t->unlinked_last);
+	free(t->unlink);
+	memset(t, 0, sizeof(*t));
+}
+
+void table_copy(const struct table *t, __u32 index, void *dst)
+{
+	const __u64 *from = (const __u64 *)table_head(t, index);
+	__u64 *to = dst;
+
+	/* Word by word with atomic loads: no word is ever read half before and half after an
+	 * add, and each is read once. */
+	for (size_t i = 0; i < t->value_size / sizeof(__u64); i++)
+		to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+}
+
+/* Clear an entry for its next thread, keeping its gen (references to the old one stay stale). */
+static void clear_entry(const struct table *t, __u32 index)
+{
+	struct fs_entry_head *head = table_head(t, index);
+	__u32 gen = __atomic_load_n(&head->gen, __ATOMIC_RELAXED);
+
+	memset(head, 0, t->value_size);
+	__atomic_store_n(&head->gen, gen, __ATOMIC_RELEASE);
+}
+
+int table_read_unlinked(struct table *t, table_late_fn late, void *ctx)
+{
+	unsigned char *now;
+	int err = 0;
+
+	if (!t->nr_unlinked)
+		return 0;
+	now = malloc(t->value_size);
+	if (!now)
+		return -ENOMEM;
+	t->ops->wait_for_programs();
+	for (size_t i = 0; i < t->nr_unlinked; i++) {
+		__u32 index = t->unlinked[i];
+
+		table_copy(t, index, now);
+		if (!err)
+			err = late(ctx, index, now, t->unlinked_last + i * t->value_size);
+		clear_entry(t, index);
+		/* Given back even after an error: a lost index would shrink the table. */
+		if (t->ops->give_back(t, index) && !err)
+			err = -EIO;
+	}
+	t->nr_unlinked = 0;
+	free(now);
+	return err;
+}
+
+/* Make room for `more` live entries. */
+static int reserve_live(struct table *t, size_t more)
+{
+	if (array_reserve(&t->live, &t->cap_live, t->nr_live, more, sizeof(*t->live)) ||
+	    array_reserve(&t->last, &t->cap_last, t->nr_live, more, t->value_size) ||
+	    array_reserve(&t->unlink, &t->cap_unlink, t->nr_live, more, sizeof(*t->unlink)))
+		return -ENOMEM;
+	return 0;
+}
+
+int table_add_taken(struct table *t)
+{
+	size_t words = (t->capacity + 63) / 64, nr_fresh = 0, cap_fresh = 0, old, at, f, l;
+	__u32 *fresh = NULL;
+	int err = 0;
+
+	/* Each word is taken whole: a bit BPF sets after the exchange waits for the next read. */
+	for (size_t w = 0; w < words; w++) {
+		__u64 bits = __atomic_exchange_n(&t->taken[w], 0, __ATOMIC_ACQ_REL);
+
+		for (; bits; bits &= bits - 1) {
+			if (!err && array_reserve_one(&fresh, &cap_fresh, nr_fresh, sizeof(*fresh)))
+				err = -ENOMEM;
+			if (err) /* put it back for the next read */
+				__atomic_fetch_or(&t->taken[w], bits & -bits, __ATOMIC_RELEASE);
+			else
+				fresh[nr_fresh++] = (__u32)(w * 64 + __builtin_ctzll(bits));
+		}
+	}
+	if (!err && nr_fresh && reserve_live(t, nr_fresh))
+		err = -ENOMEM;
+	if (err) {
+		for (size_t i = 0; i < nr_fresh; i++)
+			__atomic_fetch_or(&t->taken[fresh[i] / 64], 1ULL << (fresh[i] % 64),
+					  __ATOMIC_RELEASE);
+		free(fresh);
+		return err;
+	}
+	/* Merge from the back: the new indexes (ascending) and the live ones (ordered). */
+	old = t->nr_live;
+	at = old + nr_fresh;
+	f = nr_fresh;
+	l = old;
+	while (f > 0) {
+		at--;
+		if (l > 0 && t->live[l - 1] > fresh[f - 1]) {
+			l--;
+			t->live[at] = t->live[l];
+			memcpy(table_last(t, at), table_last(t, l), t->value_size);
+		} else {
+			f--;
+			t->live[at] = fresh[f];
+			/* A new entry counts from zero: it was cleared before it was given back,
+			 * or never used. */
+			memset(table_last(t, at), 0, t->value_size);
+		}
+	}
+	t->nr_live = old + nr_fresh;
+	memset(t->unlink, 0, t->nr_live * sizeof(*t->unlink));
+	free(fresh);
+	return 0;
+}
+
+void table_mark_unlink(struct table *t, size_t live_at)
+{
+	t->unlink[live_at] = true;
+}
+
+int table_unlink_marked(struct table *t)
+{
+	size_t kept = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < t->nr_live; i++) {
+		__u32 index = t->live[i];
+		struct fs_entry_head *head = table_head(t, index);
+
+		if (!t->unlink[i]) {
+			if (kept != i) {
+				t->live[kept] = index;
+				memcpy(table_last(t, kept), table_last(t, i), t->value_size);
+			}
+			kept++;
+			continue;
+		}
+		if (array_reserve_one(&t->unlinked, &t->cap_unlinked, t->nr_unlinked,
+				      sizeof(*t->unlinked)) ||
+		    array_reserve_one(&t->unlinked_last, &t->cap_unlinked_last, t->nr_unlinked,
+				      t->value_size)) {
+			/* No room to remember it: keep it live, try again next read. */
+			err = -ENOMEM;
+			if (kept != i) {
+				t->live[kept] = index;
+				memcpy(table_last(t, kept), table_last(t, i), t->value_size);
+			}
+			kept++;
+			continue;
+		}
+		/* First no new reference, then every existing one stale. */
+		if (!err)
+			err = t->ops->unlink_key(t, __atomic_load_n(&head->key, __ATOMIC_RELAXED));
+		__atomic_fetch_add(&head->gen, 1, __ATOMIC_ACQ_REL);
+		t->unlinked[t->nr_unlinked] = index;
+		memcpy(t->unlinked_last + t->nr_unlinked * t->value_size, table_last(t, i),
+		       t->value_size);
+		t->nr_unlinked++;
+	}
+	t->nr_live = kept;
+	memset(t->unlink, 0, t->nr_live * sizeof(*t->unlink));
+	return err;
+}
+
+void table_shrink(struct table *t)
+{
+	size_t cap_live = t->cap_live, cap_unlink = t->cap_unlink;
+
+	array_shrink(&t->live, &cap_live, t->nr_live, sizeof(*t->live));
+	array_shrink(&t->last, &t->cap_last, t->nr_live, t->value_size);
+	array_shrink(&t->unlink, &cap_unlink, t->nr_live, sizeof(*t->unlink));
+	t->cap_live = cap_live;
+	t->cap_unlink = cap_unlink;
+	array_shrink(&t->unlinked, &t->cap_unlinked, t->nr_unlinked, sizeof(*t->unlinked));
+	array_shrink(&t->unlinked_last, &t->cap_unlinked_last, t->nr_unlinked, t->value_size);
+}
