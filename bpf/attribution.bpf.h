@@ -14,7 +14,7 @@
  * index) and records the reference for the rest of the turn; every use checks it against the
  * entry, which the loader may have unlinked meanwhile.
  *
- * Records are used only where sched_switch keeps them (fs_use_records): without it a new
+ * Records are used only where sched_switch keeps them (use_records): without it a new
  * thread could run on a dead thread's stack under the dead thread's record, and on a
  * preemptible kernel another thread's program may be writing the record. Events then look
  * their thread up, from the kernel's answer, every time.
@@ -72,7 +72,7 @@ static __always_inline void record_running(struct fs_cpu *cpu, struct fs_running
  * stack offset of 0 (a stack at the CPU structure's own address) is no record. */
 static __always_inline bool on_recorded_stack(struct fs_cpu *cpu, struct fs_running *run)
 {
-	return run->stack && (__u64)(frame_minus(cpu) - run->stack) < fs_stack_size;
+	return run->stack && (__u64)(frame_minus(cpu) - run->stack) < cpu->stack_size;
 }
 
 /* The counters of the thread `run` records: its entry through the recorded reference, found
@@ -124,9 +124,9 @@ static __noinline struct fs_counters *current_thread_counters(struct fs_cpu *cpu
 	struct fs_entry_ref ref;
 	struct fs_task *entry;
 
-	if (frame_off_current_stack(task))
+	if (frame_off_current_stack(task, cpu->stack_size))
 		return NULL;
-	if (fs_use_records) {
+	if (cpu->use_records) {
 		record_running(cpu, &cpu->running, task);
 		return recorded_thread_counters(cpu, &cpu->running);
 	}
@@ -142,7 +142,8 @@ static __always_inline struct fs_counters *task_context_counters(struct fs_cpu *
 {
 	if (cpu->irq_depth)
 		return NULL;
-	if (fs_use_records && cpu->self) {
+	/* self is set only where records are kept. */
+	if (cpu->self) {
 		if (on_recorded_stack(cpu, &cpu->running))
 			return running_counters(cpu, &cpu->running);
 		if (on_recorded_stack(cpu, &cpu->previous))
@@ -169,7 +170,7 @@ static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cp
 {
 	struct fs_counters *counters = NULL;
 
-	if (fs_use_records && cpu->self && on_recorded_stack(cpu, &cpu->running))
+	if (cpu->self && on_recorded_stack(cpu, &cpu->running))
 		counters = running_counters(cpu, &cpu->running);
 	if (!counters)
 		counters = current_thread_counters(cpu);
@@ -191,7 +192,7 @@ static __noinline struct fs_counters *interrupted_thread_counters(struct fs_cpu 
 	struct fs_task *entry;
 
 	/* Read the record, never write it: the interrupted program may be writing it. */
-	if (fs_use_records && cpu->self && run->key == key && run->index < FS_UNTRACKED) {
+	if (cpu->self && run->key == key && run->index < FS_UNTRACKED) {
 		ref.index = run->index;
 		ref.gen = run->gen;
 		entry = (struct fs_task *)entry_checked(&fs_tasks, key, ref);

@@ -66,10 +66,9 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
  * allocate folios in practice.
  *
  * The stack's size is THREAD_SIZE, which no BTF type gives: the loader measures it at start-up
- * from a frame of its own in a known task context (tasks.bpf.c) and sets fs_stack_size before
- * it attaches any program that tests stacks.
+ * from a frame of its own in a known task context (tasks.bpf.c) and sets each CPU's stack_size
+ * (struct fs_cpu) before it attaches any program that tests stacks.
  */
-extern __u64 fs_stack_size;
 
 /*
  * The BPF frame's address minus base's, as a number. Pointer minus pointer is how an address
@@ -89,10 +88,9 @@ static __always_inline long frame_minus(const void *base)
 /* Is the frame off the current task's stack? `current` is bpf_get_current_task_btf()'s answer:
  * it gives the stack, and bpf_get_current_task(), the same task as a number, turns
  * frame - task into frame - stack. (attribution.bpf.h records the answer, to ask less often.) */
-static __always_inline int frame_off_current_stack(struct task_struct *current)
+static __always_inline int frame_off_current_stack(struct task_struct *current, __u64 stack_size)
 {
-	return bpf_get_current_task() + frame_minus(current) - (__u64)current->stack >=
-	       fs_stack_size;
+	return bpf_get_current_task() + frame_minus(current) - (__u64)current->stack >= stack_size;
 }
 
 /*

@@ -29,7 +29,7 @@ static __always_inline void count_hardware_fault(int mode, unsigned long error_c
 			     error_code & PF_PROT ? FS_CAUSE_PROTECTION : FS_CAUSE_NOT_PRESENT);
 	/* A fault taken in user mode interrupted user code: task context by definition. */
 	target = mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
-	fs_count(target->fault_kinds[kind], 1);
+	fs_count(cpu, target->fault_kinds[kind], 1);
 }
 
 SEC("tp_btf/page_fault_user")
@@ -52,7 +52,7 @@ int BPF_PROG(fs_fault_file)
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(charge_target(cpu)->file_faults, 1);
+		fs_count(cpu, charge_target(cpu)->file_faults, 1);
 	return 0;
 }
 

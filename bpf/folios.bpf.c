@@ -22,7 +22,7 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	if (migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_MOVABLE))
 		hist = FS_FOLIO_ALLOC_MOVABLE;
 	target = charge_target(cpu);
-	fs_count(target->folios[hist][order_bucket(order)], 1);
+	fs_count(cpu, target->folios[hist][order_bucket(order)], 1);
 	return 0;
 }
 
@@ -37,7 +37,7 @@ int BPF_PROG(fs_pagecache_add, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	fs_count(target->folios[FS_FOLIO_PAGECACHE][order], 1);
+	fs_count(cpu, target->folios[FS_FOLIO_PAGECACHE][order], 1);
 	return 0;
 }
 
@@ -47,7 +47,7 @@ int BPF_PROG(fs_page_free, struct page *page, unsigned int order)
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(cpu->freed[order_bucket(order)], 1);
+		fs_count(cpu, cpu->freed[order_bucket(order)], 1);
 	return 0;
 }
 

@@ -74,20 +74,6 @@ FS_MAP struct {
 	__type(value, struct fs_stall_starts);
 } fs_stall_starts SEC(".maps");
 
-/*
- * Settings (defined in tasks.bpf.c):
- * - fs_preemptible: the kernel may preempt a tracepoint program (PREEMPT_RT runs them with
- *   only migration disabled), so two threads' programs can interleave on one CPU. Per-CPU
- *   counters then take atomic adds, and no program trusts the CPU's record of the running
- *   thread (another may have been writing it).
- * - fs_use_records: sched_switch keeps each CPU's record of the running thread (see
- *   attribution.bpf.h), so events need not ask the kernel who is running. Off without
- *   sched_switch, or when preemptible.
- * - fs_stack_size: THREAD_SIZE, measured by the loader at start-up (tasks.bpf.c).
- */
-extern const volatile bool fs_preemptible;
-extern const volatile bool fs_use_records;
-
 static __always_inline struct fs_cpu *this_cpu(void)
 {
 	__u32 zero = 0;
@@ -95,11 +81,11 @@ static __always_inline struct fs_cpu *this_cpu(void)
 	return bpf_map_lookup_elem(&fs_cpus, &zero);
 }
 
-/* *p += n, for counters that two programs may write at once on a preemptible kernel (the
- * per-CPU groups and figures, and a thread's counters in its entry). */
-#define fs_count(p, n)                                 \
+/* p += n, for counters that two programs may write at once on a preemptible kernel (the
+ * per-CPU groups and figures, and a thread's counters in its entry): `cpu` says which. */
+#define fs_count(cpu, p, n)                            \
 	do {                                           \
-		if (fs_preemptible)                    \
+		if ((cpu)->preemptible)                \
 			__sync_fetch_and_add(&(p), n); \
 		else                                   \
 			(p) += (n);                    \

@@ -63,8 +63,8 @@ static __always_inline void stall_begin(int kind)
 	 * unattributed. */
 	cpu = this_cpu();
 	if (cpu) {
-		fs_count(cpu->stalls[kind].count, 1);
-		fs_count(cpu->stalls_untracked[kind], 1);
+		fs_count(cpu, cpu->stalls[kind].count, 1);
+		fs_count(cpu, cpu->stalls_untracked[kind], 1);
 	}
 }
 
@@ -84,13 +84,13 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	ns = bpf_ktime_get_ns() - starts->ns[kind];
 	starts->ns[kind] = 0;
 	bucket = stall_bucket(ns);
-	fs_count(cpu->stalls[kind].count, 1);
-	fs_count(cpu->stalls[kind].total_ns, ns);
-	fs_count(cpu->stalls[kind].hist[bucket], 1);
-	fs_count(cpu->reclaimed[kind], reclaimed);
+	fs_count(cpu, cpu->stalls[kind].count, 1);
+	fs_count(cpu, cpu->stalls[kind].total_ns, ns);
+	fs_count(cpu, cpu->stalls[kind].hist[bucket], 1);
+	fs_count(cpu, cpu->reclaimed[kind], reclaimed);
 	proc = proc_entry(task->tgid, task->group_leader->comm);
 	if (!proc) {
-		fs_count(cpu->stalls_untracked[kind], 1);
+		fs_count(cpu, cpu->stalls_untracked[kind], 1);
 		return;
 	}
 	__sync_fetch_and_add(&proc->counters.stalls[kind].count, 1);

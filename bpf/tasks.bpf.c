@@ -9,12 +9,6 @@
 
 #include <bpf/bpf_tracing.h>
 
-/* See maps.bpf.h; set by the loader before load. */
-const volatile bool fs_preemptible = false;
-const volatile bool fs_use_records = true;
-/* THREAD_SIZE (see compat.bpf.h): x86-64's usual size until the loader has measured it. */
-__u64 fs_stack_size = 16384;
-
 /* What the loader's rename to FS_PROBE_COMM showed (see loader.c): how far its frame was from
  * the base of its kernel stack, and its thread key as the kernel's tracepoints see it. */
 struct {
@@ -77,7 +71,7 @@ int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 		}
 		/* exec renames the thread that called it, which may just have taken its
 		 * leader's pid (de_thread()) on the same stack: record it afresh. */
-		if (fs_use_records && cpu && cpu->self)
+		if (cpu && cpu->self)
 			record_running(cpu, &cpu->running, current);
 	}
 	if (task->pid != task->tgid)

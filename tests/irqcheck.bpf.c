@@ -23,7 +23,7 @@ __u64 running[3][2];
 /* The key of the thread a task-context event is charged to, as the hot programs choose it. */
 static __always_inline __u64 charged_key(struct fs_cpu *cpu, struct task_struct *current)
 {
-	if (fs_use_records && cpu->self) {
+	if (cpu->self) {
 		if (on_recorded_stack(cpu, &cpu->running))
 			return cpu->running.key;
 		if (on_recorded_stack(cpu, &cpu->previous))
@@ -48,7 +48,7 @@ static __always_inline void judge(int event)
 	}
 	if (cpu->irq_depth)
 		__sync_fetch_and_add(&reasons[event][0], 1);
-	if (frame_off_current_stack(bpf_get_current_task_btf()))
+	if (frame_off_current_stack(bpf_get_current_task_btf(), cpu->stack_size))
 		__sync_fetch_and_add(&reasons[event][1], 1);
 }
 

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+
+#include "foliostat.h"
 #include "irqcheck.skel.h"
 
 /* Only the programs under test: the checks, and what keeps the records and the depth. */
@@ -26,6 +29,25 @@ static bool under_test(const char *name)
 		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
 			return true;
 	return false;
+}
+
+/* The settings foliostat's loader gives every CPU (struct fs_cpu), with records in use. */
+static int configure_cpus(struct irqcheck_bpf *skel, __u64 stack_size)
+{
+	int nr_cpus = libbpf_num_possible_cpus(), err;
+	struct fs_cpu *values = calloc(nr_cpus > 0 ? nr_cpus : 1, sizeof(*values));
+	__u32 zero = 0;
+
+	if (!values || nr_cpus < 0)
+		return -1;
+	for (int i = 0; i < nr_cpus; i++) {
+		values[i].stack_size = stack_size;
+		values[i].use_records = 1;
+	}
+	err = bpf_map__update_elem(skel->maps.fs_cpus, &zero, sizeof(zero), values,
+				   nr_cpus * sizeof(*values), 0);
+	free(values);
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -41,9 +63,9 @@ int main(int argc, char **argv)
 	}
 	bpf_object__for_each_program(prog, skel->obj)
 	    bpf_program__set_autoload(prog, under_test(bpf_program__name(prog)));
-	if (irqcheck_bpf__load(skel))
+	if (irqcheck_bpf__load(skel) ||
+	    configure_cpus(skel, argc > 2 ? strtoull(argv[2], NULL, 0) : 16384))
 		goto fail;
-	skel->data->fs_stack_size = argc > 2 ? strtoull(argv[2], NULL, 0) : 16384;
 	if (irqcheck_bpf__attach(skel)) {
 	fail:
 		perror("irqcheck: failed to load or attach");

@@ -390,16 +390,48 @@ static void measure_stack(struct loader *loader, const struct kernel_facts *fact
 		hf->pid_namespaced = loader->skel->bss->fs_probe.seen &&
 				     (__u32)(hf->own_key >> 32) != (__u32)getpid();
 	}
-	loader->skel->data->fs_stack_size = hf->stack_size;
+}
+
+/* Give every CPU's state its settings (struct fs_cpu): before any program that reads them is
+ * attached, and before any writes to it, since the whole value is replaced. */
+static int configure_cpus(struct loader *loader)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+	struct fs_cpu *values;
+	__u32 zero = 0;
+	int err;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	values = calloc(nr_cpus, sizeof(*values));
+	if (!values)
+		return -ENOMEM;
+	for (int i = 0; i < nr_cpus; i++) {
+		values[i].stack_size = loader->facts.stack_size;
+		values[i].use_records = loader->facts.attribution == ATTRIBUTION_RECORDS;
+		values[i].preemptible = loader->facts.preemptible;
+	}
+	err = bpf_map__update_elem(loader->skel->maps.fs_cpus, &zero, sizeof(zero), values,
+				   nr_cpus * sizeof(*values), 0);
+	free(values);
+	return err;
 }
 
 /* Attach every probe in order, the rename first: it measures the stacks the others test. */
 static int attach_probes(struct loader *loader, const struct kernel_facts *facts, char *err,
 			 size_t err_len)
 {
+	int ret;
+
 	if (attach_probe(loader, PROBE_TASK_RENAME, err, err_len))
 		return -1;
 	measure_stack(loader, facts);
+	ret = configure_cpus(loader);
+	if (ret) {
+		set_error(err, err_len, "failed to configure the per-CPU state: %s",
+			  strerror(-ret));
+		return -1;
+	}
 	for (int i = 0; i < NR_PROBES; i++)
 		if (i != PROBE_TASK_RENAME && attach_probe(loader, i, err, err_len))
 			return -1;
@@ -490,8 +522,6 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	refuse_for_test(loader);
 	choose_attribution(loader, facts, refused[PROBE_SWITCH][0] != '\0');
 	skel = loader->skel;
-	skel->rodata->fs_preemptible = facts->preemptible;
-	skel->rodata->fs_use_records = loader->facts.attribution == ATTRIBUTION_RECORDS;
 	loader->facts.task_capacity = (__u32)opts->max_tasks;
 	loader->facts.proc_capacity = proc_capacity_for(opts->max_tasks);
 	size_table(skel->maps.fs_tasks, skel->maps.fs_tasks_index, skel->maps.fs_tasks_free,
