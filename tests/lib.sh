@@ -257,6 +257,28 @@ tlb_shootdown_interrupts() {
 		/proc/interrupts
 }
 
+# mixed_workload: several workloads at once, each of a different kind of event (anonymous and
+# huge pages, a page-cache read, shootdowns, context switches, short-lived processes, a thread
+# hopping CPUs, collapses), for the invariant tests. Needs a FILE (make_uncached_file).
+mixed_workload() {
+	"$WORKLOAD" pages 20000 >/dev/null &
+	"$WORKLOAD" thp 16 >/dev/null &
+	"$WORKLOAD" read "$FILE" >/dev/null &
+	"$WORKLOAD" tlbflip 500 >/dev/null &
+	"$WORKLOAD" ring 2000 >/dev/null &
+	"$WORKLOAD" forks 300 >/dev/null &
+	"$WORKLOAD" hop 2000 >/dev/null &
+	"$WORKLOAD" collapse 4 >/dev/null &
+	wait $(jobs -p | grep -vx "${FS_PID:-0}") || fail "a workload failed"
+}
+
+# assert_records_add_up FILE: in every record, each system figure is exactly the sum of the
+# groups its events land in (tests/invariant.py).
+assert_records_add_up() {
+	python3 tests/invariant.py "$1" || fail "records do not add up"
+	echo "ok: every record adds up"
+}
+
 # No BPF program or map of foliostat's may remain in the kernel once it has exited.
 # The kernel frees them shortly after their last reference goes, so allow it a moment.
 assert_nothing_attached() {

@@ -23,6 +23,8 @@
  *                                                        another, each touching 4 pages
  *   workload [--name HEX] [--linger SECS] ring N         8 processes on CPU 0 pass a token round
  *                                                        a ring of pipes N times
+ *   workload [--name HEX] [--linger SECS] hop N          a new thread touches N pages with THP
+ *                                                        off, moving to the next CPU after each
  *
  * --name sets the process name to the given bytes (hex), to test hostile names.
  */
@@ -300,6 +302,37 @@ static void action_ring(long rounds)
 	printf("]}\n");
 }
 
+/*
+ * A thread whose events come from every CPU in turn: a new thread (so no table entry yet) moves
+ * to the next CPU after each page it touches, so its counts start on several CPUs at once.
+ */
+static void *hopping_thread(void *arg)
+{
+	long pages = *(long *)arg, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t len = (size_t)pages * page_size;
+	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		die("mmap");
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (long i = 0; i < pages; i++) {
+		pin_to_cpu(i % cpus);
+		mem[i * page_size] = 1;
+	}
+	return NULL;
+}
+
+static void action_hop(long pages)
+{
+	pthread_t thread;
+
+	if ((errno = pthread_create(&thread, NULL, hopping_thread, &pages)))
+		die("pthread_create");
+	pthread_join(thread, NULL);
+	printf("{\"pid\":%d,\"action\":\"hop\",\"pages_touched\":%ld}\n", getpid(), pages);
+}
+
 /* Process churn: many processes that live and die within a window. */
 static void action_forks(long n)
 {
@@ -442,7 +475,7 @@ int main(int argc, char **argv)
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
-				"compact NODE | tlbflip N | forks N | ring N\n");
+				"compact NODE | tlbflip N | forks N | ring N | hop N\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
@@ -463,6 +496,8 @@ int main(int argc, char **argv)
 		action_forks(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "ring") == 0)
 		action_ring(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "hop") == 0)
+		action_hop(atol(argv[i + 1]));
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

@@ -348,6 +348,24 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	return ret;
 }
 
+/*
+ * -p compares pids as the kernel's tracepoints see them, in the initial PID namespace. Inside
+ * another one (a container), foliostat's pids are not those: say so rather than match nothing,
+ * or the wrong process.
+ */
+static int pids_comparable(const struct loader *loader, const struct fs_options *opts, char *err,
+			   size_t err_len)
+{
+	if (!opts->nr_pids || !loader->facts.pid_namespaced)
+		return 0;
+	snprintf(err, err_len,
+		 "failed to select processes by pid: foliostat runs in a PID namespace (it is pid "
+		 "%d here, %u to the kernel's tracepoints), and -p takes the kernel's pids; run it "
+		 "in the host's PID namespace (e.g. nsenter -t 1 -p)",
+		 (int)getpid(), (unsigned)(loader->facts.own_key >> 32));
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct fs_options opts;
@@ -411,7 +429,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	loader.stats_fd = stats_fd;
-	ret = collector_open(&collector, &loader, &opts, err, sizeof(err));
+	ret = pids_comparable(&loader, &opts, err, sizeof(err));
+	if (!ret)
+		ret = collector_open(&collector, &loader, &opts, err, sizeof(err));
 	if (!ret) {
 		/* The last step of start-up: from here on, everything is counted. */
 		ret = drop_privileges(&loader, err, sizeof(err));
