@@ -533,7 +533,7 @@ test_full_table_counts_untracked() {
 	for _ in $(seq 150); do "$WORKLOAD" --linger 2 pages 32 >/dev/null & done
 	perf stat -a -x, -e vmscan:mm_vmscan_memcg_reclaim_end -o "$T/perf" -- \
 		"${WRAP[@]}" "$WORKLOAD" read "$FILE" >"$T/workload" || fail "reader failed"
-	wait $(jobs -p | grep -vx "$FS_PID") || fail "a workload failed"
+	wait_workloads
 	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	local untracked total

@@ -257,6 +257,15 @@ tlb_shootdown_interrupts() {
 		/proc/interrupts
 }
 
+# wait_workloads: wait for every background job but foliostat, failing if one failed.
+wait_workloads() {
+	local job
+	for job in $(jobs -p); do
+		[ "$job" = "${FS_PID:-}" ] && continue
+		wait "$job" || fail "a workload failed"
+	done
+}
+
 # mixed_workload: several workloads at once, each of a different kind of event (anonymous and
 # huge pages, a page-cache read, shootdowns, context switches, short-lived processes, a thread
 # hopping CPUs, collapses), for the invariant tests. Needs a FILE (make_uncached_file).
@@ -269,7 +278,7 @@ mixed_workload() {
 	"$WORKLOAD" forks 300 >/dev/null &
 	"$WORKLOAD" hop 2000 >/dev/null &
 	"$WORKLOAD" collapse 4 >/dev/null &
-	wait $(jobs -p | grep -vx "${FS_PID:-0}") || fail "a workload failed"
+	wait_workloads
 }
 
 # assert_records_add_up FILE: in every record, each system figure is exactly the sum of the
