@@ -97,8 +97,8 @@ enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
  * taking differences modulo 2^32.
  *
  * The order puts what every anonymous fault counts (its fault words, an LRU insertion, an
- * order-0 movable folio) in the first two cache lines: each fault writes two groups (a slot
- * and the system total), and every line it touches is one the faulting code may lose.
+ * order-0 movable folio) in the first lines of a thread's entry: every line a fault touches is
+ * one the faulting code may lose.
  */
 #define FS_COUNTER_FIELDS(word)                                                         \
 	word fault_kinds[FS_NR_FAULT_KINDS];		 /* FS_FAULT_KIND() */          \
@@ -173,8 +173,8 @@ struct fs_thp_results {
 
 /*
  * Collapse work is charged to the process whose memory it is (the event's mm), not to the
- * thread doing it (khugepaged), so it has a table of its own keyed by that process's tgid.
- * Only processes with collapse activity take a slot.
+ * thread doing it (khugepaged), so it has a table of its own keyed by that process's tgid, as
+ * have stalls (by all the process's threads). Only processes with such activity take an entry.
  */
 struct fs_proc_counters {
 	struct fs_thp_results thp;

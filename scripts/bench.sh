@@ -119,8 +119,14 @@ for _ in 1 2 3 4 5; do
 	t1=$(awk '{ print $1 }' "/proc/$TRACER/schedstat")
 	echo "cpu_ns $((t1 - t0)) 10" >>"$OUT/loader"
 done
-echo "rss_kib $(awk '/^VmRSS/ { print $2 }' "/proc/$TRACER/status")" >>"$OUT/loader"
-echo "peak_kib $(awk '/^VmHWM/ { print $2 }' "/proc/$TRACER/status")" >>"$OUT/loader"
+# Memory without the BPF maps the loader maps to read them in place: kernel memory, resident
+# in full from start-up and listed with the maps below (as foliostat's own loader_rss_kib).
+maps_kib=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { in_map = /anon_inode:bpf-map/ }
+	in_map && $1 == "Rss:" { sum += $2 } END { print sum + 0 }' "/proc/$TRACER/smaps")
+{
+	echo "rss_kib $(($(awk '/^VmRSS/ { print $2 }' "/proc/$TRACER/status") - maps_kib))"
+	echo "peak_kib $(($(awk '/^VmHWM/ { print $2 }' "/proc/$TRACER/status") - maps_kib))"
+} >>"$OUT/loader"
 echo "procs $(tail -1 "$OUT/churn.ndjson" | python3 -c 'import json, sys; print(json.load(sys.stdin)["system"]["processes"])')" >>"$OUT/loader"
 stop_tracer
 kill -TERM "$CHURN"

@@ -547,7 +547,7 @@ test_full_table_counts_untracked() {
 		"memcg reclaim stalls counted with the table full (perf -a over the reader's run)"
 }
 
-# Tens of thousands of short-lived processes: each is reported in its window and its slot is
+# Tens of thousands of short-lived processes: each is reported in its window and its entry is
 # freed, so the table and the loader stay small. The system's fault total lies between two
 # system-wide perf counts of the same run: one within foliostat's span, one around it.
 test_process_churn_stays_bounded_and_exact() {

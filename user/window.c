@@ -313,20 +313,20 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 	size_t a = 0, b = 0;
 
 	while (a < acc->nr_procs || b < add->nr_procs) {
-		struct proc_row *slot = proc_push(merged);
+		struct proc_row *row = proc_push(merged);
 
-		if (!slot)
+		if (!row)
 			return -ENOMEM;
 		if (b == add->nr_procs ||
 		    (a < acc->nr_procs && acc->procs[a].tgid < add->procs[b].tgid)) {
-			*slot = acc->procs[a++];
+			*row = acc->procs[a++];
 		} else if (a == acc->nr_procs || add->procs[b].tgid < acc->procs[a].tgid) {
-			*slot = add->procs[b++];
+			*row = add->procs[b++];
 		} else {
-			*slot = acc->procs[a++];
-			words_add((__u64 *)&slot->counters,
+			*row = acc->procs[a++];
+			words_add((__u64 *)&row->counters,
 				  (const __u64 *)&add->procs[b++].counters,
-				  FS_WORDS(slot->counters));
+				  FS_WORDS(row->counters));
 		}
 	}
 	return 0;

@@ -123,6 +123,45 @@ out:
 	return ok;
 }
 
+/* The interrupt and untracked groups have a process row's groups, in its places; --self says
+ * how events were attributed. */
+static bool groups_have_a_process_rows_shape(void)
+{
+	static struct self_cost self;
+	struct fs_report r;
+	struct process_table t;
+	struct process_row row;
+	char *text = NULL;
+	json_t *rec, *proc, *sys;
+	bool ok = true;
+
+	make_report(&r, &t, &row, "worker");
+	r.self = &self;
+	r.attribution = "records";
+	rec = render_and_parse(&r, &text);
+	proc = json_array_get(json_object_get(rec, "processes"), 0);
+	sys = json_object_get(rec, "system");
+	for (int g = 0; ok && g < 2; g++) {
+		json_t *group = json_object_get(sys, g ? "untracked" : "interrupt");
+		const char *key;
+		json_t *value;
+
+		json_object_foreach(group, key, value)
+		    ok = ok && ASSERT_TRUE(json_object_get(proc, key));
+		ok = ok && ASSERT_TRUE(json_object_get(group, "folios")) &&
+		     ASSERT_TRUE(json_object_get(group, "faults")) &&
+		     ASSERT_TRUE(json_object_get(group, "tlb")) &&
+		     ASSERT_TRUE(json_object_get(group, "lru")) &&
+		     ASSERT_TRUE(json_object_get(json_object_get(group, "thp"), "migrate"));
+	}
+	ok = ok && ASSERT_STREQ(json_string_value(json_object_get(json_object_get(rec, "self"),
+								  "attribution")),
+				"records");
+	json_decref(rec);
+	free(text);
+	return ok;
+}
+
 /* Process names are whatever bytes a process chose: each must come out as valid JSON holding
  * the same text, with ill-formed UTF-8 replaced. */
 static bool hostile_names_stay_valid_json(void)
@@ -290,6 +329,7 @@ const struct unit_test render_tests[] = {
     UNIT_TEST(fault_kinds_sum_into_the_figures),
     UNIT_TEST(thp_results_use_kernel_names),
     UNIT_TEST(json_record_has_the_documented_shape),
+    UNIT_TEST(groups_have_a_process_rows_shape),
     UNIT_TEST(hostile_names_stay_valid_json),
     UNIT_TEST(table_fits_100_columns),
     UNIT_TEST(bars_scale_to_the_largest_bucket),
