@@ -6,19 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-void array_shrink(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
+bool array_shrink(void *items_ptr, size_t *cap, size_t nr, size_t item_size)
 {
 	size_t new_cap = nr * 2 > 64 ? nr * 2 : 64;
 	void *items, *shrunk;
 
 	if (*cap <= new_cap * 2)
-		return;
+		return false;
 	memcpy(&items, items_ptr, sizeof(items));
 	shrunk = realloc(items, new_cap * item_size);
 	if (!shrunk)
-		return;
+		return false;
 	memcpy(items_ptr, &shrunk, sizeof(shrunk));
 	*cap = new_cap;
+	return true;
 }
 
 int array_resize(void *items_ptr, size_t *cap, size_t new_cap, size_t item_size)

@@ -114,9 +114,11 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 		self_delta(&c->self_before, &c->self_now, &c->self_window);
 		c->self_before = c->self_now;
 	}
-	snapshot_shrink(&c->read);
-	/* Freed blocks go back to the heap, not the system, unless asked. */
-	malloc_trim(0);
+	/* Freed blocks go back to the heap, not the system, unless asked; but only after a burst
+	 * has gone: the heap's top given back each second would be fresh pages to fault in at the
+	 * next record, which costs more than the record itself on a host with slow faults. */
+	if (snapshot_shrink(&c->read, &c->reader))
+		malloc_trim(0);
 	return 0;
 }
 
@@ -339,7 +341,8 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 			memset(&report.system, 0, sizeof(report.system));
 			memset(&self_total, 0, sizeof(self_total));
 		}
-		process_table_shrink(&c->window);
+		if (process_table_shrink(&c->window))
+			malloc_trim(0);
 		if (last)
 			break;
 	}

@@ -65,18 +65,20 @@ static int compare_procs(const void *a, const void *b)
 /*
  * Order the refs by key: a radix sort, a byte at a time from the lowest, skipping bytes that
  * every key shares (most of them: pids are small). The tables give their entries in index
- * order, and a comparison sort of 10,000 keys costs several times more. Falls back to qsort()
- * when there is no memory for the second buffer.
+ * order, and a comparison sort of 10,000 keys costs several times more. The second buffer
+ * stays from read to read (a fresh one each second would be fresh pages to fault in). Falls back
+ * to qsort() when there is no memory for it.
  */
-static void sort_refs(struct thread_ref *refs, size_t n)
+static void sort_refs(struct thread_ref *refs, size_t n, struct thread_ref **space, size_t *cap)
 {
-	struct thread_ref *other = malloc(n * sizeof(*refs)), *from = refs, *to = other;
+	struct thread_ref *other, *from = refs, *to;
 	__u64 varying = 0;
 
-	if (!other) {
+	if (array_reserve(space, cap, 0, n, sizeof(**space))) {
 		qsort(refs, n, sizeof(*refs), compare_refs);
 		return;
 	}
+	other = to = *space;
 	for (size_t i = 1; i < n; i++)
 		varying |= refs[i].key ^ refs[0].key;
 	for (int shift = 0; shift < 64; shift += 8) {
@@ -99,26 +101,36 @@ static void sort_refs(struct thread_ref *refs, size_t n)
 	}
 	if (from != refs)
 		memcpy(refs, from, n * sizeof(*refs));
-	free(other);
 }
 
 void snapshot_sort(struct snapshot *snap)
 {
-	sort_refs(snap->order, snap->nr_order);
+	sort_refs(snap->order, snap->nr_order, &snap->sort_space, &snap->cap_sort_space);
 	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_procs);
 }
 
-void snapshot_shrink(struct snapshot *snap)
+bool snapshot_shrink(struct snapshot *snap, struct reader *r)
 {
-	array_shrink(&snap->threads, &snap->cap_threads, snap->nr_threads, sizeof(*snap->threads));
-	array_shrink(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order));
-	array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
+	bool shrank;
+
+	shrank = array_shrink(&snap->threads, &snap->cap_threads, snap->nr_threads,
+			      sizeof(*snap->threads));
+	shrank |= array_shrink(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order));
+	shrank |= array_shrink(&snap->sort_space, &snap->cap_sort_space, snap->nr_order,
+			       sizeof(*snap->sort_space));
+	shrank |= array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
+	if (r) {
+		shrank |= table_shrink(&r->tasks);
+		shrank |= table_shrink(&r->procs);
+	}
+	return shrank;
 }
 
 void snapshot_free(struct snapshot *snap)
 {
 	free(snap->threads);
 	free(snap->order);
+	free(snap->sort_space);
 	free(snap->procs);
 	memset(snap, 0, sizeof(*snap));
 }
@@ -275,7 +287,5 @@ int snapshot_read(struct snapshot *snap, struct reader *r)
 		err = read_cpus(snap, r);
 	if (!err)
 		snapshot_sort(snap);
-	table_shrink(&r->tasks);
-	table_shrink(&r->procs);
 	return err;
 }

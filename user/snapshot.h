@@ -54,6 +54,8 @@ struct snapshot {
 	size_t nr_threads, cap_threads;
 	struct thread_ref *order; /* by key, after snapshot_sort() */
 	size_t nr_order, cap_order;
+	struct thread_ref *sort_space; /* the sort's second buffer, kept from read to read */
+	size_t cap_sort_space;
 	struct proc_delta *procs; /* by tgid, after snapshot_sort() */
 	size_t nr_procs, cap_procs;
 	struct system_totals system; /* the read's system figures */
@@ -87,8 +89,9 @@ int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exi
 int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const char *comm, bool late,
 			 const struct fs_proc_counters *counts);
 void snapshot_sort(struct snapshot *snap);
-/* Give back memory a burst of threads left (see array_shrink()). */
-void snapshot_shrink(struct snapshot *snap);
+/* Give back memory a burst of threads left, the snapshot's and the reader's tables' (see
+ * array_shrink()). Returns whether any was given back. */
+bool snapshot_shrink(struct snapshot *snap, struct reader *r);
 void snapshot_free(struct snapshot *snap);
 
 /*

@@ -266,15 +266,19 @@ int table_unlink_marked(struct table *t)
 	return err;
 }
 
-void table_shrink(struct table *t)
+bool table_shrink(struct table *t)
 {
 	size_t cap_live = t->cap_live, cap_unlink = t->cap_unlink;
+	bool shrank;
 
-	array_shrink(&t->live, &cap_live, t->nr_live, sizeof(*t->live));
-	array_shrink(&t->last, &t->cap_last, t->nr_live, t->value_size);
-	array_shrink(&t->unlink, &cap_unlink, t->nr_live, sizeof(*t->unlink));
+	shrank = array_shrink(&t->live, &cap_live, t->nr_live, sizeof(*t->live));
+	shrank |= array_shrink(&t->last, &t->cap_last, t->nr_live, t->value_size);
+	shrank |= array_shrink(&t->unlink, &cap_unlink, t->nr_live, sizeof(*t->unlink));
 	t->cap_live = cap_live;
 	t->cap_unlink = cap_unlink;
-	array_shrink(&t->unlinked, &t->cap_unlinked, t->nr_unlinked, sizeof(*t->unlinked));
-	array_shrink(&t->unlinked_last, &t->cap_unlinked_last, t->nr_unlinked, t->value_size);
+	shrank |= array_shrink(&t->unlinked, &t->cap_unlinked, t->nr_unlinked,
+			       sizeof(*t->unlinked));
+	shrank |= array_shrink(&t->unlinked_last, &t->cap_unlinked_last, t->nr_unlinked,
+			       t->value_size);
+	return shrank;
 }

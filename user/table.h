@@ -91,7 +91,7 @@ int table_add_taken(struct table *t);
 void table_mark_unlink(struct table *t, size_t live_at);
 int table_unlink_marked(struct table *t);
 
-/* Give back memory a burst of entries left. */
-void table_shrink(struct table *t);
+/* Give back memory a burst of entries left. Returns whether any was given back. */
+bool table_shrink(struct table *t);
 
 #endif

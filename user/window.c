@@ -437,12 +437,16 @@ void process_table_rank(struct process_table *table)
 	qsort(table->rows, table->nr, sizeof(*table->rows), compare_activity);
 }
 
-void process_table_shrink(struct process_table *table)
+bool process_table_shrink(struct process_table *table)
 {
-	array_shrink(&table->rows, &table->cap, table->nr, sizeof(*table->rows));
-	array_shrink(&table->procs, &table->cap_procs, table->nr_procs, sizeof(*table->procs));
-	array_shrink(&table->candidates, &table->cap_candidates, table->nr_active,
-		     sizeof(*table->candidates));
+	bool shrank;
+
+	shrank = array_shrink(&table->rows, &table->cap, table->nr, sizeof(*table->rows));
+	shrank |= array_shrink(&table->procs, &table->cap_procs, table->nr_procs,
+			       sizeof(*table->procs));
+	shrank |= array_shrink(&table->candidates, &table->cap_candidates, table->nr_active,
+			       sizeof(*table->candidates));
+	return shrank;
 }
 
 void process_table_free(struct process_table *table)

@@ -71,7 +71,8 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 /* Most active first; ties by pid so output is stable. */
 void process_table_rank(struct process_table *table);
 void process_table_free(struct process_table *table);
-/* Give back memory a burst of processes left (see array_shrink()). */
-void process_table_shrink(struct process_table *table);
+/* Give back memory a burst of processes left (see array_shrink()). Returns whether any was
+ * given back. */
+bool process_table_shrink(struct process_table *table);
 
 #endif
