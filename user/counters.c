@@ -55,6 +55,28 @@ struct counters_growth counters_delta(struct fs_counters *restrict dst,
 	return (struct counters_growth){.events = events, .activity = activity};
 }
 
+struct counters_growth counters_read_delta(struct fs_counters *restrict delta,
+					   struct fs_counters *restrict last,
+					   const struct fs_counters *restrict entry,
+					   struct fs_totals *restrict total)
+{
+	__u32 *restrict d = (__u32 *)delta, *restrict l = (__u32 *)last;
+	const __u32 *restrict e = (const __u32 *)entry;
+	__u64 *restrict t = (__u64 *)total;
+	__u64 events = 0, activity = 0;
+
+	for (size_t i = 0; i < FS_COUNTER_WORDS; i++) {
+		__u32 now = __atomic_load_n(&e[i], __ATOMIC_RELAXED);
+
+		d[i] = now - l[i];
+		l[i] = now;
+		t[i] += d[i];
+		events += d[i];
+		activity += d[i] & activity_mask[i];
+	}
+	return (struct counters_growth){.events = events, .activity = activity};
+}
+
 struct counters_growth counters_growth_of(const struct fs_counters *counts)
 {
 	const __u32 *c = (const __u32 *)counts;

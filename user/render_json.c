@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "array.h"
 #include "counters.h"
 #include "report.h"
 #include "utf8.h"
@@ -368,8 +369,27 @@ static json_t *self_json(const struct fs_report *r)
 			 (json_int_t)s->loader_rss_kib, "attribution", r->attribution);
 }
 
+/* A record's text, built in memory and kept from record to record: the dump's many small pieces
+ * would each be a call into stdio, and a record then goes out in one write. */
+struct text_buffer {
+	char *text;
+	size_t len, cap;
+};
+
+static int append_text(const char *piece, size_t size, void *data)
+{
+	struct text_buffer *b = data;
+
+	if (array_reserve(&b->text, &b->cap, b->len, size + 1, 1))
+		return -1;
+	memcpy(b->text + b->len, piece, size);
+	b->len += size;
+	return 0;
+}
+
 int render_json(FILE *out, const struct fs_report *r)
 {
+	static struct text_buffer buffer;
 	char time[64];
 	json_t *record, *procs;
 	int err;
@@ -388,9 +408,15 @@ int render_json(FILE *out, const struct fs_report *r)
 	}
 	if (r->self)
 		json_object_set_new(record, "self", self_json(r));
-	err = json_dumpf(record, out, JSON_COMPACT | JSON_REAL_PRECISION(12));
+	buffer.len = 0;
+	err = json_dump_callback(record, append_text, &buffer,
+				 JSON_COMPACT | JSON_REAL_PRECISION(12));
 	json_decref(record);
-	if (err || fputc('\n', out) == EOF || fflush(out) == EOF)
+	if (err || append_text("\n", 1, &buffer)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (fwrite(buffer.text, 1, buffer.len, out) != buffer.len || fflush(out) == EOF)
 		return -1;
 	return 0;
 }

@@ -10,25 +10,41 @@
 
 #include "array.h"
 
-int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exited, bool late,
-		    const struct fs_counters *counts)
+/* Room for one more thread delta, not yet counted in: NULL without memory. */
+static struct thread_delta *thread_delta_next(struct snapshot *snap)
 {
-	struct thread_delta *d;
-
 	if (array_reserve_one(&snap->threads, &snap->cap_threads, snap->nr_threads,
 			      sizeof(*snap->threads)) ||
 	    array_reserve_one(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order)))
-		return -ENOMEM;
-	d = &snap->threads[snap->nr_threads];
+		return NULL;
+	return &snap->threads[snap->nr_threads];
+}
+
+/* Count in the delta thread_delta_next() gave, its counts and growth already in place. */
+static void thread_delta_commit(struct snapshot *snap, __u64 key, const char *comm, bool exited,
+				bool late)
+{
+	struct thread_delta *d = &snap->threads[snap->nr_threads];
+
 	d->key = key;
 	memcpy(d->comm, comm, FS_COMM_LEN);
 	d->comm[FS_COMM_LEN - 1] = '\0';
 	d->exited = exited;
 	d->late = late;
-	d->counts = *counts;
-	d->grew = counters_growth_of(counts);
 	snap->order[snap->nr_order++] = (struct thread_ref){.key = key, .at = snap->nr_threads};
 	snap->nr_threads++;
+}
+
+int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exited, bool late,
+		    const struct fs_counters *counts)
+{
+	struct thread_delta *d = thread_delta_next(snap);
+
+	if (!d)
+		return -ENOMEM;
+	d->counts = *counts;
+	d->grew = counters_growth_of(counts);
+	thread_delta_commit(snap, key, comm, exited, late);
 	return 0;
 }
 
@@ -135,25 +151,19 @@ void snapshot_free(struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-/* A thread entry's growth between two copies of it, into the snapshot if it grew. */
-static int add_thread(struct snapshot *snap, const struct fs_task *now, const struct fs_task *then,
-		      bool late, struct counters_growth *grew)
+/* What reached an unlinked thread entry after the read that last reported it, into the snapshot
+ * if anything did. */
+static int add_late_thread(void *ctx, __u32 index, const void *now_entry, const void *then_entry)
 {
+	const struct fs_task *now = now_entry, *then = then_entry;
+	struct snapshot *snap = ctx;
 	struct fs_counters delta;
 
-	*grew = counters_delta(&delta, &now->counters, &then->counters);
-	if (!grew->events)
+	(void)index;
+	if (!counters_delta(&delta, &now->counters, &then->counters).events)
 		return 0;
 	totals_add(&snap->system.total, &delta);
-	return snapshot_append(snap, now->head.key, now->head.comm, now->head.exited, late, &delta);
-}
-
-static int add_late_thread(void *ctx, __u32 index, const void *now, const void *then)
-{
-	struct counters_growth grew;
-
-	(void)index;
-	return add_thread(ctx, now, then, true, &grew);
+	return snapshot_append(snap, now->head.key, now->head.comm, now->head.exited, true, &delta);
 }
 
 /* A process entry's growth between two copies of it, into the snapshot if it grew. */
@@ -182,22 +192,31 @@ static int add_late_proc(void *ctx, __u32 index, const void *now, const void *th
  * reported exited, or had nothing to report: the table holds the threads active within a read. */
 int snapshot_add_threads(struct snapshot *snap, struct table *t)
 {
-	struct fs_task now;
 	int err = table_read_unlinked(t, add_late_thread, snap);
 
 	if (!err)
 		err = table_add_taken(t);
 	for (size_t i = 0; !err && i < t->nr_live; i++) {
+		const struct fs_task *entry = (const struct fs_task *)table_head(t, t->live[i]);
 		struct fs_task *last = table_last(t, i);
-		struct counters_growth grew;
+		struct thread_delta *d = thread_delta_next(snap);
 
+		if (!d) {
+			err = -ENOMEM;
+			break;
+		}
 		/* The entries lie in index order, each a few cache lines: fetch ahead. */
 		if (i + 4 < t->nr_live)
 			__builtin_prefetch(table_head(t, t->live[i + 4]));
-		table_copy(t, t->live[i], &now);
-		err = add_thread(snap, &now, last, false, &grew);
-		*last = now;
-		if (now.head.exited || !grew.events)
+		/* The growth goes straight into the snapshot's next delta, counted in only if
+		 * the thread did anything. */
+		table_copy_head(t, t->live[i], &last->head);
+		d->grew = counters_read_delta(&d->counts, &last->counters, &entry->counters,
+					      &snap->system.total);
+		if (d->grew.events)
+			thread_delta_commit(snap, last->head.key, last->head.comm,
+					    last->head.exited, false);
+		if (last->head.exited || !d->grew.events)
 			table_mark_unlink(t, i);
 	}
 	return err ? err : table_unlink_marked(t);

@@ -117,6 +117,18 @@ void table_copy(const struct table *t, __u32 index, void *dst)
 		to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
 }
 
+_Static_assert(sizeof(struct fs_entry_head) % sizeof(__u64) == 0,
+	       "an entry's header is made of whole 64-bit words");
+
+void table_copy_head(const struct table *t, __u32 index, struct fs_entry_head *dst)
+{
+	const __u64 *from = (const __u64 *)table_head(t, index);
+	__u64 *to = (__u64 *)dst;
+
+	for (size_t i = 0; i < sizeof(*dst) / sizeof(__u64); i++)
+		to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+}
+
 /* Clear an entry for its next thread, keeping its gen (references to the old one stay stale). */
 static void clear_entry(const struct table *t, __u32 index)
 {

@@ -75,6 +75,8 @@ static inline void *table_last(const struct table *t, size_t live_at)
 
 /* Copy an entry as it is now into dst, a word at a time (BPF may be writing it). */
 void table_copy(const struct table *t, __u32 index, void *dst);
+/* The same for the entry's header only. */
+void table_copy_head(const struct table *t, __u32 index, struct fs_entry_head *dst);
 
 /*
  * One read, in three steps:
@@ -82,7 +84,7 @@ void table_copy(const struct table *t, __u32 index, void *dst);
  *    write it, is copied and handed to `late` with what it held when unlinked, then cleared and
  *    given back;
  * 2. table_add_taken(): entries taken since the last read become live, from zero;
- * 3. the caller reads the live ones (table_copy() into table_last()), marking with
+ * 3. the caller reads the live ones (into table_last(), each word once), marking with
  *    table_mark_unlink() those it is done with, and table_unlink_marked() unlinks them.
  */
 typedef int (*table_late_fn)(void *ctx, __u32 index, const void *now, const void *then);

@@ -144,17 +144,28 @@ static bool threads_sort_by_key_with_their_counts(void)
 }
 
 /* BPF counts in 32-bit words: a word that wrapped between two reads still gives what it grew
- * by. */
+ * by, both where a late entry is compared with its last copy and where a live one is read in
+ * place (which also moves its last copy on and widens the growth into the system total). */
 static bool thread_counts_that_wrap_give_their_growth(void)
 {
-	struct fs_counters then = {0}, now = {0}, delta;
+	struct fs_counters then = {0}, now = {0}, delta, in_place;
+	struct fs_totals total = {0};
 	struct counters_growth grew;
+	bool ok;
 
 	then.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 0xfffffff0u;
 	now.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 0x10;
+	now.lru_insert[0][FS_PAGES] = 3;
 	grew = counters_delta(&delta, &now, &then);
-	return ASSERT_EQ(delta.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x20) &&
-	       ASSERT_EQ(grew.events, 0x20) && ASSERT_EQ(grew.activity, 0x20);
+	ok = ASSERT_EQ(delta.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x20) &&
+	     ASSERT_EQ(grew.events, 0x23) && ASSERT_EQ(grew.activity, 0x20);
+	total.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 0xffffffffull;
+	grew = counters_read_delta(&in_place, &then, &now, &total);
+	return ok && ASSERT_EQ(in_place.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x20) &&
+	       ASSERT_EQ(in_place.lru_insert[0][FS_PAGES], 3) && ASSERT_EQ(grew.events, 0x23) &&
+	       ASSERT_EQ(grew.activity, 0x20) && ASSERT_TRUE(!memcmp(&then, &now, sizeof(now))) &&
+	       ASSERT_EQ(total.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x10000001full) &&
+	       ASSERT_EQ(total.lru_insert[0][FS_PAGES], 3);
 }
 
 /* A CPU's group words only grow: one that wrapped adds what it grew by to the 64-bit sum. */
