@@ -1,422 +1,524 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The JSON renderer: one record per line (NDJSON), schema documented in foliostat(8). Built with
- * jansson so escaping is never hand-rolled; names are made valid UTF-8 first because jansson
- * refuses anything else. */
+/* The JSON renderer: one record per line (NDJSON), schema documented in foliostat(8). Written
+ * straight into a buffer by json_writer.c, which escapes every string; names are made valid
+ * UTF-8 first (utf8.h). */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
 
-#include "array.h"
 #include "counters.h"
+#include "json_writer.h"
 #include "report.h"
 #include "utf8.h"
 
 #define FS_SCHEMA_VERSION 1
+/* Significant digits of every real (the record's reals are rounded before, to ms or tenths). */
+#define REAL_PRECISION 12
 
 /* Order (as a decimal string) -> folios, zero buckets omitted. */
-static json_t *hist_json(const __u64 hist[FS_NR_ORDERS])
+static void hist_json(struct json_writer *w, const __u64 hist[FS_NR_ORDERS])
 {
-	json_t *obj = json_object();
 	char key[8];
 
+	jw_object_begin(w);
 	for (int order = 0; order < FS_NR_ORDERS; order++) {
 		if (!hist[order])
 			continue;
 		snprintf(key, sizeof(key), "%d", order);
-		json_object_set_new(obj, key, json_integer((json_int_t)hist[order]));
+		jw_member_int(w, key, (long long)hist[order]);
 	}
-	return obj;
+	jw_object_end(w);
 }
 
 /* Histograms whose probe is not attached are null: not measured is not zero. */
-static json_t *folios_json(const struct fs_report *r, const struct fs_totals *c, const __u64 *freed)
+static void folios_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c,
+			const __u64 *freed)
 {
-	json_t *obj = json_object();
 	__u64 hist[FS_NR_ORDERS];
 
+	jw_object_begin(w);
 	for (int h = 0; h < NR_HISTS; h++) {
-		folio_hist(c, h, hist);
-		json_object_set_new(obj, hist_names[h],
-				    r->measured[h] ? hist_json(hist) : json_null());
+		jw_key(w, hist_names[h]);
+		if (r->measured[h]) {
+			folio_hist(c, h, hist);
+			hist_json(w, hist);
+		} else {
+			jw_null(w);
+		}
 	}
-	if (freed)
-		json_object_set_new(obj, "free", r->free_measured ? hist_json(freed) : json_null());
-	return obj;
+	if (freed) {
+		jw_key(w, "free");
+		if (r->free_measured)
+			hist_json(w, freed);
+		else
+			jw_null(w);
+	}
+	jw_object_end(w);
+}
+
+/* A count, or null where its probe is not attached. */
+static void count_or_null(struct json_writer *w, const char *name, bool measured, __u64 count)
+{
+	if (measured)
+		jw_member_int(w, name, (long long)count);
+	else
+		jw_member_null(w, name);
 }
 
 /* Counters whose probe is not attached are null, as histograms are. */
-static json_t *faults_json(const struct fs_report *r, const struct fs_totals *c)
+static void faults_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
 {
-	json_t *obj = json_object();
-
+	jw_object_begin(w);
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		json_object_set_new(obj, fault_names[f],
-				    r->faults_measured[f]
-					? json_integer((json_int_t)fault_count(c, f))
-					: json_null());
-	return obj;
+		count_or_null(w, fault_names[f], r->faults_measured[f], fault_count(c, f));
+	jw_object_end(w);
 }
 
 /* Result name -> count, zero results omitted; null if the event's probe is not attached. */
-static json_t *results_json(const struct fs_report *r, const struct fs_thp_results *thp, int event)
+static void results_json(struct json_writer *w, const struct fs_report *r,
+			 const struct fs_thp_results *thp, int event)
 {
-	json_t *obj;
-
-	if (!r->thp_measured[event])
-		return json_null();
-	obj = json_object();
+	if (!r->thp_measured[event]) {
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
 	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
 		if (thp->results[event][v])
-			json_object_set_new(obj, r->scan_names[v],
-					    json_integer((json_int_t)thp->results[event][v]));
-	return obj;
+			jw_member_int(w, r->scan_names[v], (long long)thp->results[event][v]);
+	jw_object_end(w);
 }
 
-static json_t *migrate_json(const struct fs_report *r, const struct fs_totals *c)
+static void migrate_json(struct json_writer *w, const struct fs_report *r,
+			 const struct fs_totals *c)
 {
-	json_t *obj = json_object();
-
+	jw_object_begin(w);
 	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
-		json_object_set_new(obj, migrate_names[m],
-				    r->migrate_measured[m] ? json_integer((json_int_t)c->migrate[m])
-							   : json_null());
-	return obj;
+		count_or_null(w, migrate_names[m], r->migrate_measured[m], c->migrate[m]);
+	jw_object_end(w);
 }
 
 /* {"stalls": N, "total_us": N, "hist_us": {"0": n, "1": n, "2": n, "4": n, ...}}: histogram
- * keys are each bucket's lower bound in microseconds; empty buckets are omitted. */
-static json_t *stalls_json(bool measured, const struct fs_stalls *s)
+ * keys are each bucket's lower bound in microseconds; empty buckets are omitted. Then the pages
+ * reclaimed in them and the stalls of threads the table had no room for, where given. */
+static void stalls_json(struct json_writer *w, bool measured, const struct fs_stalls *s,
+			const __u64 *reclaimed, const __u64 *untracked)
 {
-	json_t *hist;
 	char key[24];
 
-	if (!measured)
-		return json_null();
-	hist = json_object();
+	if (!measured) {
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
+	jw_member_int(w, "stalls", (long long)s->count);
+	jw_member_int(w, "total_us", (long long)(s->total_ns / 1000));
+	jw_key(w, "hist_us");
+	jw_object_begin(w);
 	for (int b = 0; b < FS_NR_STALL_BUCKETS; b++) {
 		if (!s->hist[b])
 			continue;
 		snprintf(key, sizeof(key), "%llu", b ? 1ULL << (b - 1) : 0ULL);
-		json_object_set_new(hist, key, json_integer((json_int_t)s->hist[b]));
+		jw_member_int(w, key, (long long)s->hist[b]);
 	}
-	return json_pack("{s:I, s:I, s:o}", "stalls", (json_int_t)s->count, "total_us",
-			 (json_int_t)(s->total_ns / 1000), "hist_us", hist);
+	jw_object_end(w);
+	if (reclaimed)
+		jw_member_int(w, "reclaimed", (long long)*reclaimed);
+	if (untracked)
+		jw_member_int(w, "untracked", (long long)*untracked);
+	jw_object_end(w);
 }
 
-static json_t *thp_json(const struct fs_report *r, const struct fs_thp_results *thp)
+/* The collapse outcomes by event, as members of the thp object the caller has opened. */
+static void thp_members(struct json_writer *w, const struct fs_report *r,
+			const struct fs_thp_results *thp)
 {
-	static const struct fs_thp_results none;
-	json_t *obj = json_object();
-
-	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
-		json_object_set_new(obj, thp_event_names[e], results_json(r, thp ? thp : &none, e));
-	return obj;
+	for (int e = 0; e < FS_NR_THP_EVENTS; e++) {
+		jw_key(w, thp_event_names[e]);
+		results_json(w, r, thp, e);
+	}
 }
 
-/* "vmstat": {"thp_fault_alloc": N, ...}, "mthp": {"64kB": {"anon_fault_alloc": N, ...}} */
-static void kernel_counters_json(const struct kernel_counters *kc, json_t *thp)
+/* The size of an mTHP counter's name ("mthp/SIZE/counter"), or 0 if it is not one. */
+static size_t mthp_size_len(const char *name, const char **counter)
 {
-	json_t *vmstat = json_object(), *mthp = json_object();
+	const char *slash;
 
-	for (size_t i = 0; kc && i < kc->nr; i++) {
-		const char *name = kc->items[i].name;
-		json_t *value = json_integer((json_int_t)kc->items[i].value);
+	if (strncmp(name, "mthp/", 5) != 0 || !(slash = strchr(name + 5, '/')))
+		return 0;
+	*counter = slash + 1;
+	return (size_t)(slash - name - 5);
+}
+
+/* "vmstat": {"thp_fault_alloc": N, ...}, "mthp": {"64kB": {"anon_fault_alloc": N, ...}}, as
+ * members of the thp object; an mTHP size's counters together, in the order of its first. */
+static void kernel_counters_json(struct json_writer *w, const struct kernel_counters *kc)
+{
+	size_t nr = kc ? kc->nr : 0;
+
+	jw_key(w, "vmstat");
+	jw_object_begin(w);
+	for (size_t i = 0; i < nr; i++)
+		if (strncmp(kc->items[i].name, "vmstat/", 7) == 0)
+			jw_member_int(w, kc->items[i].name + 7, (long long)kc->items[i].value);
+	jw_object_end(w);
+	jw_key(w, "mthp");
+	jw_object_begin(w);
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = kc->items[i].name, *counter;
+		size_t len = mthp_size_len(name, &counter);
 		char size[32];
-		const char *slash;
+		bool seen = false;
 
-		if (strncmp(name, "vmstat/", 7) == 0) {
-			json_object_set_new(vmstat, name + 7, value);
-		} else if (strncmp(name, "mthp/", 5) == 0 && (slash = strchr(name + 5, '/')) &&
-			   (size_t)(slash - name - 5) < sizeof(size)) {
-			json_t *per_size;
+		if (!len || len >= sizeof(size))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const char *other;
 
-			snprintf(size, sizeof(size), "%.*s", (int)(slash - name - 5), name + 5);
-			per_size = json_object_get(mthp, size);
-			if (!per_size) {
-				per_size = json_object();
-				json_object_set_new(mthp, size, per_size);
-			}
-			json_object_set_new(per_size, slash + 1, value);
-		} else {
-			json_decref(value);
+			seen = mthp_size_len(kc->items[j].name, &other) == len &&
+			       !strncmp(kc->items[j].name + 5, name + 5, len);
 		}
+		if (seen)
+			continue;
+		snprintf(size, sizeof(size), "%.*s", (int)len, name + 5);
+		jw_key(w, size);
+		jw_object_begin(w);
+		for (size_t j = i; j < nr; j++)
+			if (mthp_size_len(kc->items[j].name, &counter) == len &&
+			    !strncmp(kc->items[j].name + 5, name + 5, len))
+				jw_member_int(w, counter, (long long)kc->items[j].value);
+		jw_object_end(w);
 	}
-	json_object_set_new(thp, "vmstat", vmstat);
-	json_object_set_new(thp, "mthp", mthp);
+	jw_object_end(w);
 }
 
 /* {"flushes": {reason: N, ...}, "pages": N, "full": N}, or null without the probe. Every reason
  * the kernel names is listed, zero or not; unnamed values only when nonzero. */
-static json_t *tlb_json(const struct fs_report *r, const struct fs_totals *c)
+static void tlb_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
 {
-	json_t *flushes;
-
-	if (!r->tlb_measured)
-		return json_null();
-	flushes = json_object();
+	if (!r->tlb_measured) {
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
+	jw_key(w, "flushes");
+	jw_object_begin(w);
 	for (int v = 0; v < FS_NR_TLB_REASONS; v++)
 		if (r->tlb_known[v] || c->tlb_flushes[v])
-			json_object_set_new(flushes, r->tlb_names[v],
-					    json_integer((json_int_t)c->tlb_flushes[v]));
-	return json_pack("{s:o, s:I, s:I}", "flushes", flushes, "pages", (json_int_t)c->tlb_pages,
-			 "full", (json_int_t)c->tlb_full);
+			jw_member_int(w, r->tlb_names[v], (long long)c->tlb_flushes[v]);
+	jw_object_end(w);
+	jw_member_int(w, "pages", (long long)c->tlb_pages);
+	jw_member_int(w, "full", (long long)c->tlb_full);
+	jw_object_end(w);
 }
 
-static json_t *amounts_json(const __u64 amounts[FS_NR_AMOUNTS])
+static void amounts_json(struct json_writer *w, const __u64 amounts[FS_NR_AMOUNTS])
 {
-	return json_pack("{s:I, s:I}", "folios", (json_int_t)amounts[FS_FOLIOS], "pages",
-			 (json_int_t)amounts[FS_PAGES]);
+	jw_object_begin(w);
+	jw_member_int(w, "folios", (long long)amounts[FS_FOLIOS]);
+	jw_member_int(w, "pages", (long long)amounts[FS_PAGES]);
+	jw_object_end(w);
 }
 
-/* {"insert": {list: {"folios", "pages"}, ...}, "activate": {"folios", "pages"}} */
-static json_t *lru_json(const struct fs_report *r, const struct fs_totals *c)
+/* {"insert": {list: {"folios", "pages"}, ...}, "activate": {"folios", "pages"}}, and the
+ * system's "mglru" when asked. */
+static void lru_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c,
+		     bool with_mglru)
 {
-	json_t *lists, *lru = json_object();
-
+	jw_object_begin(w);
+	jw_key(w, "insert");
 	if (r->lru_insert_measured) {
-		lists = json_object();
-		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-			if (r->lru_known[l] || c->lru_insert[l][FS_FOLIOS])
-				json_object_set_new(lists, r->lru_names[l],
-						    amounts_json(c->lru_insert[l]));
-		json_object_set_new(lru, "insert", lists);
+		jw_object_begin(w);
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
+			if (r->lru_known[l] || c->lru_insert[l][FS_FOLIOS]) {
+				jw_key(w, r->lru_names[l]);
+				amounts_json(w, c->lru_insert[l]);
+			}
+		}
+		jw_object_end(w);
 	} else {
-		json_object_set_new(lru, "insert", json_null());
+		jw_null(w);
 	}
-	json_object_set_new(lru, "activate",
-			    r->lru_activate_measured && !r->mglru ? amounts_json(c->lru_activate)
-								  : json_null());
-	return lru;
+	jw_key(w, "activate");
+	if (r->lru_activate_measured && !r->mglru)
+		amounts_json(w, c->lru_activate);
+	else
+		jw_null(w);
+	if (with_mglru) {
+		jw_key(w, "mglru");
+		jw_bool(w, r->mglru);
+	}
+	jw_object_end(w);
 }
 
 /* The interrupt and untracked groups: what a process row counts per thread, in its places. */
-static json_t *group_json(const struct fs_report *r, const struct fs_totals *c)
+static void group_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:{s:o}}", "folios", folios_json(r, c, NULL),
-			 "faults", faults_json(r, c), "tlb", tlb_json(r, c), "lru", lru_json(r, c),
-			 "thp", "migrate", migrate_json(r, c));
+	jw_object_begin(w);
+	jw_key(w, "folios");
+	folios_json(w, r, c, NULL);
+	jw_key(w, "faults");
+	faults_json(w, r, c);
+	jw_key(w, "tlb");
+	tlb_json(w, r, c);
+	jw_key(w, "lru");
+	lru_json(w, r, c, false);
+	jw_key(w, "thp");
+	jw_object_begin(w);
+	jw_key(w, "migrate");
+	migrate_json(w, r, c);
+	jw_object_end(w);
+	jw_object_end(w);
 }
 
-static json_t *host_json(const struct host_info *host)
+static void host_json(struct json_writer *w, const struct host_info *host)
 {
 	char name[UTF8_SANITIZED_SIZE(sizeof(host->hostname))];
 	char kernel[UTF8_SANITIZED_SIZE(sizeof(host->kernel))];
 
 	utf8_sanitize(host->hostname, sizeof(host->hostname), name);
 	utf8_sanitize(host->kernel, sizeof(host->kernel), kernel);
-	return json_pack("{s:s, s:s, s:i, s:I}", "hostname", name, "kernel", kernel, "nr_cpus",
-			 host->nr_cpus, "page_size", (json_int_t)host->page_size);
+	jw_object_begin(w);
+	jw_key(w, "hostname");
+	jw_string(w, name);
+	jw_key(w, "kernel");
+	jw_string(w, kernel);
+	jw_member_int(w, "nr_cpus", host->nr_cpus);
+	jw_member_int(w, "page_size", host->page_size);
+	jw_object_end(w);
 }
 
-static json_t *probes_json(const struct fs_report *r)
+static void probes_json(struct json_writer *w, const struct fs_report *r)
 {
-	json_t *obj = json_object();
-
-	for (int i = 0; i < r->nr_probes; i++)
-		json_object_set_new(
-		    obj, r->probes[i].name,
-		    json_string(r->probes[i].attached ? "attached" : r->probes[i].reason));
-	return obj;
+	jw_object_begin(w);
+	for (int i = 0; i < r->nr_probes; i++) {
+		jw_key(w, r->probes[i].name);
+		jw_string(w, r->probes[i].attached ? "attached" : r->probes[i].reason);
+	}
+	jw_object_end(w);
 }
 
 /* A stall object of a process: the stalls, and the pages reclaimed in them (reclaim only). */
-static json_t *stall_json(const struct fs_report *r, const struct fs_proc_counters *pc, int kind)
+static void stall_json(struct json_writer *w, const struct fs_report *r,
+		       const struct fs_proc_counters *pc, int kind)
 {
-	json_t *obj = stalls_json(r->stall_measured[kind], &pc->stalls[kind]);
-
-	if (obj && !json_is_null(obj) && kind != FS_STALL_COMPACTION)
-		json_object_set_new(obj, "reclaimed",
-				    json_integer((json_int_t)pc->reclaimed[kind]));
-	return obj;
+	stalls_json(w, r->stall_measured[kind], &pc->stalls[kind],
+		    kind != FS_STALL_COMPACTION ? &pc->reclaimed[kind] : NULL, NULL);
 }
 
 /* The same over the system, with the stalls of processes the table had no room for. */
-static json_t *system_stall_json(const struct fs_report *r, int kind)
+static void system_stall_json(struct json_writer *w, const struct fs_report *r, int kind)
 {
-	json_t *obj = stalls_json(r->stall_measured[kind], &r->system.stalls[kind]);
-
-	if (json_is_null(obj))
-		return obj;
-	if (kind != FS_STALL_COMPACTION)
-		json_object_set_new(obj, "reclaimed",
-				    json_integer((json_int_t)r->system.reclaimed[kind]));
-	json_object_set_new(obj, "untracked",
-			    json_integer((json_int_t)r->system.stalls_untracked[kind]));
-	return obj;
+	stalls_json(w, r->stall_measured[kind], &r->system.stalls[kind],
+		    kind != FS_STALL_COMPACTION ? &r->system.reclaimed[kind] : NULL,
+		    &r->system.stalls_untracked[kind]);
 }
 
 /* {list: pages} for the lists the kernel names, or null without the probe. */
-static json_t *per_list_json(const struct fs_report *r, bool measured, const __u64 *pages)
+static void per_list_json(struct json_writer *w, const struct fs_report *r, bool measured,
+			  const __u64 *pages)
 {
-	json_t *obj;
-
-	if (!measured)
-		return json_null();
-	obj = json_object();
+	if (!measured) {
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
 	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
 		if (r->lru_known[l] || pages[l])
-			json_object_set_new(obj, r->lru_names[l],
-					    json_integer((json_int_t)pages[l]));
-	return obj;
+			jw_member_int(w, r->lru_names[l], (long long)pages[l]);
+	jw_object_end(w);
 }
 
-static json_t *reclaimer_json(const struct fs_report *r, int who)
+static void reclaimer_json(struct json_writer *w, const struct fs_report *r, int who)
 {
 	const struct fs_vmscan *v = &r->system.vmscan;
 
-	return json_pack(
-	    "{s:o, s:o, s:o}", "scanned",
-	    per_list_json(r, r->vmscan_measured[FS_VMSCAN_SCANNED], v->scanned[who]), "reclaimed",
-	    per_list_json(r, r->vmscan_measured[FS_VMSCAN_RECLAIMED], v->reclaimed[who]),
-	    "deactivated",
-	    per_list_json(r, r->vmscan_measured[FS_VMSCAN_DEACTIVATED], v->deactivated[who]));
+	jw_object_begin(w);
+	jw_key(w, "scanned");
+	per_list_json(w, r, r->vmscan_measured[FS_VMSCAN_SCANNED], v->scanned[who]);
+	jw_key(w, "reclaimed");
+	per_list_json(w, r, r->vmscan_measured[FS_VMSCAN_RECLAIMED], v->reclaimed[who]);
+	jw_key(w, "deactivated");
+	per_list_json(w, r, r->vmscan_measured[FS_VMSCAN_DEACTIVATED], v->deactivated[who]);
+	jw_object_end(w);
 }
 
-static json_t *system_reclaim_json(const struct fs_report *r)
+static void system_reclaim_json(struct json_writer *w, const struct fs_report *r)
 {
 	const struct fs_vmscan *v = &r->system.vmscan;
-	json_t *vmscan = json_object();
 
-	json_object_set_new(vmscan, "kswapd", reclaimer_json(r, FS_BY_KSWAPD));
-	json_object_set_new(vmscan, "direct", reclaimer_json(r, FS_BY_DIRECT));
-	json_object_set_new(vmscan, "kswapd_wakes",
-			    r->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES]
-				? json_integer((json_int_t)v->kswapd_wakes)
-				: json_null());
-	json_object_set_new(vmscan, "written",
-			    r->vmscan_measured[FS_VMSCAN_WRITTEN] ? amounts_json(v->written)
-								  : json_null());
-	return json_pack("{s:o, s:o, s:o}", "direct", system_stall_json(r, FS_STALL_DIRECT_RECLAIM),
-			 "memcg", system_stall_json(r, FS_STALL_MEMCG_RECLAIM), "vmscan", vmscan);
+	jw_object_begin(w);
+	jw_key(w, "direct");
+	system_stall_json(w, r, FS_STALL_DIRECT_RECLAIM);
+	jw_key(w, "memcg");
+	system_stall_json(w, r, FS_STALL_MEMCG_RECLAIM);
+	jw_key(w, "vmscan");
+	jw_object_begin(w);
+	jw_key(w, "kswapd");
+	reclaimer_json(w, r, FS_BY_KSWAPD);
+	jw_key(w, "direct");
+	reclaimer_json(w, r, FS_BY_DIRECT);
+	count_or_null(w, "kswapd_wakes", r->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES],
+		      v->kswapd_wakes);
+	jw_key(w, "written");
+	if (r->vmscan_measured[FS_VMSCAN_WRITTEN])
+		amounts_json(w, v->written);
+	else
+		jw_null(w);
+	jw_object_end(w);
+	jw_object_end(w);
 }
 
-static json_t *system_json(const struct fs_report *r)
+static void system_json(struct json_writer *w, const struct fs_report *r)
 {
-	json_t *sys = json_object(), *thp, *lru;
-
-	json_object_set_new(sys, "folios", folios_json(r, &r->system.total, r->system.freed));
-	json_object_set_new(sys, "faults", faults_json(r, &r->system.total));
-	json_object_set_new(sys, "tlb", tlb_json(r, &r->system.total));
-	lru = lru_json(r, &r->system.total);
-	json_object_set_new(lru, "mglru", json_boolean(r->mglru));
-	json_object_set_new(sys, "lru", lru);
-	thp = thp_json(r, &r->system.thp);
-	json_object_set_new(thp, "unattributed", thp_json(r, &r->system.thp_unattributed));
-	json_object_set_new(thp, "untracked", thp_json(r, &r->system.thp_untracked));
-	kernel_counters_json(r->kernel, thp);
-	json_object_set_new(thp, "migrate", migrate_json(r, &r->system.total));
-	json_object_set_new(thp, "compaction", system_stall_json(r, FS_STALL_COMPACTION));
-	json_object_set_new(sys, "thp", thp);
-	json_object_set_new(sys, "reclaim", system_reclaim_json(r));
-	json_object_set_new(sys, "interrupt", group_json(r, &r->system.interrupt));
-	json_object_set_new(sys, "untracked", group_json(r, &r->system.untracked));
-	json_object_set_new(sys, "processes", json_integer((json_int_t)r->processes->nr_active));
-	return sys;
+	jw_object_begin(w);
+	jw_key(w, "folios");
+	folios_json(w, r, &r->system.total, r->system.freed);
+	jw_key(w, "faults");
+	faults_json(w, r, &r->system.total);
+	jw_key(w, "tlb");
+	tlb_json(w, r, &r->system.total);
+	jw_key(w, "lru");
+	lru_json(w, r, &r->system.total, true);
+	jw_key(w, "thp");
+	jw_object_begin(w);
+	thp_members(w, r, &r->system.thp);
+	jw_key(w, "unattributed");
+	jw_object_begin(w);
+	thp_members(w, r, &r->system.thp_unattributed);
+	jw_object_end(w);
+	jw_key(w, "untracked");
+	jw_object_begin(w);
+	thp_members(w, r, &r->system.thp_untracked);
+	jw_object_end(w);
+	kernel_counters_json(w, r->kernel);
+	jw_key(w, "migrate");
+	migrate_json(w, r, &r->system.total);
+	jw_key(w, "compaction");
+	system_stall_json(w, r, FS_STALL_COMPACTION);
+	jw_object_end(w);
+	jw_key(w, "reclaim");
+	system_reclaim_json(w, r);
+	jw_key(w, "interrupt");
+	group_json(w, r, &r->system.interrupt);
+	jw_key(w, "untracked");
+	group_json(w, r, &r->system.untracked);
+	jw_member_int(w, "processes", (long long)r->processes->nr_active);
+	jw_object_end(w);
 }
 
-static json_t *process_json(const struct fs_report *r, const struct process_row *row)
+static void process_json(struct json_writer *w, const struct fs_report *r,
+			 const struct process_row *row)
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 	static const struct fs_proc_counters none;
-	const struct proc_row *found;
-	const struct fs_proc_counters *pc;
-	json_t *proc, *thp;
+	const struct proc_row *found = process_proc(r->processes, row->tgid);
+	const struct fs_proc_counters *pc = found ? &found->counters : &none;
 
 	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
-	proc = json_pack("{s:I, s:s}", "pid", (json_int_t)row->tgid, "comm", comm);
-	json_object_set_new(proc, "folios", folios_json(r, &row->counters, NULL));
-	json_object_set_new(proc, "faults", faults_json(r, &row->counters));
-	json_object_set_new(proc, "tlb", tlb_json(r, &row->counters));
-	json_object_set_new(proc, "lru", lru_json(r, &row->counters));
-	found = process_proc(r->processes, row->tgid);
-	pc = found ? &found->counters : &none;
-	thp = thp_json(r, &pc->thp);
-	json_object_set_new(thp, "migrate", migrate_json(r, &row->counters));
-	json_object_set_new(thp, "compaction", stall_json(r, pc, FS_STALL_COMPACTION));
-	json_object_set_new(proc, "thp", thp);
-	json_object_set_new(proc, "reclaim",
-			    json_pack("{s:o, s:o}", "direct",
-				      stall_json(r, pc, FS_STALL_DIRECT_RECLAIM), "memcg",
-				      stall_json(r, pc, FS_STALL_MEMCG_RECLAIM)));
-	return proc;
+	jw_object_begin(w);
+	jw_member_int(w, "pid", (long long)row->tgid);
+	jw_key(w, "comm");
+	jw_string(w, comm);
+	jw_key(w, "folios");
+	folios_json(w, r, &row->counters, NULL);
+	jw_key(w, "faults");
+	faults_json(w, r, &row->counters);
+	jw_key(w, "tlb");
+	tlb_json(w, r, &row->counters);
+	jw_key(w, "lru");
+	lru_json(w, r, &row->counters, false);
+	jw_key(w, "thp");
+	jw_object_begin(w);
+	thp_members(w, r, &pc->thp);
+	jw_key(w, "migrate");
+	migrate_json(w, r, &row->counters);
+	jw_key(w, "compaction");
+	stall_json(w, r, pc, FS_STALL_COMPACTION);
+	jw_object_end(w);
+	jw_key(w, "reclaim");
+	jw_object_begin(w);
+	jw_key(w, "direct");
+	stall_json(w, r, pc, FS_STALL_DIRECT_RECLAIM);
+	jw_key(w, "memcg");
+	stall_json(w, r, pc, FS_STALL_MEMCG_RECLAIM);
+	jw_object_end(w);
+	jw_object_end(w);
 }
 
 /* "self": {"probes": {name: {"events", "ns_per_event", "missed"}}, "bpf_ms", "loader_cpu_ms",
  * "loader_rss_kib", "attribution"}: what foliostat cost during the window, and how its programs
  * found the thread to charge. */
-static json_t *self_json(const struct fs_report *r)
+static void self_json(struct json_writer *w, const struct fs_report *r)
 {
 	const struct self_cost *s = r->self;
-	json_t *probes = json_object();
 	__u64 total_ns = 0;
 
+	jw_object_begin(w);
+	jw_key(w, "probes");
+	jw_object_begin(w);
 	for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
 		if (!r->probes[i].attached)
 			continue;
 		total_ns += s->run_ns[i];
-		json_object_set_new(
-		    probes, r->probes[i].name,
-		    json_pack("{s:I, s:f, s:I}", "events", (json_int_t)s->events[i], "ns_per_event",
-			      s->events[i] ? round((double)s->run_ns[i] / s->events[i] * 10) / 10
-					   : 0.0,
-			      "missed", (json_int_t)s->misses[i]));
+		jw_key(w, r->probes[i].name);
+		jw_object_begin(w);
+		jw_member_int(w, "events", (long long)s->events[i]);
+		jw_key(w, "ns_per_event");
+		jw_real(w,
+			s->events[i] ? round((double)s->run_ns[i] / s->events[i] * 10) / 10 : 0.0,
+			REAL_PRECISION);
+		jw_member_int(w, "missed", (long long)s->misses[i]);
+		jw_object_end(w);
 	}
-	return json_pack("{s:o, s:f, s:f, s:I, s:s}", "probes", probes, "bpf_ms",
-			 round(total_ns / 1e3) / 1e3, "loader_cpu_ms",
-			 round(s->loader_cpu_s * 1e6) / 1e3, "loader_rss_kib",
-			 (json_int_t)s->loader_rss_kib, "attribution", r->attribution);
-}
-
-/* A record's text, built in memory and kept from record to record: the dump's many small pieces
- * would each be a call into stdio, and a record then goes out in one write. */
-struct text_buffer {
-	char *text;
-	size_t len, cap;
-};
-
-static int append_text(const char *piece, size_t size, void *data)
-{
-	struct text_buffer *b = data;
-
-	if (array_reserve(&b->text, &b->cap, b->len, size + 1, 1))
-		return -1;
-	memcpy(b->text + b->len, piece, size);
-	b->len += size;
-	return 0;
+	jw_object_end(w);
+	jw_key(w, "bpf_ms");
+	jw_real(w, round(total_ns / 1e3) / 1e3, REAL_PRECISION);
+	jw_key(w, "loader_cpu_ms");
+	jw_real(w, round(s->loader_cpu_s * 1e6) / 1e3, REAL_PRECISION);
+	jw_member_int(w, "loader_rss_kib", (long long)s->loader_rss_kib);
+	jw_key(w, "attribution");
+	jw_string(w, r->attribution);
+	jw_object_end(w);
 }
 
 int render_json(FILE *out, const struct fs_report *r)
 {
-	static struct text_buffer buffer;
+	/* Kept from record to record, and the record goes out in one write. */
+	static struct json_writer w;
 	char time[64];
-	json_t *record, *procs;
-	int err;
 
 	format_rfc3339(&r->end, time, sizeof(time));
-	procs = json_array();
+	jw_reset(&w);
+	jw_object_begin(&w);
+	jw_member_int(&w, "schema", FS_SCHEMA_VERSION);
+	jw_key(&w, "time");
+	jw_string(&w, time);
+	jw_key(&w, "interval_s");
+	jw_real(&w, round(r->interval_s * 1000) / 1000, REAL_PRECISION);
+	jw_key(&w, "host");
+	host_json(&w, r->host);
+	jw_key(&w, "probes");
+	probes_json(&w, r);
+	jw_key(&w, "system");
+	system_json(&w, r);
+	jw_key(&w, "processes");
+	jw_array_begin(&w);
 	for (size_t i = 0; i < r->nr_shown; i++)
-		json_array_append_new(procs, process_json(r, &r->processes->rows[i]));
-	record = json_pack("{s:i, s:s, s:f, s:o, s:o, s:o, s:o}", "schema", FS_SCHEMA_VERSION,
-			   "time", time, "interval_s", round(r->interval_s * 1000) / 1000, "host",
-			   host_json(r->host), "probes", probes_json(r), "system", system_json(r),
-			   "processes", procs);
-	if (!record) {
+		process_json(&w, r, &r->processes->rows[i]);
+	jw_array_end(&w);
+	if (r->self) {
+		jw_key(&w, "self");
+		self_json(&w, r);
+	}
+	jw_object_end(&w);
+	jw_raw(&w, "\n", 1);
+	if (w.failed) {
 		errno = ENOMEM;
 		return -1;
 	}
-	if (r->self)
-		json_object_set_new(record, "self", self_json(r));
-	buffer.len = 0;
-	err = json_dump_callback(record, append_text, &buffer,
-				 JSON_COMPACT | JSON_REAL_PRECISION(12));
-	json_decref(record);
-	if (err || append_text("\n", 1, &buffer)) {
-		errno = ENOMEM;
-		return -1;
-	}
-	if (fwrite(buffer.text, 1, buffer.len, out) != buffer.len || fflush(out) == EOF)
+	if (fwrite(w.text, 1, w.len, out) != w.len || fflush(out) == EOF)
 		return -1;
 	return 0;
 }

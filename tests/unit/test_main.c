@@ -3,7 +3,9 @@
 #include "unit.h"
 
 static const struct unit_test *const groups[] = {
-    options_tests, window_tests, table_tests, render_tests, utf8_tests, kernel_counters_tests,
+    options_tests, window_tests,         table_tests,
+    render_tests,  json_writer_tests,    utf8_tests,
+    kernel_counters_tests,
 };
 
 int main(int argc, char **argv)
