@@ -151,11 +151,15 @@ static size_t mthp_size_len(const char *name, const char **counter)
 	return (size_t)(slash - name - 5);
 }
 
+/* Page sizes from 8 KiB to 2 GiB and more, with room to spare. */
+#define MAX_MTHP_SIZES 32
+
 /* "vmstat": {"thp_fault_alloc": N, ...}, "mthp": {"64kB": {"anon_fault_alloc": N, ...}}, as
  * members of the thp object; an mTHP size's counters together, in the order of its first. */
 static void kernel_counters_json(struct json_writer *w, const struct kernel_counters *kc)
 {
 	size_t nr = kc ? kc->nr : 0;
+	char sizes_written[MAX_MTHP_SIZES][32];
 
 	jw_key(w, "vmstat");
 	jw_object_begin(w);
@@ -165,7 +169,7 @@ static void kernel_counters_json(struct json_writer *w, const struct kernel_coun
 	jw_object_end(w);
 	jw_key(w, "mthp");
 	jw_object_begin(w);
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0, nr_sizes = 0; i < nr; i++) {
 		const char *name = kc->items[i].name, *counter;
 		size_t len = mthp_size_len(name, &counter);
 		char size[32];
@@ -173,15 +177,13 @@ static void kernel_counters_json(struct json_writer *w, const struct kernel_coun
 
 		if (!len || len >= sizeof(size))
 			continue;
-		for (size_t j = 0; j < i && !seen; j++) {
-			const char *other;
-
-			seen = mthp_size_len(kc->items[j].name, &other) == len &&
-			       !strncmp(kc->items[j].name + 5, name + 5, len);
-		}
-		if (seen)
+		/* The sizes written so far: a dozen at most, where the counters are ten times more. */
+		for (size_t k = 0; k < nr_sizes && !seen; k++)
+			seen = strlen(sizes_written[k]) == len && !strncmp(sizes_written[k], name + 5, len);
+		if (seen || nr_sizes == MAX_MTHP_SIZES)
 			continue;
 		snprintf(size, sizeof(size), "%.*s", (int)len, name + 5);
+		memcpy(sizes_written[nr_sizes++], size, sizeof(size));
 		jw_key(w, size);
 		jw_object_begin(w);
 		for (size_t j = i; j < nr; j++)

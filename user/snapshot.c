@@ -31,7 +31,8 @@ static void thread_delta_commit(struct snapshot *snap, __u64 key, const char *co
 	d->comm[FS_COMM_LEN - 1] = '\0';
 	d->exited = exited;
 	d->late = late;
-	snap->order[snap->nr_order++] = (struct thread_ref){.key = key, .at = snap->nr_threads};
+	snap->order[snap->nr_order++] =
+	    (struct thread_ref){.key = key, .at = snap->nr_threads, .grew = d->grew};
 	snap->nr_threads++;
 }
 

@@ -25,10 +25,12 @@ struct thread_delta {
 	struct counters_growth grew;
 };
 
-/* The thread deltas in key order (threads of one process together). */
+/* The thread deltas in key order (threads of one process together), with their growth: the
+ * window ranks processes from these alone, in order, before it sums any thread's counts. */
 struct thread_ref {
 	__u64 key;
 	__u32 at; /* in threads[] */
+	struct counters_growth grew;
 };
 
 static inline __u32 ref_tgid(const struct thread_ref *r)

@@ -135,12 +135,10 @@ static struct counters_growth sum_threads(const struct snapshot *now, size_t fir
 	if (sum)
 		memset(sum, 0, sizeof(*sum));
 	for (size_t i = first; i < end; i++) {
-		const struct thread_delta *d = &now->threads[now->order[i].at];
-
-		all.events += d->grew.events;
-		all.activity += d->grew.activity;
+		all.events += now->order[i].grew.events;
+		all.activity += now->order[i].grew.activity;
 		if (sum)
-			totals_add(sum, &d->counts);
+			totals_add(sum, &now->threads[now->order[i].at].counts);
 	}
 	return all;
 }
