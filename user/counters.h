@@ -53,14 +53,15 @@ struct counters_growth {
 struct counters_growth counters_delta(struct fs_counters *dst, const struct fs_counters *now,
 				      const struct fs_counters *then);
 /*
- * One read of a thread's entry, in one pass over its words: delta = entry - last, last = entry,
- * total += delta (widened). Each word of the entry, which BPF may be writing, is read once with
- * an atomic load. This is the loader's per-thread work each second, so it is fused: a copy of the
- * entry, a delta, a sum and a second copy were four passes over memory on every read.
+ * One read of a thread's entry, whose counters BPF may be adding to: delta = entry - last,
+ * last = entry, total += delta (widened). Each word of the entry is read once, with atomic loads
+ * (two words at a time). This is the loader's work for every live thread each second, so it is
+ * one pass over the entry and one over what is then in the cache: a copy of the entry, a delta,
+ * a sum and a copy back were four passes over memory.
  */
 struct counters_growth counters_read_delta(struct fs_counters *restrict delta,
 					   struct fs_counters *restrict last,
-					   const struct fs_counters *restrict entry,
+					   const struct fs_task *restrict entry,
 					   struct fs_totals *restrict total);
 /* The sums of counts that are already a delta. */
 struct counters_growth counters_growth_of(const struct fs_counters *counts);

@@ -212,7 +212,7 @@ int snapshot_add_threads(struct snapshot *snap, struct table *t)
 		/* The growth goes straight into the snapshot's next delta, counted in only if
 		 * the thread did anything. */
 		table_copy_head(t, t->live[i], &last->head);
-		d->grew = counters_read_delta(&d->counts, &last->counters, &entry->counters,
+		d->grew = counters_read_delta(&d->counts, &last->counters, entry,
 					      &snap->system.total);
 		if (d->grew.events)
 			thread_delta_commit(snap, last->head.key, last->head.comm,

@@ -149,6 +149,7 @@ static bool threads_sort_by_key_with_their_counts(void)
 static bool thread_counts_that_wrap_give_their_growth(void)
 {
 	struct fs_counters then = {0}, now = {0}, delta, in_place;
+	struct fs_task entry = {0};
 	struct fs_totals total = {0};
 	struct counters_growth grew;
 	bool ok;
@@ -160,7 +161,8 @@ static bool thread_counts_that_wrap_give_their_growth(void)
 	ok = ASSERT_EQ(delta.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x20) &&
 	     ASSERT_EQ(grew.events, 0x23) && ASSERT_EQ(grew.activity, 0x20);
 	total.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 0xffffffffull;
-	grew = counters_read_delta(&in_place, &then, &now, &total);
+	entry.counters = now;
+	grew = counters_read_delta(&in_place, &then, &entry, &total);
 	return ok && ASSERT_EQ(in_place.folios[FS_FOLIO_ALLOC_MOVABLE][0], 0x20) &&
 	       ASSERT_EQ(in_place.lru_insert[0][FS_PAGES], 3) && ASSERT_EQ(grew.events, 0x23) &&
 	       ASSERT_EQ(grew.activity, 0x20) && ASSERT_TRUE(!memcmp(&then, &now, sizeof(now))) &&
