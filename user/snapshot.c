@@ -90,7 +90,13 @@ static void sort_refs(struct thread_ref *refs, size_t n, struct thread_ref **spa
 {
 	struct thread_ref *other, *from = refs, *to;
 	__u64 varying = 0;
+	size_t sorted = 1;
 
+	/* Often there is nothing to do: a table filled in fork order gives its entries by pid. */
+	while (sorted < n && refs[sorted - 1].key <= refs[sorted].key)
+		sorted++;
+	if (sorted >= n)
+		return;
 	if (array_reserve(space, cap, 0, n, sizeof(**space))) {
 		qsort(refs, n, sizeof(*refs), compare_refs);
 		return;
