@@ -32,6 +32,13 @@ assert_between() {
 	echo "ok: $4 = $1 (within $2..$3)"
 }
 
+# assert_matches_perf OURS PERF SLACK WHAT: a workload's figure against perf's count of the same
+# events of the same process. perf counts from exec on; foliostat also sees the fork side
+# before exec, so it may be up to SLACK above perf, never below.
+assert_matches_perf() {
+	assert_between "$1" "$2" $(($2 + $3)) "$4, foliostat vs perf (perf=$2)"
+}
+
 # perf needs tracefs to resolve tracepoint names; foliostat itself does not.
 mount_tracefs() {
 	[ -e /sys/kernel/tracing/events ] ||

@@ -62,17 +62,24 @@ static void touch(char *mem, size_t len)
 		((volatile char *)mem)[off] = 1;
 }
 
-/* Touch `pages` fresh anonymous pages with THP off: one order-0 folio per page. */
-static void action_pages_quiet(long pages)
+/* Fresh anonymous memory with THP off: every page a touch faults in is one order-0 folio. */
+static char *map_small_pages(size_t len)
 {
-	size_t len = (size_t)pages * page_size;
 	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (mem == MAP_FAILED)
 		die("mmap");
 	if (madvise(mem, len, MADV_NOHUGEPAGE))
 		die("madvise(MADV_NOHUGEPAGE)");
-	touch(mem, len);
+	return mem;
+}
+
+/* Touch `pages` fresh anonymous pages with THP off: one order-0 folio per page. */
+static void action_pages_quiet(long pages)
+{
+	size_t len = (size_t)pages * page_size;
+
+	touch(map_small_pages(len), len);
 }
 
 /* Anonymous memory aligned to the PMD size, so every 2 MiB can be one order-9 folio. */
@@ -162,14 +169,10 @@ static void action_collapse(long mib)
 static void action_compact(long node)
 {
 	size_t len = (size_t)16384 * page_size;
-	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *mem = map_small_pages(len);
 	char path[96];
 	int fd;
 
-	if (mem == MAP_FAILED)
-		die("mmap");
-	if (madvise(mem, len, MADV_NOHUGEPAGE))
-		die("madvise(MADV_NOHUGEPAGE)");
 	touch(mem, len);
 	for (size_t off = 0; off < len; off += 2 * page_size)
 		if (madvise(mem + off, page_size, MADV_DONTNEED))
@@ -310,12 +313,8 @@ static void *hopping_thread(void *arg)
 {
 	long pages = *(long *)arg, cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t len = (size_t)pages * page_size;
-	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *mem = map_small_pages(len);
 
-	if (mem == MAP_FAILED)
-		die("mmap");
-	if (madvise(mem, len, MADV_NOHUGEPAGE))
-		die("madvise(MADV_NOHUGEPAGE)");
 	for (long i = 0; i < pages; i++) {
 		pin_to_cpu(i % cpus);
 		mem[i * page_size] = 1;
