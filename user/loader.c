@@ -131,14 +131,20 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 {
 	const char *prog;
 	char line[1024];
+	va_list whole;
+	int ret = 0;
 
+	/* The first line names a refused program; -v prints the message whole (a verifier log
+	 * runs to many kilobytes, and its last line says why). */
+	va_copy(whole, args);
 	vsnprintf(line, sizeof(line), fmt, args);
 	prog = strstr(line, "prog '");
 	if (prog && strstr(line, "load failed"))
 		sscanf(prog, "prog '%63[^']'", refused_program);
-	if (level == LIBBPF_DEBUG || !verbose)
-		return 0;
-	return fputs(line, stderr);
+	if (level != LIBBPF_DEBUG && verbose)
+		ret = vfprintf(stderr, fmt, whole);
+	va_end(whole);
+	return ret;
 }
 
 static void set_error(char *err, size_t len, const char *fmt, ...)
