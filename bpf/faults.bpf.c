@@ -12,12 +12,16 @@
 #define PF_WRITE 0x2  /* the access was a write */
 #define PF_INSTR 0x10 /* the access was an instruction fetch */
 
+/* The power of two above the fault kinds, for the verifier's bound on the index. */
+#define KIND_BOUND 16
+_Static_assert(FS_NR_FAULT_KINDS <= KIND_BOUND, "fault kinds fit under their bound");
+
 static __always_inline void count_hardware_fault(int mode, unsigned long error_code)
 {
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_counters *target;
 	int access = FS_ACCESS_READ;
-	__u64 kind; /* 64 bits: a sign extension of an int would lose the bound checked below */
+	__u64 kind; /* 64 bits: a sign extension of an int would lose the bound below */
 
 	if (!cpu)
 		return;
@@ -27,12 +31,10 @@ static __always_inline void count_hardware_fault(int mode, unsigned long error_c
 		access = FS_ACCESS_WRITE;
 	kind = FS_FAULT_KIND(mode, access,
 			     error_code & PF_PROT ? FS_CAUSE_PROTECTION : FS_CAUSE_NOT_PRESENT);
-	/* Clang joins the parts of the kind with an OR, and verifiers before 6.8 or so forget every
-	 * bound of an OR with a register (Linux 6.1 then refuses the index). A check it cannot
-	 * prove away gives them the bound back, at one compare per fault. */
-	asm volatile("" : "+r"(kind));
-	if (kind >= FS_NR_FAULT_KINDS)
-		return;
+	/* Clang joins the parts of the kind with an OR, and older verifiers forget every bound of
+	 * an OR with a register (Linux 6.1 then refuses the index): a mask gives it back, at one
+	 * instruction. The masked index stays inside the entry, and the kind is below 12 anyway. */
+	kind = verifier_bounded(kind, KIND_BOUND);
 	/* A fault taken in user mode interrupted user code: task context by definition. */
 	target = mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
 	fs_count(cpu, target->fault_kinds[kind], 1);
