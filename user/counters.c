@@ -78,8 +78,8 @@ struct counters_growth counters_read_delta(struct fs_counters *restrict delta,
 	__u64 *restrict t = (__u64 *)total;
 	__u64 events = 0, activity = 0;
 
-	/* Each word read once, two at a time, with atomic loads (BPF may be adding to it); then
-	 * one pass the compiler vectorizes, over memory already in the cache. */
+	/* The entry's words two at a time (as words_load(), written out: GCC then sees the union
+	 * filled), then one pass the compiler vectorizes, over memory already in the cache. */
 	for (size_t i = 0; i < COUNTER_PAIRS; i++)
 		now.pairs[i] = __atomic_load_n(&e[i], __ATOMIC_RELAXED);
 	for (size_t i = 0; i < FS_COUNTER_WORDS; i++) {

@@ -38,6 +38,14 @@ void words_add(__u64 *dst, const __u64 *src, size_t n);
 void words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n);
 __u64 words_sum(const __u64 *words, size_t n);
 
+/* dst = src from memory BPF may be adding to: each word read once, with an atomic load, so none
+ * is ever read half before and half after an add. */
+static inline void words_load(__u64 *dst, const __u64 *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}
+
 /* What a thread's counts grew by (see counters_delta()). */
 struct counters_growth {
 	__u64 events; /* all words */

@@ -86,6 +86,7 @@ struct collector {
  * processes (0: all). */
 static int collect_window(struct collector *c, size_t keep, char *err, size_t err_len)
 {
+	bool shrank;
 	int ret;
 
 	ret = snapshot_read(&c->read, &c->reader);
@@ -117,7 +118,9 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	/* Freed blocks go back to the heap, not the system, unless asked; but only after a burst
 	 * has gone: the heap's top given back each second would be fresh pages to fault in at the
 	 * next record, which costs more than the record itself on a host with slow faults. */
-	if (snapshot_shrink(&c->read, &c->reader))
+	shrank = snapshot_shrink(&c->read);
+	shrank |= reader_shrink(&c->reader);
+	if (shrank)
 		malloc_trim(0);
 	return 0;
 }

@@ -20,9 +20,9 @@ static struct thread_delta *thread_delta_next(struct snapshot *snap)
 	return &snap->threads[snap->nr_threads];
 }
 
-/* Count in the delta thread_delta_next() gave, its counts and growth already in place. */
+/* Count in the delta thread_delta_next() gave, its counts already in place. */
 static void thread_delta_commit(struct snapshot *snap, __u64 key, const char *comm, bool exited,
-				bool late)
+				bool late, struct counters_growth grew)
 {
 	struct thread_delta *d = &snap->threads[snap->nr_threads];
 
@@ -32,7 +32,7 @@ static void thread_delta_commit(struct snapshot *snap, __u64 key, const char *co
 	d->exited = exited;
 	d->late = late;
 	snap->order[snap->nr_order++] =
-	    (struct thread_ref){.key = key, .at = snap->nr_threads, .grew = d->grew};
+	    (struct thread_ref){.key = key, .at = snap->nr_threads, .grew = grew};
 	snap->nr_threads++;
 }
 
@@ -44,8 +44,7 @@ int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exi
 	if (!d)
 		return -ENOMEM;
 	d->counts = *counts;
-	d->grew = counters_growth_of(counts);
-	thread_delta_commit(snap, key, comm, exited, late);
+	thread_delta_commit(snap, key, comm, exited, late, counters_growth_of(counts));
 	return 0;
 }
 
@@ -132,7 +131,7 @@ void snapshot_sort(struct snapshot *snap)
 	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_procs);
 }
 
-bool snapshot_shrink(struct snapshot *snap, struct reader *r)
+bool snapshot_shrink(struct snapshot *snap)
 {
 	bool shrank;
 
@@ -142,10 +141,14 @@ bool snapshot_shrink(struct snapshot *snap, struct reader *r)
 	shrank |= array_shrink(&snap->sort_space, &snap->cap_sort_space, snap->nr_order,
 			       sizeof(*snap->sort_space));
 	shrank |= array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
-	if (r) {
-		shrank |= table_shrink(&r->tasks);
-		shrank |= table_shrink(&r->procs);
-	}
+	return shrank;
+}
+
+bool reader_shrink(struct reader *r)
+{
+	bool shrank = table_shrink(&r->tasks);
+
+	shrank |= table_shrink(&r->procs);
 	return shrank;
 }
 
@@ -207,6 +210,7 @@ int snapshot_add_threads(struct snapshot *snap, struct table *t)
 		const struct fs_task *entry = (const struct fs_task *)table_head(t, t->live[i]);
 		struct fs_task *last = table_last(t, i);
 		struct thread_delta *d = thread_delta_next(snap);
+		struct counters_growth grew;
 
 		if (!d) {
 			err = -ENOMEM;
@@ -218,12 +222,11 @@ int snapshot_add_threads(struct snapshot *snap, struct table *t)
 		/* The growth goes straight into the snapshot's next delta, counted in only if
 		 * the thread did anything. */
 		table_copy_head(t, t->live[i], &last->head);
-		d->grew = counters_read_delta(&d->counts, &last->counters, entry,
-					      &snap->system.total);
-		if (d->grew.events)
+		grew = counters_read_delta(&d->counts, &last->counters, entry, &snap->system.total);
+		if (grew.events)
 			thread_delta_commit(snap, last->head.key, last->head.comm,
-					    last->head.exited, false);
-		if (last->head.exited || !d->grew.events)
+					    last->head.exited, false, grew);
+		if (last->head.exited || !grew.events)
 			table_mark_unlink(t, i);
 	}
 	return err ? err : table_unlink_marked(t);

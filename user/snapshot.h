@@ -21,8 +21,7 @@ struct thread_delta {
 	char comm[FS_COMM_LEN]; /* its process's name, as its entry has it */
 	bool exited;		/* the thread has exited */
 	bool late; /* counts that reached its entry after the read that last reported it */
-	struct fs_counters counts; /* growth over the read */
-	struct counters_growth grew;
+	struct fs_counters counts; /* growth over the read (its sums are in its thread_ref) */
 };
 
 /* The thread deltas in key order (threads of one process together), with their growth: the
@@ -75,6 +74,8 @@ struct reader {
 
 /* Returns 0 or a negative errno. */
 int reader_init_cpus(struct reader *r, int cpus_fd, int nr_cpus);
+/* The same for the reader's copies of the tables. */
+bool reader_shrink(struct reader *r);
 void reader_close(struct reader *r);
 
 /* Read the tables and the per-CPU map into snap (emptied first), ordered. Returns 0 or a
@@ -91,9 +92,9 @@ int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exi
 int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const char *comm, bool late,
 			 const struct fs_proc_counters *counts);
 void snapshot_sort(struct snapshot *snap);
-/* Give back memory a burst of threads left, the snapshot's and the reader's tables' (see
- * array_shrink()). Returns whether any was given back. */
-bool snapshot_shrink(struct snapshot *snap, struct reader *r);
+/* Give back memory a burst of threads left (see array_shrink()). Returns whether any was given
+ * back. */
+bool snapshot_shrink(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);
 
 /*

@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 
 #include "array.h"
+#include "counters.h"
 
 static int kernel_unlink_key(const struct table *t, __u64 key)
 {
@@ -108,13 +109,7 @@ void table_close(struct table *t)
 
 void table_copy(const struct table *t, __u32 index, void *dst)
 {
-	const __u64 *from = (const __u64 *)table_head(t, index);
-	__u64 *to = dst;
-
-	/* Word by word with atomic loads: no word is ever read half before and half after an
-	 * add, and each is read once. */
-	for (size_t i = 0; i < t->value_size / sizeof(__u64); i++)
-		to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+	words_load(dst, (const __u64 *)table_head(t, index), t->value_size / sizeof(__u64));
 }
 
 _Static_assert(sizeof(struct fs_entry_head) % sizeof(__u64) == 0,
@@ -122,11 +117,7 @@ _Static_assert(sizeof(struct fs_entry_head) % sizeof(__u64) == 0,
 
 void table_copy_head(const struct table *t, __u32 index, struct fs_entry_head *dst)
 {
-	const __u64 *from = (const __u64 *)table_head(t, index);
-	__u64 *to = (__u64 *)dst;
-
-	for (size_t i = 0; i < sizeof(*dst) / sizeof(__u64); i++)
-		to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+	words_load((__u64 *)dst, (const __u64 *)table_head(t, index), FS_WORDS(*dst));
 }
 
 /* Clear an entry for its next thread, keeping its gen (references to the old one stay stale). */
