@@ -11,16 +11,33 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
+/*
+ * Both sides of each difference are named here, not taken from vmlinux.h: the x86 header comes
+ * from a 6.18 kernel and the arm64 one from 6.1, and the same code builds against either.
+ */
+
 /* Kernels up to 6.17 declare folio->flags as a plain unsigned long; newer ones wrap it in
  * memdesc_flags_t. Field existence fails on a type mismatch, which tells the two apart. */
 struct folio___ulong_flags {
 	unsigned long flags;
 } __attribute__((preserve_access_index));
 
+struct memdesc_flags___wrapped {
+	unsigned long f;
+} __attribute__((preserve_access_index));
+
+struct folio___wrapped_flags {
+	struct memdesc_flags___wrapped flags;
+} __attribute__((preserve_access_index));
+
 /* Older kernels (6.1 among them) keep a large folio's order in a byte of the first tail page;
  * newer ones keep it in the low byte of _flags_1. */
 struct folio___order_byte {
 	unsigned char _folio_order;
+} __attribute__((preserve_access_index));
+
+struct folio___flags_1 {
+	unsigned long _flags_1;
 } __attribute__((preserve_access_index));
 
 /*
@@ -32,7 +49,7 @@ static __always_inline unsigned long folio_head_flags(struct folio *folio)
 {
 	if (bpf_core_field_exists(struct folio___ulong_flags, flags))
 		return ((struct folio___ulong_flags *)folio)->flags;
-	return folio->flags.f;
+	return ((struct folio___wrapped_flags *)folio)->flags.f;
 }
 
 /* folio_order() for any kernel: 0 unless PG_head marks a large folio. */
@@ -44,7 +61,7 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
 		return 0;
 	if (bpf_core_field_exists(struct folio___order_byte, _folio_order))
 		return ((struct folio___order_byte *)folio)->_folio_order;
-	return folio->_flags_1 & 0xff;
+	return ((struct folio___flags_1 *)folio)->_flags_1 & 0xff;
 }
 
 /*
