@@ -3,17 +3,30 @@
 # honours DESTDIR and PREFIX.
 
 VERSION := 0.1.0
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
-OUTPUT ?= build
-# The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
-BINARY ?= foliostat
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(HOST_ARCH)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
 CLANG ?= clang
 BPFTOOL ?= bpftool
-CC ?= gcc
 PKG_CONFIG ?= pkg-config
+
+# Cross builds (`make ARCH=arm64` on x86): Debian's cross compiler and the target's multiarch
+# libraries (scripts/install-deps.sh --cross arm64 installs both), linked statically so that
+# the binary runs on any arm64 host, into build/<arch>/ beside the native build. BPF objects
+# are the same bytes on every little-endian architecture; only the vmlinux.h they see differs.
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_TRIPLET := $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu,$(ARCH)-linux-gnu)
+CROSS_COMPILE ?= $(CROSS_TRIPLET)-
+CC := $(CROSS_COMPILE)gcc
+STATIC := 1
+export PKG_CONFIG_LIBDIR := /usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig
+OUTPUT ?= build/$(ARCH)
+endif
+OUTPUT ?= build
+# The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
+BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
 
 PKGS := libbpf jansson libcap-ng
 ifeq ($(STATIC),1)
@@ -23,6 +36,15 @@ else
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+
+# A cross build without its toolchain says what to install (vmtest installs it itself).
+ifneq ($(ARCH),$(HOST_ARCH))
+ifeq ($(filter vmtest vmlinux clean,$(MAKECMDGOALS)),)
+ifeq ($(shell command -v $(CC) && $(PKG_CONFIG) --exists $(PKGS) && echo ok),)
+$(error $(CC) or the $(ARCH) libraries are missing: run scripts/install-deps.sh --cross $(ARCH))
+endif
+endif
+endif
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf -Iuser $(PKG_CFLAGS) \
@@ -141,17 +163,25 @@ $(OUTPUT)/churn: tests/bench/churn.c | $(OUTPUT)
 bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/churn $(OUTPUT)/workload
 	$(Q)scripts/bench.sh
 
-# Boot Debian 12's own Linux 6.1 under QEMU and run foliostat there (scripts/vmtest.sh).
+# Boot Debian 12's own Linux 6.1 (x86-64, or arm64 with ARCH=arm64) under QEMU and run
+# foliostat there (scripts/vmtest.sh).
 vmtest:
-	$(Q)scripts/vmtest.sh
+	$(Q)scripts/vmtest.sh $(ARCH)
 
 unit-tests: $(OUTPUT)/unit-tests
 
 check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor
 	$(Q)tests/run-tests.sh
 
+# vmlinux/$(ARCH)/vmlinux.h from BTF: this kernel's, or for another architecture a kernel image
+# or BTF file of it (BTF=...; `make vmtest ARCH=arm64` fetches Debian's arm64 kernel).
 vmlinux:
-	$(Q)scripts/gen-vmlinux.sh /sys/kernel/btf/vmlinux $(ARCH)
+ifeq ($(ARCH),$(HOST_ARCH))
+	$(Q)scripts/gen-vmlinux.sh $(or $(BTF),/sys/kernel/btf/vmlinux) $(ARCH)
+else
+	$(if $(BTF),,$(error make vmlinux ARCH=$(ARCH) needs BTF=PATH: a kernel image or BTF file of that architecture))
+	$(Q)scripts/gen-vmlinux.sh $(BTF) $(ARCH)
+endif
 
 install: foliostat
 	install -D -m 0755 foliostat $(DESTDIR)$(PREFIX)/sbin/foliostat

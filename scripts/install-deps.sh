@@ -1,7 +1,13 @@
 #!/bin/sh
-# Install what foliostat needs to build and test, from the distribution's packages. Idempotent:
-# only missing packages are installed. Debian and Ubuntu are handled; elsewhere it prints the
-# list to install by hand.
+# Install what foliostat needs, from the distribution's packages. Idempotent: only missing
+# packages are installed. Debian and Ubuntu are handled; elsewhere it prints the list to install
+# by hand.
+# Usage: scripts/install-deps.sh [--cross ARCH] [--vmtest ARCH]
+#   (none)          build and test on this host
+#   --cross arm64   also a cross build for arm64 (`make ARCH=arm64`): Debian's cross compiler
+#                   and the arm64 multiarch libraries (adds the arm64 architecture to dpkg)
+#   --vmtest ARCH   also what `make vmtest ARCH=...` boots the kernel with (QEMU, cpio)
+# The quick start (scripts/run-summary.sh) installs the first group only.
 set -eu
 
 # Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson/libcap-ng for
@@ -9,6 +15,34 @@ set -eu
 # benchmark's peer configuration.
 PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev libcap-ng-dev
 pkg-config make gcc libc6-dev python3 linux-perf bpftrace"
+foreign_arch=""
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--cross)
+		[ "${2:-}" = arm64 ] || { echo "install-deps: --cross: only arm64 is known" >&2; exit 2; }
+		# Libraries of the target architecture: Multi-Arch "same", so they install beside the
+		# host's without replacing anything. (Programs of another architecture would replace
+		# the host's: none is installed, vmtest unpacks busybox:arm64 with dpkg -x instead.)
+		PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev:arm64
+libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libjansson-dev:arm64 libcap-ng-dev:arm64"
+		foreign_arch=arm64
+		shift 2
+		;;
+	--vmtest)
+		case "${2:-}" in
+		x86) PACKAGES="$PACKAGES qemu-system-x86 busybox-static cpio" ;;
+		arm64) PACKAGES="$PACKAGES qemu-system-arm cpio" ;;
+		*) echo "install-deps: --vmtest: x86 or arm64" >&2; exit 2 ;;
+		esac
+		shift 2
+		;;
+	*)
+		echo "usage: install-deps.sh [--cross arm64] [--vmtest x86|arm64]" >&2
+		exit 2
+		;;
+	esac
+done
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -27,7 +61,7 @@ else
 fi
 
 if [ -z "$missing" ]; then
-	echo "install-deps: all build and test packages are present"
+	echo "install-deps: all packages are present"
 	exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -37,6 +71,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+if [ -n "$foreign_arch" ] && ! dpkg --print-foreign-architectures | grep -qx "$foreign_arch"; then
+	dpkg --add-architecture "$foreign_arch"
+fi
 apt-get update -qq
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
