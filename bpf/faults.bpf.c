@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Page faults: hardware faults by mode and by cause (x86 exceptions tracepoints), and faults
- * served through the page cache (filemap), charged to the faulting thread.
+ * Page faults: hardware faults by mode and by cause (x86 exceptions tracepoints), or by mode
+ * only where those do not exist (the perf software event), and faults served through the page
+ * cache (filemap), charged to the faulting thread.
  */
 #include "attribution.bpf.h"
 
@@ -51,6 +52,37 @@ SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(fs_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
 	count_hardware_fault(FS_MODE_KERNEL, error_code);
+	return 0;
+}
+
+/*
+ * Other architectures have no fault tracepoints; perf's software event "page-faults" fires on
+ * all of them, in the faulting thread, with the registers of the faulting context (the loader
+ * opens one per CPU, each event a sample, and this program consumes it: 0 keeps perf from
+ * writing it anywhere). The architecture's syndrome (arm64's ESR, which says read or write,
+ * translation or permission fault) is not among them, so only the mode is known: the kernel
+ * lives in the upper half of the address space on the architectures foliostat builds for, so a
+ * fault is a user-mode one when its instruction pointer is in the lower half.
+ */
+#if !defined(__TARGET_ARCH_x86) && !defined(__TARGET_ARCH_arm64)
+#error "the fault event's mode test assumes a kernel in the upper half of the address space"
+#endif
+
+SEC("perf_event")
+int fs_fault_event(struct bpf_perf_event_data *ctx)
+{
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_counters *target;
+
+	if (!cpu)
+		return 0;
+	if ((long)PT_REGS_IP(&ctx->regs) >= 0) {
+		target = charge_task_context(cpu);
+		fs_count(cpu, target->fault_kinds[FS_FAULT_KIND_MODE_ONLY(FS_MODE_USER)], 1);
+	} else {
+		target = charge_target(cpu);
+		fs_count(cpu, target->fault_kinds[FS_FAULT_KIND_MODE_ONLY(FS_MODE_KERNEL)], 1);
+	}
 	return 0;
 }
 

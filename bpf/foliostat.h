@@ -22,8 +22,9 @@ enum fs_folio_hist {
 	FS_NR_FOLIO_HISTS,
 };
 
-/* Page faults as reported (the loader's figures). Mode and access type come from the x86
- * hardware error code. */
+/* Page faults as reported (the loader's figures). On x86, mode comes from the tracepoint and
+ * access and cause from the hardware error code; elsewhere only the mode is known (see
+ * FS_FAULT_KIND_MODE_ONLY). */
 enum fs_fault_counter {
 	FS_FAULT_USER,	      /* exceptions:page_fault_user: taken in user mode */
 	FS_FAULT_KERNEL,      /* exceptions:page_fault_kernel: taken in kernel mode */
@@ -47,6 +48,11 @@ enum fs_fault_cause { FS_CAUSE_NOT_PRESENT, FS_CAUSE_PROTECTION, FS_NR_FAULT_CAU
 #define FS_NR_FAULT_KINDS (FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES * FS_NR_FAULT_CAUSES)
 #define FS_FAULT_KIND(mode, access, cause) \
 	(((mode)*FS_NR_FAULT_ACCESSES + (access)) * FS_NR_FAULT_CAUSES + (cause))
+/* Where faults come from the perf software event (no fault tracepoints: every architecture but
+ * x86), the access and cause are not known: each fault is counted in its mode's first kind, and
+ * the loader reports only the mode figures (access and cause are null), since the two sources
+ * never run together. */
+#define FS_FAULT_KIND_MODE_ONLY(mode) FS_FAULT_KIND(mode, FS_ACCESS_READ, FS_CAUSE_NOT_PRESENT)
 
 /* migrate:mm_migrate_pages, as the kernel reports each migration batch (base pages, except
  * the thp_ and large_folio_ counts, which are folios). */

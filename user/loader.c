@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <linux/perf_event.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -19,6 +20,13 @@
 #include "table.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+/* The architecture of the kernel is the binary's: a foliostat built for arm64 runs on arm64. */
+#if defined(__x86_64__)
+#define BUILT_FOR_X86 true
+#else
+#define BUILT_FOR_X86 false
+#endif
 
 /* A program for a probe, for the kernels whose tracepoint passes `nr_args` arguments (0: any). */
 struct probe_flavour {
@@ -36,6 +44,11 @@ struct probe_def {
 	struct probe_flavour flavours[NR_FLAVOURS];
 	bool core; /* foliostat cannot run meaningfully without it */
 	int needs; /* a probe that must be attached first (0: none) */
+	/* Emitted by x86 code only: on other architectures the tracepoint does not exist, or
+	 * (tlb:tlb_flush) exists but nothing calls it, and its figures would be a silent 0. */
+	bool x86_only;
+	/* Not a tracepoint: perf's software page-fault event (tracepoint is NULL). */
+	bool perf_fault_event;
 };
 
 #define ONE(program)               \
@@ -51,9 +64,13 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 			     ONE("fs_pagecache_add"), false},
     [PROBE_PAGE_FREE] = {"kmem:mm_page_free", "mm_page_free", ONE("fs_page_free"), false},
     /* x86 only: other architectures have no such tracepoints. */
-    [PROBE_FAULT_USER] = {"exceptions:page_fault_user", "page_fault_user", ONE("fs_fault_user")},
+    [PROBE_FAULT_USER] = {"exceptions:page_fault_user", "page_fault_user", ONE("fs_fault_user"),
+			  .x86_only = true},
     [PROBE_FAULT_KERNEL] = {"exceptions:page_fault_kernel", "page_fault_kernel",
-			    ONE("fs_fault_kernel")},
+			    ONE("fs_fault_kernel"), .x86_only = true},
+    /* Elsewhere, or where the two above are refused: faults by mode only (faults.bpf.c). */
+    [PROBE_FAULT_EVENT] = {"software:page-faults", NULL, ONE("fs_fault_event"),
+			   .perf_fault_event = true},
     [PROBE_FAULT_FILE] = {"filemap:mm_filemap_fault", "mm_filemap_fault", ONE("fs_fault_file")},
     [PROBE_THP_COLLAPSE] = {"huge_memory:mm_collapse_huge_page", "mm_collapse_huge_page",
 			    ONE("fs_thp_collapse")},
@@ -73,8 +90,9 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 			      ONE("fs_compaction_end")},
     [PROBE_COMPACTION_BEGIN] = {"compaction:mm_compaction_begin", "mm_compaction_begin",
 				ONE("fs_compaction_begin"), .needs = PROBE_COMPACTION_END},
-    /* x86 only, like the fault tracepoints. */
-    [PROBE_TLB_FLUSH] = {"tlb:tlb_flush", "tlb_flush", ONE("fs_tlb_flush")},
+    /* x86 only, like the fault tracepoints: arm64 declares it but flushes by broadcast
+     * instructions, with no tracepoint on the way. */
+    [PROBE_TLB_FLUSH] = {"tlb:tlb_flush", "tlb_flush", ONE("fs_tlb_flush"), .x86_only = true},
     [PROBE_LRU_INSERT] = {"pagemap:mm_lru_insertion", "mm_lru_insertion", ONE("fs_lru_insert")},
     [PROBE_LRU_ACTIVATE] = {"pagemap:mm_lru_activate", "mm_lru_activate", ONE("fs_lru_activate")},
     [PROBE_DIRECT_RECLAIM_END] = {"vmscan:mm_vmscan_direct_reclaim_end",
@@ -219,6 +237,9 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 		if (disabled_by_env(def->name))
 			snprintf(st->reason, sizeof(st->reason),
 				 "disabled by FOLIOSTAT_DISABLE_PROBES");
+		else if (def->x86_only && !BUILT_FOR_X86)
+			snprintf(st->reason, sizeof(st->reason),
+				 "unavailable: not emitted on this architecture (x86 only)");
 		else if (!facts->has_tracepoint[i])
 			snprintf(st->reason, sizeof(st->reason),
 				 "unavailable: this kernel has no such tracepoint");
@@ -349,6 +370,17 @@ static int attach_probe(struct loader *loader, int i, char *err, size_t err_len)
 		snprintf(st->reason, sizeof(st->reason), "not attached: needs %s",
 			 probe_defs[def->needs].name);
 		goto missing;
+	}
+	if (def->perf_fault_event) {
+		int ret = perf_events_attach(&loader->fault_events, prog, PERF_COUNT_SW_PAGE_FAULTS);
+
+		if (ret) {
+			snprintf(st->reason, sizeof(st->reason),
+				 "failed to open perf's page-fault event: %s", strerror(-ret));
+			goto missing;
+		}
+		st->attached = true;
+		return 0;
 	}
 	link = bpf_program__attach(prog);
 	if (!link) {
@@ -505,6 +537,22 @@ static void choose_attribution(struct loader *loader, const struct kernel_facts 
 	hf->attribution = ATTRIBUTION_LOOKUPS;
 }
 
+/* Faults come from the x86 tracepoints where either loads (they tell access and cause), else
+ * from perf's page-fault event (mode only); never both, which would count each fault twice. */
+static void choose_fault_source(struct loader *loader)
+{
+	struct bpf_program *event = loader->programs[PROBE_FAULT_EVENT];
+
+	if (!bpf_program__autoload(event) ||
+	    (!bpf_program__autoload(loader->programs[PROBE_FAULT_USER]) &&
+	     !bpf_program__autoload(loader->programs[PROBE_FAULT_KERNEL])))
+		return;
+	bpf_program__set_autoload(event, false);
+	snprintf(loader->probes[PROBE_FAULT_EVENT].reason,
+		 sizeof(loader->probes[PROBE_FAULT_EVENT].reason),
+		 "not needed: the exceptions tracepoints count faults here");
+}
+
 /* Open the skeleton and configure it for this kernel; probes in `refused` stay unloaded. */
 static int open_configured(struct loader *loader, const struct fs_options *opts,
 			   const struct kernel_facts *facts, char (*refused)[160], char *err,
@@ -526,6 +574,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 		bpf_program__set_autoload(loader->programs[i], false);
 	}
 	refuse_for_test(loader);
+	choose_fault_source(loader);
 	choose_attribution(loader, facts, refused[PROBE_SWITCH][0] != '\0');
 	skel = loader->skel;
 	loader->facts.task_capacity = (__u32)opts->max_tasks;
@@ -582,6 +631,11 @@ static void learn_kernel(const struct btf *vmlinux, struct kernel_facts *facts)
 	char type_name[128];
 
 	for (int i = 0; i < NR_PROBES; i++) {
+		/* Not a tracepoint (perf's events): present on every kernel foliostat runs on. */
+		facts->has_tracepoint[i] = true;
+		facts->nr_args[i] = -1;
+		if (!probe_defs[i].tracepoint)
+			continue;
 		snprintf(type_name, sizeof(type_name), "btf_trace_%s", probe_defs[i].tracepoint);
 		facts->has_tracepoint[i] =
 		    btf__find_by_name_kind(vmlinux, type_name, BTF_KIND_TYPEDEF) >= 0;
@@ -671,6 +725,7 @@ void loader_stop(struct loader *loader)
 {
 	for (int i = 0; i < NR_PROBES; i++)
 		bpf_link__destroy(loader->links[i]);
+	perf_events_detach(&loader->fault_events);
 	foliostat_bpf__destroy(loader->skel);
 	memset(loader->links, 0, sizeof(loader->links));
 	loader->skel = NULL;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "options.h"
+#include "perf_events.h"
 #include "report.h"
 
 struct foliostat_bpf;
@@ -19,6 +20,7 @@ enum fs_probe {
 	PROBE_PAGE_FREE,
 	PROBE_FAULT_USER,
 	PROBE_FAULT_KERNEL,
+	PROBE_FAULT_EVENT, /* where neither of the two above loads */
 	PROBE_FAULT_FILE,
 	PROBE_THP_COLLAPSE,
 	PROBE_THP_COLLAPSE_FILE,
@@ -74,6 +76,7 @@ struct loader {
 	struct foliostat_bpf *skel;
 	struct probe_status probes[NR_PROBES];
 	struct bpf_link *links[NR_PROBES];
+	struct perf_event_links fault_events; /* PROBE_FAULT_EVENT's, one per CPU */
 	struct bpf_program *programs[NR_PROBES]; /* the flavour loaded for each probe */
 	int stats_fd; /* BPF run-time statistics, held on for --self (0: off) */
 	int cpus_fd;
