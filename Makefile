@@ -183,8 +183,8 @@ else
 	$(Q)scripts/gen-vmlinux.sh $(BTF) $(ARCH)
 endif
 
-install: foliostat
-	install -D -m 0755 foliostat $(DESTDIR)$(PREFIX)/sbin/foliostat
+install: $(BINARY)
+	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/sbin/foliostat
 	install -D -m 0644 man/foliostat.8 $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
 
 uninstall:

@@ -237,6 +237,21 @@ else:
     print(f"vmtest: tlbflip 1000: tlb figures {'null' if tlb == {True} else tlb}; tlb:tlb_flush {reason}")
     ok &= tlb == {True} and "not emitted on this architecture" in reason
 
+# Exactly the fields README's table says this kernel and architecture lack are null: the
+# workload's process row, path by path.
+def null_paths(o, path=""):
+    if o is None:
+        return [path[1:]]
+    return [n for k, v in o.items() for n in null_paths(v, f"{path}.{k}")] if isinstance(o, dict) else []
+expected = {"faults.file", "thp.collapse_file", "thp.migrate.large_folio_split"}
+if arch == "arm64":
+    expected |= {f"faults.{k}" for k in ("read", "write", "exec", "not_present", "protection")} | {"tlb"}
+nulls = {n for p in of_pid(pages["pid"]) for n in null_paths(p)}
+print(f"vmtest: null fields: {', '.join(sorted(nulls))}")
+if nulls != expected:
+    print(f"vmtest: expected null: {', '.join(sorted(expected))}")
+    ok = False
+
 # Page cache and LRU: dd's 2048 pages into ramfs, order-0 page-cache folios on the
 # unevictable list (a per-CPU batch of at most 15 may drain in another task).
 dd = of_comm("dd")

@@ -548,6 +548,7 @@ static void choose_fault_source(struct loader *loader)
 	     !bpf_program__autoload(loader->programs[PROBE_FAULT_KERNEL])))
 		return;
 	bpf_program__set_autoload(event, false);
+	loader->probes[PROBE_FAULT_EVENT].not_needed = true;
 	snprintf(loader->probes[PROBE_FAULT_EVENT].reason,
 		 sizeof(loader->probes[PROBE_FAULT_EVENT].reason),
 		 "not needed: the exceptions tracepoints count faults here");

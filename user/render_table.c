@@ -29,15 +29,18 @@ static double pages_to_mib(__u64 pages, long page_size)
 
 static void print_header(FILE *out, const struct fs_report *r)
 {
-	int attached = 0;
+	int attached = 0, wanted = 0;
 
-	for (int i = 0; i < r->nr_probes; i++)
+	/* A stand-in that is not needed here is neither missing nor counted. */
+	for (int i = 0; i < r->nr_probes; i++) {
 		attached += r->probes[i].attached;
+		wanted += !r->probes[i].not_needed;
+	}
 	fprintf(out, "foliostat: %.2f s on %s, Linux %s, %d CPUs, %ld KiB pages\n", r->interval_s,
 		r->host->hostname, r->host->kernel, r->host->nr_cpus, r->host->page_size / 1024);
-	fprintf(out, "probes: %d of %d attached\n", attached, r->nr_probes);
+	fprintf(out, "probes: %d of %d attached\n", attached, wanted);
 	for (int i = 0; i < r->nr_probes; i++)
-		if (!r->probes[i].attached)
+		if (!r->probes[i].attached && !r->probes[i].not_needed)
 			fprintf(out, "  %s: %s\n", r->probes[i].name, r->probes[i].reason);
 	fprintf(out, "\n");
 }

@@ -36,6 +36,7 @@ struct host_info {
 struct probe_status {
 	const char *name; /* "group:event", as users know tracepoints */
 	bool attached;
+	bool not_needed;  /* a stand-in for probes that are attached (reason says which) */
 	char reason[160]; /* why not attached */
 };
 
