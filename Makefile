@@ -5,6 +5,9 @@
 VERSION := 0.1.0
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ARCH ?= $(HOST_ARCH)
+ifeq ($(filter x86 arm64,$(ARCH)),)
+$(error ARCH=$(ARCH): foliostat builds for x86 and arm64)
+endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 
