@@ -24,28 +24,46 @@
 
 #include "entries.bpf.h"
 
-/* The thread whose key is `key`: the CPU's cache of recent references first, then the index,
- * and if it has no entry yet, one made under its leader's name. NULL: the table is full. */
-static __noinline struct fs_task *thread_entry(struct fs_cpu *cpu, __u64 key,
-					       struct task_struct *task, struct fs_entry_ref *ref)
+/*
+ * The counters of the thread whose key is `key` (`task`): its entry's, through the CPU's cache
+ * of recent references or the index, and if it has none yet, an entry made under its leader's
+ * name. If the table is full, the untracked group's; if its process is outside the selection,
+ * the unselected group's, and no entry is made. ref->index is the entry's, or FS_UNTRACKED or
+ * FS_UNSELECTED.
+ */
+static __noinline struct fs_counters *thread_entry(struct fs_cpu *cpu, __u64 key,
+						   struct task_struct *task,
+						   struct fs_entry_ref *ref)
 {
 	struct fs_cached_ref *cached = &cpu->cached[(__u32)key % FS_NR_CACHED_REFS];
 	struct fs_entry_head *head;
+	struct fs_entry_ref *linked;
 
 	if (cached->key == key) {
 		*ref = cached->ref;
 		head = entry_checked(&fs_tasks, key, *ref);
 		if (head)
-			return (struct fs_task *)head;
+			return &((struct fs_task *)head)->counters;
 	}
-	head = entry_find(&fs_tasks_index, &fs_tasks, &fs_tasks_free, &fs_tasks_taken, key,
-			  task->group_leader->comm, ref);
-	if (!head)
-		return NULL;
+	linked = bpf_map_lookup_elem(&fs_tasks_index, &key);
+	if (linked) {
+		*ref = *linked;
+		head = entry_checked(&fs_tasks, key, *ref);
+	} else if (selected(cpu, key >> 32)) {
+		head = entry_make(&fs_tasks_index, &fs_tasks, &fs_tasks_free, &fs_tasks_taken, key,
+				  task->group_leader->comm, ref);
+	} else {
+		ref->index = FS_UNSELECTED;
+		return &cpu->unselected;
+	}
+	if (!head) {
+		ref->index = FS_UNTRACKED;
+		return &cpu->untracked;
+	}
 	/* A preempted writer can leave the cache torn; every use checks it against the entry. */
 	cached->key = key;
 	cached->ref = *ref;
-	return (struct fs_task *)head;
+	return &((struct fs_task *)head)->counters;
 }
 
 /* The thread key of `task`: its pid, or for an idle task (pid 0 on every CPU), the CPU's. */
@@ -81,21 +99,17 @@ static __noinline struct fs_counters *recorded_thread_counters(struct fs_cpu *cp
 							       struct fs_running *run)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct fs_counters *counters;
 	struct fs_entry_ref ref;
-	struct fs_task *entry;
 
 	/* A switch BPF did not see would leave another thread's record on this stack (some
 	 * kernels leave some threads' switches untraced): the kernel's answer wins. */
 	if (thread_key(task) != run->key)
 		record_running(cpu, run, task);
-	entry = thread_entry(cpu, run->key, task, &ref);
-	if (!entry) {
-		run->index = FS_UNTRACKED;
-		return &cpu->untracked;
-	}
+	counters = thread_entry(cpu, run->key, task, &ref);
 	run->index = ref.index;
 	run->gen = ref.gen;
-	return &entry->counters;
+	return counters;
 }
 
 /* The counters of the thread `run` records (see above). */
@@ -105,8 +119,14 @@ static __always_inline struct fs_counters *running_counters(struct fs_cpu *cpu,
 	__u32 index = run->index;
 	struct fs_task *entry;
 
-	if (index == FS_UNTRACKED)
-		return &cpu->untracked;
+	/* One test on the path of every event for the three marks, all above any index. */
+	if (index >= FS_UNSELECTED) {
+		if (index == FS_UNTRACKED)
+			return &cpu->untracked;
+		if (index == FS_UNSELECTED)
+			return &cpu->unselected;
+		return recorded_thread_counters(cpu, run); /* FS_NO_ENTRY: not found yet */
+	}
 	entry = bpf_map_lookup_elem(&fs_tasks, &index);
 	if (entry && entry->head.gen == run->gen)
 		return &entry->counters;
@@ -122,7 +142,6 @@ static __noinline struct fs_counters *current_thread_counters(struct fs_cpu *cpu
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fs_entry_ref ref;
-	struct fs_task *entry;
 
 	if (frame_off_current_stack(task, cpu->stack_size))
 		return NULL;
@@ -130,8 +149,7 @@ static __noinline struct fs_counters *current_thread_counters(struct fs_cpu *cpu
 		record_running(cpu, &cpu->running, task);
 		return recorded_thread_counters(cpu, &cpu->running);
 	}
-	entry = thread_entry(cpu, thread_key(task), task, &ref);
-	return entry ? &entry->counters : &cpu->untracked;
+	return thread_entry(cpu, thread_key(task), task, &ref);
 }
 
 /*
@@ -192,15 +210,14 @@ static __noinline struct fs_counters *interrupted_thread_counters(struct fs_cpu 
 	struct fs_task *entry;
 
 	/* Read the record, never write it: the interrupted program may be writing it. */
-	if (cpu->self && run->key == key && run->index < FS_UNTRACKED) {
+	if (cpu->self && run->key == key && run->index < FS_UNSELECTED) {
 		ref.index = run->index;
 		ref.gen = run->gen;
 		entry = (struct fs_task *)entry_checked(&fs_tasks, key, ref);
 		if (entry)
 			return &entry->counters;
 	}
-	entry = thread_entry(cpu, key, task, &ref);
-	return entry ? &entry->counters : &cpu->untracked;
+	return thread_entry(cpu, key, task, &ref);
 }
 
 static __always_inline struct fs_counters *charge_current_thread(struct fs_cpu *cpu)

@@ -73,6 +73,13 @@ static __always_inline struct fs_entry_head *entry_find(void *index_map, void *v
 	return entry_make(index_map, values, free, taken, key, comm, ref);
 }
 
+/* Is process `tgid` in the selection? Everything is, unless a command is followed. Asked only
+ * when an entry would be made, never on the path of an event of a known thread. */
+static __always_inline bool selected(struct fs_cpu *cpu, __u32 tgid)
+{
+	return !cpu->select_followed || bpf_map_lookup_elem(&fs_followed, &tgid);
+}
+
 /*
  * The entry of process `tgid`, made if it has none, named from `leader_comm` (a kernel
  * address); NULL when the table is full. Its events are rare (collapses, stalls), and threads

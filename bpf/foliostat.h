@@ -231,6 +231,9 @@ struct fs_running {
 
 #define FS_NO_ENTRY 0xffffffffU
 #define FS_UNTRACKED 0xfffffffeU
+/* A thread outside the selection (-- COMMAND): its events go to the unselected group. The
+ * lowest of the three marks, so that one compare tells an index from all of them. */
+#define FS_UNSELECTED 0xfffffffdU
 
 /* Recently found entries, per CPU, by the low bits of the thread's tid: a thread's first event
  * after a switch finds its entry here rather than through the hash map. */
@@ -264,9 +267,14 @@ struct fs_cpu {
 	__u32 preemptible;
 	struct fs_running running;  /* the thread running here, set at each context switch */
 	struct fs_running previous; /* the one it switched from, for events of the switch itself */
+	/* A setting read only when a thread's entry is made: 1 when only the processes in
+	 * fs_followed (a command and its descendants) have entries (see attribution.bpf.h). */
+	__u32 select_followed;
+	__u32 unused;
 	struct fs_cached_ref cached[FS_NR_CACHED_REFS];
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* events of threads the full table had no room for */
+	struct fs_counters unselected; /* events of threads outside the selection */
 	FS_SYSTEM_TAIL_FIELDS
 };
 

@@ -74,6 +74,15 @@ FS_MAP struct {
 	__type(value, struct fs_stall_starts);
 } fs_stall_starts SEC(".maps");
 
+/* The processes followed (-- COMMAND): the command, then every process forked by one already
+ * in it (tasks.bpf.c), by tgid. Sized by the loader. */
+FS_MAP struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FS_DEFAULT_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, __u8);
+} fs_followed SEC(".maps");
+
 static __always_inline struct fs_cpu *this_cpu(void)
 {
 	__u32 zero = 0;

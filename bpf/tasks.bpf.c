@@ -24,6 +24,7 @@ int BPF_PROG(fs_task_exit)
 	__u64 key = thread_key(task);
 	struct fs_entry_ref *ref = bpf_map_lookup_elem(&fs_tasks_index, &key);
 	struct fs_entry_head *head;
+	struct fs_cpu *cpu;
 
 	/* Its last events (those of exit itself) still reach the entry: the loader reads it
 	 * again a read after it has reported it, before freeing it. */
@@ -32,6 +33,30 @@ int BPF_PROG(fs_task_exit)
 		if (head)
 			head->exited = 1;
 	}
+	/* A followed process leaves the set with its last thread (signal->live counts the
+	 * threads not yet past this point), so that the set stays as small as the live tree. */
+	cpu = this_cpu();
+	if (cpu && cpu->select_followed && !BPF_CORE_READ(task, signal, live.counter)) {
+		__u32 tgid = task->tgid;
+
+		bpf_map_delete_elem(&fs_followed, &tgid);
+	}
+	return 0;
+}
+
+/*
+ * Following a command (-- COMMAND): every process forked by a followed one is followed too,
+ * before it can run (the tracepoint fires before the child is woken), so nothing it does is
+ * missed. Threads share their process's tgid and need nothing. Attached only when following.
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(fs_task_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 parent_tgid = parent->tgid, child_tgid = child->tgid;
+	__u8 yes = 1;
+
+	if (child_tgid != parent_tgid && bpf_map_lookup_elem(&fs_followed, &parent_tgid))
+		bpf_map_update_elem(&fs_followed, &child_tgid, &yes, BPF_ANY);
 	return 0;
 }
 

@@ -35,6 +35,9 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 		fs_count(cpu, cpu->thp_unattributed.results[event][bucket], 1);
 		return;
 	}
+	/* A process outside the selection gets no entry; the system figure above has it. */
+	if (!selected(cpu, BPF_CORE_READ(owner, tgid)))
+		return;
 	entry = proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm));
 	if (entry) /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
 		__sync_fetch_and_add(&entry->counters.thp.results[event][bucket], 1);

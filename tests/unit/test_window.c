@@ -183,8 +183,8 @@ static bool system_counts_that_wrap_are_widened(void)
 	return ASSERT_EQ(sum.fault_kinds[0], 0x100000001ull);
 }
 
-/* A CPU's interrupt and untracked groups are in the system total too, and the system-only
- * figures add what they grew by. */
+/* A CPU's interrupt, untracked and unselected groups are in the system total too, and the
+ * system-only figures add what they grew by. */
 static bool cpu_groups_add_to_the_system_total(void)
 {
 	static struct fs_cpu last, now;
@@ -192,6 +192,8 @@ static bool cpu_groups_add_to_the_system_total(void)
 
 	now.interrupt.folios[FS_FOLIO_ALLOC_KERNEL][1] = 3;
 	now.untracked.fault_kinds[2] = 4;
+	now.unselected.fault_kinds[2] = 5;
+	last.unselected.fault_kinds[2] = 1;
 	last.freed[0] = 10;
 	now.freed[0] = 16;
 	system.total.fault_kinds[2] = 100; /* the threads' */
@@ -199,7 +201,7 @@ static bool cpu_groups_add_to_the_system_total(void)
 	return ASSERT_EQ(system.interrupt.folios[FS_FOLIO_ALLOC_KERNEL][1], 3) &&
 	       ASSERT_EQ(system.total.folios[FS_FOLIO_ALLOC_KERNEL][1], 3) &&
 	       ASSERT_EQ(system.untracked.fault_kinds[2], 4) &&
-	       ASSERT_EQ(system.total.fault_kinds[2], 104) && ASSERT_EQ(system.freed[0], 6);
+	       ASSERT_EQ(system.total.fault_kinds[2], 108) && ASSERT_EQ(system.freed[0], 6);
 }
 
 /* Asked for the top few, the window sums only their threads, yet counts every active process,
