@@ -421,7 +421,7 @@ test_self_reports_its_own_cost() {
 test_bench_tracepoints_match_foliostat() {
 	need_root
 	"$FOLIOSTAT" -j -d 0.2 >"$T/out"
-	assert_eq "$(query "$T/out" "sorted(k for k in recs[0]['probes'] if not k.startswith('software:'))")" \
+	assert_eq "$(query "$T/out" "sorted(k for k, v in recs[0]['probes'].items() if not k.startswith('software:') and not v.startswith('not needed'))")" \
 		"$(sed -n 's/^FS_TRACEPOINT(\([a-z_]*\), \([a-z_0-9]*\))$/\1:\2/p' tests/bench/tracepoints.h |
 			python3 -c 'import json,sys; print(json.dumps(sorted(sys.stdin.read().split())))')" \
 		"tracepoints in tests/bench/tracepoints.h"
@@ -475,7 +475,7 @@ test_one_shot_json_with_duration() {
 	assert_eq "$(wc -l <"$T/out")" 1 "records"
 	assert_eq "$(query "$T/out" "recs[0]['schema']")" 1 "schema"
 	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 950 1500 "interval_s in ms"
-	assert_eq "$(query "$T/out" "sorted(set(v for k, v in recs[0]['probes'].items() if k != 'software:page-faults'))")" \
+	assert_eq "$(query "$T/out" "sorted(set(v for v in recs[0]['probes'].values() if not v.startswith('not needed')))")" \
 		'["attached"]' "probe states"
 	# On x86 the exceptions tracepoints count faults; perf's event is their stand-in elsewhere.
 	assert_eq "$(query "$T/out" "recs[0]['probes']['software:page-faults']")" \
@@ -718,8 +718,8 @@ test_refused_program_degrades() {
 	assert_eq "$(query "$T/out" "recs[0]['probes']['tlb:tlb_flush'].startswith('failed to load: the kernel refused')")" \
 		true "state of the refused probe"
 	assert_eq "$(query "$T/out" "recs[0]['system']['tlb']")" null "its figures"
-	assert_eq "$(query "$T/out" "sorted(set(v for k, v in recs[0]['probes'].items() if k not in ('tlb:tlb_flush', 'software:page-faults')))")" \
-		'["attached"]' "every other probe attached (perf's fault event is not needed here)"
+	assert_eq "$(query "$T/out" "sorted(set(v for k, v in recs[0]['probes'].items() if k != 'tlb:tlb_flush' and not v.startswith('not needed')))")" \
+		'["attached"]' "every other probe attached (but those not needed here)"
 	local status=0
 	FOLIOSTAT_TEST_REFUSE_PROBE=kmem:mm_page_alloc "$FOLIOSTAT" -d 0.3 >/dev/null 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status when a required probe is refused"
@@ -732,7 +732,8 @@ test_refused_program_degrades() {
 test_usage_errors_exit_2() {
 	local args status
 	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-n x" "--max-tasks 1" \
-		"--check 1" "--check -d 1" "--check -o x" "-o"; do
+		"--check 1" "--check -d 1" "--check -o x" "-o" "--" "-j --" "--check -- true" \
+		"-d 1 -- true" "1 2 -- true"; do
 		status=0
 		# shellcheck disable=SC2086 # split on purpose
 		"$FOLIOSTAT" $args >/dev/null 2>"$T/err" || status=$?
@@ -860,7 +861,7 @@ test_check_reports_what_the_host_offers() {
 	need_root
 	"$FOLIOSTAT" --check -j >"$T/out" || fail "exit status $? on this host"
 	assert_eq "$(query "$T/out" "recs[0]['check']['usable']")" true "usable"
-	assert_eq "$(query "$T/out" "sorted(set(v for k, v in recs[0]['check']['probes'].items() if k != 'software:page-faults'))")" \
+	assert_eq "$(query "$T/out" "sorted(set(v for v in recs[0]['check']['probes'].values() if not v.startswith('not needed')))")" \
 		'["attached"]' "probe states"
 	assert_eq "$(query "$T/out" "recs[0]['check']['probes']['software:page-faults']")" \
 		'"not needed: the exceptions tracepoints count faults here"' "software:page-faults state"
@@ -901,4 +902,78 @@ test_help_and_man_page_agree() {
 	help=$("$FOLIOSTAT" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 	man=$(grep -oE -- '\\-\\-[a-z][a-z-]+|--[a-z][a-z-]+' man/foliostat.8 | sed 's/\\//g' | sort -u)
 	assert_eq "$man" "$help" "long options in the man page vs --help"
+}
+
+# -- COMMAND: the command and the child it forks are followed from their first event, and the
+# record holds exactly those two processes, with the faults the kernel's own accounting gave
+# each (getrusage/wait4: minflt + majflt, counted from fork; the parent's first faults, before
+# foliostat follows it, and its last, after it asked, are the slack).
+test_command_is_followed_with_its_children() {
+	need_root
+	local status=0
+	"$FOLIOSTAT" -j -- sh -c 'exec "$0" family 8192,4096 >"$1"' "$WORKLOAD" "$T/workload" \
+		>"$T/out" 2>"$T/err" || status=$?
+	assert_eq "$status" 0 "exit status (the command's)"
+	local parent child
+	parent=$(json_field "$(cat "$T/workload")" pid)
+	child=$(json_field "$(cat "$T/workload")" child)
+	assert_eq "$(query "$T/out" "len(recs)")" 1 "records"
+	assert_eq "$(query "$T/out" "sorted(p['pid'] for p in recs[0]['processes'])")" \
+		"$(python3 -c "print(sorted([$parent, $child]))")" "the processes: the command and its child, nothing else"
+	local ours theirs
+	ours=$(query "$T/out" "faults($parent, 'user') + faults($parent, 'kernel')")
+	theirs=$(json_field "$(cat "$T/workload")" faults)
+	assert_between "$(query "$T/out" "faults($parent, 'user')")" 8192 9192 "the command's user faults"
+	assert_between "$ours" $((theirs - 100)) $((theirs + 100)) "the command's faults vs getrusage ($theirs)"
+	ours=$(query "$T/out" "faults($child, 'user') + faults($child, 'kernel')")
+	theirs=$(json_field "$(cat "$T/workload")" child_faults)
+	assert_between "$(query "$T/out" "faults($child, 'user')")" 4096 5096 "the child's user faults"
+	assert_between "$ours" $((theirs - 10)) $((theirs + 10)) "the child's faults vs wait4's rusage ($theirs)"
+	assert_eq "$(query "$T/out" "recs[0]['probes']['sched:sched_process_fork']")" '"attached"' "fork probe"
+}
+
+# foliostat exits as its command did: its status, 128 + the signal that killed it, 127 for a
+# command that does not exist (as a shell does), with a message.
+test_command_exit_status_is_foliostat_s() {
+	need_root
+	local status=0
+	"$FOLIOSTAT" -j -- sh -c 'exit 3' >"$T/out" || status=$?
+	assert_eq "$status" 3 "exit status of a command that exits 3"
+	assert_eq "$(query "$T/out" "len(recs)")" 1 "a record all the same"
+	status=0
+	"$FOLIOSTAT" -j -- sh -c 'kill -KILL $$' >"$T/out" || status=$?
+	assert_eq "$status" 137 "exit status of a command killed by SIGKILL"
+	status=0
+	"$FOLIOSTAT" -j -- "$T/no-such-command" >"$T/out" 2>"$T/err" || status=$?
+	assert_eq "$status" 127 "exit status of a command that does not exist"
+	grep -q "^foliostat: failed to run '$T/no-such-command': No such file or directory" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	assert_eq "$(wc -c <"$T/out")" 0 "no record for a command that never ran"
+	assert_nothing_attached
+}
+
+# Under sudo the command runs as the user who ran sudo, not as root.
+test_command_runs_as_the_sudo_user() {
+	need_root
+	local status=0
+	chmod 777 "$T" # (the command writes its ids as nobody)
+	SUDO_UID=65534 SUDO_GID=65534 "$FOLIOSTAT" -j -- sh -c 'id -u >"$0"; id -g >>"$0"' "$T/ids" \
+		>"$T/out" || status=$?
+	assert_eq "$status" 0 "exit status"
+	assert_eq "$(tr '\n' ' ' <"$T/ids")" "65534 65534 " "the command's uid and gid"
+}
+
+# With an INTERVAL, records stream while the command runs; their sum is the command's activity.
+test_command_streams_with_an_interval() {
+	need_root
+	local status=0
+	"$FOLIOSTAT" -j 0.2 -- "$WORKLOAD" --linger 1 pages 4096 >"$T/out" || status=$?
+	assert_eq "$status" 0 "exit status"
+	grep -v '"schema"' "$T/out" >"$T/workload"
+	grep '"schema"' "$T/out" >"$T/records"
+	local pid
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	assert_between "$(query "$T/records" "len(recs)")" 2 100 "records while it lingered a second"
+	assert_between "$(query "$T/records" "faults($pid, 'user')")" 4096 5096 "the command's user faults over all records"
+	assert_eq "$(query "$T/records" "sorted(set(p['pid'] for r in recs for p in r['processes']))")" "[$pid]" "only the command"
 }

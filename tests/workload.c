@@ -40,6 +40,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -349,6 +350,32 @@ static void action_forks(long n)
 	printf("{\"pid\":%d,\"action\":\"forks\",\"children\":%ld}\n", getpid(), n);
 }
 
+/* "N,M": touch N pages, and fork a child that touches M (a command and its descendant). */
+static void action_family(const char *counts)
+{
+	struct rusage usage, child_usage;
+	long pages, child_pages;
+	pid_t child;
+
+	if (sscanf(counts, "%ld,%ld", &pages, &child_pages) != 2 || pages < 0 || child_pages < 0)
+		die("family N,M");
+	action_pages_quiet(pages);
+	child = fork();
+	if (child == 0) {
+		action_pages_quiet(child_pages);
+		_exit(0);
+	}
+	if (child < 0)
+		die("fork");
+	/* The kernel's own count of each one's faults, from fork (exec does not reset it). */
+	if (wait4(child, NULL, 0, &child_usage) != child || getrusage(RUSAGE_SELF, &usage))
+		die("wait4");
+	printf("{\"pid\":%d,\"action\":\"family\",\"pages_touched\":%ld,\"faults\":%ld,"
+	       "\"child\":%d,\"child_pages_touched\":%ld,\"child_faults\":%ld}\n",
+	       getpid(), pages, usage.ru_minflt + usage.ru_majflt, child, child_pages,
+	       child_usage.ru_minflt + child_usage.ru_majflt);
+}
+
 static void action_thp(long mib)
 {
 	size_t len = (size_t)mib << 20;
@@ -474,13 +501,15 @@ int main(int argc, char **argv)
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
-				"compact NODE | tlbflip N | forks N | ring N | hop N\n");
+				"compact NODE | tlbflip N | forks N | family N,M | ring N | hop N\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
 		action_thp(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "pages") == 0)
 		action_pages(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "family") == 0)
+		action_family(argv[i + 1]);
 	else if (strcmp(argv[i], "read") == 0)
 		action_read(argv[i + 1]);
 	else if (strcmp(argv[i], "mapread") == 0)

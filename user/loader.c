@@ -49,6 +49,8 @@ struct probe_def {
 	bool x86_only;
 	/* Not a tracepoint: perf's software page-fault event (tracepoint is NULL). */
 	bool perf_fault_event;
+	/* Needed only to follow a command's forks (-- COMMAND). */
+	bool following_only;
 };
 
 #define ONE(program)               \
@@ -120,6 +122,9 @@ static const struct probe_def probe_defs[NR_PROBES] = {
     /* Without exit events, exited threads would never leave the table. */
     [PROBE_TASK_EXIT] = {"sched:sched_process_exit", "sched_process_exit", ONE("fs_task_exit"),
 			 true},
+    /* Followed processes' children join them (tasks.bpf.c). */
+    [PROBE_TASK_FORK] = {"sched:sched_process_fork", "sched_process_fork", ONE("fs_task_fork"),
+			 .following_only = true},
     [PROBE_TASK_RENAME] = {"task:task_rename", "task_rename", ONE("fs_task_rename")},
     /* Records the running thread for the hot programs (attribution.bpf.h), and heals an
      * interrupt depth left behind by an exit BPF had to skip (interrupts.bpf.c). */
@@ -232,6 +237,7 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 						      loader->skel->obj, def->flavours[f].program),
 						  false);
 		st->name = def->name;
+		st->not_needed = false;
 		loader->programs[i] = bpf_object__find_program_by_name(
 		    loader->skel->obj, (chosen ? chosen : &def->flavours[0])->program);
 		if (disabled_by_env(def->name))
@@ -248,7 +254,11 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 				 "unavailable: this kernel's tracepoint has %d arguments, a layout "
 				 "foliostat does not know",
 				 facts->nr_args[i]);
-		else
+		else if (def->following_only && !loader->following) {
+			st->not_needed = true;
+			snprintf(st->reason, sizeof(st->reason),
+				 "not needed: it follows the processes of -- COMMAND");
+		} else
 			bpf_program__set_autoload(loader->programs[i], true);
 	}
 }
@@ -448,6 +458,7 @@ static int configure_cpus(struct loader *loader)
 		values[i].stack_size = loader->facts.stack_size;
 		values[i].use_records = loader->facts.attribution == ATTRIBUTION_RECORDS;
 		values[i].preemptible = loader->facts.preemptible;
+		values[i].select_followed = loader->following;
 	}
 	err = bpf_map__update_elem(loader->skel->maps.fs_cpus, &zero, sizeof(zero), values,
 				   nr_cpus * sizeof(*values), 0);
@@ -584,6 +595,8 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 		   skel->maps.fs_tasks_taken, loader->facts.task_capacity);
 	size_table(skel->maps.fs_procs, skel->maps.fs_procs_index, skel->maps.fs_procs_free,
 		   skel->maps.fs_procs_taken, loader->facts.proc_capacity);
+	/* A command's live processes at once; one entry where nothing is followed. */
+	bpf_map__set_max_entries(skel->maps.fs_followed, loader->following ? opts->max_tasks : 1);
 	return 0;
 }
 
@@ -653,6 +666,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	int ret;
 
 	memset(loader, 0, sizeof(*loader));
+	loader->following = opts->command != NULL;
 	verbose = opts->verbose;
 	libbpf_set_print(print_libbpf);
 
@@ -720,6 +734,15 @@ int loader_open_reader(const struct loader *loader, struct reader *reader)
 	if (err)
 		reader_close(reader);
 	return err;
+}
+
+int loader_follow(struct loader *loader, pid_t pid)
+{
+	__u32 tgid = (__u32)pid;
+	__u8 yes = 1;
+
+	return bpf_map__update_elem(loader->skel->maps.fs_followed, &tgid, sizeof(tgid), &yes,
+				    sizeof(yes), BPF_ANY);
 }
 
 void loader_stop(struct loader *loader)

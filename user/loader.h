@@ -42,6 +42,7 @@ enum fs_probe {
 	PROBE_KSWAPD_WAKE,
 	PROBE_RECLAIM_WRITE,
 	PROBE_TASK_EXIT,
+	PROBE_TASK_FORK, /* only when following a command */
 	PROBE_TASK_RENAME,
 	PROBE_SWITCH,
 	/* Each exit before its entry: an entry is attached only once its exit is. */
@@ -81,6 +82,7 @@ struct loader {
 	int stats_fd; /* BPF run-time statistics, held on for --self (0: off) */
 	int cpus_fd;
 	struct host_facts facts;
+	bool following; /* -- COMMAND: only the followed processes get entries */
 	bool migrate_large_split; /* the kernel's mm_migrate_pages reports large_folio_split */
 	int nr_cpus;		  /* possible CPUs: the per-CPU map's value count */
 	char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN];
@@ -92,6 +94,9 @@ struct loader {
 
 /* Returns 0, or -1 with a "failed to ...: reason" message in err. */
 int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len);
+
+/* Follow process `pid` (-- COMMAND), and so every process it forks. Returns 0 or -errno. */
+int loader_follow(struct loader *loader, pid_t pid);
 void loader_stop(struct loader *loader);
 
 static inline const char *attribution_name(enum fs_attribution a)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "command.h"
 #include "foliostat.skel.h"
 #include "loader.h"
 #include "options.h"
@@ -34,6 +35,9 @@
 #define MAX_READ_PERIOD_S 10.0
 
 static volatile sig_atomic_t stop_requests;
+/* -- COMMAND: the command's pid while it may run, and whether SIGCHLD has come. */
+static volatile pid_t command_pid;
+static volatile sig_atomic_t child_event;
 
 static void on_stop_signal(int sig)
 {
@@ -43,13 +47,39 @@ static void on_stop_signal(int sig)
 		_exit(130);
 }
 
-static int install_signals(void)
+/*
+ * While a command runs, the run ends when it does, and stop signals are the command's: a
+ * terminal's Ctrl-C reaches it directly (it is in the terminal's foreground process group, like
+ * foliostat), and one sent to foliostat alone (kill, a service manager) is passed on to it.
+ */
+static void on_stop_signal_with_command(int sig, siginfo_t *info, void *context)
 {
-	struct sigaction sa = {.sa_handler = on_stop_signal};
+	(void)context;
+	if (info->si_code <= 0 && command_pid > 0) /* sent by a process, not by the terminal */
+		kill(command_pid, sig);
+}
 
-	sigemptyset(&sa.sa_mask);
+static void on_child(int sig)
+{
+	(void)sig;
+	child_event = 1;
+}
+
+static int install_signals(bool with_command)
+{
+	struct sigaction stop = {.sa_handler = on_stop_signal};
+	struct sigaction child = {.sa_handler = on_child, .sa_flags = SA_NOCLDSTOP};
+
+	if (with_command) {
+		stop = (struct sigaction){.sa_sigaction = on_stop_signal_with_command,
+					  .sa_flags = SA_SIGINFO};
+		sigemptyset(&child.sa_mask);
+		if (sigaction(SIGCHLD, &child, NULL) || sigaction(SIGHUP, &stop, NULL))
+			return -1;
+	}
+	sigemptyset(&stop.sa_mask);
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe shows up as EPIPE from the writes */
-	return sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ? -1 : 0;
+	return sigaction(SIGINT, &stop, NULL) || sigaction(SIGTERM, &stop, NULL) ? -1 : 0;
 }
 
 static double monotonic_now(void)
@@ -66,7 +96,7 @@ static void sleep_until(double until)
 	struct timespec ts = {.tv_sec = (time_t)until,
 			      .tv_nsec = (long)((until - (time_t)until) * 1e9)};
 
-	while (!stop_requests &&
+	while (!stop_requests && !child_event &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
@@ -74,6 +104,7 @@ static void sleep_until(double until)
 struct collector {
 	struct loader *loader;
 	const struct fs_options *opts;
+	struct command *command; /* -- COMMAND: the run ends when it exits */
 	struct reader reader; /* the maps, and what they held at the last read */
 	struct snapshot read; /* the last read */
 	struct process_table window;
@@ -297,7 +328,7 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	}
 	host_info_read(&host);
 	report.host = &host;
-	if (!opts->json)
+	if (!opts->json && !c->command)
 		fprintf(stderr, "foliostat: tracing folio activity%s; Ctrl-C to end\n",
 			streaming ? "" : ", summary at the end");
 
@@ -307,7 +338,9 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 
 		next += tick;
 		sleep_until(end && end < next ? end : next);
-		last = stop_requests || (end && monotonic_now() >= end);
+		child_event = 0;
+		last = stop_requests || (end && monotonic_now() >= end) ||
+		       (c->command && command_reap(c->command));
 		/* A record of one read needs rows for the processes it shows only. */
 		ret = collect_window(c, per_record == 1 ? (size_t)opts->top : 0, err, err_len);
 		if (ret)
@@ -364,19 +397,35 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 static int pids_comparable(const struct loader *loader, const struct fs_options *opts, char *err,
 			   size_t err_len)
 {
-	if (!opts->nr_pids || !loader->facts.pid_namespaced)
+	if ((!opts->nr_pids && !opts->command) || !loader->facts.pid_namespaced)
 		return 0;
 	snprintf(err, err_len,
-		 "failed to select processes by pid: foliostat runs in a PID namespace (it is pid "
-		 "%d here, %u to the kernel's tracepoints), and -p takes the kernel's pids; run it "
+		 "failed to %s: foliostat runs in a PID namespace (it is pid "
+		 "%d here, %u to the kernel's tracepoints), and %s the kernel's pids; run it "
 		 "in the host's PID namespace (e.g. nsenter -t 1 -p)",
-		 (int)getpid(), (unsigned)(loader->facts.own_key >> 32));
+		 opts->command ? "follow the command" : "select processes by pid", (int)getpid(),
+		 (unsigned)(loader->facts.own_key >> 32),
+		 opts->command ? "following takes" : "-p takes");
 	return -1;
+}
+
+/* The end of a run with -- COMMAND: the command's exit code once it has exited (waiting for it
+ * if foliostat's output ended first), 1 if foliostat failed. */
+static int command_outcome(struct command *cmd, int ret)
+{
+	if (ret) {
+		command_abandon(cmd); /* one never started must not wait for good */
+		return 1;
+	}
+	while (!command_reap(cmd))
+		pause(); /* SIGCHLD ends the wait */
+	return command_exit_code(cmd);
 }
 
 int main(int argc, char **argv)
 {
 	struct fs_options opts;
+	struct command command = {.pid = -1, .go_fd = -1, .exec_fd = -1};
 	struct loader loader;
 	struct output_file file = {.dir_fd = -1};
 	struct collector collector;
@@ -395,8 +444,8 @@ int main(int argc, char **argv)
 		return 0;
 	case FS_PARSE_USAGE:
 		fprintf(stderr, "foliostat: %s\n", err);
-		fprintf(stderr,
-			"Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]; see foliostat --help\n");
+		fprintf(stderr, "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]] [-- COMMAND [ARGS...]]; "
+				"see foliostat --help\n");
 		return 2;
 	case FS_PARSE_RUN:
 		break;
@@ -413,31 +462,39 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (opts.check)
 		return run_check(&opts);
-	if (install_signals()) {
+	/* The command first, waiting, with foliostat's untouched signal dispositions and none of
+	 * its files: it execs once followed, when start-up is done. */
+	if (opts.command && command_prepare(&command, opts.command, err, sizeof(err))) {
+		fprintf(stderr, "foliostat: %s\n", err);
+		return 1;
+	}
+	if (install_signals(opts.command != NULL)) {
 		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n",
 			strerror(errno));
-		return 1;
+		goto abandon;
 	}
 	/* Before anything is loaded: a missing directory is a quick error. */
 	if (opts.output && output_file_open(&file, opts.output, err, sizeof(err))) {
 		fprintf(stderr, "foliostat: %s\n", err);
-		return 1;
+		goto abandon;
 	}
 	if (opts.self && (stats_fd = self_start()) < 0) {
 		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
 			strerror(-stats_fd));
 		output_file_close(&file);
-		return 1;
+		goto abandon;
 	}
 	if (loader_start(&loader, &opts, err, sizeof(err))) {
 		fprintf(stderr, "foliostat: %s\n", err);
 		if (stats_fd > 0)
 			close(stats_fd);
 		output_file_close(&file);
-		return 1;
+		goto abandon;
 	}
 	loader.stats_fd = stats_fd;
 	ret = pids_comparable(&loader, &opts, err, sizeof(err));
+	if (!ret && opts.command && (ret = loader_follow(&loader, command.pid)))
+		snprintf(err, sizeof(err), "failed to follow the command: %s", strerror(-ret));
 	if (!ret)
 		ret = collector_open(&collector, &loader, &opts, err, sizeof(err));
 	if (!ret) {
@@ -446,6 +503,20 @@ int main(int argc, char **argv)
 		/* Records are written without privileges: try one now, not after a whole run. */
 		if (!ret && opts.output)
 			ret = output_file_try(&file, err, sizeof(err));
+		if (!ret && opts.command) {
+			command_pid = command.pid;
+			collector.command = &command;
+			ret = command_start(&command, err, sizeof(err));
+			if (ret) {
+				/* Not run at all, as a shell would say (127, 126): no record. */
+				collector_close(&collector);
+				self_stop(&loader);
+				loader_stop(&loader);
+				output_file_close(&file);
+				fprintf(stderr, "foliostat: %s\n", err);
+				return ret;
+			}
+		}
 		if (!ret)
 			ret = run(&collector, opts.output ? &file : NULL, err, sizeof(err));
 		collector_close(&collector);
@@ -453,9 +524,12 @@ int main(int argc, char **argv)
 	self_stop(&loader);
 	loader_stop(&loader);
 	output_file_close(&file);
-	if (ret) {
+	if (ret)
 		fprintf(stderr, "foliostat: %s\n", err);
-		return 1;
-	}
-	return 0;
+	if (opts.command)
+		return command_outcome(&command, ret);
+	return ret ? 1 : 0;
+abandon:
+	command_abandon(&command);
+	return 1;
 }

@@ -36,11 +36,14 @@ void print_usage(FILE *out)
 	fprintf(
 	    out,
 	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
+	    "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
 	    "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
 	    "\n"
 	    "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
 	    "summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
 	    "COUNT times (default: until SIGINT/SIGTERM).\n"
+	    "With -- COMMAND, run COMMAND (as the invoking user under sudo) and count only it and\n"
+	    "the processes it forks, until it exits; exit with its exit status.\n"
 	    "\n"
 	    "Options:\n"
 	    "  -d, --duration SECS  one-shot: stop after SECS seconds\n"
@@ -64,7 +67,8 @@ void print_usage(FILE *out)
 	    "Examples:\n"
 	    "  foliostat -d 10          summary of the next 10 seconds\n"
 	    "  foliostat -j 1           a JSON record every second until Ctrl-C\n"
-	    "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n",
+	    "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n"
+	    "  foliostat -- make -j8    the build's processes, summary when it ends\n",
 	    FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
 }
 
@@ -114,6 +118,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				   size_t err_len, FILE *out)
 {
 	char name[3];
+	bool top_given = false;
 	long value;
 	int opt;
 
@@ -123,6 +128,14 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
+	/* Everything after "--" is the command: foliostat's own arguments end there. */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			opts->command = argv + i + 1;
+			argc = i;
+			break;
+		}
+	}
 
 	while ((opt = getopt_long(argc, argv, ":d:jp:c:n:o:vhV", long_options, NULL)) != -1) {
 		switch (opt) {
@@ -159,6 +172,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			opts->comm = optarg;
 			break;
 		case 'n':
+			top_given = true;
 			if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
 				set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
 					  optarg);
@@ -225,6 +239,19 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		set_error(err, err_len, "--check takes no INTERVAL, --duration or --output");
 		return FS_PARSE_USAGE;
 	}
+	if (opts->command && !opts->command[0]) {
+		set_error(err, err_len, "'--' needs a COMMAND to run");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->command && (opts->check || opts->duration_s > 0 || opts->count)) {
+		set_error(err, err_len,
+			  "with -- COMMAND the run ends when the command does: no --check, "
+			  "--duration or COUNT");
+		return FS_PARSE_USAGE;
+	}
+	/* A command's processes are few and all of interest: every one of them, unless -n. */
+	if (opts->command && !top_given)
+		opts->top = 0;
 	if (opts->interval_s > 0 && opts->duration_s > 0) {
 		set_error(err, err_len,
 			  "--duration is for the one-shot summary; with an INTERVAL use COUNT");

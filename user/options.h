@@ -25,6 +25,7 @@ struct fs_options {
 	bool self;	    /* report foliostat's own cost in each record */
 	bool check;	    /* only report what this host offers, then exit */
 	const char *output; /* write each record to this file, replacing it; NULL: stdout */
+	char **command;	    /* -- COMMAND [ARGS...]: run and follow it (NULL-terminated); NULL: none */
 };
 
 enum fs_parse_result {

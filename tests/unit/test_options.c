@@ -57,7 +57,7 @@ static bool bad_intervals_are_usage_errors(void)
 	return ASSERT_EQ(PARSE("0"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "invalid interval") &&
 	       ASSERT_EQ(PARSE("abc"), FS_PARSE_USAGE) && ASSERT_EQ(PARSE("1s"), FS_PARSE_USAGE) &&
 	       ASSERT_EQ(PARSE("nan"), FS_PARSE_USAGE) && ASSERT_EQ(PARSE("inf"), FS_PARSE_USAGE) &&
-	       ASSERT_EQ(PARSE("--", "-1"), FS_PARSE_USAGE);
+	       ASSERT_EQ(PARSE("-1"), FS_PARSE_USAGE);
 }
 
 static bool bad_counts_are_usage_errors(void)
@@ -121,7 +121,31 @@ static bool help_and_version_exit_successfully(void)
 	return ok;
 }
 
+/* Everything after "--" is the command, options of its own included; foliostat's end there. */
+static bool a_command_follows_the_separator(void)
+{
+	return ASSERT_EQ(PARSE("-j", "0.5", "--", "make", "-j", "8"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.interval_s == 0.5) && ASSERT_TRUE(opts.json) &&
+	       ASSERT_STREQ(opts.command[0], "make") && ASSERT_STREQ(opts.command[1], "-j") &&
+	       ASSERT_STREQ(opts.command[2], "8") && ASSERT_TRUE(opts.command[3] == NULL) &&
+	       ASSERT_EQ(opts.top, 0) && ASSERT_EQ(PARSE("-n", "3", "--", "true"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.top, 3) && ASSERT_EQ(PARSE("-j"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.command == NULL);
+}
+
+static bool a_command_is_refused_where_it_makes_no_sense(void)
+{
+	return ASSERT_EQ(PARSE("-j", "--"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "'--' needs a COMMAND") &&
+	       ASSERT_EQ(PARSE("-d", "1", "--", "true"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "the run ends when the command does") &&
+	       ASSERT_EQ(PARSE("1", "2", "--", "true"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--check", "--", "true"), FS_PARSE_USAGE);
+}
+
 const struct unit_test options_tests[] = {
+    UNIT_TEST(a_command_follows_the_separator),
+    UNIT_TEST(a_command_is_refused_where_it_makes_no_sense),
     UNIT_TEST(no_arguments_is_a_one_shot_summary),
     UNIT_TEST(interval_and_count_mean_streaming),
     UNIT_TEST(long_options_are_understood),
