@@ -235,6 +235,16 @@ struct fs_running {
  * lowest of the three marks, so that one compare tells an index from all of them. */
 #define FS_UNSELECTED 0xfffffffdU
 
+/* --cgroup: the cgroups (v2) whose tasks are selected, by id (the directory's inode number)
+ * and level (its depth below the root). */
+#define FS_MAX_CGROUPS 8
+
+struct fs_cgroup_ref {
+	__u64 id;
+	__u32 level;
+	__u32 unused;
+};
+
 /* Recently found entries, per CPU, by the low bits of the thread's tid: a thread's first event
  * after a switch finds its entry here rather than through the hash map. */
 #define FS_NR_CACHED_REFS 64 /* a power of two */
@@ -267,10 +277,11 @@ struct fs_cpu {
 	__u32 preemptible;
 	struct fs_running running;  /* the thread running here, set at each context switch */
 	struct fs_running previous; /* the one it switched from, for events of the switch itself */
-	/* A setting read only when a thread's entry is made: 1 when only the processes in
-	 * fs_followed (a command and its descendants) have entries (see attribution.bpf.h). */
+	/* Settings read only when a thread's entry is made (see attribution.bpf.h): only the
+	 * processes in fs_followed (a command and its descendants) have entries; only the tasks
+	 * in or below one of the first select_cgroups of fs_select_cgroups (tasks.bpf.c) do. */
 	__u32 select_followed;
-	__u32 unused;
+	__u32 select_cgroups;
 	struct fs_cached_ref cached[FS_NR_CACHED_REFS];
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* events of threads the full table had no room for */

@@ -9,6 +9,9 @@
 
 #include <bpf/bpf_tracing.h>
 
+/* --cgroup's cgroups, set by the loader before any program is attached. */
+struct fs_cgroup_ref fs_select_cgroups[FS_MAX_CGROUPS];
+
 /* What the loader's rename to FS_PROBE_COMM showed (see loader.c): how far its frame was from
  * the base of its kernel stack, and its thread key as the kernel's tracepoints see it. */
 struct {
@@ -41,6 +44,23 @@ int BPF_PROG(fs_task_exit)
 
 		bpf_map_delete_elem(&fs_followed, &tgid);
 	}
+	return 0;
+}
+
+/*
+ * A task moved into or out of a cgroup with --cgroup: its CPU's record may hold the verdict of
+ * its old cgroup for the rest of its turn; a task that moves itself (echo $$ > cgroup.procs,
+ * then exec) is judged again at its next event. (One moved by another task while it runs
+ * elsewhere is judged again at its next context switch; one with an entry keeps it while it
+ * stays active.) Attached only with --cgroup.
+ */
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(fs_cgroup_attach, struct cgroup *dst, const char *path, struct task_struct *task)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu && task == bpf_get_current_task_btf() && cpu->running.key == thread_key(task))
+		cpu->running.index = FS_NO_ENTRY;
 	return 0;
 }
 

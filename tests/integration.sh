@@ -977,3 +977,72 @@ test_command_streams_with_an_interval() {
 	assert_between "$(query "$T/records" "faults($pid, 'user')")" 4096 5096 "the command's user faults over all records"
 	assert_eq "$(query "$T/records" "sorted(set(p['pid'] for r in recs for p in r['processes']))")" "[$pid]" "only the command"
 }
+
+# --cgroup: only tasks in the cgroup or below it (a child cgroup here) get rows; a workload run
+# at the same time in another cgroup appears nowhere. The selected workload's faults are what
+# perf counted for it, and every row is one of the two processes put in the cgroup (perf, and the
+# workload it runs).
+test_cgroup_selects_its_tasks_only() {
+	need_root
+	mount_tracefs
+	local root a b
+	root=$(cgroup_mount cgroup2)
+	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted"
+	a=$root/foliostat-test-a.$$ b=$root/foliostat-test-b.$$
+	mkdir -p "$a/child" "$b" || fail "cannot create cgroups under $root"
+	# shellcheck disable=SC2064 # expand now
+	trap "rmdir '$a/child' '$a' '$b' 2>/dev/null" EXIT
+	# The cgroup as /proc/PID/cgroup names it, relative to the mount.
+	start_foliostat "$T/out" -j --cgroup "/${a#"$root"/}"
+	# shellcheck disable=SC2016 # the wrapper shell's $$ and arguments
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec perf stat -x, -e exceptions:page_fault_user -o "$1" -- "$2" pages 8192' \
+		"$a/child" "$T/perf" "$WORKLOAD" >"$T/workload" &
+	local inside=$!
+	# shellcheck disable=SC2016
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$1" pages 4096' "$b" "$WORKLOAD" >"$T/other"
+	wait "$inside" || fail "the workload in $a/child failed"
+	stop_foliostat "$T/out"
+	local pid other
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	other=$(json_field "$(cat "$T/other")" pid)
+	assert_eq "$(query "$T/out" "sorted(set(p['pid'] for p in recs[0]['processes']) - {$inside, $pid})")" "[]" \
+		"rows of processes outside the cgroup"
+	assert_eq "$(query "$T/out" "[p for p in recs[0]['processes'] if p['pid'] == $other]")" "[]" "the other cgroup's workload"
+	local ours theirs
+	ours=$(query "$T/out" "faults($pid, 'user')")
+	theirs=$(perf_count "$T/perf" exceptions:page_fault_user)
+	assert_between "$ours" 8192 9192 "user faults of the workload in the child cgroup"
+	assert_matches_perf "$ours" "$theirs" 100 "user faults of the workload in the child cgroup"
+	assert_eq "$(query "$T/out" "recs[0]['probes']['cgroup:cgroup_attach_task']")" '"attached"' "cgroup probe"
+}
+
+# --cgroup PATH that is no cgroup2 directory is a usage error; a host without cgroup2 (here: a
+# mount namespace with every cgroup2 mount removed), a runtime error.
+test_cgroup_errors() {
+	need_root
+	local status path root v1
+	root=$(cgroup_mount cgroup2)
+	v1=$(cgroup_mount cgroup)
+	if [ -z "$v1" ]; then
+		# A named v1 hierarchy of the test's own, where the kernel still allows one.
+		mkdir "$T/v1" && mount -t cgroup -o none,name=foliostat-test cgroup "$T/v1" 2>/dev/null &&
+			v1=$T/v1
+	fi
+	for path in /etc/passwd "$T/no-such-dir" /no-such-cgroup.$$ "$T" ${v1:+"$v1"} ""; do
+		status=0
+		"$FOLIOSTAT" --cgroup "$path" -d 1 >/dev/null 2>"$T/err" || status=$?
+		assert_eq "$status" 2 "exit status for --cgroup '$path'"
+		grep -q "^foliostat: invalid --cgroup '$path'" "$T/err" || fail "message: $(cat "$T/err")"
+	done
+	[ -n "$v1" ] && echo "ok: a cgroup v1 hierarchy ($v1) refused" || echo "note: no cgroup v1 hierarchy to try here"
+	[ "$v1" = "$T/v1" ] && umount "$T/v1"
+	[ -n "$root" ] || return 0
+	status=0
+	# shellcheck disable=SC2016
+	unshare -m --propagation private sh -c '
+		awk "{ for (i = 7; \$i != \"-\"; i++) ; if (\$(i + 1) == \"cgroup2\") print \$5 }" /proc/self/mountinfo |
+			while read -r m; do umount "$m"; done
+		exec "$0" --cgroup / -d 1' "$FOLIOSTAT" >/dev/null 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status without cgroup2"
+	grep -q '^foliostat: failed to find the cgroup v2 hierarchy' "$T/err" || fail "message: $(cat "$T/err")"
+}

@@ -49,8 +49,9 @@ struct probe_def {
 	bool x86_only;
 	/* Not a tracepoint: perf's software page-fault event (tracepoint is NULL). */
 	bool perf_fault_event;
-	/* Needed only to follow a command's forks (-- COMMAND). */
+	/* Needed only to follow a command's forks (-- COMMAND), or for --cgroup. */
 	bool following_only;
+	bool cgroups_only;
 };
 
 #define ONE(program)               \
@@ -125,6 +126,9 @@ static const struct probe_def probe_defs[NR_PROBES] = {
     /* Followed processes' children join them (tasks.bpf.c). */
     [PROBE_TASK_FORK] = {"sched:sched_process_fork", "sched_process_fork", ONE("fs_task_fork"),
 			 .following_only = true},
+    /* A task that moves itself between cgroups is judged again (tasks.bpf.c). */
+    [PROBE_CGROUP_ATTACH] = {"cgroup:cgroup_attach_task", "cgroup_attach_task",
+			     ONE("fs_cgroup_attach"), .cgroups_only = true},
     [PROBE_TASK_RENAME] = {"task:task_rename", "task_rename", ONE("fs_task_rename")},
     /* Records the running thread for the hot programs (attribution.bpf.h), and heals an
      * interrupt depth left behind by an exit BPF had to skip (interrupts.bpf.c). */
@@ -258,6 +262,10 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 			st->not_needed = true;
 			snprintf(st->reason, sizeof(st->reason),
 				 "not needed: it follows the processes of -- COMMAND");
+		} else if (def->cgroups_only && !loader->nr_cgroups) {
+			st->not_needed = true;
+			snprintf(st->reason, sizeof(st->reason),
+				 "not needed: it judges tasks that change cgroups for --cgroup");
 		} else
 			bpf_program__set_autoload(loader->programs[i], true);
 	}
@@ -459,6 +467,7 @@ static int configure_cpus(struct loader *loader)
 		values[i].use_records = loader->facts.attribution == ATTRIBUTION_RECORDS;
 		values[i].preemptible = loader->facts.preemptible;
 		values[i].select_followed = loader->following;
+		values[i].select_cgroups = loader->nr_cgroups;
 	}
 	err = bpf_map__update_elem(loader->skel->maps.fs_cpus, &zero, sizeof(zero), values,
 				   nr_cpus * sizeof(*values), 0);
@@ -667,6 +676,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 
 	memset(loader, 0, sizeof(*loader));
 	loader->following = opts->command != NULL;
+	loader->nr_cgroups = opts->nr_cgroups;
 	verbose = opts->verbose;
 	libbpf_set_print(print_libbpf);
 
@@ -692,6 +702,9 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	btf__free(vmlinux);
 	if (load_what_loads(loader, opts, &facts, err, err_len))
 		goto fail;
+	/* The cgroups to select, before any program that reads them is attached. */
+	memcpy(loader->skel->bss->fs_select_cgroups, opts->cgroup_refs,
+	       sizeof(opts->cgroup_refs[0]) * opts->nr_cgroups);
 	loader->migrate_large_split =
 	    strcmp(bpf_program__name(loader->programs[PROBE_MIGRATE]), "fs_migrate_pages") == 0;
 	/* Every index free before any program can want one. */

@@ -42,7 +42,8 @@ enum fs_probe {
 	PROBE_KSWAPD_WAKE,
 	PROBE_RECLAIM_WRITE,
 	PROBE_TASK_EXIT,
-	PROBE_TASK_FORK, /* only when following a command */
+	PROBE_TASK_FORK,	/* only when following a command */
+	PROBE_CGROUP_ATTACH, /* only with --cgroup */
 	PROBE_TASK_RENAME,
 	PROBE_SWITCH,
 	/* Each exit before its entry: an entry is attached only once its exit is. */
@@ -83,6 +84,7 @@ struct loader {
 	int cpus_fd;
 	struct host_facts facts;
 	bool following; /* -- COMMAND: only the followed processes get entries */
+	int nr_cgroups; /* --cgroup: only their tasks get entries */
 	bool migrate_large_split; /* the kernel's mm_migrate_pages reports large_folio_split */
 	int nr_cpus;		  /* possible CPUs: the per-CPU map's value count */
 	char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN];

@@ -14,9 +14,10 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "cgroups.h"
 #include "command.h"
+#include "loader.h" /* (before the skeleton: foliostat.h's types) */
 #include "foliostat.skel.h"
-#include "loader.h"
 #include "options.h"
 #include "output_file.h"
 #include "privileges.h"
@@ -409,6 +410,26 @@ static int pids_comparable(const struct loader *loader, const struct fs_options 
 	return -1;
 }
 
+/* --cgroup's paths, found on the host: 0, or the exit code with a message in err (2 for a path
+ * that is no cgroup2 directory, 1 for a host without cgroup2). */
+static int find_cgroups(struct fs_options *opts, char *err, size_t err_len)
+{
+	char mount[4096];
+	int ret = cgroup2_mount(mount, sizeof(mount));
+
+	if (ret) {
+		snprintf(err, err_len,
+			 "failed to find the cgroup v2 hierarchy in /proc/self/mountinfo: %s "
+			 "(--cgroup needs it mounted)",
+			 strerror(-ret));
+		return 1;
+	}
+	for (int i = 0; i < opts->nr_cgroups; i++)
+		if (cgroup_resolve(mount, opts->cgroups[i], &opts->cgroup_refs[i], err, err_len))
+			return 2;
+	return 0;
+}
+
 /* The end of a run with -- COMMAND: the command's exit code once it has exited (waiting for it
  * if foliostat's output ended first), 1 if foliostat failed. */
 static int command_outcome(struct command *cmd, int ret)
@@ -462,6 +483,13 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (opts.check)
 		return run_check(&opts);
+	if (opts.nr_cgroups) {
+		ret = find_cgroups(&opts, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "foliostat: %s\n", err);
+			return ret;
+		}
+	}
 	/* The command first, waiting, with foliostat's untouched signal dispositions and none of
 	 * its files: it execs once followed, when start-up is done. */
 	if (opts.command && command_prepare(&command, opts.command, err, sizeof(err))) {

@@ -13,13 +13,14 @@
 
 #include "foliostat.h"
 
-enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK };
+enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK, OPT_CGROUP };
 
 static const struct option long_options[] = {
     {"duration", required_argument, NULL, 'd'},
     {"json", no_argument, NULL, 'j'},
     {"pid", required_argument, NULL, 'p'},
     {"comm", required_argument, NULL, 'c'},
+    {"cgroup", required_argument, NULL, OPT_CGROUP},
     {"top", required_argument, NULL, 'n'},
     {"output", required_argument, NULL, 'o'},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
@@ -50,6 +51,8 @@ void print_usage(FILE *out)
 	    "  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
 	    "  -p, --pid PID        only this process (thread-group id); repeatable\n"
 	    "  -c, --comm NAME      only processes named exactly NAME\n"
+	    "      --cgroup PATH    only tasks in cgroup PATH or below it (a cgroup v2 directory,\n"
+	    "                       or its path as /proc/PID/cgroup writes it); repeatable\n"
 	    "  -n, --top N          at most N processes per record (default %d, 0: all)\n"
 	    "  -o, --output FILE    write each record to FILE instead, replacing it whole (a\n"
 	    "                       reader sees the last record, never part of one)\n"
@@ -186,6 +189,18 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				return FS_PARSE_USAGE;
 			}
 			opts->output = optarg;
+			break;
+		case OPT_CGROUP:
+			if (!optarg[0]) {
+				set_error(err, err_len, "invalid --cgroup '': expected a path");
+				return FS_PARSE_USAGE;
+			}
+			if (opts->nr_cgroups == FS_MAX_CGROUP_FILTERS) {
+				set_error(err, err_len, "at most %d --cgroup options",
+					  FS_MAX_CGROUP_FILTERS);
+				return FS_PARSE_USAGE;
+			}
+			opts->cgroups[opts->nr_cgroups++] = optarg;
 			break;
 		case OPT_MAX_TASKS:
 			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {

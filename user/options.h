@@ -8,7 +8,10 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include "foliostat.h"
+
 #define FS_MAX_PID_FILTERS 64
+#define FS_MAX_CGROUP_FILTERS 8 /* FS_MAX_CGROUPS */
 #define FS_DEFAULT_TOP 20
 
 struct fs_options {
@@ -26,6 +29,10 @@ struct fs_options {
 	bool check;	    /* only report what this host offers, then exit */
 	const char *output; /* write each record to this file, replacing it; NULL: stdout */
 	char **command;	    /* -- COMMAND [ARGS...]: run and follow it (NULL-terminated); NULL: none */
+	const char *cgroups[FS_MAX_CGROUP_FILTERS]; /* --cgroup PATH, as given */
+	int nr_cgroups;
+	/* The same cgroups found on the host (main.c, with cgroups.c), for the loader. */
+	struct fs_cgroup_ref cgroup_refs[FS_MAX_CGROUP_FILTERS];
 };
 
 enum fs_parse_result {

@@ -11,8 +11,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "loader.h" /* (before the skeleton: foliostat.h's types) */
 #include "foliostat.skel.h"
-#include "loader.h"
 
 int self_start(void)
 {

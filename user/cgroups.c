@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Finding cgroups by path (see cgroups.h). */
+#include "cgroups.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo (octal). */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+int cgroup2_mount(char *mount, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (ret && getline(&line, &cap, f) > 0) {
+		/* id parent dev root MOUNTPOINT options [optional...] - FSTYPE source ... */
+		char *save, *field = strtok_r(line, " ", &save), *point = NULL;
+		bool after_dash = false;
+
+		for (int i = 0; field; i++, field = strtok_r(NULL, " ", &save)) {
+			if (i == 4)
+				point = field;
+			else if (after_dash) {
+				if (strcmp(field, "cgroup2") == 0 && point) {
+					unescape_octal(point);
+					snprintf(mount, len, "%s", point);
+					ret = 0;
+				}
+				break;
+			} else if (i > 5 && strcmp(field, "-") == 0)
+				after_dash = true;
+		}
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* `path` resolved, if it is `mount` or below it: the part below (maybe ""), else NULL. */
+static const char *below(const char *path, const char *mount)
+{
+	size_t n = strlen(mount);
+
+	if (strcmp(mount, "/") == 0)
+		return path + 1;
+	if (strncmp(path, mount, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		return path[n] ? path + n + 1 : path + n;
+	return NULL;
+}
+
+int cgroup_resolve(const char *mount, const char *path, struct fs_cgroup_ref *ref, char *err,
+		   size_t err_len)
+{
+	char real_mount[PATH_MAX], as_given[PATH_MAX], joined[PATH_MAX], inside[2 * PATH_MAX + 2];
+	const char *rel = NULL, *dir = NULL;
+	bool exists_elsewhere = false;
+	struct statfs fs;
+	struct stat st;
+
+	if (!realpath(mount, real_mount))
+		snprintf(real_mount, sizeof(real_mount), "%s", mount);
+	/* A directory of the hierarchy, as given; else a path below the mount. */
+	if (realpath(path, as_given)) {
+		rel = below(as_given, real_mount);
+		dir = rel ? as_given : NULL;
+		exists_elsewhere = !rel;
+	}
+	if (!dir) {
+		snprintf(inside, sizeof(inside), "%s/%s", real_mount, path);
+		if (realpath(inside, joined) && (rel = below(joined, real_mount)))
+			dir = joined;
+	}
+	if (!dir) {
+		snprintf(err, err_len,
+			 exists_elsewhere ? "invalid --cgroup '%s': not a cgroup2 directory (the "
+					    "cgroup v2 hierarchy is mounted at %s)"
+					  : "invalid --cgroup '%s': no such cgroup (the cgroup v2 "
+					    "hierarchy is mounted at %s)",
+			 path, real_mount);
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || statfs(dir, &fs) ||
+	    fs.f_type != CGROUP2_SUPER_MAGIC) {
+		snprintf(err, err_len, "invalid --cgroup '%s': not a cgroup2 directory", path);
+		return -1;
+	}
+	/* A cgroup's id is its directory's inode number; its level, its depth below the root. */
+	ref->id = st.st_ino;
+	ref->level = 0;
+	for (const char *p = rel; *p; p++)
+		ref->level += (p == rel || p[-1] == '/') && *p != '/';
+	return 0;
+}

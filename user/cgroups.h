@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* --cgroup: a cgroup (v2) named by the user, found where the host mounts the hierarchy. */
+#ifndef FS_CGROUPS_H
+#define FS_CGROUPS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "foliostat.h"
+
+/* Where the cgroup2 hierarchy is mounted (the first cgroup2 mount in /proc/self/mountinfo:
+ * hybrid hosts mount it elsewhere than /sys/fs/cgroup). Returns 0, or -ENOENT if none is. */
+int cgroup2_mount(char *mount, size_t len);
+
+/*
+ * The cgroup at `path` below the hierarchy mounted at `mount`: `path` is a directory of that
+ * hierarchy, or a path as /proc/PID/cgroup writes it ("/system.slice/foo.service"). Returns 0,
+ * or -1 with a message in err when it is no cgroup2 directory (a usage error).
+ */
+int cgroup_resolve(const char *mount, const char *path, struct fs_cgroup_ref *ref, char *err,
+		   size_t err_len);
+
+#endif /* FS_CGROUPS_H */
