@@ -82,7 +82,8 @@ static __always_inline bool under_cgroup(struct task_struct *task, const struct 
 	struct cgroup *cgrp = BPF_CORE_READ(task, cgroups, dfl_cgrp), *ancestor = NULL;
 	__u32 level = ref->level;
 
-	if (!cgrp || BPF_CORE_READ(cgrp, level) < (int)level || level > 4096)
+	if (!bpf_core_field_exists(struct cgroup, ancestors) || !cgrp ||
+	    BPF_CORE_READ(cgrp, level) < (int)level || level > 4096)
 		return false;
 	bpf_probe_read_kernel(&ancestor, sizeof(ancestor),
 			      (void *)cgrp + bpf_core_field_offset(struct cgroup, ancestors) +
