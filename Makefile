@@ -2,7 +2,7 @@
 # links statically; `make check` runs all tests (integration tests need root); `make install`
 # honours DESTDIR and PREFIX.
 
-VERSION := 0.1.0
+VERSION := 0.2.0
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ARCH ?= $(HOST_ARCH)
 ifeq ($(filter x86 arm64,$(ARCH)),)
@@ -186,12 +186,17 @@ else
 	$(Q)scripts/gen-vmlinux.sh $(BTF) $(ARCH)
 endif
 
+# Bash completion where Debian's bash-completion looks (its completionsdir, below PREFIX).
+COMPLETIONS_DIR := $(PREFIX)/share/bash-completion/completions
+
 install: $(BINARY)
 	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/sbin/foliostat
 	install -D -m 0644 man/foliostat.8 $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
+	install -D -m 0644 contrib/bash-completion/foliostat $(DESTDIR)$(COMPLETIONS_DIR)/foliostat
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
+	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8 \
+		$(DESTDIR)$(COMPLETIONS_DIR)/foliostat
 
 clean:
 	$(call msg,CLEAN,)

@@ -11,10 +11,10 @@
 set -eu
 
 # Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson/libcap-ng for
-# the loader. Tests: python3 (JSON parsing), linux-perf (independent counts); bpftrace for the
-# benchmark's peer configuration.
+# the loader. Tests: python3 (JSON parsing), linux-perf (independent counts), bash-completion
+# (the completion's test); bpftrace for the benchmark's peer configuration.
 PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev libcap-ng-dev
-pkg-config make gcc libc6-dev python3 linux-perf bpftrace"
+pkg-config make gcc libc6-dev python3 linux-perf bpftrace bash-completion"
 foreign_arch=""
 
 while [ $# -gt 0 ]; do

@@ -452,7 +452,7 @@ run_vmtest() {
 test_one_shot_summary_is_readable() {
 	need_root
 	# -c: only the workload, so whatever else the host does cannot push it out of the top 3.
-	start_foliostat "$T/out" -c workload
+	start_foliostat "$T/out" -n workload
 	"$WORKLOAD" thp 16 >"$T/workload"
 	stop_foliostat "$T/out"
 	local pid
@@ -731,7 +731,7 @@ test_refused_program_degrades() {
 # Usage errors exit 2 with a message; --help and --version exit 0.
 test_usage_errors_exit_2() {
 	local args status
-	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-n x" "--max-tasks 1" \
+	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-r x" "--max-tasks 1" \
 		"--check 1" "--check -d 1" "--check -o x" "-o" "--" "-j --" "--check -- true" \
 		"-d 1 -- true" "1 2 -- true"; do
 		status=0
@@ -1045,4 +1045,47 @@ test_cgroup_errors() {
 		exec "$0" --cgroup / -d 1' "$FOLIOSTAT" >/dev/null 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status without cgroup2"
 	grep -q '^foliostat: failed to find the cgroup v2 hierarchy' "$T/err" || fail "message: $(cat "$T/err")"
+}
+
+# Bash completion (contrib/bash-completion/foliostat, as make install installs it), in a
+# non-interactive bash with Debian's bash-completion: every option of --help is offered, and
+# option values complete as what they name.
+test_bash_completion() {
+	need_root
+	[ -r /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
+	local root cg
+	make -s install DESTDIR="$T/dest" PREFIX=/usr || fail "make install"
+	[ -r "$T/dest/usr/share/bash-completion/completions/foliostat" ] || fail "completion not installed"
+	root=$(cgroup_mount cgroup2)
+	cg=$root/foliostat-complete.$$
+	[ -n "$root" ] && { mkdir "$cg" || fail "cannot create $cg"; }
+	touch "$T/a-file"
+	# shellcheck disable=SC2016 # for the inner bash
+	bash -c '
+		. /usr/share/bash-completion/bash_completion
+		. "$0"
+		complete_line() {
+			COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+			_foliostat 2>/dev/null
+			printf "%s\n" "${COMPREPLY[@]}" | sort -u | tr "\n" " "; echo
+		}
+		echo "options: $(complete_line foliostat -)"
+		echo "--cg: $(complete_line foliostat --cg)"
+		echo "command: $(complete_line foliostat -j -- tru)"
+		echo "output: $(complete_line foliostat -o "$1/a-fi")"
+		echo "cgroup: $(complete_line foliostat -c "/${2##*/}")"
+	' "$T/dest/usr/share/bash-completion/completions/foliostat" "$T" "$cg" >"$T/completions"
+	[ -n "$root" ] && rmdir "$cg"
+	cat "$T/completions"
+	local option
+	for option in $("$FOLIOSTAT" --help | grep -oE '(^|[ ,(])--?[a-zA-Z][a-z-]*' | tr -d ' ,('); do
+		grep -q "^options: .* $option " <(sed 's/^options: /options:  /' "$T/completions") ||
+			fail "option $option of --help is not completed"
+	done
+	assert_eq "$(sed -n 's/^--cg: //p' "$T/completions")" "--cgroup " "completion of --cg"
+	grep -q '^command: .*\btrue\b' "$T/completions" || fail "no 'true' for a command after --"
+	assert_eq "$(sed -n 's/^output: //p' "$T/completions")" "$T/a-file " "completion of an output file"
+	[ -z "$root" ] || assert_eq "$(sed -n 's/^cgroup: //p' "$T/completions")" "/${cg##*/}/ " \
+		"completion of a cgroup, as /proc/PID/cgroup writes it"
 }

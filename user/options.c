@@ -13,15 +13,18 @@
 
 #include "foliostat.h"
 
-enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK, OPT_CGROUP };
+enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK };
 
 static const struct option long_options[] = {
     {"duration", required_argument, NULL, 'd'},
     {"json", no_argument, NULL, 'j'},
     {"pid", required_argument, NULL, 'p'},
-    {"comm", required_argument, NULL, 'c'},
-    {"cgroup", required_argument, NULL, OPT_CGROUP},
-    {"top", required_argument, NULL, 'n'},
+    /* As in libbpf-tools: -c a cgroup, -n a command's name, -r the rows shown (filetop). */
+    {"cgroup", required_argument, NULL, 'c'},
+    {"comm", required_argument, NULL, 'n'},
+    {"name", required_argument, NULL, 'n'},
+    {"top", required_argument, NULL, 'r'},
+    {"rows", required_argument, NULL, 'r'},
     {"output", required_argument, NULL, 'o'},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
     {"self", no_argument, NULL, OPT_SELF},
@@ -50,10 +53,11 @@ void print_usage(FILE *out)
 	    "  -d, --duration SECS  one-shot: stop after SECS seconds\n"
 	    "  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
 	    "  -p, --pid PID        only this process (thread-group id); repeatable\n"
-	    "  -c, --comm NAME      only processes named exactly NAME\n"
-	    "      --cgroup PATH    only tasks in cgroup PATH or below it (a cgroup v2 directory,\n"
+	    "  -c, --cgroup PATH    only tasks in cgroup PATH or below it (a cgroup v2 directory,\n"
 	    "                       or its path as /proc/PID/cgroup writes it); repeatable\n"
-	    "  -n, --top N          at most N processes per record (default %d, 0: all)\n"
+	    "  -n, --comm NAME      only processes named exactly NAME (also --name)\n"
+	    "  -r, --top N          at most N processes per record (default %d, 0: all; also\n"
+	    "                       --rows)\n"
 	    "  -o, --output FILE    write each record to FILE instead, replacing it whole (a\n"
 	    "                       reader sees the last record, never part of one)\n"
 	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
@@ -140,7 +144,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		}
 	}
 
-	while ((opt = getopt_long(argc, argv, ":d:jp:c:n:o:vhV", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:jp:c:n:r:o:vhV", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (!parse_seconds(optarg, &opts->duration_s)) {
@@ -164,7 +168,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			opts->pids[opts->nr_pids++] = value;
 			break;
-		case 'c':
+		case 'n':
 			if (strlen(optarg) == 0 || strlen(optarg) >= FS_COMM_LEN) {
 				set_error(err, err_len,
 					  "invalid process name '%s': 1 to %d bytes (the kernel "
@@ -174,7 +178,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			opts->comm = optarg;
 			break;
-		case 'n':
+		case 'r':
 			top_given = true;
 			if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
 				set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
@@ -190,7 +194,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			opts->output = optarg;
 			break;
-		case OPT_CGROUP:
+		case 'c':
 			if (!optarg[0]) {
 				set_error(err, err_len, "invalid --cgroup '': expected a path");
 				return FS_PARSE_USAGE;

@@ -45,6 +45,18 @@ static bool long_options_are_understood(void)
 	       ASSERT_EQ(opts.max_tasks, 1024) && ASSERT_TRUE(opts.verbose);
 }
 
+/* The short options libbpf-tools users would guess: -c a cgroup, -n a name, -r rows; the long
+ * spellings of before still work. */
+static bool short_options_follow_libbpf_tools(void)
+{
+	return ASSERT_EQ(PARSE("-c", "/a", "-c", "/b", "-n", "bash", "-r", "5"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.nr_cgroups, 2) && ASSERT_STREQ(opts.cgroups[1], "/b") &&
+	       ASSERT_STREQ(opts.comm, "bash") && ASSERT_EQ(opts.top, 5) &&
+	       ASSERT_EQ(PARSE("--name", "sh", "--rows", "0", "--cgroup", "/c"), FS_PARSE_RUN) &&
+	       ASSERT_STREQ(opts.comm, "sh") && ASSERT_EQ(opts.top, 0) &&
+	       ASSERT_STREQ(opts.cgroups[0], "/c");
+}
+
 static bool pids_are_repeatable(void)
 {
 	return ASSERT_EQ(PARSE("-p", "1", "--pid", "42"), FS_PARSE_RUN) &&
@@ -80,9 +92,9 @@ static bool bad_values_name_the_option(void)
 {
 	return ASSERT_EQ(PARSE("-p", "0"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "invalid PID") &&
 	       ASSERT_EQ(PARSE("-p", "12x"), FS_PARSE_USAGE) &&
-	       ASSERT_EQ(PARSE("-n", "-1"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "--top") &&
+	       ASSERT_EQ(PARSE("-r", "-1"), FS_PARSE_USAGE) && ASSERT_CONTAINS(err, "--top") &&
 	       ASSERT_EQ(PARSE("--max-tasks", "1"), FS_PARSE_USAGE) &&
-	       ASSERT_EQ(PARSE("-c", "a-name-longer-than-15"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-n", "a-name-longer-than-15"), FS_PARSE_USAGE) &&
 	       ASSERT_CONTAINS(err, "process name");
 }
 
@@ -128,7 +140,7 @@ static bool a_command_follows_the_separator(void)
 	       ASSERT_TRUE(opts.interval_s == 0.5) && ASSERT_TRUE(opts.json) &&
 	       ASSERT_STREQ(opts.command[0], "make") && ASSERT_STREQ(opts.command[1], "-j") &&
 	       ASSERT_STREQ(opts.command[2], "8") && ASSERT_TRUE(opts.command[3] == NULL) &&
-	       ASSERT_EQ(opts.top, 0) && ASSERT_EQ(PARSE("-n", "3", "--", "true"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.top, 0) && ASSERT_EQ(PARSE("-r", "3", "--", "true"), FS_PARSE_RUN) &&
 	       ASSERT_EQ(opts.top, 3) && ASSERT_EQ(PARSE("-j"), FS_PARSE_RUN) &&
 	       ASSERT_TRUE(opts.command == NULL);
 }
@@ -149,6 +161,7 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(no_arguments_is_a_one_shot_summary),
     UNIT_TEST(interval_and_count_mean_streaming),
     UNIT_TEST(long_options_are_understood),
+    UNIT_TEST(short_options_follow_libbpf_tools),
     UNIT_TEST(pids_are_repeatable),
     UNIT_TEST(bad_intervals_are_usage_errors),
     UNIT_TEST(bad_counts_are_usage_errors),
