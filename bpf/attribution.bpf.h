@@ -49,7 +49,8 @@ static __noinline struct fs_counters *thread_entry(struct fs_cpu *cpu, __u64 key
 	if (linked) {
 		*ref = *linked;
 		head = entry_checked(&fs_tasks, key, *ref);
-	} else if (!(cpu->select_followed | cpu->select_cgroups) || selected(cpu, task)) {
+	} else if (!(cpu->select_followed | cpu->select_cgroups) ||
+		   selected(cpu, bpf_get_current_task())) {
 		head = entry_make(&fs_tasks_index, &fs_tasks, &fs_tasks_free, &fs_tasks_taken, key,
 				  task->group_leader->comm, ref);
 	} else {
@@ -119,13 +120,13 @@ static __always_inline struct fs_counters *running_counters(struct fs_cpu *cpu,
 	__u32 index = run->index;
 	struct fs_task *entry;
 
-	/* One test on the path of every event for the three marks, all above any index. */
+	/* One test on the path of every event for the three marks, all above any index (the
+	 * third, FS_NO_ENTRY, is found by the lookup failing, below). */
 	if (index >= FS_UNSELECTED) {
 		if (index == FS_UNTRACKED)
 			return &cpu->untracked;
 		if (index == FS_UNSELECTED)
 			return &cpu->unselected;
-		return recorded_thread_counters(cpu, run); /* FS_NO_ENTRY: not found yet */
 	}
 	entry = bpf_map_lookup_elem(&fs_tasks, &index);
 	if (entry && entry->head.gen == run->gen)

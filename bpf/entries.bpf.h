@@ -73,44 +73,18 @@ static __always_inline struct fs_entry_head *entry_find(void *index_map, void *v
 	return entry_make(index_map, values, free, taken, key, comm, ref);
 }
 
-extern struct fs_cgroup_ref fs_select_cgroups[FS_MAX_CGROUPS];
-
-/* Is `task` in or below cgroup `ref` of the default hierarchy? Its ancestor at ref's level is
- * ref, as the kernel's own cgroup_is_descendant() asks. */
-static __always_inline bool under_cgroup(struct task_struct *task, const struct fs_cgroup_ref *ref)
-{
-	struct cgroup *cgrp = BPF_CORE_READ(task, cgroups, dfl_cgrp), *ancestor = NULL;
-	__u32 level = ref->level;
-
-	if (!bpf_core_field_exists(struct cgroup, ancestors) || !cgrp ||
-	    BPF_CORE_READ(cgrp, level) < (int)level || level > 4096)
-		return false;
-	bpf_probe_read_kernel(&ancestor, sizeof(ancestor),
-			      (void *)cgrp + bpf_core_field_offset(struct cgroup, ancestors) +
-				  level * sizeof(ancestor));
-	return ancestor && BPF_CORE_READ(ancestor, kn, id) == ref->id;
-}
-
 /*
- * Is `task` in the selection? Every task is, unless a command is followed (its processes are)
- * or cgroups are given (their tasks are), or both. Asked only when an entry would be made,
- * never on the path of an event of a known thread.
+ * Is the task at `task` (an address: a global function takes numbers) in the selection? Every
+ * task is, unless a command is followed (its processes are) or cgroups are given (their tasks
+ * are), or both. A global function (tasks.bpf.c): the verifier checks it once per program, not
+ * at every call in every state, which keeps the load quick. Asked only when an entry would be
+ * made, never on the path of an event of a known thread.
  */
-static __noinline bool selected(struct fs_cpu *cpu, struct task_struct *task)
-{
-	__u32 tgid = BPF_CORE_READ(task, tgid);
+int fs_task_selected(__u32 select_followed, __u32 select_cgroups, __u64 task);
 
-	if (cpu->select_followed && !bpf_map_lookup_elem(&fs_followed, &tgid))
-		return false;
-	if (!cpu->select_cgroups)
-		return true;
-	for (int i = 0; i < FS_MAX_CGROUPS; i++) {
-		if (i >= cpu->select_cgroups)
-			break;
-		if (under_cgroup(task, &fs_select_cgroups[i]))
-			return true;
-	}
-	return false;
+static __always_inline bool selected(struct fs_cpu *cpu, __u64 task)
+{
+	return fs_task_selected(cpu->select_followed, cpu->select_cgroups, task);
 }
 
 /*

@@ -12,6 +12,42 @@
 /* --cgroup's cgroups, set by the loader before any program is attached. */
 struct fs_cgroup_ref fs_select_cgroups[FS_MAX_CGROUPS];
 
+/*
+ * See entries.bpf.h. A task is in or below a selected cgroup when its cgroup's ancestor at that
+ * cgroup's level (its depth) is that cgroup, as the kernel's cgroup_is_descendant() asks.
+ */
+__noinline int fs_task_selected(__u32 select_followed, __u32 select_cgroups, __u64 task_addr)
+{
+	struct task_struct *task = (struct task_struct *)task_addr;
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	struct cgroup *cgrp, *ancestor;
+	void *ancestors;
+	int level;
+
+	if (select_followed && !bpf_map_lookup_elem(&fs_followed, &tgid))
+		return 0;
+	if (!select_cgroups)
+		return 1;
+	if (!bpf_core_field_exists(struct cgroup, ancestors))
+		return 0;
+	cgrp = BPF_CORE_READ(task, cgroups, dfl_cgrp);
+	if (!cgrp)
+		return 0;
+	level = BPF_CORE_READ(cgrp, level);
+	ancestors = (void *)cgrp + bpf_core_field_offset(struct cgroup, ancestors);
+	for (__u32 i = 0; i < FS_MAX_CGROUPS && i < select_cgroups; i++) {
+		__u32 at = fs_select_cgroups[i].level;
+
+		ancestor = NULL;
+		if ((int)at > level ||
+		    bpf_probe_read_kernel(&ancestor, sizeof(ancestor), ancestors + at * sizeof(ancestor)))
+			continue;
+		if (ancestor && BPF_CORE_READ(ancestor, kn, id) == fs_select_cgroups[i].id)
+			return 1;
+	}
+	return 0;
+}
+
 /* What the loader's rename to FS_PROBE_COMM showed (see loader.c): how far its frame was from
  * the base of its kernel stack, and its thread key as the kernel's tracepoints see it. */
 struct {
