@@ -819,6 +819,13 @@ test_pid_filter_in_a_pid_namespace_is_explained() {
 	assert_eq "$status" 1 "exit status"
 	grep -q "^foliostat: failed to select processes by pid: foliostat runs in a PID namespace" "$T/err" ||
 		fail "message: $(cat "$T/err")"
+	# A command is followed by its pid too: the same error, and the command never runs.
+	status=0
+	unshare --pid --fork --mount-proc "$FOLIOSTAT" -- touch "$T/ran" >/dev/null 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status with -- COMMAND"
+	grep -q "^foliostat: failed to follow the command: foliostat runs in a PID namespace" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	[ ! -e "$T/ran" ] || fail "the command ran"
 	# Without -p it runs there, and reports the kernel's pids.
 	unshare --pid --fork --mount-proc "$FOLIOSTAT" -j -d 0.3 >"$T/out" || fail "exit status $?"
 	assert_eq "$(query "$T/out" "all(p['pid'] != 1 or p['comm'] != 'foliostat' for p in recs[0]['processes'])")" true \
