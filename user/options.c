@@ -108,6 +108,15 @@ static bool parse_long(const char *text, long min, long max, long *value)
 	return errno == 0 && end != text && *end == '\0' && *value >= min && *value <= max;
 }
 
+/* A repeatable option given `nr` times already: may it be given once more? */
+static bool room_for(int nr, int max, const char *option, char *err, size_t err_len)
+{
+	if (nr < max)
+		return true;
+	set_error(err, err_len, "at most %d %s options", max, option);
+	return false;
+}
+
 /* The option as the user wrote it: a long one from argv, a short one from getopt's optopt. */
 static const char *option_name(char **argv, int short_opt, char buf[3])
 {
@@ -161,11 +170,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				set_error(err, err_len, "invalid PID '%s'", optarg);
 				return FS_PARSE_USAGE;
 			}
-			if (opts->nr_pids == FS_MAX_PID_FILTERS) {
-				set_error(err, err_len, "at most %d --pid options",
-					  FS_MAX_PID_FILTERS);
+			if (!room_for(opts->nr_pids, FS_MAX_PID_FILTERS, "--pid", err, err_len))
 				return FS_PARSE_USAGE;
-			}
 			opts->pids[opts->nr_pids++] = value;
 			break;
 		case 'n':
@@ -199,11 +205,9 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				set_error(err, err_len, "invalid --cgroup '': expected a path");
 				return FS_PARSE_USAGE;
 			}
-			if (opts->nr_cgroups == FS_MAX_CGROUP_FILTERS) {
-				set_error(err, err_len, "at most %d --cgroup options",
-					  FS_MAX_CGROUP_FILTERS);
+			if (!room_for(opts->nr_cgroups, FS_MAX_CGROUP_FILTERS, "--cgroup", err,
+				      err_len))
 				return FS_PARSE_USAGE;
-			}
 			opts->cgroups[opts->nr_cgroups++] = optarg;
 			break;
 		case OPT_MAX_TASKS:
