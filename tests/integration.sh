@@ -937,6 +937,8 @@ test_command_is_followed_with_its_children() {
 	assert_between "$(query "$T/out" "faults($child, 'user')")" 4096 5096 "the child's user faults"
 	assert_between "$ours" $((theirs - 10)) $((theirs + 10)) "the child's faults vs wait4's rusage ($theirs)"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['sched:sched_process_fork']")" '"attached"' "fork probe"
+	# Everything else is in the unselected group, and the system figures still add up.
+	assert_records_add_up "$T/out" --threads-only
 }
 
 # foliostat exits as its command did: its status, 128 + the signal that killed it, 127 for a
@@ -1021,6 +1023,9 @@ test_cgroup_selects_its_tasks_only() {
 	assert_between "$ours" 8192 9192 "user faults of the workload in the child cgroup"
 	assert_matches_perf "$ours" "$theirs" 100 "user faults of the workload in the child cgroup"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['cgroup:cgroup_attach_task']")" '"attached"' "cgroup probe"
+	assert_between "$(query "$T/out" "recs[0]['system']['unselected']['faults']['user']")" 4096 100000000 \
+		"user faults outside the cgroup (the other workload's among them)"
+	assert_records_add_up "$T/out" --threads-only
 }
 
 # --cgroup PATH that is no cgroup2 directory is a usage error; a host without cgroup2 (here: a

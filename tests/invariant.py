@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Checks that every record of foliostat's NDJSON adds up, exactly:
 
-    invariant.py FILE
+    invariant.py FILE [--threads-only]
 
 For every counter a process row has, the system figure is the sum of the processes', the
-interrupt group's and the untracked group's; for the process-level figures (collapse outcomes,
-stall counts), the system figure is the processes' plus the unattributed and untracked ones. The
-records must list every process (--top 0, no -p or -c). Prints each record's totals for a few
-counters, and every mismatch; exits 1 if there is one.
+interrupt group's, the untracked group's and the unselected group's (threads outside a -c or
+-- COMMAND selection); for the process-level figures (collapse outcomes, stall counts), the
+system figure is the processes' plus the unattributed and untracked ones, checked only without a
+selection (--threads-only skips them). The records must list every process (--top 0, no -p or
+-n). Prints each record's totals for a few counters, and every mismatch; exits 1 if there is
+one.
 """
 import json
 import sys
@@ -39,7 +41,7 @@ def get(obj, path):
     return obj
 
 
-def check_record(n, rec, problems):
+def check_record(n, rec, problems, threads_only):
     system = rec["system"]
     for group in THREAD_GROUPS:
         expected = {}
@@ -47,6 +49,7 @@ def check_record(n, rec, problems):
             add_into(expected, get(p, group))
         add_into(expected, get(system["interrupt"], group))
         add_into(expected, get(system["untracked"], group))
+        add_into(expected, get(system["unselected"], group))
         actual = {}
         # System histograms also hold frees, which no process row has.
         sys_group = dict(get(system, group) or {})
@@ -56,8 +59,10 @@ def check_record(n, rec, problems):
         for path in set(actual) | set(expected):
             if actual.get(path, 0) != expected.get(path, 0):
                 problems.append(f"record {n}: {'.'.join(group + path)}: system "
-                                f"{actual.get(path, 0)}, processes + interrupt + untracked "
+                                f"{actual.get(path, 0)}, processes + interrupt + untracked + unselected "
                                 f"{expected.get(path, 0)}")
+    if threads_only:
+        return
     thp = system["thp"]
     for event in ("collapse", "collapse_file", "scan", "scan_file"):
         if thp[event] is None:
@@ -85,6 +90,7 @@ def check_record(n, rec, problems):
 
 def main():
     problems = []
+    threads_only = "--threads-only" in sys.argv[2:]
     with open(sys.argv[1]) as f:
         recs = [json.loads(line) for line in f]
     if not recs:
@@ -93,7 +99,7 @@ def main():
         if len(rec["processes"]) != rec["system"]["processes"]:
             sys.exit(f"invariant.py: record {n} lists {len(rec['processes'])} of "
                      f"{rec['system']['processes']} processes: run with --top 0")
-        check_record(n, rec, problems)
+        check_record(n, rec, problems, threads_only)
     s = [r["system"] for r in recs]
     print(f"{len(recs)} records: {sum(x['faults']['user'] or 0 for x in s)} user faults, "
           f"{sum(sum(x['folios']['alloc'].values()) for x in s)} folios allocated, "

@@ -288,10 +288,10 @@ mixed_workload() {
 	wait_workloads
 }
 
-# assert_records_add_up FILE: in every record, each system figure is exactly the sum of the
+# assert_records_add_up FILE [--threads-only]: in every record, each system figure is exactly the sum of the
 # groups its events land in (tests/invariant.py).
 assert_records_add_up() {
-	python3 tests/invariant.py "$1" || fail "records do not add up"
+	python3 tests/invariant.py "$@" || fail "records do not add up"
 	echo "ok: every record adds up"
 }
 

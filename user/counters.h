@@ -26,6 +26,7 @@ struct system_totals {
 	struct fs_totals total;
 	struct fs_totals interrupt;
 	struct fs_totals untracked;
+	struct fs_totals unselected; /* threads outside the selection (-c, -- COMMAND) */
 	FS_SYSTEM_TAIL_FIELDS
 };
 

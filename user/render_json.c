@@ -254,7 +254,8 @@ static void lru_json(struct json_writer *w, const struct fs_report *r, const str
 	jw_object_end(w);
 }
 
-/* The interrupt and untracked groups: what a process row counts per thread, in its places. */
+/* The interrupt, untracked and unselected groups: what a process row counts per thread, in its
+ * places. */
 static void group_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
 {
 	jw_object_begin(w);
@@ -406,6 +407,8 @@ static void system_json(struct json_writer *w, const struct fs_report *r)
 	group_json(w, r, &r->system.interrupt);
 	jw_key(w, "untracked");
 	group_json(w, r, &r->system.untracked);
+	jw_key(w, "unselected");
+	group_json(w, r, &r->system.unselected);
 	jw_member_int(w, "processes", (long long)r->processes->nr_active);
 	jw_object_end(w);
 }

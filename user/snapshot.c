@@ -269,6 +269,7 @@ void system_add_cpu_growth(struct system_totals *system, const struct fs_cpu *no
 	totals_add_growth(&system->total, &now->interrupt, &last->interrupt);
 	totals_add_growth(&system->total, &now->untracked, &last->untracked);
 	/* Outside the selection: in the host's figures, in no process row. */
+	totals_add_growth(&system->unselected, &now->unselected, &last->unselected);
 	totals_add_growth(&system->total, &now->unselected, &last->unselected);
 	for (size_t i = 0; i < SYSTEM_TAIL_WORDS; i++)
 		t[i] += n[i] - l[i];

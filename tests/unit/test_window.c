@@ -201,6 +201,7 @@ static bool cpu_groups_add_to_the_system_total(void)
 	return ASSERT_EQ(system.interrupt.folios[FS_FOLIO_ALLOC_KERNEL][1], 3) &&
 	       ASSERT_EQ(system.total.folios[FS_FOLIO_ALLOC_KERNEL][1], 3) &&
 	       ASSERT_EQ(system.untracked.fault_kinds[2], 4) &&
+	       ASSERT_EQ(system.unselected.fault_kinds[2], 4) &&
 	       ASSERT_EQ(system.total.fault_kinds[2], 108) && ASSERT_EQ(system.freed[0], 6);
 }
 
