@@ -27,7 +27,7 @@ static __always_inline struct fs_entry_head *entry_checked(void *values, __u64 k
  */
 static __always_inline struct fs_entry_head *entry_make(void *index_map, void *values, void *free,
 							void *taken, __u64 key, const char *comm,
-							struct fs_entry_ref *ref)
+							__u64 cgroup, struct fs_entry_ref *ref)
 {
 	struct fs_entry_head *head;
 	struct fs_entry_ref *linked;
@@ -41,6 +41,7 @@ static __always_inline struct fs_entry_head *entry_make(void *index_map, void *v
 		return NULL;
 	head->key = key;
 	head->exited = 0;
+	head->cgroup = cgroup;
 	bpf_probe_read_kernel_str(head->comm, sizeof(head->comm), comm);
 	ref->gen = head->gen;
 	if (bpf_map_update_elem(index_map, &key, ref, BPF_NOEXIST)) {
@@ -62,7 +63,7 @@ static __always_inline struct fs_entry_head *entry_make(void *index_map, void *v
 /* Key's entry through the index, made if it has none (`comm` names it then). */
 static __always_inline struct fs_entry_head *entry_find(void *index_map, void *values, void *free,
 							void *taken, __u64 key, const char *comm,
-							struct fs_entry_ref *ref)
+							__u64 cgroup, struct fs_entry_ref *ref)
 {
 	struct fs_entry_ref *linked = bpf_map_lookup_elem(index_map, &key);
 
@@ -70,7 +71,7 @@ static __always_inline struct fs_entry_head *entry_find(void *index_map, void *v
 		*ref = *linked;
 		return entry_checked(values, key, *ref);
 	}
-	return entry_make(index_map, values, free, taken, key, comm, ref);
+	return entry_make(index_map, values, free, taken, key, comm, cgroup, ref);
 }
 
 /*
@@ -89,15 +90,16 @@ static __always_inline bool selected(struct fs_cpu *cpu, __u64 task)
 
 /*
  * The entry of process `tgid`, made if it has none, named from `leader_comm` (a kernel
- * address); NULL when the table is full. Its events are rare (collapses, stalls), and threads
- * of the process on several CPUs share it: its counters take atomic adds.
+ * address), in cgroup `cgroup`; NULL when the table is full. Its events are rare (collapses,
+ * stalls), and threads of the process on several CPUs share it: its counters take atomic adds.
  */
-static __always_inline struct fs_proc *proc_entry(__u32 tgid, const char *leader_comm)
+static __always_inline struct fs_proc *proc_entry(__u32 tgid, const char *leader_comm,
+						  __u64 cgroup)
 {
 	struct fs_entry_ref ref;
 
 	return (struct fs_proc *)entry_find(&fs_procs_index, &fs_procs, &fs_procs_free,
-					    &fs_procs_taken, tgid, leader_comm, &ref);
+					    &fs_procs_taken, tgid, leader_comm, cgroup, &ref);
 }
 
 #endif /* FS_ENTRIES_BPF_H */

@@ -136,10 +136,16 @@ struct fs_counters {
  */
 struct fs_entry_head {
 	__u64 key;    /* whose entry it is; valid once the entry is marked taken */
-	__u32 gen;    /* bumped by the loader when it unlinks the entry */
-	__u32 exited; /* thread table: the thread has exited (set at sched_process_exit) */
+	__u32 gen;    /* bumped by the loader when it unlinks the entry (and by BPF, see exited) */
+	__u32 exited; /* thread table: the thread has exited (set at sched_process_exit), or moved
+		       * to another cgroup: BPF then unlinked the entry itself (FS_ENTRY_MOVED) */
 	char comm[FS_COMM_LEN]; /* the thread group leader's name, following its renames */
+	__u64 cgroup; /* the id of its cgroup (v2) when the entry was made: a thread that moves
+		       * gets a new entry (tasks.bpf.c), so its events stay where they happened */
 };
+
+#define FS_ENTRY_EXITED 1
+#define FS_ENTRY_MOVED 2
 
 /* What the index maps a key to. */
 struct fs_entry_ref {

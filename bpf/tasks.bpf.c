@@ -70,7 +70,7 @@ int BPF_PROG(fs_task_exit)
 	if (ref) {
 		head = entry_checked(&fs_tasks, key, *ref);
 		if (head)
-			head->exited = 1;
+			head->exited = FS_ENTRY_EXITED;
 	}
 	/* A followed process leaves the set with its last thread (signal->live counts the
 	 * threads not yet past this point), so that the set stays as small as the live tree. */
@@ -84,18 +84,28 @@ int BPF_PROG(fs_task_exit)
 }
 
 /*
- * A task moved into or out of a cgroup with --cgroup: its CPU's record may hold the verdict of
- * its old cgroup for the rest of its turn; a task that moves itself (echo $$ > cgroup.procs,
- * then exec) is judged again at its next event. (One moved by another task while it runs
- * elsewhere is judged again at its next context switch; one with an entry keeps it while it
- * stays active.) Attached only with --cgroup.
+ * A thread moved to another cgroup: its events from now on belong there. Its entry (made in the
+ * old cgroup) is retired here, in the mover's context: marked moved (the loader reports it
+ * and frees it as it does an exited thread's, without unlinking it again), unlinked from the
+ * index, and its gen bumped, which makes every reference to it stale (the CPUs' records and
+ * caches): the thread's next event makes a new entry in its new cgroup. Events racing the move
+ * on another CPU land on either side of it. With --cgroup, the CPU's record of a thread that
+ * moves itself is cleared too, so that its selection is judged again at its next event.
  */
 SEC("tp_btf/cgroup_attach_task")
 int BPF_PROG(fs_cgroup_attach, struct cgroup *dst, const char *path, struct task_struct *task)
 {
 	struct fs_cpu *cpu = this_cpu();
+	__u64 key = thread_key(task);
+	struct fs_entry_ref *ref = bpf_map_lookup_elem(&fs_tasks_index, &key);
+	struct fs_entry_head *head = ref ? entry_checked(&fs_tasks, key, *ref) : NULL;
 
-	if (cpu && task == bpf_get_current_task_btf() && cpu->running.key == thread_key(task))
+	if (head && head->cgroup != dst->kn->id) {
+		head->exited = FS_ENTRY_MOVED;
+		bpf_map_delete_elem(&fs_tasks_index, &key);
+		__sync_fetch_and_add(&head->gen, 1);
+	}
+	if (cpu && task == bpf_get_current_task_btf() && cpu->running.key == key)
 		cpu->running.index = FS_NO_ENTRY;
 	return 0;
 }

@@ -94,6 +94,7 @@ mount -t proc proc /proc
 foliostat -d 1 >/dev/null 2>/tmp/nobtf
 echo "vmtest: without BTF: exit $? $(cat /tmp/nobtf)"
 mount -t sysfs sysfs /sys
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 echo "vmtest: kernel $(cat /proc/sys/kernel/osrelease)"
@@ -247,6 +248,10 @@ expected = {"faults.file", "thp.collapse_file", "thp.migrate.large_folio_split"}
 if arch == "arm64":
     expected |= {f"faults.{k}" for k in ("read", "write", "exec", "not_present", "protection")} | {"tlb"}
 nulls = {n for p in of_pid(pages["pid"]) for n in null_paths(p)}
+# The process's cgroup, taken in the kernel and named from the cgroup2 mount: the root here.
+cgroups = {p["cgroup"] for p in of_pid(pages["pid"])}
+print(f"vmtest: pages 4096: cgroup {cgroups}")
+ok &= cgroups == {"/"}
 print(f"vmtest: null fields: {', '.join(sorted(nulls))}")
 if nulls != expected:
     print(f"vmtest: expected null: {', '.join(sorted(expected))}")

@@ -1101,3 +1101,38 @@ test_bash_completion() {
 	[ -z "$root" ] || assert_eq "$(sed -n 's/^cgroup: //p' "$T/completions")" "/${cg##*/}/ " \
 		"completion of a cgroup, as /proc/PID/cgroup writes it"
 }
+
+# Every process row names its cgroup (v2), as /proc/PID/cgroup does, relative to wherever the
+# hierarchy is mounted. A shell that runs a workload in one cgroup, moves itself to another and
+# runs a second there: each workload's row has its cgroup, the shell's the one it ended in, and
+# the records still add up (the shell's entry in its first cgroup was retired at the move).
+test_process_rows_carry_their_cgroup() {
+	need_root
+	local root a b
+	root=$(cgroup_mount cgroup2)
+	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted"
+	a=$root/foliostat-test-a.$$ b=$root/foliostat-test-b.$$
+	mkdir "$a" "$b" || fail "cannot create cgroups under $root"
+	# shellcheck disable=SC2064 # expand now
+	trap "rmdir '$a' '$b' 2>/dev/null" EXIT
+	start_foliostat "$T/out" -j -r 0
+	# shellcheck disable=SC2016 # the inner shell's
+	sh -c 'echo $$ >"$0/cgroup.procs" && "$2" pages 4096 >"$3.first" &&
+		echo $$ >"$1/cgroup.procs" && "$2" pages 2048 >"$3.second" && echo $$ >"$3.shell"' \
+		"$a" "$b" "$WORKLOAD" "$T/w" || fail "workloads failed"
+	stop_foliostat "$T/out"
+	local first second shell
+	first=$(json_field "$(cat "$T/w.first")" pid)
+	second=$(json_field "$(cat "$T/w.second")" pid)
+	shell=$(cat "$T/w.shell")
+	assert_eq "$(query "$T/out" "[p['cgroup'] for p in recs[0]['processes'] if p['pid'] == $first]")" \
+		"[\"/${a##*/}\"]" "the first workload's cgroup"
+	assert_eq "$(query "$T/out" "[p['cgroup'] for p in recs[0]['processes'] if p['pid'] == $second]")" \
+		"[\"/${b##*/}\"]" "the second workload's cgroup"
+	assert_eq "$(query "$T/out" "[p['cgroup'] for p in recs[0]['processes'] if p['pid'] == $shell]")" \
+		"[\"/${b##*/}\"]" "the shell's cgroup, after its move"
+	assert_eq "$(query "$T/out" "[p['cgroup_id'] for p in recs[0]['processes'] if p['pid'] == $first]")" \
+		"[$(stat -c %i "$a")]" "the first workload's cgroup id (its directory's inode)"
+	assert_between "$(query "$T/out" "faults($first, 'user')")" 4096 5096 "the first workload's faults"
+	assert_records_add_up "$T/out"
+}

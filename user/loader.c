@@ -49,9 +49,8 @@ struct probe_def {
 	bool x86_only;
 	/* Not a tracepoint: perf's software page-fault event (tracepoint is NULL). */
 	bool perf_fault_event;
-	/* Needed only to follow a command's forks (-- COMMAND), or for --cgroup. */
+	/* Needed only to follow a command's forks (-- COMMAND). */
 	bool following_only;
-	bool cgroups_only;
 };
 
 #define ONE(program)               \
@@ -126,9 +125,9 @@ static const struct probe_def probe_defs[NR_PROBES] = {
     /* Followed processes' children join them (tasks.bpf.c). */
     [PROBE_TASK_FORK] = {"sched:sched_process_fork", "sched_process_fork", ONE("fs_task_fork"),
 			 .following_only = true},
-    /* A task that moves itself between cgroups is judged again (tasks.bpf.c). */
+    /* A thread that moves to another cgroup gets a new entry there (tasks.bpf.c). */
     [PROBE_CGROUP_ATTACH] = {"cgroup:cgroup_attach_task", "cgroup_attach_task",
-			     ONE("fs_cgroup_attach"), .cgroups_only = true},
+			     ONE("fs_cgroup_attach")},
     [PROBE_TASK_RENAME] = {"task:task_rename", "task_rename", ONE("fs_task_rename")},
     /* Records the running thread for the hot programs (attribution.bpf.h), and heals an
      * interrupt depth left behind by an exit BPF had to skip (interrupts.bpf.c). */
@@ -262,10 +261,6 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 			st->not_needed = true;
 			snprintf(st->reason, sizeof(st->reason),
 				 "not needed: it follows the processes of -- COMMAND");
-		} else if (def->cgroups_only && !loader->nr_cgroups) {
-			st->not_needed = true;
-			snprintf(st->reason, sizeof(st->reason),
-				 "not needed: it judges tasks that change cgroups for --cgroup");
 		} else
 			bpf_program__set_autoload(loader->programs[i], true);
 	}

@@ -43,7 +43,7 @@ enum fs_probe {
 	PROBE_RECLAIM_WRITE,
 	PROBE_TASK_EXIT,
 	PROBE_TASK_FORK,	/* only when following a command */
-	PROBE_CGROUP_ATTACH, /* only with --cgroup */
+	PROBE_CGROUP_ATTACH,
 	PROBE_TASK_RENAME,
 	PROBE_SWITCH,
 	/* Each exit before its entry: an entry is attached only once its exit is. */

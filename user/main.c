@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "cgroup_names.h"
 #include "cgroups.h"
 #include "command.h"
 #include "loader.h" /* (before the skeleton: foliostat.h's types) */
@@ -310,6 +311,7 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	struct fs_report report = {0};
 	struct kernel_counters kernel_total = {0};
 	struct self_cost self_total = {0};
+	struct cgroup_names cgroup_names;
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	/* Reads per record (0: one record at the end): one, unless the interval is long. */
@@ -329,6 +331,8 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	}
 	host_info_read(&host);
 	report.host = &host;
+	cgroup_names_open(&cgroup_names);
+	report.cgroup_names = &cgroup_names;
 	if (!opts->json && !c->command)
 		fprintf(stderr, "foliostat: tracing folio activity%s; Ctrl-C to end\n",
 			streaming ? "" : ", summary at the end");
@@ -387,6 +391,7 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	}
 	process_table_free(&total);
 	kernel_counters_free(&kernel_total);
+	cgroup_names_close(&cgroup_names);
 	return ret;
 }
 

@@ -4,9 +4,11 @@
  * UTF-8 first (utf8.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 
+#include "cgroup_names.h"
 #include "counters.h"
 #include "json_writer.h"
 #include "report.h"
@@ -413,6 +415,30 @@ static void system_json(struct json_writer *w, const struct fs_report *r)
 	jw_object_end(w);
 }
 
+/* "cgroup": its path below the cgroup2 mount (null when it cannot be named: removed before it
+ * was seen, or no cgroup2), and "cgroup_id". */
+static void cgroup_json(struct json_writer *w, const struct fs_report *r, __u64 id)
+{
+	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, id) : NULL;
+
+	jw_key(w, "cgroup");
+	if (path) {
+		size_t len = strlen(path);
+		char *clean = malloc(UTF8_SANITIZED_SIZE(len));
+
+		if (clean) {
+			utf8_sanitize(path, len, clean);
+			jw_string(w, clean);
+			free(clean);
+		} else {
+			jw_null(w);
+		}
+	} else {
+		jw_null(w);
+	}
+	jw_member_int(w, "cgroup_id", (long long)id);
+}
+
 static void process_json(struct json_writer *w, const struct fs_report *r,
 			 const struct process_row *row)
 {
@@ -426,6 +452,7 @@ static void process_json(struct json_writer *w, const struct fs_report *r,
 	jw_member_int(w, "pid", (long long)row->tgid);
 	jw_key(w, "comm");
 	jw_string(w, comm);
+	cgroup_json(w, r, row->cgroup);
 	jw_key(w, "folios");
 	folios_json(w, r, &row->counters, NULL);
 	jw_key(w, "faults");

@@ -3,8 +3,10 @@
  * and the folio-order histograms of the top few, within 100 columns. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_names.h"
 #include "counters.h"
 #include "histogram_text.h"
 #include "report.h"
@@ -357,6 +359,37 @@ static void print_vmscan(FILE *out, const struct fs_report *r)
 		(unsigned long long)v->written[FS_PAGES]);
 }
 
+/* "pid N (comm): cgroup PATH", its end kept when it would not fit in 100 columns. */
+static void print_cgroup_line(FILE *out, const struct fs_report *r, const struct process_row *row,
+			      const char *comm)
+{
+	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, row->cgroup) : NULL;
+	char who[96], shown[UTF8_SANITIZED_SIZE(100)], *clean;
+	size_t room, len;
+
+	if (!path)
+		return;
+	len = strlen(path);
+	clean = malloc(UTF8_SANITIZED_SIZE(len));
+	if (!clean)
+		return;
+	utf8_sanitize(path, len, clean);
+	snprintf(who, sizeof(who), "pid %u (%s): cgroup ", row->tgid, comm);
+	room = 100 - strlen(who);
+	len = strlen(clean);
+	if (len > room) {
+		const char *tail = clean + len - (room - 3);
+
+		while ((*tail & 0xc0) == 0x80) /* not in the middle of a character */
+			tail++;
+		snprintf(shown, sizeof(shown), "...%s", tail);
+	} else {
+		snprintf(shown, sizeof(shown), "%s", clean);
+	}
+	fprintf(out, "%s%s\n\n", who, shown);
+	free(clean);
+}
+
 static void print_details(FILE *out, const struct fs_report *r)
 {
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
@@ -367,6 +400,7 @@ static void print_details(FILE *out, const struct fs_report *r)
 		const struct process_row *row = &r->processes->rows[i];
 
 		printable_comm(row->comm, comm);
+		print_cgroup_line(out, r, row, comm);
 		folio_hist(&row->counters, HIST_ALLOC, hist);
 		snprintf(title, sizeof(title), "pid %u (%s): folios allocated, by order", row->tgid,
 			 comm);

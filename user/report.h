@@ -44,8 +44,11 @@ struct probe_status {
  * that the counters keep split (alloc = movable + kernel) is summed here. */
 enum fs_hist_name { HIST_ALLOC, HIST_ALLOC_MOVABLE, HIST_ALLOC_KERNEL, HIST_PAGECACHE, NR_HISTS };
 extern const char *const hist_names[NR_HISTS];
+struct cgroup_names;
+
 struct fs_report {
 	struct timespec end; /* wall-clock end of the window */
+	struct cgroup_names *cgroup_names; /* names the rows' cgroups (NULL: none are named) */
 	double interval_s;
 	const struct host_info *host;
 	const struct probe_status *probes;

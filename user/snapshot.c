@@ -21,22 +21,23 @@ static struct thread_delta *thread_delta_next(struct snapshot *snap)
 }
 
 /* Count in the delta thread_delta_next() gave, its counts already in place. */
-static void thread_delta_commit(struct snapshot *snap, __u64 key, const char *comm, bool exited,
+static void thread_delta_commit(struct snapshot *snap, const struct fs_entry_head *head,
 				bool late, struct counters_growth grew)
 {
 	struct thread_delta *d = &snap->threads[snap->nr_threads];
 
-	d->key = key;
-	memcpy(d->comm, comm, FS_COMM_LEN);
+	d->key = head->key;
+	memcpy(d->comm, head->comm, FS_COMM_LEN);
 	d->comm[FS_COMM_LEN - 1] = '\0';
-	d->exited = exited;
+	d->cgroup = head->cgroup;
+	d->exited = head->exited;
 	d->late = late;
 	snap->order[snap->nr_order++] =
-	    (struct thread_ref){.key = key, .at = snap->nr_threads, .grew = grew};
+	    (struct thread_ref){.key = head->key, .at = snap->nr_threads, .grew = grew};
 	snap->nr_threads++;
 }
 
-int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exited, bool late,
+int snapshot_append(struct snapshot *snap, const struct fs_entry_head *head, bool late,
 		    const struct fs_counters *counts)
 {
 	struct thread_delta *d = thread_delta_next(snap);
@@ -44,11 +45,11 @@ int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exi
 	if (!d)
 		return -ENOMEM;
 	d->counts = *counts;
-	thread_delta_commit(snap, key, comm, exited, late, counters_growth_of(counts));
+	thread_delta_commit(snap, head, late, counters_growth_of(counts));
 	return 0;
 }
 
-int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const char *comm, bool late,
+int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
 			 const struct fs_proc_counters *counts)
 {
 	struct proc_delta *d;
@@ -56,9 +57,10 @@ int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const char *comm, bo
 	if (array_reserve_one(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs)))
 		return -ENOMEM;
 	d = &snap->procs[snap->nr_procs++];
-	d->tgid = tgid;
+	d->tgid = (__u32)head->key;
 	d->late = late;
-	memcpy(d->comm, comm, FS_COMM_LEN);
+	d->cgroup = head->cgroup;
+	memcpy(d->comm, head->comm, FS_COMM_LEN);
 	d->comm[FS_COMM_LEN - 1] = '\0';
 	d->counts = *counts;
 	return 0;
@@ -173,7 +175,7 @@ static int add_late_thread(void *ctx, __u32 index, const void *now_entry, const 
 	if (!counters_delta(&delta, &now->counters, &then->counters).events)
 		return 0;
 	totals_add(&snap->system.total, &delta);
-	return snapshot_append(snap, now->head.key, now->head.comm, now->head.exited, true, &delta);
+	return snapshot_append(snap, &now->head, true, &delta);
 }
 
 /* A process entry's growth between two copies of it, into the snapshot if it grew. */
@@ -187,7 +189,7 @@ static int add_proc(struct snapshot *snap, const struct fs_proc *now, const stru
 	*grew = words_sum((const __u64 *)&delta, FS_WORDS(delta)) != 0;
 	if (!*grew)
 		return 0;
-	return snapshot_append_proc(snap, (__u32)now->head.key, now->head.comm, late, &delta);
+	return snapshot_append_proc(snap, &now->head, late, &delta);
 }
 
 static int add_late_proc(void *ctx, __u32 index, const void *now, const void *then)
@@ -224,8 +226,7 @@ int snapshot_add_threads(struct snapshot *snap, struct table *t)
 		table_copy_head(t, t->live[i], &last->head);
 		grew = counters_read_delta(&d->counts, &last->counters, entry, &snap->system.total);
 		if (grew.events)
-			thread_delta_commit(snap, last->head.key, last->head.comm,
-					    last->head.exited, false, grew);
+			thread_delta_commit(snap, &last->head, false, grew);
 		if (last->head.exited || !grew.events)
 			table_mark_unlink(t, i);
 	}

@@ -19,7 +19,9 @@
 struct thread_delta {
 	__u64 key;		/* tgid << 32 | tid */
 	char comm[FS_COMM_LEN]; /* its process's name, as its entry has it */
-	bool exited;		/* the thread has exited */
+	__u64 cgroup;		/* its cgroup's id while these counts happened (its entry's) */
+	__u32 exited; /* the thread has exited (FS_ENTRY_EXITED), or moved to another cgroup
+		       * (FS_ENTRY_MOVED) */
 	bool late; /* counts that reached its entry after the read that last reported it */
 	struct fs_counters counts; /* growth over the read (its sums are in its thread_ref) */
 };
@@ -47,6 +49,7 @@ struct proc_delta {
 	__u32 tgid;
 	bool late;
 	char comm[FS_COMM_LEN];
+	__u64 cgroup;
 	struct fs_proc_counters counts;
 };
 
@@ -87,9 +90,9 @@ int snapshot_add_threads(struct snapshot *snap, struct table *t);
 int snapshot_add_procs(struct snapshot *snap, struct table *t);
 /* Add a thread's or a process's counts (used by the reads, and by tests); snapshot_sort() then
  * puts them in order. */
-int snapshot_append(struct snapshot *snap, __u64 key, const char *comm, bool exited, bool late,
+int snapshot_append(struct snapshot *snap, const struct fs_entry_head *head, bool late,
 		    const struct fs_counters *counts);
-int snapshot_append_proc(struct snapshot *snap, __u32 tgid, const char *comm, bool late,
+int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
 			 const struct fs_proc_counters *counts);
 void snapshot_sort(struct snapshot *snap);
 /* Give back memory a burst of threads left (see array_shrink()). Returns whether any was given

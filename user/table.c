@@ -255,8 +255,10 @@ int table_unlink_marked(struct table *t)
 			kept++;
 			continue;
 		}
-		/* First no new reference, then every existing one stale. */
-		if (!err)
+		/* First no new reference, then every existing one stale. An entry BPF retired
+		 * (its thread moved to another cgroup) is unlinked already, and its key may name
+		 * the thread's new entry by now: that one stays linked. */
+		if (!err && __atomic_load_n(&head->exited, __ATOMIC_RELAXED) != FS_ENTRY_MOVED)
 			err = t->ops->unlink_key(t, __atomic_load_n(&head->key, __ATOMIC_RELAXED));
 		__atomic_fetch_add(&head->gen, 1, __ATOMIC_ACQ_REL);
 		t->unlinked[t->nr_unlinked] = index;

@@ -94,6 +94,7 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 			(*nr)++;
 			found->tgid = key.tgid;
 			memcpy(found->comm, named->comm, FS_COMM_LEN);
+			found->cgroup = named->cgroup;
 		}
 		found->events += proc_activity(&sum);
 		proc = proc_push(out);
@@ -150,6 +151,7 @@ static struct process_row *row_for(struct process_table *out, const struct proce
 	if (row) {
 		row->tgid = c->tgid;
 		memcpy(row->comm, c->comm, FS_COMM_LEN);
+		row->cgroup = c->cgroup;
 		row->events = c->events;
 	}
 	return row;
@@ -227,6 +229,27 @@ static const char *process_name(const struct snapshot *now, size_t first, size_t
 	return named->comm;
 }
 
+/* The cgroup of a process: a live thread's (one that neither exited nor moved away since), its
+ * leader's first; else an exited thread's (the cgroup it ended in); a late entry's or one
+ * retired by a move only when there is no other. */
+static __u64 process_cgroup(const struct snapshot *now, size_t first, size_t end)
+{
+	const struct thread_delta *chosen = NULL;
+	int best = -1;
+
+	for (size_t i = first; i < end; i++) {
+		const struct thread_delta *d = &now->threads[now->order[i].at];
+		int rank = !d->late * 8 + (d->exited != FS_ENTRY_MOVED) * 4 + !d->exited * 2 +
+			   (ref_tid(&now->order[i]) == ref_tgid(&now->order[i]));
+
+		if (rank > best) {
+			chosen = d;
+			best = rank;
+		}
+	}
+	return chosen->cgroup;
+}
+
 int window_processes(const struct snapshot *now, const struct fs_options *opts, size_t keep,
 		     struct process_table *out)
 {
@@ -256,6 +279,7 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 			return -ENOMEM;
 		nr++;
 		memcpy(c->comm, comm, FS_COMM_LEN);
+		c->cgroup = process_cgroup(now, first, i);
 		c->tgid = tgid;
 		c->events = grew.activity;
 		c->first = first;
@@ -387,11 +411,13 @@ static int accumulate_rows(struct process_table *acc, const struct process_table
 		if (a > 0 && acc->rows[a - 1].tgid > from->tgid) {
 			*to = acc->rows[--a];
 		} else if (a > 0 && acc->rows[a - 1].tgid == from->tgid) {
-			/* Same process in both: sum, and keep the newer name (exec renames). */
+			/* Same process in both: sum, and keep the newer name (exec renames) and
+			 * cgroup (a move). */
 			*to = acc->rows[--a];
 			totals_add_totals(&to->counters, &from->counters);
 			to->events += from->events;
 			memcpy(to->comm, from->comm, FS_COMM_LEN);
+			to->cgroup = from->cgroup;
 			b--;
 		} else {
 			*to = *from;

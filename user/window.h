@@ -14,6 +14,7 @@
 struct process_row {
 	__u32 tgid;
 	char comm[FS_COMM_LEN];
+	__u64 cgroup; /* its cgroup's id (v2): its live threads' latest (see process_cgroup()) */
 	struct fs_totals counters;
 	__u64 events; /* activity (counters_growth.activity plus collapse outcomes): the ranking */
 };
@@ -28,6 +29,7 @@ struct proc_row {
 struct process_candidate {
 	__u32 tgid;
 	char comm[FS_COMM_LEN];
+	__u64 cgroup;
 	__u64 events;
 	size_t first, end; /* its threads: now->order[first..end) */
 };

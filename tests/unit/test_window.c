@@ -22,7 +22,10 @@ static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *co
 	snprintf(name, sizeof(name), "%s", comm);
 	c.folios[FS_FOLIO_ALLOC_MOVABLE][0] = movable;
 	c.folios[FS_FOLIO_ALLOC_MOVABLE][9] = huge;
-	snapshot_append(s, KEY(tgid, tid), name, false, late, &c);
+	struct fs_entry_head head = {.key = KEY(tgid, tid)};
+
+	memcpy(head.comm, name, FS_COMM_LEN);
+	snapshot_append(s, &head, late, &c);
 }
 
 static const struct process_row *find(const struct process_table *t, __u32 tgid)
@@ -106,8 +109,9 @@ static bool late_and_new_counts_of_a_pid_are_one_row(void)
 	add_thread(&now, 60, 60, "reborn", 3, 0, false);
 	late.stalls[FS_STALL_COMPACTION].count = 1;
 	fresh.stalls[FS_STALL_COMPACTION].count = 2;
-	snapshot_append_proc(&now, 60, "dead", true, &late);
-	snapshot_append_proc(&now, 60, "reborn", false, &fresh);
+	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "dead"}, true, &late);
+	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "reborn"}, false,
+			     &fresh);
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 3) &&

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Cgroup ids (what BPF records) to paths (what people read), as /proc/PID/cgroup writes them. */
+#ifndef FS_CGROUP_NAMES_H
+#define FS_CGROUP_NAMES_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+struct cgroup_name;
+
+struct cgroup_names {
+	char mount[4096]; /* the cgroup2 mount; "" when the host has none */
+	struct cgroup_name *names; /* sorted by id */
+	size_t nr, cap;
+	double scanned_at; /* monotonic seconds of the last walk of the hierarchy */
+};
+
+/* Find the hierarchy (nothing is read until a name is asked for). */
+void cgroup_names_open(struct cgroup_names *n);
+
+/*
+ * The path of cgroup `id` below the mount ("/" for the root), or NULL when it is not known: a
+ * cgroup removed before it was ever seen, or no cgroup2 here. An unknown id makes the hierarchy
+ * be walked again, at most once a second, so a new cgroup is named at once and removed ones cost
+ * little; paths seen once stay known (a removed cgroup keeps its name in later records).
+ */
+const char *cgroup_name(struct cgroup_names *n, __u64 id);
+
+void cgroup_names_close(struct cgroup_names *n);
+
+#endif /* FS_CGROUP_NAMES_H */
