@@ -733,7 +733,7 @@ test_usage_errors_exit_2() {
 	local args status
 	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-r x" "--max-tasks 1" \
 		"--check 1" "--check -d 1" "--check -o x" "-o" "--" "-j --" "--check -- true" \
-		"-d 1 -- true" "1 2 -- true"; do
+		"-d 1 -- true" "1 2 -- true" "--by banana" "--by"; do
 		status=0
 		# shellcheck disable=SC2086 # split on purpose
 		"$FOLIOSTAT" $args >/dev/null 2>"$T/err" || status=$?
@@ -1084,6 +1084,7 @@ test_bash_completion() {
 		}
 		echo "options: $(complete_line foliostat -)"
 		echo "--cg: $(complete_line foliostat --cg)"
+		echo "by: $(complete_line foliostat --by c)"
 		echo "command: $(complete_line foliostat -j -- tru)"
 		echo "output: $(complete_line foliostat -o "$1/a-fi")"
 		echo "cgroup: $(complete_line foliostat -c "/${2##*/}")"
@@ -1096,6 +1097,7 @@ test_bash_completion() {
 			fail "option $option of --help is not completed"
 	done
 	assert_eq "$(sed -n 's/^--cg: //p' "$T/completions")" "--cgroup " "completion of --cg"
+	assert_eq "$(sed -n 's/^by: //p' "$T/completions")" "cgroup comm " "completion of --by c"
 	grep -q '^command: .*\btrue\b' "$T/completions" || fail "no 'true' for a command after --"
 	assert_eq "$(sed -n 's/^output: //p' "$T/completions")" "$T/a-file " "completion of an output file"
 	[ -z "$root" ] || assert_eq "$(sed -n 's/^cgroup: //p' "$T/completions")" "/${cg##*/}/ " \
@@ -1116,11 +1118,14 @@ test_process_rows_carry_their_cgroup() {
 	# shellcheck disable=SC2064 # expand now
 	trap "rmdir '$a' '$b' 2>/dev/null" EXIT
 	start_foliostat "$T/out" -j -r 0
+	local by_process=$FS_PID
+	start_foliostat "$T/groups" -j -r 0 --by cgroup
 	# shellcheck disable=SC2016 # the inner shell's
 	sh -c 'echo $$ >"$0/cgroup.procs" && "$2" pages 4096 >"$3.first" &&
 		echo $$ >"$1/cgroup.procs" && "$2" pages 2048 >"$3.second" && echo $$ >"$3.shell"' \
 		"$a" "$b" "$WORKLOAD" "$T/w" || fail "workloads failed"
-	stop_foliostat "$T/out"
+	stop_foliostat "$T/groups"
+	FS_PID=$by_process stop_foliostat "$T/out"
 	local first second shell
 	first=$(json_field "$(cat "$T/w.first")" pid)
 	second=$(json_field "$(cat "$T/w.second")" pid)
@@ -1135,4 +1140,71 @@ test_process_rows_carry_their_cgroup() {
 		"[$(stat -c %i "$a")]" "the first workload's cgroup id (its directory's inode)"
 	assert_between "$(query "$T/out" "faults($first, 'user')")" 4096 5096 "the first workload's faults"
 	assert_records_add_up "$T/out"
+	# By cgroup, the shell's events are split at its move: each cgroup has its workload's
+	# faults and the shell's while it was there, a few hundred at most.
+	local cg path ours theirs
+	for cg in "$a:$first" "$b:$second"; do
+		path=/${cg%%:*} path=/${path##*/}
+		ours=$(query "$T/groups" "[g['faults']['user'] for g in recs[-1]['cgroups'] if g['cgroup'] == '$path'][0]")
+		theirs=$(query "$T/out" "faults(${cg##*:}, 'user')")
+		assert_between "$ours" "$theirs" $((theirs + 1000)) "user faults in $path, its workload's ($theirs) and the shell's there"
+	done
+}
+
+# --by cgroup: rows per cgroup. Two foliostats watch the same run, one by process and one by
+# cgroup: each test cgroup's row equals the sum of its processes' rows, field by field (its
+# processes were born in it, so all of their events happened there); the workload of known
+# activity shows its figures in its cgroup's row; --by comm has rows by name.
+test_rows_by_cgroup_sum_their_processes() {
+	need_root
+	local root a b
+	root=$(cgroup_mount cgroup2)
+	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted"
+	a=$root/foliostat-test-a.$$ b=$root/foliostat-test-b.$$
+	mkdir "$a" "$b" || fail "cannot create cgroups under $root"
+	# shellcheck disable=SC2064 # expand now
+	trap "rmdir '$a' '$b' 2>/dev/null" EXIT
+	start_foliostat "$T/procs" -j -r 0
+	local by_process=$FS_PID
+	start_foliostat "$T/cgroups" -j -r 0 --by cgroup
+	local by_cgroup=$FS_PID
+	# Born in their cgroups (clone3), so that every event of theirs happened there.
+	"$WORKLOAD" --in-cgroup "$a" pages 8192 >"$T/w.a1" &&
+		"$WORKLOAD" --in-cgroup "$a" family 2048,1024 >"$T/w.a2" &&
+		"$WORKLOAD" --in-cgroup "$b" pages 4096 >"$T/w.b" || fail "workloads failed"
+	FS_PID=$by_cgroup stop_foliostat "$T/cgroups"
+	FS_PID=$by_process stop_foliostat "$T/procs"
+	python3 - "$T/procs" "$T/cgroups" "/${a##*/}" "/${b##*/}" <<'CHECK' || fail "cgroup rows differ from their processes' sums"
+import json, sys
+procs, groups = (json.loads(open(f).read().splitlines()[-1]) for f in sys.argv[1:3])
+assert groups["by"] == "cgroup" and procs["by"] == "process", (groups["by"], procs["by"])
+def leaves(v, path=()):
+    if isinstance(v, dict):
+        for k, s in v.items():
+            yield from leaves(s, path + (k,))
+    elif isinstance(v, (int, float)) and not isinstance(v, bool):
+        yield path, v
+GROUPS = ("folios", "faults", "tlb", "lru")
+for path in sys.argv[3:]:
+    rows = [g for g in groups["cgroups"] if g["cgroup"] == path]
+    assert len(rows) == 1, f"{path}: {len(rows)} rows"
+    want = {}
+    for p in procs["processes"]:
+        if p["cgroup"] == path:
+            for leaf, n in leaves({k: p[k] for k in GROUPS}):
+                want[leaf] = want.get(leaf, 0) + n
+    have = dict(leaves({k: rows[0][k] for k in GROUPS}))
+    bad = {k: (have.get(k, 0), want.get(k, 0)) for k in set(have) | set(want) if have.get(k, 0) != want.get(k, 0)}
+    assert not bad, f"{path}: cgroup row vs its processes: {bad}"
+    print(f"ok: {path}: {have[('faults', 'user')]} user faults, equal to its processes' sum")
+CHECK
+	local faults
+	faults=$(query "$T/cgroups" "[g['faults']['user'] for g in recs[-1]['cgroups'] if g['cgroup'] == '/${b##*/}'][0]")
+	assert_between "$faults" 4096 5096 "user faults in cgroup b (a workload of 4,096 pages)"
+	assert_eq "$faults" "$(query "$T/procs" "faults($(json_field "$(cat "$T/w.b")" pid), 'user')")" \
+		"cgroup b's user faults = its one process's"
+	"$FOLIOSTAT" -j -d 0.3 --by comm >"$T/comms" || fail "--by comm: exit status $?"
+	assert_eq "$(query "$T/comms" "[recs[0]['by'], 'comms' in recs[0], 'processes' in recs[0]]")" \
+		'["comm", true, false]' "rows of --by comm"
+	assert_records_add_up "$T/cgroups"
 }

@@ -41,11 +41,16 @@ def get(obj, path):
     return obj
 
 
+def rows(rec):
+    """The record's rows, whatever --by made them (processes, cgroups, comms)."""
+    return rec[{"process": "processes", "cgroup": "cgroups", "comm": "comms"}[rec.get("by", "process")]]
+
+
 def check_record(n, rec, problems, threads_only):
     system = rec["system"]
     for group in THREAD_GROUPS:
         expected = {}
-        for p in rec["processes"]:
+        for p in rows(rec):
             add_into(expected, get(p, group))
         add_into(expected, get(system["interrupt"], group))
         add_into(expected, get(system["untracked"], group))
@@ -68,7 +73,7 @@ def check_record(n, rec, problems, threads_only):
         if thp[event] is None:
             continue
         expected = {}
-        for p in rec["processes"]:
+        for p in rows(rec):
             add_into(expected, p["thp"][event])
         add_into(expected, thp["unattributed"][event])
         add_into(expected, thp["untracked"][event])
@@ -82,7 +87,7 @@ def check_record(n, rec, problems, threads_only):
         sys_stalls = get(system, path)
         if sys_stalls["stalls"] is None:
             continue
-        procs = sum(get(p, path)["stalls"] for p in rec["processes"])
+        procs = sum(get(p, path)["stalls"] for p in rows(rec))
         if sys_stalls["stalls"] != procs + sys_stalls["untracked"]:
             problems.append(f"record {n}: {'.'.join(path)}.stalls: system {sys_stalls['stalls']},"
                             f" processes {procs} + untracked {sys_stalls['untracked']}")
@@ -96,8 +101,8 @@ def main():
     if not recs:
         sys.exit("invariant.py: no records")
     for n, rec in enumerate(recs, 1):
-        if len(rec["processes"]) != rec["system"]["processes"]:
-            sys.exit(f"invariant.py: record {n} lists {len(rec['processes'])} of "
+        if len(rows(rec)) != rec["system"]["processes"]:
+            sys.exit(f"invariant.py: record {n} lists {len(rows(rec))} of "
                      f"{rec['system']['processes']} processes: run with --top 0")
         check_record(n, rec, problems, threads_only)
     s = [r["system"] for r in recs]

@@ -26,7 +26,8 @@
  *   workload [--name HEX] [--linger SECS] hop N          a new thread touches N pages with THP
  *                                                        off, moving to the next CPU after each
  *
- * --name sets the process name to the given bytes (hex), to test hostile names.
+ * --name sets the process name to the given bytes (hex), to test hostile names; --in-cgroup DIR
+ * runs the action in a child born in cgroup DIR.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,7 +42,10 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/sched.h>
+#include <signal.h>
 #include <unistd.h>
 
 #define HUGE_SIZE (2UL << 20)
@@ -483,6 +487,30 @@ static void set_name_hex(const char *hex)
 		die("prctl(PR_SET_NAME)");
 }
 
+/*
+ * --in-cgroup DIR: the work is done by a child born in cgroup DIR (clone3 with
+ * CLONE_INTO_CGROUP), so that nothing it does ever happened elsewhere (a process that moves
+ * itself has done something before). This process only waits and exits as the child does.
+ */
+static void born_in_cgroup(const char *dir)
+{
+	struct clone_args args = {.flags = CLONE_INTO_CGROUP, .exit_signal = SIGCHLD};
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), status;
+	long child;
+
+	if (fd < 0)
+		die("open cgroup");
+	args.cgroup = (__u64)fd;
+	child = syscall(SYS_clone3, &args, sizeof(args));
+	if (child < 0)
+		die("clone3(CLONE_INTO_CGROUP)");
+	if (child == 0)
+		return; /* the child goes on with the work */
+	if (waitpid((pid_t)child, &status, 0) < 0)
+		die("waitpid");
+	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
 int main(int argc, char **argv)
 {
 	double linger = 0;
@@ -495,13 +523,16 @@ int main(int argc, char **argv)
 			set_name_hex(argv[i + 1]);
 		else if (strcmp(argv[i], "--linger") == 0)
 			linger = atof(argv[i + 1]);
+		else if (strcmp(argv[i], "--in-cgroup") == 0)
+			born_in_cgroup(argv[i + 1]);
 		else
 			break;
 	}
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
-				"compact NODE | tlbflip N | forks N | family N,M | ring N | hop N\n");
+				"compact NODE | tlbflip N | forks N | family N,M | ring N | hop N\n"
+				"       [--in-cgroup DIR] before the action runs it in a child born there\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "output_file.h"
 #include "privileges.h"
+#include "regroup.h"
 #include "report.h"
 #include "snapshot.h"
 #include "counters.h"
@@ -107,6 +108,9 @@ struct collector {
 	struct loader *loader;
 	const struct fs_options *opts;
 	struct command *command; /* -- COMMAND: the run ends when it exits */
+	/* What the window selects rows with: opts, or for --by cgroup/comm no filter (-p and -n
+	 * select processes before their counts are regrouped: regroup.h). */
+	struct fs_options row_opts;
 	struct reader reader; /* the maps, and what they held at the last read */
 	struct snapshot read; /* the last read */
 	struct process_table window;
@@ -123,8 +127,10 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	int ret;
 
 	ret = snapshot_read(&c->read, &c->reader);
-	if (!ret)
-		ret = window_processes(&c->read, c->opts, keep, &c->window);
+	if (!ret) {
+		snapshot_regroup(&c->read, c->opts);
+		ret = window_processes(&c->read, &c->row_opts, keep, &c->window);
+	}
 	if (ret) {
 		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
 		return -1;
@@ -273,7 +279,11 @@ static int collector_open(struct collector *c, struct loader *loader, const stru
 {
 	int ret;
 
-	*c = (struct collector){.loader = loader, .opts = opts};
+	*c = (struct collector){.loader = loader, .opts = opts, .row_opts = *opts};
+	if (opts->by != FS_BY_PROCESS) {
+		c->row_opts.nr_pids = 0;
+		c->row_opts.comm = NULL;
+	}
 	ret = loader_open_reader(loader, &c->reader);
 	if (ret) {
 		snprintf(err, err_len, "failed to map the BPF tables: %s", strerror(-ret));
@@ -333,6 +343,7 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	report.host = &host;
 	cgroup_names_open(&cgroup_names);
 	report.cgroup_names = &cgroup_names;
+	report.by = opts->by;
 	if (!opts->json && !c->command)
 		fprintf(stderr, "foliostat: tracing folio activity%s; Ctrl-C to end\n",
 			streaming ? "" : ", summary at the end");

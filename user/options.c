@@ -13,7 +13,7 @@
 
 #include "foliostat.h"
 
-enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK };
+enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK, OPT_BY };
 
 static const struct option long_options[] = {
     {"duration", required_argument, NULL, 'd'},
@@ -26,6 +26,7 @@ static const struct option long_options[] = {
     {"top", required_argument, NULL, 'r'},
     {"rows", required_argument, NULL, 'r'},
     {"output", required_argument, NULL, 'o'},
+    {"by", required_argument, NULL, OPT_BY},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
     {"self", no_argument, NULL, OPT_SELF},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -58,6 +59,8 @@ void print_usage(FILE *out)
 	    "  -n, --comm NAME      only processes named exactly NAME (also --name)\n"
 	    "  -r, --top N          at most N processes per record (default %d, 0: all; also\n"
 	    "                       --rows)\n"
+	    "      --by KIND        rows per process (the default), per cgroup (with the unit,\n"
+	    "                       container and pod it belongs to), or per comm (name)\n"
 	    "  -o, --output FILE    write each record to FILE instead, replacing it whole (a\n"
 	    "                       reader sees the last record, never part of one)\n"
 	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
@@ -209,6 +212,20 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				      err_len))
 				return FS_PARSE_USAGE;
 			opts->cgroups[opts->nr_cgroups++] = optarg;
+			break;
+		case OPT_BY:
+			if (strcmp(optarg, "process") == 0)
+				opts->by = FS_BY_PROCESS;
+			else if (strcmp(optarg, "cgroup") == 0)
+				opts->by = FS_BY_CGROUP;
+			else if (strcmp(optarg, "comm") == 0)
+				opts->by = FS_BY_COMM;
+			else {
+				set_error(err, err_len,
+					  "invalid --by '%s': expected process, cgroup or comm",
+					  optarg);
+				return FS_PARSE_USAGE;
+			}
 			break;
 		case OPT_MAX_TASKS:
 			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {

@@ -14,6 +14,9 @@
 #define FS_MAX_CGROUP_FILTERS 8 /* FS_MAX_CGROUPS */
 #define FS_DEFAULT_TOP 20
 
+/* What a row of a record is: a process (thread group), a cgroup, or a name. */
+enum fs_row_kind { FS_BY_PROCESS, FS_BY_CGROUP, FS_BY_COMM };
+
 struct fs_options {
 	double interval_s; /* 0: one-shot summary; > 0: streaming */
 	long count;	   /* records to print in streaming mode; 0: unlimited */
@@ -28,6 +31,7 @@ struct fs_options {
 	bool self;	    /* report foliostat's own cost in each record */
 	bool check;	    /* only report what this host offers, then exit */
 	const char *output; /* write each record to this file, replacing it; NULL: stdout */
+	enum fs_row_kind by; /* --by */
 	char **command;	    /* -- COMMAND [ARGS...]: run and follow it (NULL-terminated); NULL: none */
 	const char *cgroups[FS_MAX_CGROUP_FILTERS]; /* --cgroup PATH, as given */
 	int nr_cgroups;

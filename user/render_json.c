@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "cgroup_labels.h"
 #include "cgroup_names.h"
 #include "counters.h"
 #include "json_writer.h"
@@ -439,20 +440,59 @@ static void cgroup_json(struct json_writer *w, const struct fs_report *r, __u64 
 	jw_member_int(w, "cgroup_id", (long long)id);
 }
 
+/* A label read off a cgroup's path, null when the path has none. */
+static void label_json(struct json_writer *w, const char *name, const char *value)
+{
+	jw_key(w, name);
+	if (value[0])
+		jw_string(w, value);
+	else
+		jw_null(w);
+}
+
+/* What identifies a row: a process's pid, name and cgroup; a cgroup's path, id and the unit,
+ * container and pod its path names; a name. */
+static void row_identity_json(struct json_writer *w, const struct fs_report *r,
+			      const struct process_row *row)
+{
+	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
+	const char *path;
+	struct cgroup_labels labels;
+
+	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
+	switch (r->by) {
+	case FS_BY_PROCESS:
+		jw_member_int(w, "pid", (long long)row->tgid);
+		jw_key(w, "comm");
+		jw_string(w, comm);
+		cgroup_json(w, r, row->cgroup);
+		break;
+	case FS_BY_CGROUP:
+		cgroup_json(w, r, row->cgroup);
+		path = r->cgroup_names ? cgroup_name(r->cgroup_names, row->cgroup) : NULL;
+		cgroup_labels_parse(path ? path : "", &labels);
+		label_json(w, "unit", labels.unit);
+		label_json(w, "container_runtime", labels.runtime);
+		label_json(w, "container_id", labels.container_id);
+		label_json(w, "pod_uid", labels.pod_uid);
+		label_json(w, "qos_class", labels.qos_class);
+		break;
+	case FS_BY_COMM:
+		jw_key(w, "comm");
+		jw_string(w, comm);
+		break;
+	}
+}
+
 static void process_json(struct json_writer *w, const struct fs_report *r,
 			 const struct process_row *row)
 {
-	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 	static const struct fs_proc_counters none;
 	const struct proc_row *found = process_proc(r->processes, row->tgid);
 	const struct fs_proc_counters *pc = found ? &found->counters : &none;
 
-	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
 	jw_object_begin(w);
-	jw_member_int(w, "pid", (long long)row->tgid);
-	jw_key(w, "comm");
-	jw_string(w, comm);
-	cgroup_json(w, r, row->cgroup);
+	row_identity_json(w, r, row);
 	jw_key(w, "folios");
 	folios_json(w, r, &row->counters, NULL);
 	jw_key(w, "faults");
@@ -515,6 +555,12 @@ static void self_json(struct json_writer *w, const struct fs_report *r)
 	jw_object_end(w);
 }
 
+/* --by: what a row is, and the array the rows are in. */
+static const char *const row_kind_names[] = {
+    [FS_BY_PROCESS] = "process", [FS_BY_CGROUP] = "cgroup", [FS_BY_COMM] = "comm"};
+static const char *const row_array_names[] = {
+    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
+
 int render_json(FILE *out, const struct fs_report *r)
 {
 	/* Kept from record to record, and the record goes out in one write. */
@@ -533,9 +579,11 @@ int render_json(FILE *out, const struct fs_report *r)
 	host_json(&w, r->host);
 	jw_key(&w, "probes");
 	probes_json(&w, r);
+	jw_key(&w, "by");
+	jw_string(&w, row_kind_names[r->by]);
 	jw_key(&w, "system");
 	system_json(&w, r);
-	jw_key(&w, "processes");
+	jw_key(&w, row_array_names[r->by]);
 	jw_array_begin(&w);
 	for (size_t i = 0; i < r->nr_shown; i++)
 		process_json(&w, r, &r->processes->rows[i]);

@@ -169,30 +169,64 @@ static void print_faults(FILE *out, const struct fs_report *r)
 	fprintf(out, "\n\n");
 }
 
+static const char *const row_kinds[] = {
+    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "names"};
+
+/* Cgroup `id`'s path in at most `width` columns, its end kept ("...end"): "?" if unnamed. */
+static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, size_t width)
+{
+	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, id) : NULL;
+	size_t len;
+
+	if (!path)
+		return "?";
+	len = strlen(path);
+	if (len <= width) {
+		utf8_sanitize(path, len, out);
+		return out;
+	}
+	path += len - (width - 3);
+	while ((*path & 0xc0) == 0x80) /* not in the middle of a character */
+		path++;
+	memcpy(out, "...", 3);
+	utf8_sanitize(path, strlen(path), out + 3);
+	return out;
+}
+
 static void print_processes(FILE *out, const struct fs_report *r)
 {
 	long ps = r->host->page_size;
 	__u64 alloc[FS_NR_ORDERS], cache[FS_NR_ORDERS];
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 
-	fprintf(out, "processes with activity: %zu", r->processes->nr_active);
+	fprintf(out, "%s with activity: %zu", row_kinds[r->by], r->processes->nr_active);
 	if (r->nr_shown < r->processes->nr_active)
 		fprintf(out, " (top %zu shown)", r->nr_shown);
 	fprintf(out, "\n");
 	if (!r->nr_shown)
 		return;
-	fprintf(out, "%7s %-15s %9s %9s %8s %9s %8s %5s %8s %8s\n", "PID", "COMM", "ALLOC",
-		"ALLOC_MiB", "PGC_MiB", "FAULTS", "FILE_FLT", "COLL", "TLB", "LRU_MiB");
+	if (r->by == FS_BY_PROCESS)
+		fprintf(out, "%7s %-15s", "PID", "COMM");
+	else
+		fprintf(out, "%-23s", r->by == FS_BY_CGROUP ? "CGROUP" : "COMM");
+	fprintf(out, " %9s %9s %8s %9s %8s %5s %8s %8s\n", "ALLOC", "ALLOC_MiB", "PGC_MiB",
+		"FAULTS", "FILE_FLT", "COLL", "TLB", "LRU_MiB");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct fs_totals *c = &row->counters;
 		const struct proc_row *found;
+		char name[UTF8_SANITIZED_SIZE(24)];
 
 		folio_hist(c, HIST_ALLOC, alloc);
 		folio_hist(c, HIST_PAGECACHE, cache);
 		printable_comm(row->comm, comm);
-		fprintf(out, "%7u %-15s %9llu %9.1f", row->tgid, comm,
-			(unsigned long long)hist_folios(alloc),
+		if (r->by == FS_BY_PROCESS)
+			fprintf(out, "%7u %-15s", row->tgid, comm);
+		else if (r->by == FS_BY_COMM)
+			fprintf(out, "%-23s", comm);
+		else
+			fprintf(out, "%-23s", cgroup_tail(r, row->cgroup, name, 23));
+		fprintf(out, " %9llu %9.1f", (unsigned long long)hist_folios(alloc),
 			pages_to_mib(hist_pages(alloc), ps));
 		print_mib(out, 8, hist_pages(cache), ps, r->measured[HIST_PAGECACHE]);
 		print_count(out, 9, faults_total(c),
@@ -392,22 +426,28 @@ static void print_cgroup_line(FILE *out, const struct fs_report *r, const struct
 
 static void print_details(FILE *out, const struct fs_report *r)
 {
-	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
-	char title[128];
+	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], name[UTF8_SANITIZED_SIZE(50)], who[200];
+	char title[256];
 	__u64 hist[FS_NR_ORDERS];
 
 	for (size_t i = 0; i < r->nr_shown && i < DETAILED_PROCESSES; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 
 		printable_comm(row->comm, comm);
-		print_cgroup_line(out, r, row, comm);
+		if (r->by == FS_BY_PROCESS) {
+			print_cgroup_line(out, r, row, comm);
+			snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
+		} else if (r->by == FS_BY_COMM) {
+			snprintf(who, sizeof(who), "name %s", comm);
+		} else {
+			snprintf(who, sizeof(who), "cgroup %s",
+				 cgroup_tail(r, row->cgroup, name, 50));
+		}
 		folio_hist(&row->counters, HIST_ALLOC, hist);
-		snprintf(title, sizeof(title), "pid %u (%s): folios allocated, by order", row->tgid,
-			 comm);
+		snprintf(title, sizeof(title), "%s: folios allocated, by order", who);
 		print_order_hist(out, title, hist);
 		folio_hist(&row->counters, HIST_PAGECACHE, hist);
-		snprintf(title, sizeof(title), "pid %u (%s): folios added to the page cache",
-			 row->tgid, comm);
+		snprintf(title, sizeof(title), "%s: folios added to the page cache", who);
 		print_order_hist(out, title, hist);
 	}
 }

@@ -49,6 +49,7 @@ struct cgroup_names;
 struct fs_report {
 	struct timespec end; /* wall-clock end of the window */
 	struct cgroup_names *cgroup_names; /* names the rows' cgroups (NULL: none are named) */
+	enum fs_row_kind by;		   /* what a row is (--by) */
 	double interval_s;
 	const struct host_info *host;
 	const struct probe_status *probes;

@@ -57,6 +57,15 @@ static bool short_options_follow_libbpf_tools(void)
 	       ASSERT_STREQ(opts.cgroups[0], "/c");
 }
 
+static bool rows_by_process_cgroup_or_name(void)
+{
+	return ASSERT_EQ(PARSE("-j"), FS_PARSE_RUN) && ASSERT_EQ(opts.by, FS_BY_PROCESS) &&
+	       ASSERT_EQ(PARSE("--by", "cgroup"), FS_PARSE_RUN) && ASSERT_EQ(opts.by, FS_BY_CGROUP) &&
+	       ASSERT_EQ(PARSE("--by", "comm"), FS_PARSE_RUN) && ASSERT_EQ(opts.by, FS_BY_COMM) &&
+	       ASSERT_EQ(PARSE("--by", "banana"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "invalid --by 'banana'");
+}
+
 static bool pids_are_repeatable(void)
 {
 	return ASSERT_EQ(PARSE("-p", "1", "--pid", "42"), FS_PARSE_RUN) &&
@@ -162,6 +171,7 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(interval_and_count_mean_streaming),
     UNIT_TEST(long_options_are_understood),
     UNIT_TEST(short_options_follow_libbpf_tools),
+    UNIT_TEST(rows_by_process_cgroup_or_name),
     UNIT_TEST(pids_are_repeatable),
     UNIT_TEST(bad_intervals_are_usage_errors),
     UNIT_TEST(bad_counts_are_usage_errors),

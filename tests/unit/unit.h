@@ -65,5 +65,6 @@ extern const struct unit_test json_writer_tests[];
 extern const struct unit_test kernel_counters_tests[];
 extern const struct unit_test table_tests[];
 extern const struct unit_test cgroup_names_tests[];
+extern const struct unit_test cgroup_labels_tests[];
 
 #endif
