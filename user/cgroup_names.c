@@ -4,6 +4,7 @@
 #include "cgroup_names.h"
 
 #include <ftw.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,11 +15,17 @@
 struct cgroup_name {
 	__u64 id; /* the directory's inode number: a cgroup's id */
 	char *path;
+	double asked_at; /* when it was last looked up (or found), monotonic seconds */
 };
 
 /* nftw() takes no context: the walk in progress. */
 static struct cgroup_names *walking;
 static size_t walking_mount_len;
+static double walking_now;
+
+/* How long a removed cgroup's name is kept after it was last asked for: its rows are asked for
+ * at every read while they are active, so this only bounds the memory of old ones. */
+#define REMOVED_KEPT_S 3600.0
 
 static int compare_ids(const void *a, const void *b)
 {
@@ -46,6 +53,7 @@ static int add_directory(const char *path, const struct stat *st, int type, stru
 	if (array_reserve_one(&n->names, &n->cap, n->nr, sizeof(*n->names)))
 		return FTW_STOP;
 	n->names[n->nr].id = st->st_ino;
+	n->names[n->nr].asked_at = walking_now;
 	n->names[n->nr].path = strdup(*below ? below : "/");
 	if (!n->names[n->nr].path)
 		return FTW_STOP;
@@ -53,7 +61,12 @@ static int add_directory(const char *path, const struct stat *st, int type, stru
 	return FTW_CONTINUE;
 }
 
-/* Sort by id; of two names of one id, the one the last walk found (a renamed cgroup) stays. */
+/*
+ * Sort by id; of two names of one id, the one the last walk found (a renamed cgroup) stays. A
+ * removed cgroup (not found by the walk) keeps its name while it is asked for (its rows are
+ * still reported), and is forgotten at a walk an hour after it was last asked for: the names
+ * stay as few as the live cgroups and the recently active removed ones.
+ */
 static void sort_unique(struct cgroup_names *n, size_t nr_known)
 {
 	size_t kept = 0;
@@ -64,7 +77,10 @@ static void sort_unique(struct cgroup_names *n, size_t nr_known)
 		n->names[i].id = n->names[i].id << 1 | 1;
 	qsort(n->names, n->nr, sizeof(*n->names), compare_ids);
 	for (size_t i = 0; i < n->nr; i++) {
-		if (i + 1 < n->nr && n->names[i + 1].id >> 1 == n->names[i].id >> 1) {
+		bool found_again = i + 1 < n->nr && n->names[i + 1].id >> 1 == n->names[i].id >> 1;
+		bool removed = !(n->names[i].id & 1) && !found_again;
+
+		if (found_again || (removed && walking_now - n->names[i].asked_at > REMOVED_KEPT_S)) {
 			free(n->names[i].path);
 			continue;
 		}
@@ -98,9 +114,11 @@ const char *cgroup_name(struct cgroup_names *n, __u64 id)
 	struct cgroup_name *found = find(n, id);
 	double now;
 
+	now = monotonic_seconds();
+	if (found)
+		found->asked_at = now;
 	if (found || !n->mount[0])
 		return found ? found->path : NULL;
-	now = monotonic_seconds();
 	if (now - n->scanned_at < 1.0)
 		return NULL;
 	n->scanned_at = now;
@@ -108,6 +126,7 @@ const char *cgroup_name(struct cgroup_names *n, __u64 id)
 		size_t nr_known = n->nr;
 
 		walking = n;
+		walking_now = now;
 		walking_mount_len = strcmp(n->mount, "/") == 0 ? 0 : strlen(n->mount);
 		nftw(n->mount, add_directory, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
 		walking = NULL;

@@ -22,7 +22,8 @@ void cgroup_names_open(struct cgroup_names *n);
  * The path of cgroup `id` below the mount ("/" for the root), or NULL when it is not known: a
  * cgroup removed before it was ever seen, or no cgroup2 here. An unknown id makes the hierarchy
  * be walked again, at most once a second, so a new cgroup is named at once and removed ones cost
- * little; paths seen once stay known (a removed cgroup keeps its name in later records).
+ * little. A removed cgroup keeps its name while it is asked for, and is forgotten at a walk an
+ * hour after it was last asked for (memory stays bounded by the live and recent cgroups).
  */
 const char *cgroup_name(struct cgroup_names *n, __u64 id);
 

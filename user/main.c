@@ -111,6 +111,7 @@ struct collector {
 	/* What the window selects rows with: opts, or for --by cgroup/comm no filter (-p and -n
 	 * select processes before their counts are regrouped: regroup.h). */
 	struct fs_options row_opts;
+	struct cgroup_names cgroup_names; /* the rows' cgroups by name */
 	struct reader reader; /* the maps, and what they held at the last read */
 	struct snapshot read; /* the last read */
 	struct process_table window;
@@ -131,6 +132,10 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 		snapshot_regroup(&c->read, c->opts);
 		ret = window_processes(&c->read, &c->row_opts, keep, &c->window);
 	}
+	/* Name the rows' cgroups now, while they exist: one made and removed between two records
+	 * would have no name by the time its row is printed. */
+	for (size_t i = 0; !ret && c->opts->by != FS_BY_COMM && i < c->window.nr; i++)
+		cgroup_name(&c->cgroup_names, c->window.rows[i].cgroup);
 	if (ret) {
 		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
 		return -1;
@@ -297,6 +302,7 @@ static int collector_open(struct collector *c, struct loader *loader, const stru
 		return -1;
 	}
 	kernel_counters_read(&c->kernel_files, &c->kernel_before);
+	cgroup_names_open(&c->cgroup_names);
 	if (opts->self)
 		self_baseline(&c->self_before);
 	return 0;
@@ -304,6 +310,7 @@ static int collector_open(struct collector *c, struct loader *loader, const stru
 
 static void collector_close(struct collector *c)
 {
+	cgroup_names_close(&c->cgroup_names);
 	process_table_free(&c->window);
 	kernel_counters_free(&c->kernel_before);
 	kernel_counters_free(&c->kernel_now);
@@ -321,7 +328,6 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	struct fs_report report = {0};
 	struct kernel_counters kernel_total = {0};
 	struct self_cost self_total = {0};
-	struct cgroup_names cgroup_names;
 	struct host_info host;
 	bool streaming = opts->interval_s > 0;
 	/* Reads per record (0: one record at the end): one, unless the interval is long. */
@@ -341,8 +347,7 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	}
 	host_info_read(&host);
 	report.host = &host;
-	cgroup_names_open(&cgroup_names);
-	report.cgroup_names = &cgroup_names;
+	report.cgroup_names = &c->cgroup_names;
 	report.by = opts->by;
 	if (!opts->json && !c->command)
 		fprintf(stderr, "foliostat: tracing folio activity%s; Ctrl-C to end\n",
@@ -402,7 +407,6 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	}
 	process_table_free(&total);
 	kernel_counters_free(&kernel_total);
-	cgroup_names_close(&cgroup_names);
 	return ret;
 }
 

@@ -50,6 +50,10 @@ static bool ids_name_paths_below_the_mount(void)
 	ok = ok && ASSERT_TRUE(cgroup_name(&n, 1) == NULL) &&
 	     ASSERT_STREQ(cgroup_name(&n, svc), "/system.slice/a b.service") &&
 	     ASSERT_STREQ(cgroup_name(&n, late), "/later");
+	/* Recently asked for, removed ones outlive further walks. */
+	n.scanned_at -= 2;
+	ok = ok && ASSERT_TRUE(cgroup_name(&n, 2) == NULL) &&
+	     ASSERT_STREQ(cgroup_name(&n, late), "/later");
 	cgroup_names_close(&n);
 	snprintf(path, sizeof(path), "%s/system.slice", root);
 	rmdir(path);
