@@ -994,15 +994,10 @@ test_command_streams_with_an_interval() {
 test_cgroup_selects_its_tasks_only() {
 	need_root
 	mount_tracefs
-	local root a b
-	root=$(cgroup_mount cgroup2)
-	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted"
-	a=$root/foliostat-test-a.$$ b=$root/foliostat-test-b.$$
-	mkdir -p "$a/child" "$b" || fail "cannot create cgroups under $root"
-	# shellcheck disable=SC2064 # expand now
-	trap "rmdir '$a/child' '$a' '$b' 2>/dev/null" EXIT
+	make_cgroups a a/child b
+	local a=${CGROUPS[a]} b=${CGROUPS[b]}
 	# The cgroup as /proc/PID/cgroup names it, relative to the mount.
-	start_foliostat "$T/out" -j --cgroup "/${a#"$root"/}"
+	start_foliostat "$T/out" -j --cgroup "/${a#"$CGROUP_ROOT"/}"
 	# shellcheck disable=SC2016 # the wrapper shell's $$ and arguments
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec perf stat -x, -e exceptions:page_fault_user -o "$1" -- "$2" pages 8192' \
 		"$a/child" "$T/perf" "$WORKLOAD" >"$T/workload" &
@@ -1110,13 +1105,8 @@ test_bash_completion() {
 # the records still add up (the shell's entry in its first cgroup was retired at the move).
 test_process_rows_carry_their_cgroup() {
 	need_root
-	local root a b
-	root=$(cgroup_mount cgroup2)
-	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted"
-	a=$root/foliostat-test-a.$$ b=$root/foliostat-test-b.$$
-	mkdir "$a" "$b" || fail "cannot create cgroups under $root"
-	# shellcheck disable=SC2064 # expand now
-	trap "rmdir '$a' '$b' 2>/dev/null" EXIT
+	make_cgroups a b
+	local a=${CGROUPS[a]} b=${CGROUPS[b]}
 	start_foliostat "$T/out" -j -r 0
 	local by_process=$FS_PID
 	start_foliostat "$T/groups" -j -r 0 --by cgroup
@@ -1157,13 +1147,8 @@ test_process_rows_carry_their_cgroup() {
 # activity shows its figures in its cgroup's row; --by comm has rows by name.
 test_rows_by_cgroup_sum_their_processes() {
 	need_root
-	local root a b
-	root=$(cgroup_mount cgroup2)
-	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted"
-	a=$root/foliostat-test-a.$$ b=$root/foliostat-test-b.$$
-	mkdir "$a" "$b" || fail "cannot create cgroups under $root"
-	# shellcheck disable=SC2064 # expand now
-	trap "rmdir '$a' '$b' 2>/dev/null" EXIT
+	make_cgroups a b
+	local a=${CGROUPS[a]} b=${CGROUPS[b]}
 	start_foliostat "$T/procs" -j -r 0
 	local by_process=$FS_PID
 	start_foliostat "$T/cgroups" -j -r 0 --by cgroup

@@ -132,6 +132,24 @@ cgroup_mount() {
 	}' /proc/self/mountinfo
 }
 
+# make_cgroups NAME...: cgroup v2 directories foliostat-test-NAME.PID under the hierarchy's
+# mount (a NAME may be nested: a/child), created in order and removed when the test ends; their
+# paths go to CGROUPS (an associative array by NAME), the mount to CGROUP_ROOT.
+declare -A CGROUPS
+make_cgroups() {
+	local name dir remove=""
+	CGROUP_ROOT=$(cgroup_mount cgroup2)
+	[ -n "$CGROUP_ROOT" ] || skip "no cgroup2 hierarchy mounted"
+	for name in "$@"; do
+		dir=$CGROUP_ROOT/foliostat-test-${name%%/*}.$$${name#"${name%%/*}"}
+		mkdir "$dir" || fail "cannot create $dir"
+		CGROUPS[$name]=$dir
+		remove="rmdir '$dir' 2>/dev/null; $remove"
+	done
+	# shellcheck disable=SC2064 # expand now
+	trap "$remove" EXIT
+}
+
 # make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller),
 # removed when the test ends; WRAP then starts the workload inside it.
 make_memcg() {
