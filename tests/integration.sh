@@ -1161,14 +1161,10 @@ test_rows_by_cgroup_sum_their_processes() {
 	FS_PID=$by_process stop_foliostat "$T/procs"
 	python3 - "$T/procs" "$T/cgroups" "/${a##*/}" "/${b##*/}" <<'CHECK' || fail "cgroup rows differ from their processes' sums"
 import json, sys
+sys.path.insert(0, "tests")
+from invariant import leaves
 procs, groups = (json.loads(open(f).read().splitlines()[-1]) for f in sys.argv[1:3])
 assert groups["by"] == "cgroup" and procs["by"] == "process", (groups["by"], procs["by"])
-def leaves(v, path=()):
-    if isinstance(v, dict):
-        for k, s in v.items():
-            yield from leaves(s, path + (k,))
-    elif isinstance(v, (int, float)) and not isinstance(v, bool):
-        yield path, v
 GROUPS = ("folios", "faults", "tlb", "lru")
 for path in sys.argv[3:]:
     rows = [g for g in groups["cgroups"] if g["cgroup"] == path]
