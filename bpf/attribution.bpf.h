@@ -49,8 +49,7 @@ static __noinline struct fs_counters *thread_entry(struct fs_cpu *cpu, __u64 key
 	if (linked) {
 		*ref = *linked;
 		head = entry_checked(&fs_tasks, key, *ref);
-	} else if (!(cpu->select_followed | cpu->select_cgroups) ||
-		   selected(cpu, bpf_get_current_task())) {
+	} else if (selected(cpu, bpf_get_current_task())) {
 		/* Made in the thread's own context, always: its cgroup is the current one. */
 		head = entry_make(&fs_tasks_index, &fs_tasks, &fs_tasks_free, &fs_tasks_taken, key,
 				  task->group_leader->comm, bpf_get_current_cgroup_id(), ref);

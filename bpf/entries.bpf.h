@@ -85,7 +85,8 @@ int fs_task_selected(__u32 select_followed, __u32 select_cgroups, __u64 task);
 
 static __always_inline bool selected(struct fs_cpu *cpu, __u64 task)
 {
-	return fs_task_selected(cpu->select_followed, cpu->select_cgroups, task);
+	return !(cpu->select_followed | cpu->select_cgroups) ||
+	       fs_task_selected(cpu->select_followed, cpu->select_cgroups, task);
 }
 
 /*

@@ -17,10 +17,19 @@
 #define KIND_BOUND 16
 _Static_assert(FS_NR_FAULT_KINDS <= KIND_BOUND, "fault kinds fit under their bound");
 
+/* One fault of `kind` (FS_FAULT_KIND()), taken in `mode`, charged to the faulting thread. */
+static __always_inline void count_fault(struct fs_cpu *cpu, int mode, __u64 kind)
+{
+	/* A fault taken in user mode interrupted user code: task context by definition. */
+	struct fs_counters *target =
+	    mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
+
+	fs_count(cpu, target->fault_kinds[kind], 1);
+}
+
 static __always_inline void count_hardware_fault(int mode, unsigned long error_code)
 {
 	struct fs_cpu *cpu = this_cpu();
-	struct fs_counters *target;
 	int access = FS_ACCESS_READ;
 	__u64 kind; /* 64 bits: a sign extension of an int would lose the bound below */
 
@@ -35,10 +44,7 @@ static __always_inline void count_hardware_fault(int mode, unsigned long error_c
 	/* Clang joins the parts of the kind with an OR, and older verifiers forget every bound of
 	 * an OR with a register (Linux 6.1 then refuses the index): a mask gives it back, at one
 	 * instruction. The masked index stays inside the entry, and the kind is below 12 anyway. */
-	kind = verifier_bounded(kind, KIND_BOUND);
-	/* A fault taken in user mode interrupted user code: task context by definition. */
-	target = mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
-	fs_count(cpu, target->fault_kinds[kind], 1);
+	count_fault(cpu, mode, verifier_bounded(kind, KIND_BOUND));
 }
 
 SEC("tp_btf/page_fault_user")
@@ -72,17 +78,13 @@ SEC("perf_event")
 int fs_fault_event(struct bpf_perf_event_data *ctx)
 {
 	struct fs_cpu *cpu = this_cpu();
-	struct fs_counters *target;
 
 	if (!cpu)
 		return 0;
-	if ((long)PT_REGS_IP(&ctx->regs) >= 0) {
-		target = charge_task_context(cpu);
-		fs_count(cpu, target->fault_kinds[FS_FAULT_KIND_MODE_ONLY(FS_MODE_USER)], 1);
-	} else {
-		target = charge_target(cpu);
-		fs_count(cpu, target->fault_kinds[FS_FAULT_KIND_MODE_ONLY(FS_MODE_KERNEL)], 1);
-	}
+	if ((long)PT_REGS_IP(&ctx->regs) >= 0)
+		count_fault(cpu, FS_MODE_USER, FS_FAULT_KIND_MODE_ONLY(FS_MODE_USER));
+	else
+		count_fault(cpu, FS_MODE_KERNEL, FS_FAULT_KIND_MODE_ONLY(FS_MODE_KERNEL));
 	return 0;
 }
 

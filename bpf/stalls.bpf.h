@@ -88,7 +88,7 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	fs_count(cpu, cpu->stalls[kind].total_ns, ns);
 	fs_count(cpu, cpu->stalls[kind].hist[bucket], 1);
 	fs_count(cpu, cpu->reclaimed[kind], reclaimed);
-	if ((cpu->select_followed | cpu->select_cgroups) && !selected(cpu, bpf_get_current_task()))
+	if (!selected(cpu, bpf_get_current_task()))
 		return; /* outside the selection: in the system figures above only */
 	proc = proc_entry(task->tgid, task->group_leader->comm, bpf_get_current_cgroup_id());
 	if (!proc) {

@@ -89,8 +89,9 @@ int BPF_PROG(fs_task_exit)
  * and frees it as it does an exited thread's, without unlinking it again), unlinked from the
  * index, and its gen bumped, which makes every reference to it stale (the CPUs' records and
  * caches): the thread's next event makes a new entry in its new cgroup. Events racing the move
- * on another CPU land on either side of it. With --cgroup, the CPU's record of a thread that
- * moves itself is cleared too, so that its selection is judged again at its next event.
+ * on another CPU land on either side of it. The CPU's record of a thread that moves itself is
+ * cleared too: one outside a --cgroup selection has no entry to retire, and is judged again at
+ * its next event.
  */
 SEC("tp_btf/cgroup_attach_task")
 int BPF_PROG(fs_cgroup_attach, struct cgroup *dst, const char *path, struct task_struct *task)

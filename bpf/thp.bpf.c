@@ -36,7 +36,7 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 		return;
 	}
 	/* A process outside the selection gets no entry; the system figure above has it. */
-	if ((cpu->select_followed | cpu->select_cgroups) && !selected(cpu, (__u64)owner))
+	if (!selected(cpu, (__u64)owner))
 		return;
 	entry = proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm),
 			   BPF_CORE_READ(owner, cgroups, dfl_cgrp, kn, id));
