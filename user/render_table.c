@@ -3,7 +3,6 @@
  * and the folio-order histograms of the top few, within 100 columns. */
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cgroup_names.h"
@@ -397,31 +396,12 @@ static void print_vmscan(FILE *out, const struct fs_report *r)
 static void print_cgroup_line(FILE *out, const struct fs_report *r, const struct process_row *row,
 			      const char *comm)
 {
-	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, row->cgroup) : NULL;
-	char who[96], shown[UTF8_SANITIZED_SIZE(100)], *clean;
-	size_t room, len;
+	char who[96], shown[UTF8_SANITIZED_SIZE(100)];
 
-	if (!path)
+	if (!r->cgroup_names)
 		return;
-	len = strlen(path);
-	clean = malloc(UTF8_SANITIZED_SIZE(len));
-	if (!clean)
-		return;
-	utf8_sanitize(path, len, clean);
 	snprintf(who, sizeof(who), "pid %u (%s): cgroup ", row->tgid, comm);
-	room = 100 - strlen(who);
-	len = strlen(clean);
-	if (len > room) {
-		const char *tail = clean + len - (room - 3);
-
-		while ((*tail & 0xc0) == 0x80) /* not in the middle of a character */
-			tail++;
-		snprintf(shown, sizeof(shown), "...%s", tail);
-	} else {
-		snprintf(shown, sizeof(shown), "%s", clean);
-	}
-	fprintf(out, "%s%s\n\n", who, shown);
-	free(clean);
+	fprintf(out, "%s%s\n\n", who, cgroup_tail(r, row->cgroup, shown, 100 - strlen(who)));
 }
 
 static void print_details(FILE *out, const struct fs_report *r)
