@@ -2,23 +2,36 @@
 # Install what foliostat needs, from the distribution's packages. Idempotent: only missing
 # packages are installed. Debian and Ubuntu are handled; elsewhere it prints the list to install
 # by hand.
-# Usage: scripts/install-deps.sh [--cross ARCH] [--vmtest ARCH]
-#   (none)          build and test on this host
+# Usage: scripts/install-deps.sh [--tests] [--cross ARCH] [--vmtest ARCH]
+#   (none)          build and run on this host
+#   --tests         also the peers the tests check foliostat against (scripts/run-tests.sh)
 #   --cross arm64   also a cross build for arm64 (`make ARCH=arm64`): Debian's cross compiler
 #                   and the arm64 multiarch libraries (adds the arm64 architecture to dpkg)
 #   --vmtest ARCH   also what `make vmtest ARCH=...` boots the kernel with (QEMU, cpio)
 # The quick start (scripts/run-summary.sh) installs the first group only.
 set -eu
 
-# Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson/libcap-ng for
-# the loader. Tests: python3 (JSON parsing), linux-perf (independent counts), bash-completion
-# (the completion's test); bpftrace for the benchmark's peer configuration.
+# Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson/libcap-ng and
+# libmicrohttpd (the --listen endpoint) for the loader. Tests: python3 (JSON parsing), linux-perf
+# (independent counts), bash-completion (the completion's test); bpftrace for the benchmark's
+# peer configuration.
 PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev libcap-ng-dev
-pkg-config make gcc libc6-dev python3 linux-perf bpftrace bash-completion"
+libmicrohttpd-dev pkg-config make gcc libc6-dev python3 linux-perf bpftrace bash-completion"
+# The exporter's real peers (--tests): Prometheus (server and promtool), node_exporter (the
+# textfile collector), systemd-analyze (the unit), curl (scrapes), python3-jsonschema (records
+# against docs/foliostat.schema.json). Installed, never started: the tests start their own on
+# loopback, on free ports.
+TEST_PACKAGES="prometheus prometheus-node-exporter systemd curl python3-jsonschema"
+no_services=""
 foreign_arch=""
 
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--tests)
+		PACKAGES="$PACKAGES $TEST_PACKAGES"
+		no_services=1
+		shift
+		;;
 	--cross)
 		[ "${2:-}" = arm64 ] || { echo "install-deps: --cross: only arm64 is known" >&2; exit 2; }
 		# Libraries of the target architecture: Multi-Arch "same", so they install beside the
@@ -38,7 +51,7 @@ libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libjansson-dev:arm64 libcap-n
 		shift 2
 		;;
 	*)
-		echo "usage: install-deps.sh [--cross arm64] [--vmtest x86|arm64]" >&2
+		echo "usage: install-deps.sh [--tests] [--cross arm64] [--vmtest x86|arm64]" >&2
 		exit 2
 		;;
 	esac
@@ -75,6 +88,14 @@ if [ -n "$foreign_arch" ] && ! dpkg --print-foreign-architectures | grep -qx "$f
 	dpkg --add-architecture "$foreign_arch"
 fi
 apt-get update -qq
+# The test peers are servers whose packages would start them as services (Prometheus on :9090):
+# a policy-rc.d that refuses every start keeps them stopped while they install, as in a chroot.
+policy=/usr/sbin/policy-rc.d
+if [ -n "$no_services" ] && [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' >"$policy"
+	chmod 0755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
 echo "install-deps: done"

@@ -4,6 +4,6 @@
 # "N passed, N failed, N skipped".
 set -eu
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --tests
 make -s
 exec make -s check

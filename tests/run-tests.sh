@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs every test: the unit tests (build/unit-tests), then each test_* function of
-# tests/integration.sh in its own subshell. One result line per test, then
+# tests/integration*.sh in its own subshell. One result line per test, then
 # "N passed, N failed, N skipped". Under CI=true a skipped test counts as failed: CI runs as
 # root on a kernel that can run them all. Usage: tests/run-tests.sh [NAME-FILTER]; with VERBOSE=1
 # the log of every integration test is shown, not only of those that fail.
@@ -32,8 +32,11 @@ fi
 
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
-# shellcheck source=tests/integration.sh
-. tests/integration.sh
+# Every tests/integration*.sh holds test_* functions: one file per concern.
+for file in tests/integration*.sh; do
+	# shellcheck disable=SC1090
+	. "$file"
+done
 
 for test in $(declare -F | awk '{ print $3 }' | grep '^test_'); do
 	case $test in *"$filter"*) ;; *) continue ;; esac
