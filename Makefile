@@ -31,7 +31,7 @@ OUTPUT ?= build
 # The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
 BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
 
-PKGS := libbpf jansson libcap-ng
+PKGS := libbpf jansson libcap-ng libmicrohttpd
 ifeq ($(STATIC),1)
 PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS))
 LDFLAGS += -static
@@ -189,14 +189,27 @@ endif
 # Bash completion where Debian's bash-completion looks (its completionsdir, below PREFIX).
 COMPLETIONS_DIR := $(PREFIX)/share/bash-completion/completions
 
+# The exporter's systemd unit, naming the binary this PREFIX installs, in PREFIX's unit
+# directory (systemd reads both /usr/local/lib/systemd/system and /usr/lib/systemd/system);
+# the Grafana dashboard, for importing into Grafana (nothing on this host reads it).
+UNIT_DIR := $(PREFIX)/lib/systemd/system
+DASHBOARD_DIR := $(PREFIX)/share/foliostat/grafana
+
 install: $(BINARY)
 	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/sbin/foliostat
 	install -D -m 0644 man/foliostat.8 $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
 	install -D -m 0644 contrib/bash-completion/foliostat $(DESTDIR)$(COMPLETIONS_DIR)/foliostat
+	install -d $(DESTDIR)$(UNIT_DIR)
+	sed 's|/usr/local/sbin/foliostat|$(PREFIX)/sbin/foliostat|g' contrib/systemd/foliostat.service \
+		>$(DESTDIR)$(UNIT_DIR)/foliostat.service
+	chmod 0644 $(DESTDIR)$(UNIT_DIR)/foliostat.service
+	install -D -m 0644 contrib/grafana/foliostat.json $(DESTDIR)$(DASHBOARD_DIR)/foliostat.json
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8 \
-		$(DESTDIR)$(COMPLETIONS_DIR)/foliostat
+		$(DESTDIR)$(COMPLETIONS_DIR)/foliostat $(DESTDIR)$(UNIT_DIR)/foliostat.service \
+		$(DESTDIR)$(DASHBOARD_DIR)/foliostat.json
+	rmdir $(DESTDIR)$(DASHBOARD_DIR) $(DESTDIR)$(PREFIX)/share/foliostat 2>/dev/null || true
 
 clean:
 	$(call msg,CLEAN,)

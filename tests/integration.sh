@@ -414,6 +414,7 @@ test_self_reports_its_own_cost() {
 	assert_between "$(query "$T/out" "max(r['self']['loader_rss_kib'] for r in recs)")" 1 65536 "loader RSS in KiB"
 	assert_eq "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$before" "kernel.bpf_stats_enabled after the run"
 	"$FOLIOSTAT" -j -d 0.3 >"$T/plain"
+	assert_records_valid "$T/plain"
 	assert_eq "$(query "$T/plain" "'self' in recs[0]")" false "no self without --self"
 }
 
@@ -421,6 +422,7 @@ test_self_reports_its_own_cost() {
 test_bench_tracepoints_match_foliostat() {
 	need_root
 	"$FOLIOSTAT" -j -d 0.2 >"$T/out"
+	assert_records_valid "$T/out"
 	assert_eq "$(query "$T/out" "sorted(k for k, v in recs[0]['probes'].items() if not k.startswith('software:') and not v.startswith('not needed'))")" \
 		"$(sed -n 's/^FS_TRACEPOINT(\([a-z_]*\), \([a-z_0-9]*\))$/\1:\2/p' tests/bench/tracepoints.h |
 			python3 -c 'import json,sys; print(json.dumps(sorted(sys.stdin.read().split())))')" \
@@ -472,6 +474,7 @@ test_one_shot_summary_is_readable() {
 test_one_shot_json_with_duration() {
 	need_root
 	"$FOLIOSTAT" -j -d 1 >"$T/out" || fail "exit status $?"
+	assert_records_valid "$T/out"
 	assert_eq "$(wc -l <"$T/out")" 1 "records"
 	assert_eq "$(query "$T/out" "recs[0]['schema']")" 1 "schema"
 	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 950 1500 "interval_s in ms"
@@ -486,6 +489,7 @@ test_one_shot_json_with_duration() {
 test_streaming_prints_count_records() {
 	need_root
 	timeout 10 "$FOLIOSTAT" -j 0.3 4 >"$T/out" || fail "exit status $?"
+	assert_records_valid "$T/out"
 	assert_eq "$(wc -l <"$T/out")" 4 "records"
 	assert_eq "$(query "$T/out" "all(250 <= r['interval_s'] * 1000 <= 450 for r in recs)")" true "intervals near 0.3 s"
 	assert_eq "$(query "$T/out" "len({r['time'] for r in recs})")" 4 "distinct times"
@@ -500,6 +504,7 @@ test_long_interval_record_sums_its_reads() {
 	sleep 6
 	"$WORKLOAD" pages 2048 >>"$T/workload"
 	wait "$FS_PID" || fail "exit status $?"
+	assert_records_valid "$T/out"
 	local first second
 	first=$(json_field "$(sed -n 1p "$T/workload")" pid)
 	second=$(json_field "$(sed -n 2p "$T/workload")" pid)
@@ -659,6 +664,7 @@ test_closed_pipe_ends_quietly() {
 	status=$?
 	assert_eq "$status" 0 "foliostat's exit status"
 	assert_eq "$(wc -l <"$T/out")" 1 "lines read"
+	assert_records_valid "$T/out"
 	assert_eq "$(wc -c <"$T/err")" 0 "bytes on stderr"
 	assert_nothing_attached
 }
@@ -670,6 +676,7 @@ test_sigterm_prints_final_record() {
 	sleep 0.5
 	kill -TERM "$FS_PID"
 	wait "$FS_PID" || fail "exit status $?"
+	assert_records_valid "$T/out"
 	assert_eq "$(wc -l <"$T/out")" 1 "records"
 	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 300 3000 "final window in ms"
 	assert_nothing_attached
@@ -696,6 +703,7 @@ test_missing_probe_degrades() {
 	FOLIOSTAT_DISABLE_PROBES=kmem:mm_page_free,irq:softirq_exit,exceptions:page_fault_kernel \
 		"$FOLIOSTAT" -j -d 0.5 >"$T/out" ||
 		fail "exit status $?"
+	assert_records_valid "$T/out"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_free']")" '"disabled by FOLIOSTAT_DISABLE_PROBES"' "page_free state"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['irq:softirq_entry']")" '"not attached: needs irq:softirq_exit"' "softirq_entry state"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['kmem:mm_page_alloc']")" '"attached"' "page_alloc state"
@@ -715,6 +723,7 @@ test_missing_probe_degrades() {
 test_refused_program_degrades() {
 	need_root
 	FOLIOSTAT_TEST_REFUSE_PROBE=tlb:tlb_flush "$FOLIOSTAT" -j -d 0.3 >"$T/out" || fail "exit status $?"
+	assert_records_valid "$T/out"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['tlb:tlb_flush'].startswith('failed to load: the kernel refused')")" \
 		true "state of the refused probe"
 	assert_eq "$(query "$T/out" "recs[0]['system']['tlb']")" null "its figures"
@@ -778,6 +787,7 @@ READER
 	assert_eq "$bad" 0 "reads that saw part of a record"
 	assert_eq "$(wc -c <"$T/stdout")" 0 "bytes on standard output"
 	assert_eq "$(wc -l <"$T/dir/latest.json")" 1 "records in the file"
+	assert_records_valid "$T/dir/latest.json"
 	assert_eq "$(ls -A "$T/dir")" latest.json "files left in the directory"
 }
 
@@ -792,6 +802,7 @@ test_output_file_does_not_follow_symlinks() {
 	assert_eq "$(cat "$T/target")" keep "the symlink's target"
 	[ -f "$T/link" ] && [ ! -L "$T/link" ] || fail "the symlink was not replaced by a file"
 	assert_eq "$(query "$T/link" "len(recs)")" 1 "records in the file"
+	assert_records_valid "$T/link"
 	local status=0
 	"$FOLIOSTAT" -j -d 0.3 -o "$T/missing/out.json" 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status for a missing directory"
@@ -828,6 +839,7 @@ test_pid_filter_in_a_pid_namespace_is_explained() {
 	[ ! -e "$T/ran" ] || fail "the command ran"
 	# Without -p it runs there, and reports the kernel's pids.
 	unshare --pid --fork --mount-proc "$FOLIOSTAT" -j -d 0.3 >"$T/out" || fail "exit status $?"
+	assert_records_valid "$T/out"
 	assert_eq "$(query "$T/out" "all(p['pid'] != 1 or p['comm'] != 'foliostat' for p in recs[0]['processes'])")" true \
 		"foliostat's own row under its kernel pid"
 }
@@ -924,6 +936,7 @@ test_command_is_followed_with_its_children() {
 	local parent child
 	parent=$(json_field "$(cat "$T/workload")" pid)
 	child=$(json_field "$(cat "$T/workload")" child)
+	assert_records_valid "$T/out"
 	assert_eq "$(query "$T/out" "len(recs)")" 1 "records"
 	assert_eq "$(query "$T/out" "sorted(p['pid'] for p in recs[0]['processes'])")" \
 		"$(python3 -c "print(sorted([$parent, $child]))")" "the processes: the command and its child, nothing else"
@@ -949,9 +962,11 @@ test_command_exit_status_is_foliostat_s() {
 	"$FOLIOSTAT" -j -- sh -c 'exit 3' >"$T/out" || status=$?
 	assert_eq "$status" 3 "exit status of a command that exits 3"
 	assert_eq "$(query "$T/out" "len(recs)")" 1 "a record all the same"
+	assert_records_valid "$T/out"
 	status=0
 	"$FOLIOSTAT" -j -- sh -c 'kill -KILL $$' >"$T/out" || status=$?
 	assert_eq "$status" 137 "exit status of a command killed by SIGKILL"
+	assert_records_valid "$T/out"
 	status=0
 	"$FOLIOSTAT" -j -- "$T/no-such-command" >"$T/out" 2>"$T/err" || status=$?
 	assert_eq "$status" 127 "exit status of a command that does not exist"
@@ -970,6 +985,7 @@ test_command_runs_as_the_sudo_user() {
 		>"$T/out" || status=$?
 	assert_eq "$status" 0 "exit status"
 	assert_eq "$(tr '\n' ' ' <"$T/ids")" "65534 65534 " "the command's uid and gid"
+	assert_records_valid "$T/out"
 }
 
 # With an INTERVAL, records stream while the command runs; their sum is the command's activity.
@@ -980,6 +996,7 @@ test_command_streams_with_an_interval() {
 	assert_eq "$status" 0 "exit status"
 	grep -v '"schema"' "$T/out" >"$T/workload"
 	grep '"schema"' "$T/out" >"$T/records"
+	assert_records_valid "$T/records"
 	local pid
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	assert_between "$(query "$T/records" "len(recs)")" 2 100 "records while it lingered a second"
@@ -1185,6 +1202,7 @@ CHECK
 	assert_eq "$faults" "$(query "$T/procs" "faults($(json_field "$(cat "$T/w.b")" pid), 'user')")" \
 		"cgroup b's user faults = its one process's"
 	"$FOLIOSTAT" -j -d 0.3 --by comm >"$T/comms" || fail "--by comm: exit status $?"
+	assert_records_valid "$T/comms"
 	assert_eq "$(query "$T/comms" "[recs[0]['by'], 'comms' in recs[0], 'processes' in recs[0]]")" \
 		'["comm", true, false]' "rows of --by comm"
 	assert_records_add_up "$T/cgroups"

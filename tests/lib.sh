@@ -68,12 +68,17 @@ start_foliostat() {
 	fail "foliostat did not attach its probes"
 }
 
-# Stop foliostat with SIGINT and check it exited 0.
+# Stop foliostat with SIGINT and check it exited 0, and that its records, if it wrote JSON, match
+# the schema: every test that reads records through here checks their shape for free.
 stop_foliostat() {
 	local status=0
 	kill -INT "$FS_PID"
 	wait "$FS_PID" || status=$?
 	[ "$status" -eq 0 ] || { cat "$1.err"; fail "foliostat exited with $status after SIGINT"; }
+	# JSON output begins with its first record, a table with its header line.
+	if [ "$(head -c 1 "$1")" = "{" ]; then
+		assert_records_valid "$1"
+	fi
 }
 
 # wait_records FILE N: wait until foliostat has written N records (lines) to FILE. Tests wait for
@@ -311,6 +316,19 @@ mixed_workload() {
 assert_records_add_up() {
 	python3 tests/invariant.py "$@" || fail "records do not add up"
 	echo "ok: every record adds up"
+}
+
+# assert_records_valid FILE...: every line of each FILE is one whole record that matches
+# docs/foliostat.schema.json (tests/validate_records.py). A file without a record fails: it
+# would pass having checked nothing.
+assert_records_valid() {
+	local file problem
+	for file in "$@"; do
+		[ -s "$file" ] || fail "$file: no records to validate"
+		problem=$(python3 tests/validate_records.py "$file" 2>&1) ||
+			fail "records that do not match docs/foliostat.schema.json: $problem"
+		echo "ok: the $(wc -l <"$file") records of $file match the schema"
+	done
 }
 
 # No BPF program or map of foliostat's may remain in the kernel once it has exited.

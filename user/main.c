@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,11 +13,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 
 #include "cgroup_names.h"
 #include "cgroups.h"
 #include "command.h"
+#include "exposition.h"
+#include "http_server.h"
 #include "loader.h" /* (before the skeleton: foliostat.h's types) */
 #include "foliostat.skel.h"
 #include "options.h"
@@ -28,6 +32,7 @@
 #include "counters.h"
 #include "check.h"
 #include "self.h"
+#include "series.h"
 #include "window.h"
 
 /* One-shot mode still reads the table this often, so exited and idle threads leave it during
@@ -118,6 +123,13 @@ struct collector {
 	struct kernel_counter_files kernel_files;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
 	struct self_cost self_before, self_now, self_window; /* --self */
+	/* --format prometheus and --listen: counts since the start, and their text. */
+	struct series_store *series;
+	struct exposition exposition;
+	struct fs_report *report;
+	double start_time;     /* Unix seconds */
+	__u64 expositions;     /* made so far */
+	double last_duration_s; /* how long the last one took */
 };
 
 /* Read the maps: what happened since the last read, with rows for the `keep` most active
@@ -148,6 +160,16 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 			 strerror(-ret));
 		return -1;
 	}
+	if (c->series) {
+		double now = monotonic_now();
+
+		ret = series_add_read(c->series, &c->window, &c->read.system, &c->kernel_window, now);
+		series_expire(c->series, now);
+		if (ret) {
+			snprintf(err, err_len, "failed to aggregate: %s", strerror(-ret));
+			return -1;
+		}
+	}
 	{
 		struct kernel_counters kswap = c->kernel_before;
 
@@ -169,10 +191,35 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	return 0;
 }
 
+/* The exposition of the counts since the start, into c->exposition. Returns 0 or -ENOMEM. */
+static int make_exposition(struct collector *c, bool openmetrics)
+{
+	struct exposition_health health = {
+	    .start_time = c->start_time,
+	    .bpf = &c->self_now,
+	    .bpf_run_time = c->opts->self,
+	    .scrapes = c->expositions,
+	    .last_duration_s = c->last_duration_s,
+	};
+	double began = monotonic_now();
+	int ret;
+
+	self_read(c->loader, &c->self_now);
+	health.loader_cpu_s = c->self_now.loader_cpu_s;
+	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
+	c->report->processes = &c->window;
+	ret = render_exposition(&c->exposition, c->report, c->series, &health, openmetrics);
+	series_exposed(c->series, began);
+	c->expositions++;
+	c->last_duration_s = monotonic_now() - began;
+	return ret;
+}
+
 /* Print a record to standard output, or put it in --output's file. */
-static int emit(const struct fs_options *opts, struct output_file *file, struct fs_report *report,
+static int emit(struct collector *c, struct output_file *file, struct fs_report *report,
 		struct process_table *table)
 {
+	const struct fs_options *opts = c->opts;
 	FILE *out = stdout;
 	int ret;
 
@@ -181,9 +228,19 @@ static int emit(const struct fs_options *opts, struct output_file *file, struct 
 	report->processes = table;
 	report->nr_shown =
 	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;
+	if (opts->format == FS_FORMAT_PROMETHEUS && make_exposition(c, false)) {
+		errno = ENOMEM;
+		return -1;
+	}
 	if (file && !(out = output_file_begin(file)))
 		return -1;
-	ret = opts->json ? render_json(out, report) : render_table(out, report);
+	if (opts->format == FS_FORMAT_PROMETHEUS)
+		ret = fwrite(c->exposition.text, 1, c->exposition.len, out) != c->exposition.len ||
+			      fflush(out) == EOF
+			  ? -1
+			  : 0;
+	else
+		ret = opts->json ? render_json(out, report) : render_table(out, report);
 	if (file) {
 		int saved = errno;
 
@@ -274,6 +331,62 @@ static void report_measured(struct fs_report *report, const struct loader *loade
 	report->attribution = attribution_name(loader->facts.attribution);
 }
 
+/* The store's questions (series.h): a cgroup's path, and whether a group's cgroup or process
+ * is gone. */
+static const char *series_cgroup_path(__u64 cgroup, void *ctx)
+{
+	struct collector *c = ctx;
+
+	return cgroup_name(&c->cgroup_names, cgroup);
+}
+
+static bool series_group_gone(const struct series_group *g, void *ctx)
+{
+	struct collector *c = ctx;
+	char path[8192];
+	struct stat st;
+
+	if (c->opts->by == FS_BY_PROCESS)
+		return kill((pid_t)g->pid, 0) && errno == ESRCH;
+	/* A cgroup made again at the same path is the same series: a restarted service's. */
+	snprintf(path, sizeof(path), "%s%s", c->cgroup_names.mount, g->name);
+	return stat(path, &st) && errno == ENOENT;
+}
+
+/* --format prometheus, --listen: the store of counts since the start. */
+static int collector_open_series(struct collector *c, char *err, size_t err_len)
+{
+	struct timespec now;
+
+	c->series = malloc(sizeof(*c->series));
+	if (!c->series) {
+		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
+		return -1;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	c->start_time = now.tv_sec + now.tv_nsec / 1e9;
+	series_init(c->series, c->opts, series_cgroup_path, series_group_gone, c, monotonic_now());
+	return 0;
+}
+
+static void collector_close(struct collector *c)
+{
+	if (c->series) {
+		series_free(c->series);
+		free(c->series);
+		c->series = NULL;
+	}
+	exposition_free(&c->exposition);
+	cgroup_names_close(&c->cgroup_names);
+	process_table_free(&c->window);
+	kernel_counters_free(&c->kernel_before);
+	kernel_counters_free(&c->kernel_now);
+	kernel_counters_free(&c->kernel_window);
+	snapshot_free(&c->read);
+	reader_close(&c->reader);
+	kernel_counter_files_close(&c->kernel_files);
+}
+
 /*
  * Take the starting points of everything read from outside the maps (the kernel's THP
  * counters, the BPF run-time statistics), so that the first window has a "before". This is
@@ -305,19 +418,81 @@ static int collector_open(struct collector *c, struct loader *loader, const stru
 	cgroup_names_open(&c->cgroup_names);
 	if (opts->self)
 		self_baseline(&c->self_before);
+	if (opts->format == FS_FORMAT_PROMETHEUS && collector_open_series(c, err, err_len)) {
+		collector_close(c);
+		return -1;
+	}
 	return 0;
 }
 
-static void collector_close(struct collector *c)
+/* What every record says beside its counts: probes, names, host. */
+static void report_prepare(struct fs_report *report, struct collector *c, struct host_info *host)
 {
-	cgroup_names_close(&c->cgroup_names);
-	process_table_free(&c->window);
-	kernel_counters_free(&c->kernel_before);
-	kernel_counters_free(&c->kernel_now);
-	kernel_counters_free(&c->kernel_window);
-	snapshot_free(&c->read);
-	reader_close(&c->reader);
-	kernel_counter_files_close(&c->kernel_files);
+	report_measured(report, c->loader);
+	host_info_read(host);
+	report->host = host;
+	report->cgroup_names = &c->cgroup_names;
+	report->by = c->opts->by;
+	c->report = report;
+}
+
+/* --listen: a scrape reads the maps now and answers with the counts since the start. */
+static int answer_scrape(void *ctx, bool openmetrics, const char **text, size_t *len)
+{
+	struct collector *c = ctx;
+	char err[256];
+
+	if (collect_window(c, 0, err, sizeof(err)) || make_exposition(c, openmetrics))
+		return -1;
+	*text = c->exposition.text;
+	*len = c->exposition.len;
+	return 0;
+}
+
+/*
+ * --listen: serve scrapes until SIGINT/SIGTERM (or --duration), reading the maps every tick in
+ * between, so that exited threads leave the tables and no 32-bit count can wrap however rarely
+ * Prometheus comes.
+ */
+static int run_endpoint(struct collector *c, struct http_server *server, char *err, size_t err_len)
+{
+	const struct fs_options *opts = c->opts;
+	struct fs_report report = {0};
+	struct host_info host;
+	double start = monotonic_now(), next = start + ONE_SHOT_TICK_S;
+	double end = opts->duration_s ? start + opts->duration_s : 0;
+	struct pollfd pfd = {.fd = http_server_fd(server), .events = POLLIN};
+
+	report_prepare(&report, c, &host);
+	if (http_server_start(server, answer_scrape, c, err, err_len))
+		return -1;
+	pfd.fd = http_server_fd(server);
+	while (!stop_requests) {
+		double now = monotonic_now();
+		double until = end && end < next ? end : next;
+		int wait_ms = until > now ? (int)((until - now) * 1000) + 1 : 0;
+		int server_ms = http_server_timeout_ms(server);
+
+		if (server_ms >= 0 && server_ms < wait_ms)
+			wait_ms = server_ms;
+		if (poll(&pfd, 1, wait_ms) < 0 && errno != EINTR) {
+			snprintf(err, err_len, "failed to wait for scrapes: %s", strerror(errno));
+			return -1;
+		}
+		http_server_run(server);
+		now = monotonic_now();
+		if (end && now >= end)
+			break;
+		if (now >= next) {
+			if (collect_window(c, 0, err, err_len))
+				return -1;
+			if (process_table_shrink(&c->window))
+				malloc_trim(0);
+			while (next <= now)
+				next += ONE_SHOT_TICK_S;
+		}
+	}
+	return 0;
 }
 
 /* The collection loop: a read every tick, a record every INTERVAL (or one at the end). */
@@ -338,18 +513,14 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 	int in_record = 0;
 	int ret = 0;
 
-	report_measured(&report, c->loader);
+	report_prepare(&report, c, &host);
 	if (streaming) {
 		for (per_record = 1; opts->interval_s / per_record > MAX_READ_PERIOD_S;
 		     per_record++)
 			;
 		tick = opts->interval_s / per_record;
 	}
-	host_info_read(&host);
-	report.host = &host;
-	report.cgroup_names = &c->cgroup_names;
-	report.by = opts->by;
-	if (!opts->json && !c->command)
+	if (opts->format == FS_FORMAT_TABLE && !c->command)
 		fprintf(stderr, "foliostat: tracing folio activity%s; Ctrl-C to end\n",
 			streaming ? "" : ", summary at the end");
 
@@ -363,11 +534,14 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 		last = stop_requests || (end && monotonic_now() >= end) ||
 		       (c->command && command_reap(c->command));
 		/* A record of one read needs rows for the processes it shows only. */
-		ret = collect_window(c, per_record == 1 ? (size_t)opts->top : 0, err, err_len);
+		ret = collect_window(c, per_record == 1 && !c->series ? (size_t)opts->top : 0, err,
+				     err_len);
 		if (ret)
 			break;
 		record_done = last || (per_record && ++in_record == per_record);
-		if (per_record == 1) {
+		if (c->series) {
+			/* The counts since the start are the store's: nothing to sum here. */
+		} else if (per_record == 1) {
 			report.system = c->read.system;
 			report.kernel = &c->kernel_window;
 			report.self = opts->self ? &c->self_window : NULL;
@@ -388,7 +562,7 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 
 			report.interval_s = now - window_start;
 			window_start = now;
-			if (emit(opts, file, &report, per_record == 1 ? &c->window : &total)) {
+			if (emit(c, file, &report, per_record == 1 ? &c->window : &total)) {
 				ret = output_failed(opts, err, err_len);
 				break;
 			}
@@ -470,6 +644,7 @@ int main(int argc, char **argv)
 	struct loader loader;
 	struct output_file file = {.dir_fd = -1};
 	struct collector collector;
+	struct http_server server = {.listen_fd = -1};
 	char err[512];
 	int stats_fd = 0;
 	int ret;
@@ -526,9 +701,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "foliostat: %s\n", err);
 		goto abandon;
 	}
+	/* Likewise a port in use; and a port below 1024 needs the privileges dropped later. */
+	if (opts.listen && http_server_listen(&server, (struct sockaddr *)&opts.listen_addr,
+					      opts.listen_addr_len, opts.listen, err, sizeof(err))) {
+		fprintf(stderr, "foliostat: %s\n", err);
+		output_file_close(&file);
+		goto abandon;
+	}
 	if (opts.self && (stats_fd = self_start()) < 0) {
 		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
 			strerror(-stats_fd));
+		http_server_stop(&server);
 		output_file_close(&file);
 		goto abandon;
 	}
@@ -536,6 +719,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "foliostat: %s\n", err);
 		if (stats_fd > 0)
 			close(stats_fd);
+		http_server_stop(&server);
 		output_file_close(&file);
 		goto abandon;
 	}
@@ -565,10 +749,13 @@ int main(int argc, char **argv)
 				return ret;
 			}
 		}
-		if (!ret)
+		if (!ret && opts.listen)
+			ret = run_endpoint(&collector, &server, err, sizeof(err));
+		else if (!ret)
 			ret = run(&collector, opts.output ? &file : NULL, err, sizeof(err));
 		collector_close(&collector);
 	}
+	http_server_stop(&server);
 	self_stop(&loader);
 	loader_stop(&loader);
 	output_file_close(&file);

@@ -3,8 +3,10 @@
  * so the unit tests can drive it with any argv. */
 #include "options.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <netinet/in.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,8 +14,18 @@
 #include <string.h>
 
 #include "foliostat.h"
+#include "series.h"
 
-enum { OPT_MAX_TASKS = 0x100, OPT_SELF, OPT_CHECK, OPT_BY };
+enum {
+	OPT_MAX_TASKS = 0x100,
+	OPT_SELF,
+	OPT_CHECK,
+	OPT_BY,
+	OPT_FORMAT,
+	OPT_LISTEN,
+	OPT_MAX_SERIES,
+	OPT_SERIES_GRACE,
+};
 
 static const struct option long_options[] = {
     {"duration", required_argument, NULL, 'd'},
@@ -27,6 +39,10 @@ static const struct option long_options[] = {
     {"rows", required_argument, NULL, 'r'},
     {"output", required_argument, NULL, 'o'},
     {"by", required_argument, NULL, OPT_BY},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"listen", required_argument, NULL, OPT_LISTEN},
+    {"max-series", required_argument, NULL, OPT_MAX_SERIES},
+    {"series-grace", required_argument, NULL, OPT_SERIES_GRACE},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
     {"self", no_argument, NULL, OPT_SELF},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -42,6 +58,7 @@ void print_usage(FILE *out)
 	    out,
 	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
 	    "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
+	    "       foliostat [OPTIONS] --listen [ADDR:][PORT]\n"
 	    "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
 	    "\n"
 	    "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
@@ -49,18 +66,33 @@ void print_usage(FILE *out)
 	    "COUNT times (default: until SIGINT/SIGTERM).\n"
 	    "With -- COMMAND, run COMMAND (as the invoking user under sudo) and count only it and\n"
 	    "the processes it forks, until it exits; exit with its exit status.\n"
+	    "With --listen, serve Prometheus metrics (counts since the start) at /metrics until\n"
+	    "SIGINT/SIGTERM.\n"
 	    "\n"
 	    "Options:\n"
 	    "  -d, --duration SECS  one-shot: stop after SECS seconds\n"
 	    "  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
+	    "      --format FORMAT  table (the default), json (as -j), or prometheus: the\n"
+	    "                       exposition of --listen, counts since the start (for\n"
+	    "                       node_exporter's textfile collector, with -o)\n"
+	    "      --listen [ADDR:][PORT]\n"
+	    "                       serve /metrics over HTTP on ADDR (default 127.0.0.1; [::]\n"
+	    "                       or 0.0.0.0 for every address) and PORT (default %d:\n"
+	    "                       --listen : is 127.0.0.1:%d)\n"
+	    "      --max-series N   groups (cgroups, processes, names) exported at most; the\n"
+	    "                       others are counted in a group=\"other\" series (default %d)\n"
+	    "      --series-grace SECS\n"
+	    "                       how long a removed cgroup or exited process stays exported\n"
+	    "                       after its last event (default %.0f)\n"
 	    "  -p, --pid PID        only this process (thread-group id); repeatable\n"
 	    "  -c, --cgroup PATH    only tasks in cgroup PATH or below it (a cgroup v2 directory,\n"
 	    "                       or its path as /proc/PID/cgroup writes it); repeatable\n"
 	    "  -n, --comm NAME      only processes named exactly NAME (also --name)\n"
 	    "  -r, --top N          at most N processes per record (default %d, 0: all; also\n"
 	    "                       --rows)\n"
-	    "      --by KIND        rows per process (the default), per cgroup (with the unit,\n"
-	    "                       container and pod it belongs to), or per comm (name)\n"
+	    "      --by KIND        rows per process (the default; cgroup when exporting), per\n"
+	    "                       cgroup (with the unit, container and pod it belongs to), or\n"
+	    "                       per comm (name)\n"
 	    "  -o, --output FILE    write each record to FILE instead, replacing it whole (a\n"
 	    "                       reader sees the last record, never part of one)\n"
 	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
@@ -78,7 +110,9 @@ void print_usage(FILE *out)
 	    "  foliostat -d 10          summary of the next 10 seconds\n"
 	    "  foliostat -j 1           a JSON record every second until Ctrl-C\n"
 	    "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n"
-	    "  foliostat -- make -j8    the build's processes, summary when it ends\n",
+	    "  foliostat -- make -j8    the build's processes, summary when it ends\n"
+	    "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
+	    FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_MAX_SERIES, FS_DEFAULT_SERIES_GRACE_S,
 	    FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
 }
 
@@ -111,6 +145,46 @@ static bool parse_long(const char *text, long min, long max, long *value)
 	return errno == 0 && end != text && *end == '\0' && *value >= min && *value <= max;
 }
 
+/*
+ * --listen's [ADDR:][PORT]: PORT alone is 127.0.0.1's; ADDR is an IPv4 address or an IPv6 one in
+ * brackets ([::1]:PORT, [::]:PORT); with the colon and no PORT, the default port (":" is
+ * 127.0.0.1 on it). Numeric only: a name would be resolved before the options
+ * are even checked, and could resolve to several addresses.
+ */
+static bool parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len)
+{
+	const char *colon = strrchr(text, ':');
+	const char *port_text = colon ? colon + 1 : text;
+	char host[INET6_ADDRSTRLEN + 2];
+	size_t host_len = colon ? (size_t)(colon - text) : 0;
+	long port;
+
+	if (colon && !*port_text)
+		port = FS_DEFAULT_LISTEN_PORT; /* "ADDR:" or ":" */
+	else if (!parse_long(port_text, 1, 65535, &port))
+		return false;
+	if (host_len >= sizeof(host))
+		return false;
+	memcpy(host, text, host_len);
+	host[host_len] = '\0';
+	memset(addr, 0, sizeof(*addr));
+	if (host_len >= 2 && host[0] == '[' && host[host_len - 1] == ']') {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)addr;
+
+		host[host_len - 1] = '\0';
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((unsigned short)port);
+		*len = sizeof(*in6);
+		return inet_pton(AF_INET6, host + 1, &in6->sin6_addr) == 1;
+	}
+	struct sockaddr_in *in = (struct sockaddr_in *)addr;
+
+	in->sin_family = AF_INET;
+	in->sin_port = htons((unsigned short)port);
+	*len = sizeof(*in);
+	return inet_pton(AF_INET, host_len ? host : "127.0.0.1", &in->sin_addr) == 1;
+}
+
 /* A repeatable option given `nr` times already: may it be given once more? */
 static bool room_for(int nr, int max, const char *option, char *err, size_t err_len)
 {
@@ -137,13 +211,15 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				   size_t err_len, FILE *out)
 {
 	char name[3];
-	bool top_given = false;
+	bool top_given = false, by_given = false, format_given = false;
 	long value;
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->top = FS_DEFAULT_TOP;
 	opts->max_tasks = FS_DEFAULT_MAX_TASKS;
+	opts->max_series = FS_DEFAULT_MAX_SERIES;
+	opts->series_grace_s = FS_DEFAULT_SERIES_GRACE_S;
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
@@ -166,7 +242,48 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			break;
 		case 'j':
-			opts->json = true;
+			opts->format = FS_FORMAT_JSON;
+			format_given = true;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") == 0)
+				opts->format = FS_FORMAT_TABLE;
+			else if (strcmp(optarg, "json") == 0)
+				opts->format = FS_FORMAT_JSON;
+			else if (strcmp(optarg, "prometheus") == 0)
+				opts->format = FS_FORMAT_PROMETHEUS;
+			else {
+				set_error(err, err_len,
+					  "invalid --format '%s': expected table, json or prometheus",
+					  optarg);
+				return FS_PARSE_USAGE;
+			}
+			format_given = true;
+			break;
+		case OPT_LISTEN:
+			if (!parse_listen(optarg, &opts->listen_addr, &opts->listen_addr_len)) {
+				set_error(err, err_len,
+					  "invalid --listen '%s': expected PORT, ADDR:PORT or "
+					  "[IPV6]:PORT with a numeric address and a port from 1 to "
+					  "65535",
+					  optarg);
+				return FS_PARSE_USAGE;
+			}
+			opts->listen = optarg;
+			break;
+		case OPT_MAX_SERIES:
+			if (!parse_long(optarg, 1, 1000000, &opts->max_series)) {
+				set_error(err, err_len,
+					  "invalid --max-series '%s': expected 1 to 1000000", optarg);
+				return FS_PARSE_USAGE;
+			}
+			break;
+		case OPT_SERIES_GRACE:
+			if (!parse_seconds(optarg, &opts->series_grace_s)) {
+				set_error(err, err_len,
+					  "invalid --series-grace '%s': expected seconds > 0", optarg);
+				return FS_PARSE_USAGE;
+			}
 			break;
 		case 'p':
 			if (!parse_long(optarg, 1, INT_MAX, &value)) {
@@ -214,6 +331,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			opts->cgroups[opts->nr_cgroups++] = optarg;
 			break;
 		case OPT_BY:
+			by_given = true;
 			if (strcmp(optarg, "process") == 0)
 				opts->by = FS_BY_PROCESS;
 			else if (strcmp(optarg, "cgroup") == 0)
@@ -275,6 +393,19 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		set_error(err, err_len, "unexpected argument '%s'", argv[optind + 2]);
 		return FS_PARSE_USAGE;
 	}
+	if (opts->listen && (opts->interval_s > 0 || opts->output || opts->command || opts->check ||
+			     (format_given && opts->format != FS_FORMAT_PROMETHEUS))) {
+		set_error(err, err_len,
+			  "--listen serves metrics until SIGINT/SIGTERM (or --duration): no "
+			  "INTERVAL, --output, --check, -- COMMAND or other --format");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->listen)
+		opts->format = FS_FORMAT_PROMETHEUS;
+	opts->json = opts->format == FS_FORMAT_JSON;
+	/* Dashboards group by container and service: by cgroup, unless asked otherwise. */
+	if (opts->format == FS_FORMAT_PROMETHEUS && !by_given)
+		opts->by = FS_BY_CGROUP;
 	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0 || opts->output)) {
 		set_error(err, err_len, "--check takes no INTERVAL, --duration or --output");
 		return FS_PARSE_USAGE;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
@@ -14,6 +15,13 @@
 #define FS_MAX_CGROUP_FILTERS 8 /* FS_MAX_CGROUPS */
 #define FS_DEFAULT_TOP 20
 
+/* The port --listen takes without one (docs/metrics.md: outside the range of Prometheus's
+ * exporter ports, which is all given out, and no well-known service's). */
+#define FS_DEFAULT_LISTEN_PORT 10140
+
+/* How records are written: tables, NDJSON, or the Prometheus exposition (counts since start). */
+enum fs_format { FS_FORMAT_TABLE, FS_FORMAT_JSON, FS_FORMAT_PROMETHEUS };
+
 /* What a row of a record is: a process (thread group), a cgroup, or a name. */
 enum fs_row_kind { FS_BY_PROCESS, FS_BY_CGROUP, FS_BY_COMM };
 
@@ -21,7 +29,8 @@ struct fs_options {
 	double interval_s; /* 0: one-shot summary; > 0: streaming */
 	long count;	   /* records to print in streaming mode; 0: unlimited */
 	double duration_s; /* one-shot: stop after this long; 0: until a signal */
-	bool json;
+	bool json;	   /* format == FS_FORMAT_JSON */
+	enum fs_format format;
 	bool verbose;
 	pid_t pids[FS_MAX_PID_FILTERS];
 	int nr_pids;
@@ -31,7 +40,13 @@ struct fs_options {
 	bool self;	    /* report foliostat's own cost in each record */
 	bool check;	    /* only report what this host offers, then exit */
 	const char *output; /* write each record to this file, replacing it; NULL: stdout */
-	enum fs_row_kind by; /* --by */
+	enum fs_row_kind by; /* --by (cgroup by default when exporting) */
+	/* --listen [ADDR:]PORT: serve /metrics there until SIGTERM; NULL: no endpoint. */
+	const char *listen;
+	struct sockaddr_storage listen_addr;
+	socklen_t listen_addr_len;
+	long max_series;       /* --max-series: groups exported at most */
+	double series_grace_s; /* --series-grace: how long a gone group stays exported */
 	char **command;	    /* -- COMMAND [ARGS...]: run and follow it (NULL-terminated); NULL: none */
 	const char *cgroups[FS_MAX_CGROUP_FILTERS]; /* --cgroup PATH, as given */
 	int nr_cgroups;

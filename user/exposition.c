@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Prometheus exposition (see exposition.h). A family's samples must be together, so the text
+ * is written metric by metric, each over every group; each group's labels are made once.
+ * Counters appear once nonzero (as most exporters do), except the system's, which are always
+ * there: a dashboard's system panel has a line from the first scrape.
+ */
+#include "exposition.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cgroup_labels.h"
+#include "cgroup_names.h"
+#include "utf8.h"
+
+/* The stall histograms' bounds: every other power of two of the BPF buckets' (1 us, 4 us, ...
+ * 16.8 s), so the cumulative counts are exact and a series has 14 buckets instead of 32. */
+#define STALL_BUCKET_STEP 2
+#define STALL_BUCKET_LAST 24 /* 2^24 us: 16.8 s */
+
+static void emit(struct exposition *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct exposition *e, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (e->failed)
+		return;
+	for (;;) {
+		size_t room = e->cap - e->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(e->text ? e->text + e->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			e->failed = true;
+			return;
+		}
+		if ((size_t)n < room) {
+			e->len += (size_t)n;
+			return;
+		}
+		size_t cap = e->cap ? e->cap : 64 * 1024;
+
+		while (cap - e->len <= (size_t)n)
+			cap *= 2;
+		char *grown = realloc(e->text, cap);
+
+		if (!grown) {
+			e->failed = true;
+			return;
+		}
+		e->text = grown;
+		e->cap = cap;
+	}
+}
+
+/* A label's value, as the format quotes it: valid UTF-8 with \, " and newline escaped. */
+static void label_value(char *out, size_t out_len, const char *value)
+{
+	size_t len = strlen(value), o = 0;
+	char *clean = malloc(UTF8_SANITIZED_SIZE(len));
+
+	if (!clean) {
+		out[0] = '\0';
+		return;
+	}
+	utf8_sanitize(value, len, clean);
+	for (const char *c = clean; *c && o + 3 < out_len; c++) {
+		if (*c == '\\' || *c == '"') {
+			out[o++] = '\\';
+			out[o++] = *c;
+		} else if (*c == '\n') {
+			out[o++] = '\\';
+			out[o++] = 'n';
+		} else {
+			out[o++] = *c;
+		}
+	}
+	out[o] = '\0';
+	free(clean);
+}
+
+/* Append name="value" to a label list (comma-separated, no braces). */
+static void label_add(char *labels, size_t len, const char *name, const char *value)
+{
+	size_t used = strlen(labels);
+	char *quoted = malloc(len);
+
+	if (!quoted)
+		return;
+	label_value(quoted, len, value);
+	snprintf(labels + used, len - used, "%s%s=\"%s\"", used ? "," : "", name, quoted);
+	free(quoted);
+}
+
+/* A series group as the exposition sees it: the store's groups, then the groups that are no
+ * rows (other, interrupt, untracked, unselected), and for collapse outcomes unattributed. */
+struct expo_group {
+	char labels[1024];
+	const struct fs_totals *counters;     /* NULL: none (unattributed) */
+	const struct fs_proc_counters *proc; /* NULL: none (interrupt, unselected, ...) */
+	const struct fs_thp_results *thp;    /* NULL: none */
+	bool always;			     /* shown even when zero */
+};
+
+struct expo {
+	struct exposition *e;
+	const struct fs_report *r;
+	const struct series_store *s;
+	bool om; /* OpenMetrics */
+	struct expo_group *groups;
+	size_t nr_groups;
+	const struct expo_group *system;
+};
+
+/* HELP and TYPE of a family. OpenMetrics names a counter's family without its _total. */
+static void family(struct expo *x, const char *name, const char *type, const char *help)
+{
+	size_t len = strlen(name);
+
+	if (x->om && !strcmp(type, "counter") && len > 6 && !strcmp(name + len - 6, "_total"))
+		len -= 6;
+	emit(x->e, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name, type);
+}
+
+/* name{labels,extra} value */
+static void sample(struct expo *x, const char *name, const char *labels, const char *extra,
+		   unsigned long long value)
+{
+	bool both = labels[0] && extra[0];
+
+	if (labels[0] || extra[0])
+		emit(x->e, "%s{%s%s%s} %llu\n", name, labels, both ? "," : "", extra, value);
+	else
+		emit(x->e, "%s %llu\n", name, value);
+}
+
+static void sample_real(struct expo *x, const char *name, const char *labels, double value)
+{
+	if (labels[0])
+		emit(x->e, "%s{%s} %.9g\n", name, labels, value);
+	else
+		emit(x->e, "%s %.9g\n", name, value);
+}
+
+/* Per-group metrics come in two names: foliostat_X for the groups, foliostat_system_X for the
+ * system; `field` reads one figure of a group's counters. */
+typedef __u64 (*figure_fn)(const struct expo *x, const struct fs_totals *c, int a, int b);
+
+/* One family over the groups (or the system only) for every (a, b) with a label each. */
+struct figure_labels {
+	const char *name_a; /* label of the first index, or NULL */
+	const char *const *values_a;
+	int nr_a;
+	const char *name_b;
+	const char *const *values_b;
+	int nr_b;
+};
+
+static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
+			   figure_fn figure, const struct figure_labels *l)
+{
+	char extra[256];
+
+	for (int a = 0; a < (l->nr_a ? l->nr_a : 1); a++) {
+		for (int b = 0; b < (l->nr_b ? l->nr_b : 1); b++) {
+			__u64 v = figure(x, g->counters, a, b);
+			int n = 0;
+
+			if (!v && !g->always)
+				continue;
+			if ((l->nr_a && !l->values_a[a]) || (l->nr_b && !l->values_b[b]))
+				continue; /* a value the kernel does not name */
+			extra[0] = '\0';
+			if (l->nr_a)
+				n = snprintf(extra, sizeof(extra), "%s=\"%s\"", l->name_a,
+					     l->values_a[a]);
+			if (l->nr_b)
+				snprintf(extra + n, sizeof(extra) - n, "%s%s=\"%s\"", n ? "," : "",
+					 l->name_b, l->values_b[b]);
+			sample(x, metric, g->labels, extra, v);
+		}
+	}
+}
+
+/* The family for the groups and the one for the system. */
+static void group_and_system(struct expo *x, const char *name, const char *help, figure_fn figure,
+			     const struct figure_labels *l, bool measured)
+{
+	char metric[128];
+
+	if (!measured)
+		return; /* not measured is not zero: no series at all */
+	snprintf(metric, sizeof(metric), "foliostat_%s", name);
+	family(x, metric, "counter", help);
+	for (size_t i = 0; i < x->nr_groups; i++)
+		if (x->groups[i].counters)
+			figure_samples(x, metric, &x->groups[i], figure, l);
+	snprintf(metric, sizeof(metric), "foliostat_system_%s", name);
+	family(x, metric, "counter", help);
+	figure_samples(x, metric, x->system, figure, l);
+}
+
+static const char *order_names[FS_NR_ORDERS] = {"0", "1", "2",  "3",  "4",  "5",  "6",  "7",
+						"8", "9", "10", "11", "12", "13", "14", "15"};
+static const char *const folio_kind_names[] = {"movable", "kernel"};
+static const char *const mode_names[FS_NR_FAULT_MODES] = {"user", "kernel"};
+static const char *const access_names[FS_NR_FAULT_ACCESSES] = {"read", "write", "exec"};
+static const char *const cause_names[FS_NR_FAULT_CAUSES] = {"not_present", "protection"};
+
+static __u64 folios_allocated(const struct expo *x, const struct fs_totals *c, int order, int kind)
+{
+	(void)x;
+	return c->folios[kind ? FS_FOLIO_ALLOC_KERNEL : FS_FOLIO_ALLOC_MOVABLE][order];
+}
+
+static __u64 bytes_of(const struct expo *x, const __u64 *hist)
+{
+	return hist_pages(hist) * (__u64)x->r->host->page_size;
+}
+
+static __u64 allocated_bytes(const struct expo *x, const struct fs_totals *c, int kind, int b)
+{
+	(void)b;
+	return bytes_of(x, c->folios[kind ? FS_FOLIO_ALLOC_KERNEL : FS_FOLIO_ALLOC_MOVABLE]);
+}
+
+static __u64 pagecache_folios(const struct expo *x, const struct fs_totals *c, int order, int b)
+{
+	(void)x, (void)b;
+	return c->folios[FS_FOLIO_PAGECACHE][order];
+}
+
+static __u64 pagecache_bytes(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)a, (void)b;
+	return bytes_of(x, c->folios[FS_FOLIO_PAGECACHE]);
+}
+
+/* Faults by kind: a = mode * accesses + access, b = cause. */
+static __u64 fault_kind(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x;
+	return c->fault_kinds[a * FS_NR_FAULT_CAUSES + b];
+}
+
+/* Faults by mode only (perf's event: no access or cause). */
+static __u64 fault_mode(const struct expo *x, const struct fs_totals *c, int mode, int b)
+{
+	(void)x, (void)b;
+	return fault_count(c, mode ? FS_FAULT_KERNEL : FS_FAULT_USER);
+}
+
+static __u64 file_faults(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->file_faults;
+}
+
+static __u64 tlb_flushes(const struct expo *x, const struct fs_totals *c, int reason, int b)
+{
+	(void)x, (void)b;
+	return c->tlb_flushes[reason];
+}
+
+static __u64 tlb_pages(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->tlb_pages;
+}
+
+static __u64 tlb_full(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->tlb_full;
+}
+
+static __u64 lru_folios(const struct expo *x, const struct fs_totals *c, int list, int b)
+{
+	(void)x, (void)b;
+	return c->lru_insert[list][FS_FOLIOS];
+}
+
+static __u64 lru_pages(const struct expo *x, const struct fs_totals *c, int list, int b)
+{
+	(void)x, (void)b;
+	return c->lru_insert[list][FS_PAGES];
+}
+
+static __u64 activated_folios(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->lru_activate[FS_FOLIOS];
+}
+
+static __u64 activated_pages(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->lru_activate[FS_PAGES];
+}
+
+static __u64 migrate(const struct expo *x, const struct fs_totals *c, int counter, int b)
+{
+	(void)b;
+	if (counter == FS_MIGRATE_LARGE_FOLIO_SPLIT &&
+	    !x->r->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT])
+		return 0;
+	return c->migrate[counter];
+}
+
+/* Labels a kernel enum's names give, NULL for values it does not name (skipped). */
+static void known_names(const char (*names)[FS_ENUM_NAME_LEN], const bool *known, int nr,
+			const char **out)
+{
+	for (int i = 0; i < nr; i++)
+		out[i] = !known || known[i] ? names[i] : NULL;
+}
+
+static void thread_metrics(struct expo *x)
+{
+	const struct fs_report *r = x->r;
+	const char *tlb[FS_NR_TLB_REASONS], *lru[FS_NR_LRU_LISTS];
+	const char *mode_access[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
+	char mode_access_labels[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES][48];
+	bool by_kind = r->faults_measured[FS_FAULT_READ];
+
+	group_and_system(x, "folios_allocated_total", "Folios allocated, by order and kind.",
+			 folios_allocated,
+			 &(struct figure_labels){"order", order_names, FS_NR_ORDERS, "kind",
+						 folio_kind_names, 2},
+			 true);
+	group_and_system(x, "allocated_bytes_total", "Bytes of the folios allocated, by kind.",
+			 allocated_bytes,
+			 &(struct figure_labels){"kind", folio_kind_names, 2, NULL, NULL, 0}, true);
+	group_and_system(x, "pagecache_folios_added_total",
+			 "Folios added to the page cache, by order.", pagecache_folios,
+			 &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0},
+			 r->measured[HIST_PAGECACHE]);
+	group_and_system(x, "pagecache_added_bytes_total",
+			 "Bytes of the folios added to the page cache.", pagecache_bytes,
+			 &(struct figure_labels){0}, r->measured[HIST_PAGECACHE]);
+	/* The two labels of a fault kind's first index are written as one. */
+	for (int m = 0; m < FS_NR_FAULT_MODES; m++) {
+		for (int a = 0; a < FS_NR_FAULT_ACCESSES; a++) {
+			int i = m * FS_NR_FAULT_ACCESSES + a;
+
+			snprintf(mode_access_labels[i], sizeof(mode_access_labels[i]),
+				 "%s\",access=\"%s", mode_names[m], access_names[a]);
+			mode_access[i] = mode_access_labels[i];
+		}
+	}
+	if (by_kind)
+		group_and_system(x, "page_faults_total",
+				 "Page faults, by mode, access and cause.", fault_kind,
+				 &(struct figure_labels){"mode", mode_access,
+							 FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES,
+							 "cause", cause_names, FS_NR_FAULT_CAUSES},
+				 true);
+	else
+		group_and_system(x, "page_faults_total",
+				 "Page faults, by mode (access and cause not known here).",
+				 fault_mode,
+				 &(struct figure_labels){"mode", mode_names, 2, NULL, NULL, 0},
+				 r->faults_measured[FS_FAULT_USER]);
+	group_and_system(x, "file_faults_total", "Page faults served through the page cache.",
+			 file_faults, &(struct figure_labels){0}, r->faults_measured[FS_FAULT_FILE]);
+	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, tlb);
+	group_and_system(x, "tlb_flushes_total",
+			 "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, "
+			 "remote_shootdown: suffered).",
+			 tlb_flushes,
+			 &(struct figure_labels){"reason", tlb, FS_NR_TLB_REASONS, NULL, NULL, 0},
+			 r->tlb_measured);
+	group_and_system(x, "tlb_flushed_pages_total", "Pages of ranged TLB flushes.", tlb_pages,
+			 &(struct figure_labels){0}, r->tlb_measured);
+	group_and_system(x, "tlb_full_flushes_total", "Whole-TLB flushes.", tlb_full,
+			 &(struct figure_labels){0}, r->tlb_measured);
+	known_names(r->lru_names, r->lru_known, FS_NR_LRU_LISTS, lru);
+	group_and_system(x, "lru_inserted_folios_total", "Folios added to an LRU list, by list.",
+			 lru_folios,
+			 &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0},
+			 r->lru_insert_measured);
+	group_and_system(x, "lru_inserted_pages_total",
+			 "Pages of the folios added to an LRU list, by list.", lru_pages,
+			 &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0},
+			 r->lru_insert_measured);
+	group_and_system(x, "lru_activated_folios_total", "Folios activated on the LRU.",
+			 activated_folios, &(struct figure_labels){0},
+			 r->lru_activate_measured && !r->mglru);
+	group_and_system(x, "lru_activated_pages_total", "Pages of the folios activated.",
+			 activated_pages, &(struct figure_labels){0},
+			 r->lru_activate_measured && !r->mglru);
+	group_and_system(x, "migrate_total",
+			 "Page migration: pages, or folios for the thp_ and large_folio_ counters.",
+			 migrate,
+			 &(struct figure_labels){"counter", migrate_names, FS_NR_MIGRATE_COUNTERS,
+						 NULL, NULL, 0},
+			 r->migrate_measured[FS_MIGRATE_SUCCEEDED]);
+}
+
+/* Collapse outcomes: of the groups, of the untracked and unattributed, and of the system. */
+static void thp_results(struct expo *x, const char *metric, const struct expo_group *g)
+{
+	const struct fs_report *r = x->r;
+	char extra[160];
+
+	for (int e = 0; e < FS_NR_THP_EVENTS; e++) {
+		if (!r->thp_measured[e])
+			continue;
+		for (int v = 0; v < FS_NR_SCAN_RESULTS; v++) {
+			if (!g->thp->results[e][v])
+				continue;
+			snprintf(extra, sizeof(extra), "event=\"%s\",result=\"%s\"",
+				 thp_event_names[e], r->scan_names[v]);
+			sample(x, metric, g->labels, extra, g->thp->results[e][v]);
+		}
+	}
+}
+
+static const char *const stall_kind_names[FS_NR_STALLS] = {
+    [FS_STALL_COMPACTION] = "compaction",
+    [FS_STALL_DIRECT_RECLAIM] = "direct_reclaim",
+    [FS_STALL_MEMCG_RECLAIM] = "memcg_reclaim",
+};
+
+/* One stall histogram: cumulative buckets at every other power of two of a microsecond. */
+static void stall_histogram(struct expo *x, const char *family_name, const char *labels, int kind,
+			    const struct fs_stalls *st)
+{
+	char extra[160], lbl[1280], metric[96];
+	__u64 cumulative = 0;
+
+	snprintf(lbl, sizeof(lbl), "%s%skind=\"%s\"", labels, labels[0] ? "," : "",
+		 stall_kind_names[kind]);
+	for (int b = 0; b < FS_NR_STALL_BUCKETS; b++) {
+		cumulative += st->hist[b];
+		if (b % STALL_BUCKET_STEP || b > STALL_BUCKET_LAST)
+			continue;
+		/* Bucket b holds stalls shorter than 2^b us. */
+		snprintf(extra, sizeof(extra), "le=\"%.9g\"", (double)(1ULL << b) / 1e6);
+		snprintf(metric, sizeof(metric), "%s_bucket", family_name);
+		sample(x, metric, lbl, extra, cumulative);
+	}
+	sample(x, metric, lbl, "le=\"+Inf\"", st->count);
+	emit(x->e, "%s_sum{%s} %.9g\n", family_name, lbl, st->total_ns / 1e9);
+	snprintf(metric, sizeof(metric), "%s_count", family_name);
+	sample(x, metric, lbl, "", st->count);
+}
+
+static void proc_metrics(struct expo *x)
+{
+	const struct fs_report *r = x->r;
+	const struct system_totals *sys = &x->s->system;
+	struct expo_group system = *x->system;
+	bool any_thp = false, any_stall = false;
+	char extra[64];
+
+	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
+		any_thp |= r->thp_measured[e];
+	for (int k = 0; k < FS_NR_STALLS; k++)
+		any_stall |= r->stall_measured[k];
+	if (any_thp) {
+		family(x, "foliostat_thp_collapse_results_total", "counter",
+		       "khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.");
+		for (size_t i = 0; i < x->nr_groups; i++)
+			if (x->groups[i].thp)
+				thp_results(x, "foliostat_thp_collapse_results_total", &x->groups[i]);
+		family(x, "foliostat_system_thp_collapse_results_total", "counter",
+		       "khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.");
+		system.thp = &sys->thp;
+		thp_results(x, "foliostat_system_thp_collapse_results_total", &system);
+	}
+	if (!any_stall)
+		return;
+	family(x, "foliostat_stall_seconds", "histogram",
+	       "Compaction and reclaim stalls, by kind (other includes threads the table had no "
+	       "room for).");
+	for (size_t i = 0; i < x->nr_groups; i++) {
+		const struct expo_group *g = &x->groups[i];
+
+		for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
+			if (r->stall_measured[k] && g->proc->stalls[k].count)
+				stall_histogram(x, "foliostat_stall_seconds", g->labels, k,
+						&g->proc->stalls[k]);
+	}
+	family(x, "foliostat_system_stall_seconds", "histogram",
+	       "Compaction and reclaim stalls over the system, by kind.");
+	for (int k = 0; k < FS_NR_STALLS; k++) {
+		if (!r->stall_measured[k])
+			continue;
+		stall_histogram(x, "foliostat_system_stall_seconds", "", k, &sys->stalls[k]);
+	}
+	family(x, "foliostat_stall_reclaimed_pages_total", "counter",
+	       "Pages reclaimed in direct and memory-cgroup reclaim stalls.");
+	for (size_t i = 0; i < x->nr_groups; i++) {
+		const struct expo_group *g = &x->groups[i];
+
+		for (int k = FS_STALL_DIRECT_RECLAIM; g->proc && k < FS_NR_STALLS; k++) {
+			if (!r->stall_measured[k] || !g->proc->reclaimed[k])
+				continue;
+			snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
+			sample(x, "foliostat_stall_reclaimed_pages_total", g->labels, extra,
+			       g->proc->reclaimed[k]);
+		}
+	}
+	family(x, "foliostat_system_stall_reclaimed_pages_total", "counter",
+	       "Pages reclaimed in direct and memory-cgroup reclaim stalls over the system.");
+	for (int k = FS_STALL_DIRECT_RECLAIM; k < FS_NR_STALLS; k++) {
+		if (!r->stall_measured[k])
+			continue;
+		snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
+		sample(x, "foliostat_system_stall_reclaimed_pages_total", "", extra,
+		       sys->reclaimed[k]);
+	}
+}
+
+/* The system-only figures: frees, the kernel's own THP counters, reclaim's scanning. */
+static void system_metrics(struct expo *x)
+{
+	const struct fs_report *r = x->r;
+	const struct system_totals *sys = &x->s->system;
+	const struct kernel_counters *kc = &x->s->kernel;
+	const struct fs_vmscan *v = &sys->vmscan;
+	static const char *const reclaimers[FS_NR_RECLAIMERS] = {"kswapd", "direct"};
+	char extra[256];
+
+	if (r->free_measured) {
+		family(x, "foliostat_system_folios_freed_total", "counter", "Folios freed, by order.");
+		for (int o = 0; o < FS_NR_ORDERS; o++) {
+			snprintf(extra, sizeof(extra), "order=\"%d\"", o);
+			sample(x, "foliostat_system_folios_freed_total", "", extra, sys->freed[o]);
+		}
+		family(x, "foliostat_system_freed_bytes_total", "counter",
+		       "Bytes of the folios freed.");
+		sample(x, "foliostat_system_freed_bytes_total", "", "", bytes_of(x, sys->freed));
+	}
+	family(x, "foliostat_system_kernel_vmstat_total", "counter",
+	       "The kernel's /proc/vmstat THP counters: their growth since foliostat started.");
+	for (size_t i = 0; i < kc->nr; i++) {
+		if (strncmp(kc->items[i].name, "vmstat/thp_", 11))
+			continue;
+		snprintf(extra, sizeof(extra), "counter=\"%s\"", kc->items[i].name + 7);
+		sample(x, "foliostat_system_kernel_vmstat_total", "", extra, kc->items[i].value);
+	}
+	family(x, "foliostat_system_kernel_mthp_total", "counter",
+	       "The kernel's per-size mTHP counters: their growth since foliostat started.");
+	for (size_t i = 0; i < kc->nr; i++) {
+		const char *name = kc->items[i].name, *slash;
+
+		if (strncmp(name, "mthp/", 5) || !(slash = strchr(name + 5, '/')))
+			continue;
+		/* nr_anon, nr_anon_partially_mapped: levels, not events */
+		if (!strncmp(slash + 1, "nr_", 3))
+			continue;
+		snprintf(extra, sizeof(extra), "size=\"%.*s\",counter=\"%s\"",
+			 (int)(slash - name - 5), name + 5, slash + 1);
+		sample(x, "foliostat_system_kernel_mthp_total", "", extra, kc->items[i].value);
+	}
+	if (r->vmscan_measured[FS_VMSCAN_SCANNED] || r->vmscan_measured[FS_VMSCAN_RECLAIMED] ||
+	    r->vmscan_measured[FS_VMSCAN_DEACTIVATED]) {
+		static const char *const actions[] = {"scanned", "reclaimed", "deactivated"};
+		const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed,
+							       v->deactivated};
+
+		family(x, "foliostat_system_vmscan_pages_total", "counter",
+		       "Pages reclaim scanned, reclaimed and deactivated, by reclaimer and LRU list.");
+		for (int a = 0; a < 3; a++) {
+			if (!r->vmscan_measured[FS_VMSCAN_SCANNED + a])
+				continue;
+			for (int who = 0; who < FS_NR_RECLAIMERS; who++) {
+				for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
+					if (!r->lru_known[l] && !per_action[a][who][l])
+						continue;
+					snprintf(extra, sizeof(extra),
+						 "reclaimer=\"%s\",action=\"%s\",list=\"%s\"",
+						 reclaimers[who], actions[a], r->lru_names[l]);
+					sample(x, "foliostat_system_vmscan_pages_total", "", extra,
+					       per_action[a][who][l]);
+				}
+			}
+		}
+	}
+	if (r->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES]) {
+		family(x, "foliostat_system_kswapd_wakes_total", "counter", "kswapd wake-ups.");
+		sample(x, "foliostat_system_kswapd_wakes_total", "", "", v->kswapd_wakes);
+	}
+	if (r->vmscan_measured[FS_VMSCAN_WRITTEN]) {
+		family(x, "foliostat_system_reclaim_written_pages_total", "counter",
+		       "Pages written back by reclaim.");
+		sample(x, "foliostat_system_reclaim_written_pages_total", "", "",
+		       v->written[FS_PAGES]);
+	}
+	family(x, "foliostat_system_processes", "gauge", "Processes with activity in the last read.");
+	sample(x, "foliostat_system_processes", "", "", x->r->processes ? x->r->processes->nr_active : 0);
+}
+
+static void health_metrics(struct expo *x, const struct exposition_health *h)
+{
+	const struct fs_report *r = x->r;
+	char extra[256];
+
+	if (x->om) {
+		emit(x->e, "# HELP foliostat_build foliostat's version.\n# TYPE foliostat_build info\n");
+	} else {
+		family(x, "foliostat_build_info", "gauge", "foliostat's version.");
+	}
+	emit(x->e, "foliostat_build_info{version=\"%s\"} 1\n", FOLIOSTAT_VERSION);
+	family(x, "foliostat_start_time_seconds", "gauge", "When foliostat started counting (Unix time).");
+	sample_real(x, "foliostat_start_time_seconds", "", h->start_time);
+	family(x, "foliostat_probe_attached", "gauge",
+	       "Whether a probe (tracepoint group:event) is attached: 1, or 0 (see --check for why "
+	       "not).");
+	for (int i = 0; i < r->nr_probes; i++) {
+		if (r->probes[i].not_needed)
+			continue;
+		snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
+		sample(x, "foliostat_probe_attached", "", extra, r->probes[i].attached);
+	}
+	if (h->bpf && h->bpf_run_time) {
+		family(x, "foliostat_bpf_runs_total", "counter", "Runs of a probe's BPF program.");
+		for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
+			if (!r->probes[i].attached)
+				continue;
+			snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
+			sample(x, "foliostat_bpf_runs_total", "", extra, h->bpf->events[i]);
+		}
+		family(x, "foliostat_bpf_run_seconds_total", "counter",
+		       "Time spent in a probe's BPF program.");
+		for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
+			if (!r->probes[i].attached)
+				continue;
+			snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
+			emit(x->e, "foliostat_bpf_run_seconds_total{%s} %.9g\n", extra,
+			     h->bpf->run_ns[i] / 1e9);
+		}
+	}
+	if (h->bpf) {
+		family(x, "foliostat_bpf_missed_runs_total", "counter",
+		       "Runs of a probe's BPF program the kernel skipped (recursion).");
+		for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
+			if (!r->probes[i].attached)
+				continue;
+			snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
+			sample(x, "foliostat_bpf_missed_runs_total", "", extra, h->bpf->misses[i]);
+		}
+	}
+	family(x, "foliostat_untracked_events_total", "counter",
+	       "Counts charged to no thread because the in-kernel table was full (see --max-tasks).");
+	sample(x, "foliostat_untracked_events_total", "", "", totals_events(&x->s->system.untracked));
+	family(x, "foliostat_loader_cpu_seconds_total", "counter",
+	       "CPU time of foliostat's loader (user and system).");
+	sample_real(x, "foliostat_loader_cpu_seconds_total", "", h->loader_cpu_s);
+	family(x, "foliostat_loader_resident_bytes", "gauge", "Resident memory of foliostat's loader.");
+	sample(x, "foliostat_loader_resident_bytes", "", "", (unsigned long long)h->loader_rss_bytes);
+	family(x, "foliostat_series", "gauge", "Groups exported with series of their own.");
+	sample(x, "foliostat_series", "", "", x->s->nr_live);
+	family(x, "foliostat_series_folded_total", "counter",
+	       "Groups that gave their series to a new group (--max-series).");
+	sample(x, "foliostat_series_folded_total", "", "", x->s->folded);
+	family(x, "foliostat_scrapes_total", "counter", "Expositions made (scrapes, or files written).");
+	sample(x, "foliostat_scrapes_total", "", "", h->scrapes + 1);
+	family(x, "foliostat_scrape_duration_seconds", "gauge",
+	       "How long the previous exposition took to make (maps read and text written).");
+	sample_real(x, "foliostat_scrape_duration_seconds", "", h->last_duration_s);
+}
+
+/* A store group's labels: what identifies it under --by. */
+static void group_labels(const struct fs_report *r, const struct series_store *s,
+			 const struct series_group *g, char *labels, size_t len)
+{
+	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, g->cgroup) : NULL;
+	struct cgroup_labels cl;
+	char pid[16];
+
+	labels[0] = '\0';
+	switch (s->by) {
+	case FS_BY_CGROUP:
+		label_add(labels, len, "cgroup", g->name);
+		cgroup_labels_parse(g->name, &cl);
+		if (cl.unit[0])
+			label_add(labels, len, "unit", cl.unit);
+		if (cl.runtime[0])
+			label_add(labels, len, "container_runtime", cl.runtime);
+		if (cl.container_id[0])
+			label_add(labels, len, "container_id", cl.container_id);
+		if (cl.pod_uid[0])
+			label_add(labels, len, "pod_uid", cl.pod_uid);
+		if (cl.qos_class[0])
+			label_add(labels, len, "qos_class", cl.qos_class);
+		break;
+	case FS_BY_PROCESS:
+		snprintf(pid, sizeof(pid), "%u", g->pid);
+		label_add(labels, len, "pid", pid);
+		label_add(labels, len, "comm", g->name);
+		if (path)
+			label_add(labels, len, "cgroup", path);
+		break;
+	case FS_BY_COMM:
+		label_add(labels, len, "comm", g->name);
+		break;
+	}
+}
+
+int render_exposition(struct exposition *e, const struct fs_report *r, const struct series_store *s,
+		      const struct exposition_health *health, bool openmetrics)
+{
+	const struct system_totals *sys = &s->system;
+	struct expo x = {.e = e, .r = r, .s = s, .om = openmetrics};
+	struct expo_group system = {.labels = "", .counters = &sys->total, .always = true};
+	size_t n = 0;
+
+	e->len = 0;
+	e->failed = false;
+	x.groups = calloc(s->nr + 5, sizeof(*x.groups));
+	if (!x.groups)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr; i++) {
+		struct expo_group *g = &x.groups[n++];
+
+		group_labels(r, s, &s->groups[i], g->labels, sizeof(g->labels));
+		g->counters = &s->groups[i].counters;
+		g->proc = &s->groups[i].proc;
+		g->thp = &s->groups[i].proc.thp;
+	}
+	x.groups[n++] = (struct expo_group){.labels = "group=\"other\"",
+					    .counters = &s->other,
+					    .proc = &s->other_proc,
+					    .thp = &s->other_proc.thp};
+	x.groups[n++] = (struct expo_group){.labels = "group=\"interrupt\"",
+					    .counters = &sys->interrupt};
+	x.groups[n++] = (struct expo_group){.labels = "group=\"untracked\"",
+					    .counters = &sys->untracked,
+					    .thp = &sys->thp_untracked};
+	x.groups[n++] = (struct expo_group){.labels = "group=\"unselected\"",
+					    .counters = &sys->unselected};
+	x.groups[n++] = (struct expo_group){.labels = "group=\"unattributed\"",
+					    .thp = &sys->thp_unattributed};
+	x.nr_groups = n;
+	x.system = &system;
+
+	thread_metrics(&x);
+	proc_metrics(&x);
+	system_metrics(&x);
+	health_metrics(&x, health);
+	if (openmetrics)
+		emit(e, "# EOF\n");
+	free(x.groups);
+	return e->failed ? -ENOMEM : 0;
+}
+
+void exposition_free(struct exposition *e)
+{
+	free(e->text);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Accept: application/openmetrics-text; version=1.0.0, text/plain;q=0.5, ... (Prometheus asks
+ * for OpenMetrics first when it can read it). A q=0 entry is a refusal. */
+bool accepts_openmetrics(const char *accept)
+{
+	const char *p = accept;
+
+	while (p && *p) {
+		const char *end = strchr(p, ','), *q;
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		while (*p == ' ')
+			p++, len--;
+		if (len >= 28 && !strncasecmp(p, "application/openmetrics-text", 28)) {
+			q = strstr(p, "q=");
+			if (!q || q >= p + len || strtod(q + 2, NULL) > 0)
+				return true;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}

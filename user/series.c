@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The exporter's counts since the start, per group and for the system (see series.h). */
+#define _GNU_SOURCE /* qsort_r */
+#include "series.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROC_WORDS FS_WORDS(struct fs_proc_counters)
+
+_Static_assert(sizeof(struct fs_proc_counters) % sizeof(__u64) == 0,
+	       "struct fs_proc_counters is made of 64-bit words only");
+
+void series_init(struct series_store *s, const struct fs_options *opts, series_name_fn cgroup_path,
+		 series_gone_fn gone, void *ctx, double now)
+{
+	*s = (struct series_store){
+	    .by = opts->by,
+	    .max_series = opts->max_series ? (size_t)opts->max_series : FS_DEFAULT_MAX_SERIES,
+	    .grace_s = opts->series_grace_s > 0 ? opts->series_grace_s : FS_DEFAULT_SERIES_GRACE_S,
+	    .admit_top = opts->by == FS_BY_PROCESS ? (size_t)opts->top : 0,
+	    .cgroup_path = cgroup_path,
+	    .gone = gone,
+	    .ctx = ctx,
+	    .start = now,
+	    .last_exposed = now,
+	};
+}
+
+/* Groups are ordered by process, then by name (a process's series is its pid's, whatever its
+ * name: a renamed process is found by its pid). */
+static int group_cmp(const struct series_store *s, __u32 pid, const char *name,
+		     const struct series_group *g)
+{
+	if (pid != g->pid)
+		return pid < g->pid ? -1 : 1;
+	return s->by == FS_BY_PROCESS ? 0 : strcmp(name, g->name);
+}
+
+/* The group's series among the sorted ones, then among those made in this read (after them). */
+static struct series_group *group_find(struct series_store *s, size_t nr_sorted, __u32 pid,
+				       const char *name)
+{
+	size_t lo = 0, hi = nr_sorted;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = group_cmp(s, pid, name, &s->groups[mid]);
+
+		if (!cmp)
+			return &s->groups[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (size_t i = nr_sorted; i < s->nr; i++)
+		if (!group_cmp(s, pid, name, &s->groups[i]))
+			return &s->groups[i];
+	return NULL;
+}
+
+/* What identifies a row's group: NULL when it cannot be named (its counts then go to other). */
+static const char *row_name(struct series_store *s, const struct process_row *row)
+{
+	if (s->by == FS_BY_CGROUP)
+		return s->cgroup_path ? s->cgroup_path(row->cgroup, s->ctx) : NULL;
+	return row->comm;
+}
+
+/* dst -= src, where src is a part of dst (never below zero, should the parts not add up). */
+static void words_take(__u64 *dst, const __u64 *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = dst[i] > src[i] ? dst[i] - src[i] : 0;
+}
+
+/* The row's counts are the group's now, no longer other's. */
+static void group_add(struct series_group *g, const struct process_table *rows,
+		      const struct process_row *row, double now, struct fs_totals *other,
+		      struct fs_proc_counters *other_proc)
+{
+	const struct proc_row *proc = process_proc(rows, row->tgid);
+
+	totals_add_totals(&g->counters, &row->counters);
+	words_take((__u64 *)other, (const __u64 *)&row->counters, FS_WORDS(*other));
+	if (proc) {
+		words_add((__u64 *)&g->proc, (const __u64 *)&proc->counters, PROC_WORDS);
+		words_take((__u64 *)other_proc, (const __u64 *)&proc->counters, PROC_WORDS);
+	}
+	g->cgroup = row->cgroup;
+	g->last_event = now;
+}
+
+/* The group that has been idle longest, and whose last counts have been exposed: taking its
+ * place loses nothing a scraper has not seen. NULL if every group is busier than that. */
+static struct series_group *group_to_fold(struct series_store *s, size_t nr_sorted)
+{
+	struct series_group *oldest = NULL;
+
+	for (size_t i = 0; i < nr_sorted; i++) {
+		struct series_group *g = &s->groups[i];
+
+		if (!g->leaving && g->last_event < s->last_exposed &&
+		    (!oldest || g->last_event < oldest->last_event))
+			oldest = g;
+	}
+	return oldest;
+}
+
+/* Drop the groups that leave (folded or expired), keeping the order. */
+static void groups_compact(struct series_store *s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		if (s->groups[i].leaving)
+			free(s->groups[i].name);
+		else
+			s->groups[kept++] = s->groups[i];
+	}
+	s->nr = kept;
+}
+
+static int by_pid_then_name(const void *a, const void *b, void *arg)
+{
+	const struct series_group *ga = a, *gb = b;
+
+	return group_cmp(arg, ga->pid, ga->name, gb);
+}
+
+/* Rows by activity, most active first. */
+static int by_events_desc(const void *a, const void *b)
+{
+	const struct process_row *ra = *(const struct process_row *const *)a;
+	const struct process_row *rb = *(const struct process_row *const *)b;
+
+	if (ra->events != rb->events)
+		return ra->events > rb->events ? -1 : 1;
+	return ra->tgid < rb->tgid ? -1 : ra->tgid > rb->tgid;
+}
+
+/* A new group's series: in a free place, or in the place of the group idle longest (which
+ * leaves: compacted away at the end of the read). NULL if there is none. */
+static struct series_group *group_make(struct series_store *s, size_t nr_sorted, __u32 pid,
+				       const char *name)
+{
+	char *copy;
+
+	if (s->nr_live == s->max_series) {
+		struct series_group *idle = group_to_fold(s, nr_sorted);
+
+		if (!idle)
+			return NULL;
+		idle->leaving = true;
+		s->nr_live--;
+		s->folded++;
+	}
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct series_group *grown = realloc(s->groups, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		s->groups = grown;
+		s->cap = cap;
+	}
+	if (!(copy = strdup(name)))
+		return NULL;
+	s->groups[s->nr] = (struct series_group){.pid = pid, .name = copy};
+	s->nr_live++;
+	return &s->groups[s->nr++];
+}
+
+int series_add_read(struct series_store *s, const struct process_table *rows,
+		    const struct system_totals *system, const struct kernel_counters *kernel,
+		    double now)
+{
+	const struct process_row **pending = NULL;
+	size_t nr_pending = 0, nr_sorted = s->nr;
+	struct fs_totals other = system->total;
+	struct fs_proc_counters other_proc = {0};
+	__u64 admit_events = 0; /* --by process: the least activity of the top N */
+	int ret = 0;
+
+	words_add_system(&s->system, system);
+	if (kernel_counters_accumulate(&s->kernel, kernel))
+		ret = -ENOMEM;
+
+	/* What the threads were charged, apart from the groups that are no rows. */
+	words_take((__u64 *)&other, (const __u64 *)&system->interrupt, FS_WORDS(other));
+	words_take((__u64 *)&other, (const __u64 *)&system->untracked, FS_WORDS(other));
+	words_take((__u64 *)&other, (const __u64 *)&system->unselected, FS_WORDS(other));
+	other_proc.thp = system->thp;
+	words_take((__u64 *)&other_proc.thp, (const __u64 *)&system->thp_unattributed,
+		   FS_WORDS(other_proc.thp));
+	words_take((__u64 *)&other_proc.thp, (const __u64 *)&system->thp_untracked,
+		   FS_WORDS(other_proc.thp));
+	memcpy(other_proc.stalls, system->stalls, sizeof(other_proc.stalls));
+	memcpy(other_proc.reclaimed, system->reclaimed, sizeof(other_proc.reclaimed));
+
+	if (rows->nr && !(pending = malloc(rows->nr * sizeof(*pending))))
+		ret = -ENOMEM;
+	/* Rows of groups with a series first: a group found here is busy now, so none of them
+	 * gives its place to a new group in the second pass. */
+	for (size_t i = 0; i < rows->nr; i++) {
+		const struct process_row *row = &rows->rows[i];
+		const char *name = row_name(s, row);
+		struct series_group *g;
+
+		if (!name)
+			continue;
+		g = group_find(s, nr_sorted, s->by == FS_BY_PROCESS ? row->tgid : 0, name);
+		if (g && s->by == FS_BY_PROCESS && strcmp(g->name, name)) {
+			/* A new name (an exec, or the pid reused): a new series, from nothing, as a
+			 * label set is a series. */
+			char *copy = strdup(name);
+
+			if (!copy)
+				continue;
+			free(g->name);
+			*g = (struct series_group){.pid = row->tgid, .name = copy};
+		}
+		if (g)
+			group_add(g, rows, row, now, &other, &other_proc);
+		else if (pending)
+			pending[nr_pending++] = row;
+	}
+	/* New groups, the most active first; by process only the top N of the read. */
+	if (nr_pending) {
+		qsort(pending, nr_pending, sizeof(*pending), by_events_desc);
+		if (s->admit_top && s->admit_top <= rows->nr) {
+			const struct process_row **all = malloc(rows->nr * sizeof(*all));
+
+			if (all) {
+				for (size_t i = 0; i < rows->nr; i++)
+					all[i] = &rows->rows[i];
+				qsort(all, rows->nr, sizeof(*all), by_events_desc);
+				admit_events = all[s->admit_top - 1]->events;
+				free(all);
+			} else {
+				admit_events = ~0ULL; /* none is admitted: all go to other */
+			}
+		}
+	}
+	for (size_t i = 0; i < nr_pending; i++) {
+		const struct process_row *row = pending[i];
+		const char *name = row_name(s, row);
+		__u32 pid = s->by == FS_BY_PROCESS ? row->tgid : 0;
+		struct series_group *g = group_find(s, nr_sorted, pid, name);
+
+		if (!g && row->events >= admit_events)
+			g = group_make(s, nr_sorted, pid, name);
+		if (g)
+			group_add(g, rows, row, now, &other, &other_proc);
+	}
+	free(pending);
+
+	/* Whatever no series took is other's. */
+	totals_add_totals(&s->other, &other);
+	words_add((__u64 *)&s->other_proc, (const __u64 *)&other_proc, PROC_WORDS);
+
+	groups_compact(s);
+	qsort_r(s->groups, s->nr, sizeof(*s->groups), by_pid_then_name, s);
+	return ret;
+}
+
+void series_expire(struct series_store *s, double now)
+{
+	bool dropped = false;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		struct series_group *g = &s->groups[i];
+
+		if (now - g->last_event <= s->grace_s || g->last_event >= s->last_exposed)
+			continue;
+		/* A name has no end of its own: gone when idle that long. */
+		if (s->by == FS_BY_COMM || !s->gone || s->gone(g, s->ctx)) {
+			g->leaving = true;
+			s->nr_live--;
+			dropped = true;
+		}
+	}
+	if (dropped)
+		groups_compact(s);
+}
+
+void series_free(struct series_store *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->groups[i].name);
+	free(s->groups);
+	kernel_counters_free(&s->kernel);
+	memset(s, 0, sizeof(*s));
+}
