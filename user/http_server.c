@@ -2,6 +2,7 @@
 /* The --listen endpoint (see http_server.h). */
 #include "http_server.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -25,9 +26,28 @@ static const char index_page[] =
     "<p><a href=\"/metrics\">Metrics</a></p>\n"
     "</body></html>\n";
 
-int http_server_listen(struct http_server *srv, const struct sockaddr *addr, socklen_t addr_len,
-		       const char *shown_as, char *err, size_t err_len)
+/* 127.0.0.1:10140, [::1]:10140: an address as --listen takes it. */
+static void format_address(const struct sockaddr *addr, char *out, size_t len)
 {
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (addr->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		snprintf(out, len, "[%s]:%u", host, ntohs(in6->sin6_port));
+	} else {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		snprintf(out, len, "%s:%u", host, ntohs(in->sin_port));
+	}
+}
+
+int http_server_listen(struct http_server *srv, const struct sockaddr *addr, socklen_t addr_len,
+		       char *err, size_t err_len)
+{
+	char shown_as[INET6_ADDRSTRLEN + 16];
 	int one = 1, fd;
 
 	*srv = (struct http_server){.listen_fd = -1};
@@ -47,6 +67,7 @@ int http_server_listen(struct http_server *srv, const struct sockaddr *addr, soc
 	srv->listen_fd = fd;
 	return 0;
 fail:
+	format_address(addr, shown_as, sizeof(shown_as));
 	snprintf(err, err_len, "failed to listen on %s: %s", shown_as, strerror(errno));
 	if (fd >= 0)
 		close(fd);

@@ -30,7 +30,7 @@ struct http_server {
  * Returns 0, or -1 with "failed to listen on ADDR:PORT: reason" in err.
  */
 int http_server_listen(struct http_server *srv, const struct sockaddr *addr, socklen_t addr_len,
-		       const char *shown_as, char *err, size_t err_len);
+		       char *err, size_t err_len);
 /* Start answering requests with `metrics`. Returns 0, or -1 with a message in err. */
 int http_server_start(struct http_server *srv, http_metrics_fn metrics, void *ctx, char *err,
 		      size_t err_len);

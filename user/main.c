@@ -703,7 +703,7 @@ int main(int argc, char **argv)
 	}
 	/* Likewise a port in use; and a port below 1024 needs the privileges dropped later. */
 	if (opts.listen && http_server_listen(&server, (struct sockaddr *)&opts.listen_addr,
-					      opts.listen_addr_len, opts.listen, err, sizeof(err))) {
+					      opts.listen_addr_len, err, sizeof(err))) {
 		fprintf(stderr, "foliostat: %s\n", err);
 		output_file_close(&file);
 		goto abandon;
