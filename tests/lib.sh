@@ -16,6 +16,15 @@ skip() {
 	exit "$SKIP_STATUS"
 }
 
+# at_exit COMMAND: run COMMAND when the test ends, before what was registered earlier (cgroups,
+# files and servers a test makes are undone in reverse order, whichever helpers made them).
+AT_EXIT=""
+at_exit() {
+	AT_EXIT="$1"$'\n'"$AT_EXIT"
+	# shellcheck disable=SC2064 # expand now
+	trap "$AT_EXIT" EXIT
+}
+
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (BPF on the live kernel)"
 }
@@ -151,8 +160,7 @@ make_cgroups() {
 		CGROUPS[$name]=$dir
 		remove="rmdir '$dir' 2>/dev/null; $remove"
 	done
-	# shellcheck disable=SC2064 # expand now
-	trap "$remove" EXIT
+	at_exit "$remove"
 }
 
 # make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller),
@@ -174,8 +182,7 @@ make_memcg() {
 	dir=$root/foliostat-test.$$
 	mkdir "$dir" || fail "cannot create $dir"
 	echo $(($1 << 20)) >"$dir/$limit_file" || fail "cannot limit $dir"
-	# shellcheck disable=SC2064 # expand now
-	trap "rm -f '${FILE:-}'; rmdir '$dir' 2>/dev/null" EXIT
+	at_exit "rmdir '$dir' 2>/dev/null"
 	# shellcheck disable=SC2016 # $$ and $0 are the wrapper shell's
 	WRAP=(sh -c 'echo $$ >"$0" && exec "$@"' "$dir/cgroup.procs")
 }
@@ -247,8 +254,7 @@ make_uncached_file() {
 	FILE=/var/tmp/foliostat-test.$$
 	head -c $(($1 << 20)) /dev/zero >"$FILE"
 	sync "$FILE"
-	# shellcheck disable=SC2064 # expand now
-	trap "rm -f '$FILE'" EXIT
+	at_exit "rm -f '$FILE'"
 }
 
 # query FILE EXPR: evaluate EXPR over foliostat's NDJSON (see records.py).

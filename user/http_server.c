@@ -13,9 +13,9 @@
 #include "exposition.h"
 
 /* Scrapers are few (a Prometheus or two, a person with curl): these bound what clients that
- * misbehave can hold, whatever their number. */
+ * misbehave can hold, whatever their number. (No limit per address: scrapers often share the
+ * host's, and a limit below this one would refuse them first.) */
 #define MAX_CONNECTIONS 32
-#define MAX_CONNECTIONS_PER_IP 8
 #define CONNECTION_TIMEOUT_S 10 /* idle, or not reading what it asked for */
 
 static const char index_page[] =
@@ -142,7 +142,6 @@ int http_server_start(struct http_server *srv, http_metrics_fn metrics, void *ct
 	    MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, srv,
 	    MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL, MHD_OPTION_LISTEN_SOCKET, srv->listen_fd,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS_PER_IP,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONNECTION_TIMEOUT_S, MHD_OPTION_END);
 	if (!srv->daemon) {
 		snprintf(err, err_len, "failed to start the HTTP server: %s",

@@ -1,0 +1,342 @@
+# shellcheck shell=bash
+# The exporter (--listen, --format prometheus) against real peers: Debian's Prometheus and
+# promtool, node_exporter's textfile collector, and clients that misbehave. Servers listen on
+# loopback only, on free ports; every wait is a bounded loop on something they report.
+
+# free_port: a TCP port nothing listens on now (the kernel's pick).
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_http URL: until URL answers 200 (a minute at most).
+wait_http() {
+	for _ in $(seq 600); do
+		curl -sf -o /dev/null "$1" && return 0
+		sleep 0.1
+	done
+	fail "$1 did not answer in a minute"
+}
+
+# start_endpoint ARGS...: foliostat --listen 127.0.0.1:$FS_PORT ARGS..., started and counting.
+start_endpoint() {
+	FS_PORT=$(free_port)
+	start_foliostat "$T/endpoint" --listen "127.0.0.1:$FS_PORT" "$@"
+	FS_URL=http://127.0.0.1:$FS_PORT
+}
+
+# scrape FILE [CURL_ARGS...]: /metrics into FILE, failing on anything but 200.
+scrape() {
+	local file=$1
+	shift
+	local code
+	code=$(curl -s -o "$file" -w '%{http_code}' "$@" "$FS_URL/metrics") || fail "scrape failed"
+	[ "$code" = 200 ] || fail "scrape answered $code"
+}
+
+# expo FILE ARGS...: tests/exposition.py over a scraped exposition.
+expo() {
+	python3 tests/exposition.py "$@"
+}
+
+# start_prometheus: Debian's Prometheus, scraping foliostat's endpoint every second, with its
+# storage in $T; PROM_URL is its HTTP API.
+start_prometheus() {
+	command -v prometheus >/dev/null || skip "prometheus is not installed (scripts/install-deps.sh --tests)"
+	local port
+	port=$(free_port)
+	cat >"$T/prometheus.yml" <<-EOF
+		global:
+		  scrape_interval: 1s
+		  scrape_timeout: 1s
+		scrape_configs:
+		  - job_name: foliostat
+		    static_configs:
+		      - targets: ['127.0.0.1:$FS_PORT']
+	EOF
+	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
+		--web.listen-address="127.0.0.1:$port" --log.level=warn >"$T/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	PROM_URL=http://127.0.0.1:$port
+	at_exit "kill $PROM_PID 2>/dev/null; wait $PROM_PID 2>/dev/null"
+	wait_http "$PROM_URL/-/ready"
+}
+
+# promql EXPR: the value of an instant query now, one "LABELS VALUE" line per series (LABELS as
+# JSON), through Prometheus's HTTP API.
+promql() {
+	curl -sf --get "$PROM_URL/api/v1/query" --data-urlencode "query=$1" | python3 -c '
+import json, sys
+reply = json.load(sys.stdin)
+if reply.get("status") != "success":
+    sys.exit("query failed: %s" % reply)
+result = reply["data"]["result"]
+if reply["data"]["resultType"] == "scalar":
+    print("{}", result[1])
+else:
+    for series in result:
+        print(json.dumps(series["metric"], sort_keys=True), series["value"][1])' ||
+		fail "query failed: $1"
+}
+
+# promql_value EXPR: the single value of EXPR (fails if it is not exactly one series).
+promql_value() {
+	local out
+	out=$(promql "$1")
+	[ "$(printf '%s\n' "$out" | grep -c .)" -eq 1 ] || fail "$1: expected one series, got: $out"
+	printf '%s\n' "$out" | awk '{ print $NF }'
+}
+
+# wait_scraped_after UNIX_TIME: until Prometheus holds a scrape of foliostat made after that
+# time (which read the maps then: every count up to it is in).
+wait_scraped_after() {
+	local at
+	for _ in $(seq 300); do
+		at=$(promql 'timestamp(foliostat_scrapes_total)' | awk '{ print $NF }')
+		if [ -n "$at" ] && python3 -c 'import sys; sys.exit(float(sys.argv[1]) <= float(sys.argv[2]))' "$at" "$1"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "Prometheus scraped nothing after $1 in 30 s: $(tail -5 "$T/prometheus.log")"
+}
+
+# Prometheus scrapes the endpoint (OpenMetrics, as it asks) while workloads of known activity run
+# in cgroups of their own; what it stores is what the workloads did, and every query of the
+# Grafana dashboard finds data.
+test_prometheus_stores_known_figures() {
+	need_root
+	make_cgroups thp reader
+	make_uncached_file 16
+	start_endpoint --self
+	start_prometheus
+	local thp_cg=${CGROUPS[thp]#"$CGROUP_ROOT"} read_cg=${CGROUPS[reader]#"$CGROUP_ROOT"}
+	"$WORKLOAD" --in-cgroup "${CGROUPS[thp]}" thp 16 >"$T/thp" || fail "thp workload"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[reader]}" read "$FILE" >"$T/read" || fail "read workload"
+	local ended
+	ended=$(date +%s.%N)
+	wait_scraped_after "$ended"
+	assert_eq "$(promql_value 'up{job="foliostat"}')" 1 "the scrape target is up"
+	# The huge pages the workload found in its smaps are the order-9 folios of its cgroup.
+	local huge
+	huge=$(json_field "$(cat "$T/thp")" huge_pages)
+	assert_between "$huge" 1 8 "huge pages the workload got (smaps)"
+	assert_eq "$(promql_value "foliostat_folios_allocated_total{cgroup=\"$thp_cg\",order=\"9\",kind=\"movable\"}")" \
+		"$huge" "order-9 folios of the THP workload's cgroup, in Prometheus"
+	# The reader's cgroup: the file's 4096 pages, and perhaps a few of the workload's start-up.
+	local bytes
+	bytes=$(promql_value "foliostat_pagecache_added_bytes_total{cgroup=\"$read_cg\"}")
+	assert_between "$((bytes / 4096))" 4096 4160 "page-cache pages of the reader's cgroup, in Prometheus"
+	# increase() over the run, of the system's order-9 counter: at least the workload's.
+	local increase
+	increase=$(promql_value 'round(increase(foliostat_system_folios_allocated_total{order="9",kind="movable"}[10m]))')
+	[ "${increase%.*}" -ge "$huge" ] || fail "increase() of the system's order-9 folios: $increase < $huge"
+	echo "ok: increase() of the system's order-9 folios = $increase"
+	# Prometheus asked for OpenMetrics and parsed it: its own view of the target.
+	promql 'scrape_samples_scraped{job="foliostat"}' | awk '{ exit !($NF > 100) }' ||
+		fail "Prometheus scraped too few samples: $(promql 'scrape_samples_scraped')"
+	# Every panel of the dashboard has data to show.
+	local title expr count=0
+	while IFS=$'\t' read -r title expr; do
+		[ -n "$(promql "$expr")" ] || fail "dashboard panel '$title' has no data: $expr"
+		count=$((count + 1))
+	done < <(python3 tests/dashboard_queries.py contrib/grafana/foliostat.json \
+		--var "cgroup=.+" --var "instance=.+" --range 1m)
+	[ "$count" -gt 5 ] || fail "only $count dashboard queries"
+	echo "ok: the $count queries of the dashboard return data"
+	stop_foliostat "$T/endpoint"
+}
+
+# The text format passes promtool's checks; OpenMetrics is served when asked for; / links to
+# /metrics; anything else is 404; every per-group counter adds up to the system's.
+test_endpoint_exposition_is_valid() {
+	need_root
+	start_endpoint
+	"$WORKLOAD" pages 2000 >/dev/null || fail "workload"
+	scrape "$T/text"
+	promtool check metrics <"$T/text" || fail "promtool check metrics rejected the exposition"
+	echo "ok: promtool check metrics"
+	assert_eq "$(curl -s -o /dev/null -w '%{content_type}' "$FS_URL/metrics")" \
+		"text/plain; version=0.0.4; charset=utf-8" "text format's content type"
+	scrape "$T/om" -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;q=0.5'
+	assert_eq "$(tail -1 "$T/om")" "# EOF" "OpenMetrics' last line"
+	grep -q '^# TYPE foliostat_folios_allocated counter$' "$T/om" || fail "OpenMetrics counter family"
+	assert_eq "$(curl -s -o /dev/null -w '%{content_type}' -H 'Accept: application/openmetrics-text' "$FS_URL/metrics")" \
+		"application/openmetrics-text; version=1.0.0; charset=utf-8" "OpenMetrics' content type"
+	curl -s "$FS_URL/" | grep -q 'href="/metrics"' || fail "/ does not link to /metrics"
+	assert_eq "$(curl -s -o /dev/null -w '%{http_code}' "$FS_URL/nothing")" 404 "another path"
+	assert_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "$FS_URL/metrics")" 405 "a POST"
+	expo "$T/text" --adds-up >/dev/null || fail "the groups do not add up to the system"
+	echo "ok: every per-group counter adds up to the system's"
+	# By default a row is a cgroup, and every probe's state is there.
+	[ "$(expo "$T/text" --count 'foliostat_probe_attached{probe="kmem:mm_page_alloc"}')" = 1 ] ||
+		fail "no probe state"
+	assert_eq "$(expo "$T/text" --sum 'foliostat_build_info')" 1 "build info"
+	stop_foliostat "$T/endpoint"
+}
+
+# node_exporter's textfile collector serves what -o FILE --format prometheus writes.
+test_textfile_for_node_exporter() {
+	need_root
+	command -v prometheus-node-exporter >/dev/null || skip "prometheus-node-exporter is not installed"
+	mkdir "$T/textfile"
+	start_foliostat "$T/out" --format prometheus -o "$T/textfile/foliostat.prom" 0.5
+	"$WORKLOAD" pages 3000 >"$T/workload" || fail "workload"
+	wait_file_written "$T/textfile/foliostat.prom" 2
+	local port
+	port=$(free_port)
+	prometheus-node-exporter --collector.disable-defaults --collector.textfile \
+		--collector.textfile.directory="$T/textfile" \
+		--web.listen-address="127.0.0.1:$port" >"$T/node.log" 2>&1 &
+	local node=$!
+	FS_URL=http://127.0.0.1:$port
+	wait_http "$FS_URL/metrics"
+	scrape "$T/node"
+	kill "$node"
+	grep -q '^node_textfile_scrape_error 0$' "$T/node" || fail "node_exporter could not read the file: $(grep textfile "$T/node")"
+	local ours
+	ours=$(expo "$T/node" --count 'foliostat_system_folios_allocated_total')
+	[ "$ours" -gt 0 ] || fail "node_exporter serves no foliostat series"
+	echo "ok: node_exporter serves $ours samples of foliostat_system_folios_allocated_total"
+	expo "$T/node" --adds-up >/dev/null || fail "the groups do not add up through node_exporter"
+	stop_foliostat "$T/out"
+	# A textfile is written whole, and only the .prom file is left.
+	assert_eq "$(ls "$T/textfile")" foliostat.prom "files in the textfile directory"
+}
+
+# wait_file_written FILE N: until foliostat has written FILE N times (its scrape counter).
+wait_file_written() {
+	for _ in $(seq 600); do
+		[ -f "$1" ] && [ "$(expo "$1" --sum foliostat_scrapes_total 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		kill -0 "$FS_PID" 2>/dev/null || fail "foliostat exited"
+		sleep 0.1
+	done
+	fail "$1 was not written $2 times in a minute"
+}
+
+# Bad input: a port in use, an address that does not parse; clients that connect and never read,
+# send garbage, or come all at once: foliostat keeps counting and serving, and a workload run
+# meanwhile is counted exactly.
+test_endpoint_survives_bad_clients() {
+	need_root
+	local status=0
+	"$FOLIOSTAT" --listen 300.1.1.1:80 2>"$T/err" || status=$?
+	assert_eq "$status" 2 "exit status for an unparsable address"
+	grep -q "invalid --listen" "$T/err" || fail "no message: $(cat "$T/err")"
+	python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(60)' >"$T/busy" &
+	local holder=$!
+	for _ in $(seq 100); do [ -s "$T/busy" ] && break; sleep 0.05; done
+	status=0
+	"$FOLIOSTAT" --listen "127.0.0.1:$(cat "$T/busy")" -d 5 2>"$T/err" || status=$?
+	kill "$holder"
+	assert_eq "$status" 1 "exit status for a port in use"
+	grep -q "^foliostat: failed to listen on 127.0.0.1:[0-9]*: Address already in use$" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	echo "ok: $(cat "$T/err")"
+
+	make_cgroups work
+	start_endpoint
+	# Abuse: slow readers that ask and never read, garbage, half requests, many at once.
+	python3 - "$FS_PORT" >"$T/abuse" 2>&1 <<-'EOF' &
+		import socket, sys, threading
+		port = int(sys.argv[1])
+		held = []
+		for _ in range(6):  # ask for the metrics with a tiny window, never read
+		    s = socket.socket()
+		    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+		    s.connect(("127.0.0.1", port))
+		    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+		    held.append(s)
+		for junk in (b"\x00\xff garbage\r\n\r\n", b"GET /metrics HTTP/1.1\r\n" + b"X: " + b"y" * 70000,
+		             b"GET /metrics HT", b"BREW /pot HTCPCP/1.0\r\n\r\n"):
+		    s = socket.socket(); s.connect(("127.0.0.1", port))
+		    try:
+		        s.sendall(junk)  # the server may refuse it and close before it is all sent
+		    except OSError:
+		        pass
+		    held.append(s)
+		def scrape():
+		    with socket.create_connection(("127.0.0.1", port)) as s:
+		        s.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+		        while s.recv(65536):
+		            pass
+		for _ in range(3):  # rounds of concurrent scrapes
+		    threads = [threading.Thread(target=scrape) for _ in range(16)]
+		    [t.start() for t in threads]
+		    [t.join() for t in threads]
+		print("abuse done", flush=True)
+		threading.Event().wait(30)  # hold the silent connections until killed
+	EOF
+	local abuser=$!
+	"$WORKLOAD" --in-cgroup "${CGROUPS[work]}" pages 5000 >"$T/workload" || fail "workload"
+	for _ in $(seq 600); do grep -q "abuse done" "$T/abuse" && break; sleep 0.1; done
+	grep -q "abuse done" "$T/abuse" || fail "the concurrent scrapes did not finish: $(cat "$T/abuse")"
+	# While the silent clients still hold their connections, a scrape is answered.
+	scrape "$T/after"
+	kill "$abuser"
+	local cg=${CGROUPS[work]#"$CGROUP_ROOT"} faults
+	faults=$(expo "$T/after" --sum "foliostat_page_faults_total{cgroup=\"$cg\",mode=\"user\",access=\"write\"}")
+	assert_between "$faults" 5000 5100 "write faults of the workload touching 5000 pages"
+	expo "$T/after" --adds-up >/dev/null || fail "the groups do not add up after the abuse"
+	echo "ok: counted and served through the abuse"
+	stop_foliostat "$T/endpoint"
+}
+
+# --max-series bounds the groups: a new group takes the place of one idle since it was last
+# scraped, else it counts in group="other", and the sums stay exact; a removed cgroup leaves
+# after --series-grace; --by process exports only the top N.
+test_series_are_bounded() {
+	need_root
+	make_cgroups top top/a top/b top/c
+	# Only the tasks below top: no other cgroup of the host competes for the one series.
+	start_endpoint -c "${CGROUPS[top]}" --max-series 1 --series-grace 1
+	# a and b, with no scrape between them: whichever comes second finds the place taken by a
+	# group whose counts nobody has seen yet, and counts in other.
+	"$WORKLOAD" --in-cgroup "${CGROUPS[top/a]}" pages 500 >/dev/null || fail "workload"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[top/b]}" pages 500 >/dev/null || fail "workload"
+	scrape "$T/both" # (a scrape reads the maps: both workloads are in)
+	assert_eq "$(expo "$T/both" --sum foliostat_series)" 1 "groups with series of their own"
+	local in_other
+	in_other=$(expo "$T/both" --sum 'foliostat_page_faults_total{group="other",mode="user",access="write"}')
+	assert_between "$in_other" 500 600 "write faults counted in other"
+	expo "$T/both" --adds-up >/dev/null || fail "the groups do not add up with --max-series"
+	# Scraped now: c takes the place of the idle one.
+	"$WORKLOAD" --in-cgroup "${CGROUPS[top/c]}" pages 500 >/dev/null || fail "workload"
+	scrape "$T/after-c"
+	assert_eq "$(expo "$T/after-c" --sum foliostat_series_folded_total)" 1 "groups that gave up their series"
+	local c=${CGROUPS[top/c]#"$CGROUP_ROOT"} folded
+	assert_between "$(expo "$T/after-c" --sum "foliostat_page_faults_total{cgroup=\"$c\",mode=\"user\",access=\"write\"}")" \
+		500 600 "write faults of c, in its own series"
+	# The series that ended keeps its counts in what Prometheus has stored of it: with them as
+	# last scraped, the sums are exact still.
+	folded=$(expo "$T/both" --labels foliostat_page_faults_total cgroup)
+	assert_eq "$(expo "$T/after-c" --count "foliostat_page_faults_total{cgroup=\"$folded\"}")" 0 \
+		"series of the group that gave up its place"
+	expo "$T/after-c" --adds-up --plus "$T/both" "cgroup=$folded" >/dev/null ||
+		fail "the groups do not add up after the fold"
+	# Removed, its cgroup's series leaves once it has been idle for the grace period.
+	local gone=$c
+	rmdir "${CGROUPS[top/c]}" || fail "rmdir"
+	for _ in $(seq 100); do
+		scrape "$T/later"
+		[ "$(expo "$T/later" --count "foliostat_folios_allocated_total{cgroup=\"$gone\"}")" = 0 ] && break
+		sleep 0.1
+	done
+	assert_eq "$(expo "$T/later" --count "foliostat_folios_allocated_total{cgroup=\"$gone\"}")" 0 \
+		"series of the removed cgroup after the grace period"
+	expo "$T/later" --adds-up --plus "$T/both" "cgroup=$folded" --plus "$T/after-c" "cgroup=$c" \
+		>/dev/null || fail "the groups do not add up after the expiry"
+	stop_foliostat "$T/endpoint"
+
+	start_endpoint --by process -r 1
+	"$WORKLOAD" pages 3000 >"$T/workload" || fail "workload"
+	scrape "$T/process"
+	local pid
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	expo "$T/process" --labels foliostat_page_faults_total pid >"$T/pids"
+	grep -qx "$pid" "$T/pids" || fail "the busiest process has no series: $(cat "$T/pids")"
+	expo "$T/process" --adds-up >/dev/null || fail "the groups do not add up by process"
+	echo "ok: by process, $(wc -l <"$T/pids") processes with series"
+	stop_foliostat "$T/endpoint"
+}
