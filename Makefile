@@ -31,7 +31,15 @@ OUTPUT ?= build
 # The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
 BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
 
-PKGS := libbpf jansson libcap-ng libmicrohttpd
+PKGS := libbpf jansson libcap-ng
+# The --listen endpoint: libmicrohttpd, in dynamic builds only (Debian has no static libraries
+# for all it links with); a static build gets user/http_server_absent.c, which says so.
+ifeq ($(STATIC),1)
+HTTP_SERVER := user/http_server_absent.c
+else
+PKGS += libmicrohttpd
+HTTP_SERVER := user/http_server.c
+endif
 ifeq ($(STATIC),1)
 PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS))
 LDFLAGS += -static
@@ -58,7 +66,7 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux
 # extern declarations of the other objects.
 BPF_SRCS := bpf/tasks.bpf.c $(filter-out bpf/tasks.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_SRCS := $(filter-out user/main.c user/http_server%.c,$(wildcard user/*.c)) $(HTTP_SERVER)
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%.o,$(UNIT_SRCS))
