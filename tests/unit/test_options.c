@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The command line: what is accepted, what is refused, and the message a user gets. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 
 #include "options.h"
@@ -164,7 +166,64 @@ static bool a_command_is_refused_where_it_makes_no_sense(void)
 	       ASSERT_EQ(PARSE("--check", "--", "true"), FS_PARSE_USAGE);
 }
 
+static bool listen_takes_port_address_or_both(void)
+{
+	const struct sockaddr_in *in = (const struct sockaddr_in *)&opts.listen_addr;
+	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&opts.listen_addr;
+
+	return ASSERT_EQ(PARSE("--listen", "9999"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(in->sin_family, AF_INET) && ASSERT_EQ(ntohs(in->sin_port), 9999) &&
+	       ASSERT_EQ(ntohl(in->sin_addr.s_addr), INADDR_LOOPBACK) &&
+	       /* Exporting: by cgroup, counts since the start. */
+	       ASSERT_EQ(opts.format, FS_FORMAT_PROMETHEUS) && ASSERT_EQ(opts.by, FS_BY_CGROUP) &&
+	       ASSERT_EQ(PARSE("--listen", "0.0.0.0:80"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(ntohs(in->sin_port), 80) && ASSERT_EQ(in->sin_addr.s_addr, 0) &&
+	       ASSERT_EQ(PARSE("--listen", ":"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(ntohs(in->sin_port), FS_DEFAULT_LISTEN_PORT) &&
+	       ASSERT_EQ(ntohl(in->sin_addr.s_addr), INADDR_LOOPBACK) &&
+	       ASSERT_EQ(PARSE("--listen", "[::1]:", "--by", "process"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(in6->sin6_family, AF_INET6) &&
+	       ASSERT_EQ(ntohs(in6->sin6_port), FS_DEFAULT_LISTEN_PORT) &&
+	       ASSERT_TRUE(IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) &&
+	       ASSERT_EQ(opts.by, FS_BY_PROCESS);
+}
+
+static bool listen_refuses_what_does_not_parse(void)
+{
+	static const char *const bad[] = {"", "0", "65536", "1.2.3:80", "localhost:80", "::1:80",
+					  "[::1", "[nope]:80", "80x", "1.2.3.4:-1"};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!ASSERT_EQ(PARSE("--listen", (char *)bad[i]), FS_PARSE_USAGE) ||
+		    !ASSERT_CONTAINS(err, "invalid --listen"))
+			return false;
+	/* Serving has no records: no INTERVAL, -o, -j or command. */
+	return ASSERT_EQ(PARSE("--listen", "9999", "1"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--listen", "9999", "-o", "x"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--listen", "9999", "-j"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--listen", "9999", "--", "true"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--listen", "9999", "-d", "5"), FS_PARSE_RUN);
+}
+
+static bool format_names_the_output(void)
+{
+	return ASSERT_EQ(PARSE("--format", "json"), FS_PARSE_RUN) && ASSERT_TRUE(opts.json) &&
+	       ASSERT_EQ(opts.by, FS_BY_PROCESS) &&
+	       ASSERT_EQ(PARSE("--format", "prometheus", "-o", "f.prom", "5"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.format, FS_FORMAT_PROMETHEUS) && ASSERT_TRUE(!opts.json) &&
+	       ASSERT_EQ(opts.by, FS_BY_CGROUP) &&
+	       ASSERT_EQ(PARSE("--format", "xml"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "table, json or prometheus") &&
+	       ASSERT_EQ(PARSE("--max-series", "0"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--series-grace", "-1"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--max-series", "5", "--series-grace", "2.5"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.max_series, 5) && ASSERT_TRUE(opts.series_grace_s == 2.5);
+}
+
 const struct unit_test options_tests[] = {
+    UNIT_TEST(listen_takes_port_address_or_both),
+    UNIT_TEST(listen_refuses_what_does_not_parse),
+    UNIT_TEST(format_names_the_output),
     UNIT_TEST(a_command_follows_the_separator),
     UNIT_TEST(a_command_is_refused_where_it_makes_no_sense),
     UNIT_TEST(no_arguments_is_a_one_shot_summary),

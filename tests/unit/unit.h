@@ -66,5 +66,7 @@ extern const struct unit_test kernel_counters_tests[];
 extern const struct unit_test table_tests[];
 extern const struct unit_test cgroup_names_tests[];
 extern const struct unit_test cgroup_labels_tests[];
+extern const struct unit_test series_tests[];
+extern const struct unit_test exposition_tests[];
 
 #endif
