@@ -150,7 +150,7 @@ test_prometheus_stores_known_figures() {
 # /metrics; anything else is 404; every per-group counter adds up to the system's.
 test_endpoint_exposition_is_valid() {
 	need_root
-	start_endpoint
+	start_endpoint --self
 	"$WORKLOAD" pages 2000 >/dev/null || fail "workload"
 	scrape "$T/text"
 	promtool check metrics <"$T/text" || fail "promtool check metrics rejected the exposition"
@@ -171,6 +171,14 @@ test_endpoint_exposition_is_valid() {
 	[ "$(expo "$T/text" --count 'foliostat_probe_attached{probe="kmem:mm_page_alloc"}')" = 1 ] ||
 		fail "no probe state"
 	assert_eq "$(expo "$T/text" --sum 'foliostat_build_info')" 1 "build info"
+	# Every family is documented in foliostat(8) (the system's as their group's counterpart).
+	local family documented=0
+	for family in $(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$T/text"); do
+		grep -qx "\.B ${family/_system_/_}" man/foliostat.8 ||
+			grep -qx "\.B $family" man/foliostat.8 || fail "$family is not in foliostat(8)"
+		documented=$((documented + 1))
+	done
+	echo "ok: the $documented families are documented in foliostat(8)"
 	stop_foliostat "$T/endpoint"
 }
 
