@@ -103,31 +103,56 @@ for round in $(seq "$STATS_ROUNDS"); do
 done
 sysctl -q kernel.bpf_stats_enabled=0
 
-# The loader with PROCS live processes in its table, at a 1 s interval.
+# measure_loader NAME: the running tracer's CPU time from the scheduler's own account
+# (nanoseconds, not clock ticks), over five 10 s spans (the figure is their median), and its
+# memory without the BPF maps the loader maps to read them in place (kernel memory, resident in
+# full from start-up and listed with the maps below, as foliostat's own loader_rss_kib); into
+# $OUT/loader.NAME.
+measure_loader() {
+	local file=$OUT/loader.$1 t0 t1 maps_kib
+	: >"$file"
+	for _ in 1 2 3 4 5; do
+		t0=$(awk '{ print $1 }' "/proc/$TRACER/schedstat")
+		sleep 10
+		t1=$(awk '{ print $1 }' "/proc/$TRACER/schedstat")
+		echo "cpu_ns $((t1 - t0)) 10" >>"$file"
+	done
+	maps_kib=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { in_map = /anon_inode:bpf-map/ }
+		in_map && $1 == "Rss:" { sum += $2 } END { print sum + 0 }' "/proc/$TRACER/smaps")
+	{
+		echo "rss_kib $(($(awk '/^VmRSS/ { print $2 }' "/proc/$TRACER/status") - maps_kib))"
+		echo "peak_kib $(($(awk '/^VmHWM/ { print $2 }' "/proc/$TRACER/status") - maps_kib))"
+	} >>"$file"
+}
+
+# The loader with PROCS live processes in its table: streaming at a 1 s interval, then serving
+# /metrics to a scraper that comes every second (the exporter reads the maps at each scrape,
+# and at its own tick between them).
 build/churn "$PROCS" 2>/dev/null &
 CHURN=$!
 sleep 5
 ./foliostat -j 1 >"$OUT/churn.ndjson" 2>/dev/null &
 TRACER=$!
 sleep 3
-# CPU time from the scheduler's own account (nanoseconds, not clock ticks), over five 10 s
-# spans: the figure is their median.
-: >"$OUT/loader"
-for _ in 1 2 3 4 5; do
-	t0=$(awk '{ print $1 }' "/proc/$TRACER/schedstat")
-	sleep 10
-	t1=$(awk '{ print $1 }' "/proc/$TRACER/schedstat")
-	echo "cpu_ns $((t1 - t0)) 10" >>"$OUT/loader"
-done
-# Memory without the BPF maps the loader maps to read them in place: kernel memory, resident
-# in full from start-up and listed with the maps below (as foliostat's own loader_rss_kib).
-maps_kib=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { in_map = /anon_inode:bpf-map/ }
-	in_map && $1 == "Rss:" { sum += $2 } END { print sum + 0 }' "/proc/$TRACER/smaps")
+measure_loader streaming
+echo "procs $(tail -1 "$OUT/churn.ndjson" | python3 -c 'import json, sys; print(json.load(sys.stdin)["system"]["processes"])')" >>"$OUT/loader.streaming"
+stop_tracer
+
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+./foliostat --listen "127.0.0.1:$PORT" --by process >/dev/null 2>&1 &
+TRACER=$!
+sleep 3
+while :; do curl -s -o "$OUT/scrape" "http://127.0.0.1:$PORT/metrics"; sleep 1; done &
+SCRAPER=$!
+sleep 3
+measure_loader endpoint
+kill "$SCRAPER"
 {
-	echo "rss_kib $(($(awk '/^VmRSS/ { print $2 }' "/proc/$TRACER/status") - maps_kib))"
-	echo "peak_kib $(($(awk '/^VmHWM/ { print $2 }' "/proc/$TRACER/status") - maps_kib))"
-} >>"$OUT/loader"
-echo "procs $(tail -1 "$OUT/churn.ndjson" | python3 -c 'import json, sys; print(json.load(sys.stdin)["system"]["processes"])')" >>"$OUT/loader"
+	echo "procs $(awk '$1 == "foliostat_system_processes" { print $2 }' "$OUT/scrape")"
+	echo "series $(awk '$1 == "foliostat_series" { print $2 }' "$OUT/scrape")"
+	echo "bytes $(wc -c <"$OUT/scrape")"
+	echo "scrape_us $(awk '$1 == "foliostat_scrape_duration_seconds" { printf "%d", $2 * 1e6 }' "$OUT/scrape")"
+} >>"$OUT/loader.endpoint"
 stop_tracer
 kill -TERM "$CHURN"
 wait "$CHURN" || true

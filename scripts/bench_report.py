@@ -144,18 +144,29 @@ for m in maps:
     print(f"| {m['name']} | {m['type']} | {m['max_entries']:,} | {m.get('bytes_memlock', 0):,} |")
 print()
 
-loader = {"cpu_ns": []}
-for line in open(f"{out}/loader"):
-    key, *values = line.split()
-    if key == "cpu_ns":
-        loader["cpu_ns"].append(int(values[0]) / (int(values[1]) * 1e9) * 100)
-    else:
-        loader[key] = int(values[0])
-shares = sorted(loader["cpu_ns"])
-print(f"## Loader with {procs:,} live processes, 1 s interval\n")
-print(f"CPU: {statistics.median(shares):.2f}% of one CPU (median of {len(shares)} spans of 10 s: "
-      + ", ".join(f"{x:.2f}%" for x in shares) + "); "
-      f"RSS {loader['rss_kib'] / 1024:.1f} MiB, peak {loader['peak_kib'] / 1024:.1f} MiB; "
-      f"the last record counted {loader['procs']:,} active processes.\n")
+def loader_figures(name):
+    figures = {"cpu_ns": []}
+    for line in open(f"{out}/loader.{name}"):
+        key, *values = line.split()
+        if key == "cpu_ns":
+            figures["cpu_ns"].append(int(values[0]) / (int(values[1]) * 1e9) * 100)
+        else:
+            figures[key] = int(values[0])
+    shares = sorted(figures["cpu_ns"])
+    cpu = (f"CPU: {statistics.median(shares):.2f}% of one CPU (median of {len(shares)} spans of "
+           "10 s: " + ", ".join(f"{x:.2f}%" for x in shares) + "); "
+           f"RSS {figures['rss_kib'] / 1024:.1f} MiB, peak {figures['peak_kib'] / 1024:.1f} MiB")
+    return figures, cpu
+
+
+streaming, cpu = loader_figures("streaming")
+print(f"## Loader with {procs:,} live processes\n")
+print(f"Streaming, a JSON record every second: {cpu}; "
+      f"the last record counted {streaming['procs']:,} active processes.\n")
+endpoint, cpu = loader_figures("endpoint")
+print(f"Serving `/metrics` (`--listen`, `--by process`) to a scrape every second: {cpu}; "
+      f"the last scrape counted {endpoint['procs']:,} active processes, exported "
+      f"{endpoint['series']:,} of them (the top 20 of a read get a series) in "
+      f"{endpoint['bytes'] / 1024:.0f} KiB, made in {endpoint['scrape_us'] / 1000:.1f} ms.\n")
 
 print(open("docs/benchmarks-method.md").read())
