@@ -461,7 +461,7 @@ static int run_endpoint(struct collector *c, struct http_server *server, char *e
 	struct host_info host;
 	double start = monotonic_now(), next = start + ONE_SHOT_TICK_S;
 	double end = opts->duration_s ? start + opts->duration_s : 0;
-	struct pollfd pfd = {.fd = http_server_fd(server), .events = POLLIN};
+	struct pollfd pfd = {.fd = -1, .events = POLLIN};
 
 	report_prepare(&report, c, &host);
 	if (http_server_start(server, answer_scrape, c, err, err_len))
