@@ -1,0 +1,116 @@
+# shellcheck shell=bash
+# Tests of what contrib/ ships beside foliostat: the exporter's systemd unit, as `make install`
+# installs it, and the Grafana dashboard. Neither needs root or a running systemd or Grafana:
+# systemd-analyze checks the unit offline, promtool parses the dashboard's queries.
+
+# unit_problems ROOT UNIT: systemd-analyze verify's complaints about UNIT, installed below ROOT;
+# prints them (and returns 1) when there are any. verify may print warnings and still exit 0,
+# and it also warns about other units it loads (the host's, copied below ROOT): the lines that
+# count are those naming UNIT, and its exit status.
+unit_problems() {
+	local root=$1 unit=$2 status=0 lines
+	# verify reads the tree as the system would: ExecStart's binary is looked for below ROOT.
+	# Documentation's man page is looked up on this host by man(1), so it is checked apart.
+	systemd-analyze verify --root="$root" --man=no --recursive-errors=no "$unit" \
+		>"$T/verify.out" 2>&1 || status=$?
+	lines=$(grep -F "$unit" "$T/verify.out")
+	[ "$status" -eq 0 ] && [ -z "$lines" ] && return 0
+	echo "systemd-analyze verify $unit exited with $status:"
+	sed 's/^/  /' "$T/verify.out"
+	return 1
+}
+
+# The unit make install writes verifies cleanly against the tree it is installed in, names
+# the installed binary, and make uninstall removes it with the dashboard.
+test_systemd_unit_verifies() {
+	local root=$T/root unit_dir=$T/root/usr/local/lib/systemd/system dir
+	command -v systemd-analyze >/dev/null || skip "no systemd-analyze (package systemd)"
+	make install DESTDIR="$root" PREFIX=/usr/local >"$T/install.log" 2>&1 ||
+		{ cat "$T/install.log"; fail "make install failed"; }
+	[ -f "$unit_dir/foliostat.service" ] || fail "make install did not install foliostat.service"
+	[ -f "$root/usr/local/share/man/man8/foliostat.8" ] || fail "no man page for Documentation="
+	[ -f "$root/usr/local/share/foliostat/grafana/foliostat.json" ] ||
+		fail "make install did not install the Grafana dashboard"
+	assert_eq "$(grep '^ExecStart=' "$unit_dir/foliostat.service")" \
+		"ExecStart=/usr/local/sbin/foliostat --listen 127.0.0.1:10140 --self" "installed ExecStart"
+
+	# The units every service depends on by default (sysinit.target, ...), from this host.
+	# (/lib is /usr/lib on merged-/usr hosts: each directory once.)
+	for dir in /lib/systemd/system /usr/lib/systemd/system; do
+		dir=$(realpath -e "$dir" 2>/dev/null) || continue
+		[ -e "$root$dir" ] && continue
+		{ mkdir -p "$root$(dirname "$dir")" && cp -a "$dir" "$root$dir"; } || fail "cannot copy $dir"
+	done
+
+	unit_problems "$root" foliostat.service || fail "the installed unit does not verify cleanly"
+	echo "ok: systemd-analyze verify reports nothing about foliostat.service"
+
+	# The check can fail: a misspelt directive is only a warning to systemd.
+	sed 's/^ProtectClock=/ProtectClok=/' "$unit_dir/foliostat.service" \
+		>"$unit_dir/foliostat-misspelt.service"
+	! unit_problems "$root" foliostat-misspelt.service >/dev/null ||
+		fail "a unit with a misspelt directive passed the check"
+	# And so does a binary that is not where ExecStart says.
+	mv "$root/usr/local/sbin/foliostat" "$T/foliostat.moved"
+	! unit_problems "$root" foliostat.service >/dev/null ||
+		fail "the unit passed the check without its binary"
+	mv "$T/foliostat.moved" "$root/usr/local/sbin/foliostat"
+	rm "$unit_dir/foliostat-misspelt.service"
+	echo "ok: a misspelt directive and a missing binary fail the check"
+
+	# The sandbox as systemd scores it (0 is the most confined, 100 not at all; this unit is
+	# about 2.0): a larger figure means a hardening line was lost.
+	systemd-analyze security --offline=yes --root="$root" --threshold=30 foliostat.service \
+		>"$T/security.out" 2>&1 || { cat "$T/security.out"; fail "exposure over 3.0"; }
+	grep 'Overall exposure level' "$T/security.out"
+
+	make install DESTDIR="$T/opt" PREFIX=/opt/foliostat >"$T/install.log" 2>&1 ||
+		{ cat "$T/install.log"; fail "make install PREFIX=/opt/foliostat failed"; }
+	assert_eq "$(grep '^ExecStart=' "$T/opt/opt/foliostat/lib/systemd/system/foliostat.service")" \
+		"ExecStart=/opt/foliostat/sbin/foliostat --listen 127.0.0.1:10140 --self" \
+		"ExecStart installed with PREFIX=/opt/foliostat"
+
+	make uninstall DESTDIR="$root" PREFIX=/usr/local >"$T/uninstall.log" 2>&1 ||
+		{ cat "$T/uninstall.log"; fail "make uninstall failed"; }
+	[ ! -e "$unit_dir/foliostat.service" ] || fail "make uninstall left foliostat.service"
+	[ ! -e "$root/usr/local/share/foliostat" ] || fail "make uninstall left share/foliostat"
+	echo "ok: make uninstall removes the unit and the dashboard"
+}
+
+# The dashboard imports as Grafana expects (tests/dashboard_queries.py --check), every query
+# parses as PromQL (promtool check rules parses each rule's expression the way Prometheus
+# does; promtool 2.42 has no command that parses a bare expression), and each metric it asks
+# for is one docs/metrics.md specifies.
+test_grafana_dashboard_is_well_formed() {
+	python3 tests/dashboard_queries.py --check || fail "dashboard_queries.py --check"
+	python3 tests/dashboard_queries.py >"$T/queries" || fail "dashboard_queries.py"
+
+	if [ -f docs/metrics.md ]; then
+		# Histograms' series are the metric's name with _bucket, _count or _sum; the host-wide
+		# series of a per-group metric its name with foliostat_system_.
+		cut -f2 "$T/queries" | grep -o 'foliostat_[a-z_]*' | sed -E 's/_(bucket|count|sum)$//' |
+			sort -u >"$T/metrics"
+		while read -r metric; do
+			grep -qF "\`$metric\`" docs/metrics.md ||
+				grep -qF "\`foliostat_${metric#foliostat_system_}\`" docs/metrics.md ||
+				fail "$metric is not in docs/metrics.md"
+		done <"$T/metrics"
+		echo "ok: the $(wc -l <"$T/metrics") metrics the dashboard uses are in docs/metrics.md"
+	fi
+
+	command -v promtool >/dev/null || skip "no promtool (package prometheus) to parse the queries"
+	python3 -c '
+import json, sys
+rules = [{"record": "dashboard:query_%d" % n, "expr": line.rstrip("\n").split("\t", 1)[1]}
+         for n, line in enumerate(sys.stdin, 1)]
+json.dump({"groups": [{"name": "dashboard", "rules": rules}]}, sys.stdout, indent=1)
+' <"$T/queries" >"$T/rules.json" || fail "cannot write the queries as rules"
+	# (JSON is YAML, so promtool reads the file as a rule file.)
+	promtool check rules "$T/rules.json" >"$T/promtool.out" 2>&1 || {
+		cat "$T/promtool.out"
+		echo "queries, numbered as the rules:"
+		cat -n "$T/queries"
+		fail "promtool could not parse a dashboard query"
+	}
+	echo "ok: promtool parses all $(wc -l <"$T/queries") queries"
+}
