@@ -207,6 +207,7 @@ install: $(BINARY)
 	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/sbin/foliostat
 	install -D -m 0644 man/foliostat.8 $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
 	install -D -m 0644 contrib/bash-completion/foliostat $(DESTDIR)$(COMPLETIONS_DIR)/foliostat
+	install -D -m 0644 docs/foliostat.schema.json $(DESTDIR)$(PREFIX)/share/foliostat/foliostat.schema.json
 	install -d $(DESTDIR)$(UNIT_DIR)
 	sed 's|/usr/local/sbin/foliostat|$(PREFIX)/sbin/foliostat|g' contrib/systemd/foliostat.service \
 		>$(DESTDIR)$(UNIT_DIR)/foliostat.service
@@ -216,7 +217,8 @@ install: $(BINARY)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8 \
 		$(DESTDIR)$(COMPLETIONS_DIR)/foliostat $(DESTDIR)$(UNIT_DIR)/foliostat.service \
-		$(DESTDIR)$(DASHBOARD_DIR)/foliostat.json
+		$(DESTDIR)$(DASHBOARD_DIR)/foliostat.json \
+		$(DESTDIR)$(PREFIX)/share/foliostat/foliostat.schema.json
 	rmdir $(DESTDIR)$(DASHBOARD_DIR) $(DESTDIR)$(PREFIX)/share/foliostat 2>/dev/null || true
 
 clean:
