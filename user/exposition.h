@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The Prometheus exposition of the exporter's counts (series.h): text format 0.0.4, or
- * OpenMetrics 1.0. Every metric is documented in docs/metrics.md and foliostat(8).
+ * OpenMetrics 1.0. Every metric is documented in foliostat(8) (PROMETHEUS METRICS).
  */
 #ifndef FS_EXPOSITION_H
 #define FS_EXPOSITION_H

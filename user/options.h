@@ -15,7 +15,7 @@
 #define FS_MAX_CGROUP_FILTERS 8 /* FS_MAX_CGROUPS */
 #define FS_DEFAULT_TOP 20
 
-/* The port --listen takes without one (docs/metrics.md: outside the range of Prometheus's
+/* The port --listen takes without one (foliostat(8): outside the range of Prometheus's
  * exporter ports, which is all given out, and no well-known service's). */
 #define FS_DEFAULT_LISTEN_PORT 10140
 
