@@ -213,14 +213,16 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 			continue;
 		g = group_find(s, nr_sorted, s->by == FS_BY_PROCESS ? row->tgid : 0, name);
 		if (g && s->by == FS_BY_PROCESS && strcmp(g->name, name)) {
-			/* A new name (an exec, or the pid reused): a new series, from nothing, as a
-			 * label set is a series. */
+			/* A new name (an exec): the process's series goes on under it, which is a new
+			 * label set, so a new series to Prometheus, whose first value increase() does
+			 * not count, as for any group's first scrape. Its counts stay, so the groups
+			 * still add up at every scrape. */
 			char *copy = strdup(name);
 
-			if (!copy)
-				continue;
-			free(g->name);
-			*g = (struct series_group){.pid = row->tgid, .name = copy};
+			if (copy) {
+				free(g->name);
+				g->name = copy;
+			}
 		}
 		if (g)
 			group_add(g, rows, row, now, &other, &other_proc);

@@ -150,7 +150,7 @@ static bool by_process_only_the_top_get_series(void)
 	return ok;
 }
 
-static bool a_renamed_process_starts_a_new_series(void)
+static bool a_renamed_process_goes_on_under_its_new_name(void)
 {
 	struct series_store s = store_by(FS_BY_PROCESS, 100, 0);
 	struct read a = {0}, b = {0};
@@ -160,7 +160,8 @@ static bool a_renamed_process_starts_a_new_series(void)
 	read_add(&b, 10, "workload", 1, 7); /* exec'd */
 	ok = ASSERT_EQ(series_add_read(&s, &a.table, &a.system, &a.kernel, 1.0), 0) &&
 	     ASSERT_EQ(series_add_read(&s, &b.table, &b.system, &b.kernel, 2.0), 0) &&
-	     ASSERT_EQ(s.nr, 1) && ASSERT_EQ(faults_of(find(&s, "workload")), 7);
+	     ASSERT_EQ(s.nr, 1) && ASSERT_TRUE(!find(&s, "sh")) &&
+	     ASSERT_EQ(faults_of(find(&s, "workload")), 12) && adds_up(&s);
 	series_free(&s);
 	return ok;
 }
@@ -189,7 +190,7 @@ const struct unit_test series_tests[] = {
     UNIT_TEST(reads_accumulate_per_cgroup),
     UNIT_TEST(a_full_store_gives_the_idle_place_or_counts_in_other),
     UNIT_TEST(by_process_only_the_top_get_series),
-    UNIT_TEST(a_renamed_process_starts_a_new_series),
+    UNIT_TEST(a_renamed_process_goes_on_under_its_new_name),
     UNIT_TEST(gone_groups_leave_after_the_grace_period),
     {},
 };
