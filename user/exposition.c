@@ -103,7 +103,7 @@ static void label_add(char *labels, size_t len, const char *name, const char *va
  * rows (other, interrupt, untracked, unselected), and for collapse outcomes unattributed. */
 struct expo_group {
 	char labels[1024];
-	const struct fs_totals *counters;     /* NULL: none (unattributed) */
+	const struct fs_totals *counters;    /* NULL: none (unattributed) */
 	const struct fs_proc_counters *proc; /* NULL: none (interrupt, unselected, ...) */
 	const struct fs_thp_results *thp;    /* NULL: none */
 	bool always;			     /* shown even when zero */
@@ -130,15 +130,62 @@ static void family(struct expo *x, const char *name, const char *type, const cha
 }
 
 /* name{labels,extra} value */
+/* Room for `more` bytes at the end of the text. */
+static bool reserve(struct exposition *e, size_t more)
+{
+	size_t cap = e->cap ? e->cap : 64 * 1024;
+	char *grown;
+
+	if (e->failed)
+		return false;
+	if (e->len + more < e->cap)
+		return true;
+	while (cap - e->len <= more)
+		cap *= 2;
+	if (!(grown = realloc(e->text, cap))) {
+		e->failed = true;
+		return false;
+	}
+	e->text = grown;
+	e->cap = cap;
+	return true;
+}
+
+static void put(struct exposition *e, const char *text, size_t len)
+{
+	memcpy(e->text + e->len, text, len);
+	e->len += len;
+}
+
+/*
+ * name{labels,extra} value: the line a scrape repeats tens of thousands of times, so it is put
+ * together by hand rather than by printf, which parsed its format and measured its strings for
+ * each (a third of a scrape's time with a thousand groups).
+ */
 static void sample(struct expo *x, const char *name, const char *labels, const char *extra,
 		   unsigned long long value)
 {
-	bool both = labels[0] && extra[0];
+	size_t name_len = strlen(name), labels_len = strlen(labels), extra_len = strlen(extra);
+	char digits[24];
+	int n = (int)sizeof(digits);
 
-	if (labels[0] || extra[0])
-		emit(x->e, "%s{%s%s%s} %llu\n", name, labels, both ? "," : "", extra, value);
-	else
-		emit(x->e, "%s %llu\n", name, value);
+	if (!reserve(x->e, name_len + labels_len + extra_len + sizeof(digits) + 5))
+		return;
+	do
+		digits[--n] = (char)('0' + value % 10);
+	while ((value /= 10));
+	put(x->e, name, name_len);
+	if (labels_len || extra_len) {
+		put(x->e, "{", 1);
+		put(x->e, labels, labels_len);
+		if (labels_len && extra_len)
+			put(x->e, ",", 1);
+		put(x->e, extra, extra_len);
+		put(x->e, "}", 1);
+	}
+	put(x->e, " ", 1);
+	put(x->e, digits + n, sizeof(digits) - n);
+	put(x->e, "\n", 1);
 }
 
 static void sample_real(struct expo *x, const char *name, const char *labels, double value)
@@ -163,27 +210,50 @@ struct figure_labels {
 	int nr_b;
 };
 
-static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
-			   figure_fn figure, const struct figure_labels *l)
-{
-	char extra[256];
+/* The extra labels of each (a, b): the same for every group, so made once per family; "" for a
+ * value the kernel does not name (skipped). */
+#define MAX_FIGURES (FS_NR_ORDERS * 2 > FS_NR_FAULT_KINDS ? FS_NR_ORDERS * 2 : FS_NR_FAULT_KINDS)
+struct figure_extras {
+	char text[MAX_FIGURES][128];
+	int nr_a, nr_b;
+	bool labelled; /* "" is then a value not named */
+};
+_Static_assert(FS_NR_TLB_REASONS <= MAX_FIGURES && FS_NR_LRU_LISTS <= MAX_FIGURES &&
+		   FS_NR_MIGRATE_COUNTERS <= MAX_FIGURES,
+	       "every family's label values fit");
 
-	for (int a = 0; a < (l->nr_a ? l->nr_a : 1); a++) {
-		for (int b = 0; b < (l->nr_b ? l->nr_b : 1); b++) {
-			__u64 v = figure(x, g->counters, a, b);
+static void figure_extras(const struct figure_labels *l, struct figure_extras *out)
+{
+	out->nr_a = l->nr_a ? l->nr_a : 1;
+	out->nr_b = l->nr_b ? l->nr_b : 1;
+	out->labelled = l->nr_a || l->nr_b;
+	for (int a = 0; a < out->nr_a; a++) {
+		for (int b = 0; b < out->nr_b; b++) {
+			char *text = out->text[a * out->nr_b + b];
 			int n = 0;
 
-			if (!v && !g->always)
-				continue;
+			text[0] = '\0';
 			if ((l->nr_a && !l->values_a[a]) || (l->nr_b && !l->values_b[b]))
-				continue; /* a value the kernel does not name */
-			extra[0] = '\0';
+				continue;
 			if (l->nr_a)
-				n = snprintf(extra, sizeof(extra), "%s=\"%s\"", l->name_a,
-					     l->values_a[a]);
+				n = snprintf(text, 128, "%s=\"%s\"", l->name_a, l->values_a[a]);
 			if (l->nr_b)
-				snprintf(extra + n, sizeof(extra) - n, "%s%s=\"%s\"", n ? "," : "",
-					 l->name_b, l->values_b[b]);
+				snprintf(text + n, 128 - n, "%s%s=\"%s\"", n ? "," : "", l->name_b,
+					 l->values_b[b]);
+		}
+	}
+}
+
+static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
+			   figure_fn figure, const struct figure_extras *extras)
+{
+	for (int a = 0; a < extras->nr_a; a++) {
+		for (int b = 0; b < extras->nr_b; b++) {
+			const char *extra = extras->text[a * extras->nr_b + b];
+			__u64 v = figure(x, g->counters, a, b);
+
+			if ((!v && !g->always) || (extras->labelled && !extra[0]))
+				continue;
 			sample(x, metric, g->labels, extra, v);
 		}
 	}
@@ -195,19 +265,22 @@ static void group_and_system(struct expo *x, const char *name, const char *help,
 {
 	char metric[128];
 
+	static struct figure_extras extras; /* 4 KiB: not on the stack */
+
 	if (!measured)
 		return; /* not measured is not zero: no series at all */
+	figure_extras(l, &extras);
 	snprintf(metric, sizeof(metric), "foliostat_%s", name);
 	family(x, metric, "counter", help);
 	for (size_t i = 0; i < x->nr_groups; i++)
 		if (x->groups[i].counters)
-			figure_samples(x, metric, &x->groups[i], figure, l);
+			figure_samples(x, metric, &x->groups[i], figure, &extras);
 	snprintf(metric, sizeof(metric), "foliostat_system_%s", name);
 	family(x, metric, "counter", help);
-	figure_samples(x, metric, x->system, figure, l);
+	figure_samples(x, metric, x->system, figure, &extras);
 }
 
-static const char *order_names[FS_NR_ORDERS] = {"0", "1", "2",  "3",  "4",  "5",  "6",  "7",
+static const char *order_names[FS_NR_ORDERS] = {"0", "1", "2",	"3",  "4",  "5",  "6",	"7",
 						"8", "9", "10", "11", "12", "13", "14", "15"};
 static const char *const folio_kind_names[] = {"movable", "kernel"};
 static const char *const mode_names[FS_NR_FAULT_MODES] = {"user", "kernel"};
@@ -356,8 +429,8 @@ static void thread_metrics(struct expo *x)
 		}
 	}
 	if (by_kind)
-		group_and_system(x, "page_faults_total",
-				 "Page faults, by mode, access and cause.", fault_kind,
+		group_and_system(x, "page_faults_total", "Page faults, by mode, access and cause.",
+				 fault_kind,
 				 &(struct figure_labels){"mode", mode_access,
 							 FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES,
 							 "cause", cause_names, FS_NR_FAULT_CAUSES},
@@ -369,7 +442,8 @@ static void thread_metrics(struct expo *x)
 				 &(struct figure_labels){"mode", mode_names, 2, NULL, NULL, 0},
 				 r->faults_measured[FS_FAULT_USER]);
 	group_and_system(x, "file_faults_total", "Page faults served through the page cache.",
-			 file_faults, &(struct figure_labels){0}, r->faults_measured[FS_FAULT_FILE]);
+			 file_faults, &(struct figure_labels){0},
+			 r->faults_measured[FS_FAULT_FILE]);
 	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, tlb);
 	group_and_system(x, "tlb_flushes_total",
 			 "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, "
@@ -470,7 +544,8 @@ static void proc_metrics(struct expo *x)
 		       "khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.");
 		for (size_t i = 0; i < x->nr_groups; i++)
 			if (x->groups[i].thp)
-				thp_results(x, "foliostat_thp_collapse_results_total", &x->groups[i]);
+				thp_results(x, "foliostat_thp_collapse_results_total",
+					    &x->groups[i]);
 		family(x, "foliostat_system_thp_collapse_results_total", "counter",
 		       "khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.");
 		system.thp = &sys->thp;
@@ -531,7 +606,8 @@ static void system_metrics(struct expo *x)
 	char extra[256];
 
 	if (r->free_measured) {
-		family(x, "foliostat_system_folios_freed_total", "counter", "Folios freed, by order.");
+		family(x, "foliostat_system_folios_freed_total", "counter",
+		       "Folios freed, by order.");
 		for (int o = 0; o < FS_NR_ORDERS; o++) {
 			snprintf(extra, sizeof(extra), "order=\"%d\"", o);
 			sample(x, "foliostat_system_folios_freed_total", "", extra, sys->freed[o]);
@@ -568,8 +644,9 @@ static void system_metrics(struct expo *x)
 		const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed,
 							       v->deactivated};
 
-		family(x, "foliostat_system_vmscan_pages_total", "counter",
-		       "Pages reclaim scanned, reclaimed and deactivated, by reclaimer and LRU list.");
+		family(
+		    x, "foliostat_system_vmscan_pages_total", "counter",
+		    "Pages reclaim scanned, reclaimed and deactivated, by reclaimer and LRU list.");
 		for (int a = 0; a < 3; a++) {
 			if (!r->vmscan_measured[FS_VMSCAN_SCANNED + a])
 				continue;
@@ -596,8 +673,30 @@ static void system_metrics(struct expo *x)
 		sample(x, "foliostat_system_reclaim_written_pages_total", "", "",
 		       v->written[FS_PAGES]);
 	}
-	family(x, "foliostat_system_processes", "gauge", "Processes with activity in the last read.");
-	sample(x, "foliostat_system_processes", "", "", x->r->processes ? x->r->processes->nr_active : 0);
+	family(x, "foliostat_system_processes", "gauge",
+	       "Processes with activity in the last read.");
+	sample(x, "foliostat_system_processes", "", "",
+	       x->r->processes ? x->r->processes->nr_active : 0);
+}
+
+/* A counter family with a sample per attached probe: its value, times scale (seconds from
+ * nanoseconds). */
+static void per_probe(struct expo *x, const char *name, const char *help, const __u64 *values,
+		      double scale)
+{
+	const struct fs_report *r = x->r;
+	char extra[256];
+
+	family(x, name, "counter", help);
+	for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
+		if (!r->probes[i].attached)
+			continue;
+		snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
+		if (scale == 1)
+			sample(x, name, "", extra, values[i]);
+		else
+			emit(x->e, "%s{%s} %.9g\n", name, extra, values[i] * scale);
+	}
 }
 
 static void health_metrics(struct expo *x, const struct exposition_health *h)
@@ -606,12 +705,14 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 	char extra[256];
 
 	if (x->om) {
-		emit(x->e, "# HELP foliostat_build foliostat's version.\n# TYPE foliostat_build info\n");
+		emit(x->e,
+		     "# HELP foliostat_build foliostat's version.\n# TYPE foliostat_build info\n");
 	} else {
 		family(x, "foliostat_build_info", "gauge", "foliostat's version.");
 	}
 	emit(x->e, "foliostat_build_info{version=\"%s\"} 1\n", FOLIOSTAT_VERSION);
-	family(x, "foliostat_start_time_seconds", "gauge", "When foliostat started counting (Unix time).");
+	family(x, "foliostat_start_time_seconds", "gauge",
+	       "When foliostat started counting (Unix time).");
 	sample_real(x, "foliostat_start_time_seconds", "", h->start_time);
 	family(x, "foliostat_probe_attached", "gauge",
 	       "Whether a probe (tracepoint group:event) is attached: 1, or 0 (see --check for why "
@@ -623,47 +724,34 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 		sample(x, "foliostat_probe_attached", "", extra, r->probes[i].attached);
 	}
 	if (h->bpf && h->bpf_run_time) {
-		family(x, "foliostat_bpf_runs_total", "counter", "Runs of a probe's BPF program.");
-		for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
-			if (!r->probes[i].attached)
-				continue;
-			snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
-			sample(x, "foliostat_bpf_runs_total", "", extra, h->bpf->events[i]);
-		}
-		family(x, "foliostat_bpf_run_seconds_total", "counter",
-		       "Time spent in a probe's BPF program.");
-		for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
-			if (!r->probes[i].attached)
-				continue;
-			snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
-			emit(x->e, "foliostat_bpf_run_seconds_total{%s} %.9g\n", extra,
-			     h->bpf->run_ns[i] / 1e9);
-		}
+		per_probe(x, "foliostat_bpf_runs_total", "Runs of a probe's BPF program.",
+			  h->bpf->events, 1);
+		per_probe(x, "foliostat_bpf_run_seconds_total",
+			  "Time spent in a probe's BPF program.", h->bpf->run_ns, 1e-9);
 	}
-	if (h->bpf) {
-		family(x, "foliostat_bpf_missed_runs_total", "counter",
-		       "Runs of a probe's BPF program the kernel skipped (recursion).");
-		for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
-			if (!r->probes[i].attached)
-				continue;
-			snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
-			sample(x, "foliostat_bpf_missed_runs_total", "", extra, h->bpf->misses[i]);
-		}
-	}
-	family(x, "foliostat_untracked_events_total", "counter",
-	       "Counts charged to no thread because the in-kernel table was full (see --max-tasks).");
-	sample(x, "foliostat_untracked_events_total", "", "", totals_events(&x->s->system.untracked));
+	if (h->bpf)
+		per_probe(x, "foliostat_bpf_missed_runs_total",
+			  "Runs of a probe's BPF program the kernel skipped (recursion).",
+			  h->bpf->misses, 1);
+	family(
+	    x, "foliostat_untracked_events_total", "counter",
+	    "Counts charged to no thread because the in-kernel table was full (see --max-tasks).");
+	sample(x, "foliostat_untracked_events_total", "", "",
+	       totals_events(&x->s->system.untracked));
 	family(x, "foliostat_loader_cpu_seconds_total", "counter",
 	       "CPU time of foliostat's loader (user and system).");
 	sample_real(x, "foliostat_loader_cpu_seconds_total", "", h->loader_cpu_s);
-	family(x, "foliostat_loader_resident_bytes", "gauge", "Resident memory of foliostat's loader.");
-	sample(x, "foliostat_loader_resident_bytes", "", "", (unsigned long long)h->loader_rss_bytes);
+	family(x, "foliostat_loader_resident_bytes", "gauge",
+	       "Resident memory of foliostat's loader.");
+	sample(x, "foliostat_loader_resident_bytes", "", "",
+	       (unsigned long long)h->loader_rss_bytes);
 	family(x, "foliostat_series", "gauge", "Groups exported with series of their own.");
 	sample(x, "foliostat_series", "", "", x->s->nr_live);
 	family(x, "foliostat_series_folded_total", "counter",
 	       "Groups that gave their series to a new group (--max-series).");
 	sample(x, "foliostat_series_folded_total", "", "", x->s->folded);
-	family(x, "foliostat_scrapes_total", "counter", "Expositions made (scrapes, or files written).");
+	family(x, "foliostat_scrapes_total", "counter",
+	       "Expositions made (scrapes, or files written).");
 	sample(x, "foliostat_scrapes_total", "", "", h->scrapes + 1);
 	family(x, "foliostat_scrape_duration_seconds", "gauge",
 	       "How long the previous exposition took to make (maps read and text written).");
@@ -723,24 +811,24 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	for (size_t i = 0; i < s->nr; i++) {
 		struct expo_group *g = &x.groups[n++];
 
-		group_labels(r, s, &s->groups[i], g->labels, sizeof(g->labels));
-		g->counters = &s->groups[i].counters;
-		g->proc = &s->groups[i].proc;
-		g->thp = &s->groups[i].proc.thp;
+		group_labels(r, s, s->groups[i], g->labels, sizeof(g->labels));
+		g->counters = &s->groups[i]->counters;
+		g->proc = &s->groups[i]->proc;
+		g->thp = &s->groups[i]->proc.thp;
 	}
 	x.groups[n++] = (struct expo_group){.labels = "group=\"other\"",
 					    .counters = &s->other,
 					    .proc = &s->other_proc,
 					    .thp = &s->other_proc.thp};
-	x.groups[n++] = (struct expo_group){.labels = "group=\"interrupt\"",
-					    .counters = &sys->interrupt};
+	x.groups[n++] =
+	    (struct expo_group){.labels = "group=\"interrupt\"", .counters = &sys->interrupt};
 	x.groups[n++] = (struct expo_group){.labels = "group=\"untracked\"",
 					    .counters = &sys->untracked,
 					    .thp = &sys->thp_untracked};
-	x.groups[n++] = (struct expo_group){.labels = "group=\"unselected\"",
-					    .counters = &sys->unselected};
-	x.groups[n++] = (struct expo_group){.labels = "group=\"unattributed\"",
-					    .thp = &sys->thp_unattributed};
+	x.groups[n++] =
+	    (struct expo_group){.labels = "group=\"unselected\"", .counters = &sys->unselected};
+	x.groups[n++] =
+	    (struct expo_group){.labels = "group=\"unattributed\"", .thp = &sys->thp_unattributed};
 	x.nr_groups = n;
 	x.system = &system;
 

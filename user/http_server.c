@@ -92,8 +92,8 @@ static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, 
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-				  const char *method, const char *version,
-				  const char *upload_data, size_t *upload_data_size, void **state)
+				  const char *method, const char *version, const char *upload_data,
+				  size_t *upload_data_size, void **state)
 {
 	static const char not_found[] = "Not found: foliostat serves /metrics\n";
 	static const char not_allowed[] = "Method not allowed\n";

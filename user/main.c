@@ -38,6 +38,12 @@
 /* One-shot mode still reads the table this often, so exited and idle threads leave it during
  * long runs and its capacity only has to cover the threads active within one tick. */
 #define ONE_SHOT_TICK_S 1.0
+/* --listen reads the maps at each scrape, and by itself only when no scrape has for this long:
+ * with a scrape a second (or more often) the scrapes' reads are the only ones, each over the
+ * whole span since the last; rarer scrapes leave the tables to these reads. Longer than a
+ * second, so that a scraper a little slower than one a second does not get reads of a few
+ * milliseconds between two of the loop's. */
+#define ENDPOINT_TICK_S 2.0
 /* A streaming record of a longer interval is made of several reads: BPF's 32-bit counts must
  * not wrap between two (2^31 events of one thread in 10 s is far beyond any thread). */
 #define MAX_READ_PERIOD_S 10.0
@@ -117,8 +123,8 @@ struct collector {
 	 * select processes before their counts are regrouped: regroup.h). */
 	struct fs_options row_opts;
 	struct cgroup_names cgroup_names; /* the rows' cgroups by name */
-	struct reader reader; /* the maps, and what they held at the last read */
-	struct snapshot read; /* the last read */
+	struct reader reader;		  /* the maps, and what they held at the last read */
+	struct snapshot read;		  /* the last read */
 	struct process_table window;
 	struct kernel_counter_files kernel_files;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
@@ -127,9 +133,10 @@ struct collector {
 	struct series_store *series;
 	struct exposition exposition;
 	struct fs_report *report;
-	double start_time;     /* Unix seconds */
-	__u64 expositions;     /* made so far */
+	double start_time;	/* Unix seconds */
+	__u64 expositions;	/* made so far */
 	double last_duration_s; /* how long the last one took */
+	double last_read;	/* monotonic seconds of the last read of the maps */
 };
 
 /* Read the maps: what happened since the last read, with rows for the `keep` most active
@@ -139,6 +146,7 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	bool shrank;
 	int ret;
 
+	c->last_read = monotonic_now();
 	ret = snapshot_read(&c->read, &c->reader);
 	if (!ret) {
 		snapshot_regroup(&c->read, c->opts);
@@ -163,7 +171,8 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	if (c->series) {
 		double now = monotonic_now();
 
-		ret = series_add_read(c->series, &c->window, &c->read.system, &c->kernel_window, now);
+		ret =
+		    series_add_read(c->series, &c->window, &c->read.system, &c->kernel_window, now);
 		series_expire(c->series, now);
 		if (ret) {
 			snprintf(err, err_len, "failed to aggregate: %s", strerror(-ret));
@@ -191,8 +200,9 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	return 0;
 }
 
-/* The exposition of the counts since the start, into c->exposition. Returns 0 or -ENOMEM. */
-static int make_exposition(struct collector *c, bool openmetrics)
+/* The exposition of the counts since the start, into c->exposition; `began`: when the work for
+ * it began (a scrape's read of the maps included). Returns 0 or -ENOMEM. */
+static int make_exposition(struct collector *c, bool openmetrics, double began)
 {
 	struct exposition_health health = {
 	    .start_time = c->start_time,
@@ -201,7 +211,7 @@ static int make_exposition(struct collector *c, bool openmetrics)
 	    .scrapes = c->expositions,
 	    .last_duration_s = c->last_duration_s,
 	};
-	double began = monotonic_now();
+	double rendered = monotonic_now();
 	int ret;
 
 	self_read(c->loader, &c->self_now);
@@ -209,7 +219,7 @@ static int make_exposition(struct collector *c, bool openmetrics)
 	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
 	c->report->processes = &c->window;
 	ret = render_exposition(&c->exposition, c->report, c->series, &health, openmetrics);
-	series_exposed(c->series, began);
+	series_exposed(c->series, rendered); /* every count read so far is in it */
 	c->expositions++;
 	c->last_duration_s = monotonic_now() - began;
 	return ret;
@@ -228,7 +238,7 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 	report->processes = table;
 	report->nr_shown =
 	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;
-	if (opts->format == FS_FORMAT_PROMETHEUS && make_exposition(c, false)) {
+	if (opts->format == FS_FORMAT_PROMETHEUS && make_exposition(c, false, monotonic_now())) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -440,12 +450,15 @@ static void report_prepare(struct fs_report *report, struct collector *c, struct
 static int answer_scrape(void *ctx, bool openmetrics, const char **text, size_t *len)
 {
 	struct collector *c = ctx;
+	double began = monotonic_now();
 	char err[256];
 
-	if (collect_window(c, 0, err, sizeof(err)) || make_exposition(c, openmetrics))
+	if (collect_window(c, 0, err, sizeof(err)) || make_exposition(c, openmetrics, began))
 		return -1;
 	*text = c->exposition.text;
 	*len = c->exposition.len;
+	if (process_table_shrink(&c->window))
+		malloc_trim(0);
 	return 0;
 }
 
@@ -459,7 +472,7 @@ static int run_endpoint(struct collector *c, struct http_server *server, char *e
 	const struct fs_options *opts = c->opts;
 	struct fs_report report = {0};
 	struct host_info host;
-	double start = monotonic_now(), next = start + ONE_SHOT_TICK_S;
+	double start = monotonic_now();
 	double end = opts->duration_s ? start + opts->duration_s : 0;
 	struct pollfd pfd = {.fd = -1, .events = POLLIN};
 
@@ -467,8 +480,9 @@ static int run_endpoint(struct collector *c, struct http_server *server, char *e
 	if (http_server_start(server, answer_scrape, c, err, err_len))
 		return -1;
 	pfd.fd = http_server_fd(server);
+	c->last_read = start;
 	while (!stop_requests) {
-		double now = monotonic_now();
+		double next = c->last_read + ENDPOINT_TICK_S, now = monotonic_now();
 		double until = end && end < next ? end : next;
 		int wait_ms = until > now ? (int)((until - now) * 1000) + 1 : 0;
 		int server_ms = http_server_timeout_ms(server);
@@ -483,13 +497,11 @@ static int run_endpoint(struct collector *c, struct http_server *server, char *e
 		now = monotonic_now();
 		if (end && now >= end)
 			break;
-		if (now >= next) {
+		if (now >= c->last_read + ENDPOINT_TICK_S) {
 			if (collect_window(c, 0, err, err_len))
 				return -1;
 			if (process_table_shrink(&c->window))
 				malloc_trim(0);
-			while (next <= now)
-				next += ONE_SHOT_TICK_S;
 		}
 	}
 	return 0;
@@ -660,8 +672,9 @@ int main(int argc, char **argv)
 		return 0;
 	case FS_PARSE_USAGE:
 		fprintf(stderr, "foliostat: %s\n", err);
-		fprintf(stderr, "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]] [-- COMMAND [ARGS...]]; "
-				"see foliostat --help\n");
+		fprintf(stderr,
+			"Usage: foliostat [OPTIONS] [INTERVAL [COUNT]] [-- COMMAND [ARGS...]]; "
+			"see foliostat --help\n");
 		return 2;
 	case FS_PARSE_RUN:
 		break;

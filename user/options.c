@@ -112,8 +112,8 @@ void print_usage(FILE *out)
 	    "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n"
 	    "  foliostat -- make -j8    the build's processes, summary when it ends\n"
 	    "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
-	    FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_MAX_SERIES, FS_DEFAULT_SERIES_GRACE_S,
-	    FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
+	    FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_MAX_SERIES,
+	    FS_DEFAULT_SERIES_GRACE_S, FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
 }
 
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
@@ -253,9 +253,10 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			else if (strcmp(optarg, "prometheus") == 0)
 				opts->format = FS_FORMAT_PROMETHEUS;
 			else {
-				set_error(err, err_len,
-					  "invalid --format '%s': expected table, json or prometheus",
-					  optarg);
+				set_error(
+				    err, err_len,
+				    "invalid --format '%s': expected table, json or prometheus",
+				    optarg);
 				return FS_PARSE_USAGE;
 			}
 			format_given = true;
@@ -274,14 +275,16 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		case OPT_MAX_SERIES:
 			if (!parse_long(optarg, 1, 1000000, &opts->max_series)) {
 				set_error(err, err_len,
-					  "invalid --max-series '%s': expected 1 to 1000000", optarg);
+					  "invalid --max-series '%s': expected 1 to 1000000",
+					  optarg);
 				return FS_PARSE_USAGE;
 			}
 			break;
 		case OPT_SERIES_GRACE:
 			if (!parse_seconds(optarg, &opts->series_grace_s)) {
 				set_error(err, err_len,
-					  "invalid --series-grace '%s': expected seconds > 0", optarg);
+					  "invalid --series-grace '%s': expected seconds > 0",
+					  optarg);
 				return FS_PARSE_USAGE;
 			}
 			break;

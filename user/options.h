@@ -34,12 +34,12 @@ struct fs_options {
 	bool verbose;
 	pid_t pids[FS_MAX_PID_FILTERS];
 	int nr_pids;
-	const char *comm;   /* only processes with exactly this name */
-	long top;	    /* at most this many processes per record; 0: all */
-	long max_tasks;	    /* capacity of the BPF task table (threads) */
-	bool self;	    /* report foliostat's own cost in each record */
-	bool check;	    /* only report what this host offers, then exit */
-	const char *output; /* write each record to this file, replacing it; NULL: stdout */
+	const char *comm;    /* only processes with exactly this name */
+	long top;	     /* at most this many processes per record; 0: all */
+	long max_tasks;	     /* capacity of the BPF task table (threads) */
+	bool self;	     /* report foliostat's own cost in each record */
+	bool check;	     /* only report what this host offers, then exit */
+	const char *output;  /* write each record to this file, replacing it; NULL: stdout */
 	enum fs_row_kind by; /* --by (cgroup by default when exporting) */
 	/* --listen [ADDR:]PORT: serve /metrics there until SIGTERM; NULL: no endpoint. */
 	const char *listen;
@@ -47,7 +47,7 @@ struct fs_options {
 	socklen_t listen_addr_len;
 	long max_series;       /* --max-series: groups exported at most */
 	double series_grace_s; /* --series-grace: how long a gone group stays exported */
-	char **command;	    /* -- COMMAND [ARGS...]: run and follow it (NULL-terminated); NULL: none */
+	char **command; /* -- COMMAND [ARGS...]: run and follow it (NULL-terminated); NULL: none */
 	const char *cgroups[FS_MAX_CGROUP_FILTERS]; /* --cgroup PATH, as given */
 	int nr_cgroups;
 	/* The same cgroups found on the host (main.c, with cgroups.c), for the loader. */

@@ -46,18 +46,18 @@ static struct series_group *group_find(struct series_store *s, size_t nr_sorted,
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = group_cmp(s, pid, name, &s->groups[mid]);
+		int cmp = group_cmp(s, pid, name, s->groups[mid]);
 
 		if (!cmp)
-			return &s->groups[mid];
+			return s->groups[mid];
 		if (cmp < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	for (size_t i = nr_sorted; i < s->nr; i++)
-		if (!group_cmp(s, pid, name, &s->groups[i]))
-			return &s->groups[i];
+		if (!group_cmp(s, pid, name, s->groups[i]))
+			return s->groups[i];
 	return NULL;
 }
 
@@ -100,7 +100,7 @@ static struct series_group *group_to_fold(struct series_store *s, size_t nr_sort
 	struct series_group *oldest = NULL;
 
 	for (size_t i = 0; i < nr_sorted; i++) {
-		struct series_group *g = &s->groups[i];
+		struct series_group *g = s->groups[i];
 
 		if (!g->leaving && g->last_event < s->last_exposed &&
 		    (!oldest || g->last_event < oldest->last_event))
@@ -115,17 +115,20 @@ static void groups_compact(struct series_store *s)
 	size_t kept = 0;
 
 	for (size_t i = 0; i < s->nr; i++) {
-		if (s->groups[i].leaving)
-			free(s->groups[i].name);
-		else
+		if (s->groups[i]->leaving) {
+			free(s->groups[i]->name);
+			free(s->groups[i]);
+		} else {
 			s->groups[kept++] = s->groups[i];
+		}
 	}
 	s->nr = kept;
 }
 
 static int by_pid_then_name(const void *a, const void *b, void *arg)
 {
-	const struct series_group *ga = a, *gb = b;
+	const struct series_group *ga = *(struct series_group *const *)a;
+	const struct series_group *gb = *(struct series_group *const *)b;
 
 	return group_cmp(arg, ga->pid, ga->name, gb);
 }
@@ -146,7 +149,7 @@ static int by_events_desc(const void *a, const void *b)
 static struct series_group *group_make(struct series_store *s, size_t nr_sorted, __u32 pid,
 				       const char *name)
 {
-	char *copy;
+	struct series_group *g;
 
 	if (s->nr_live == s->max_series) {
 		struct series_group *idle = group_to_fold(s, nr_sorted);
@@ -159,18 +162,48 @@ static struct series_group *group_make(struct series_store *s, size_t nr_sorted,
 	}
 	if (s->nr == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct series_group *grown = realloc(s->groups, cap * sizeof(*grown));
+		struct series_group **grown = realloc(s->groups, cap * sizeof(*grown));
 
 		if (!grown)
 			return NULL;
 		s->groups = grown;
 		s->cap = cap;
 	}
-	if (!(copy = strdup(name)))
+	if (!(g = calloc(1, sizeof(*g))))
 		return NULL;
-	s->groups[s->nr] = (struct series_group){.pid = pid, .name = copy};
+	if (!(g->name = strdup(name))) {
+		free(g);
+		return NULL;
+	}
+	g->pid = pid;
 	s->nr_live++;
-	return &s->groups[s->nr++];
+	s->groups[s->nr++] = g;
+	return g;
+}
+
+/* The activity of the n-th most active row (n < rows->nr): one pass keeping the n largest, in
+ * order; n is a --top, a few dozen, where a read has thousands of rows. */
+static __u64 top_events(const struct process_table *rows, size_t n)
+{
+	__u64 *largest = calloc(n, sizeof(*largest));
+	__u64 least;
+
+	if (!largest)
+		return ~0ULL; /* none is admitted: they count in other */
+	for (size_t i = 0; i < rows->nr; i++) {
+		__u64 events = rows->rows[i].events;
+		size_t at = n;
+
+		if (events <= largest[n - 1])
+			continue;
+		while (at > 0 && largest[at - 1] < events)
+			at--;
+		memmove(&largest[at + 1], &largest[at], (n - 1 - at) * sizeof(*largest));
+		largest[at] = events;
+	}
+	least = largest[n - 1];
+	free(largest);
+	return least;
 }
 
 int series_add_read(struct series_store *s, const struct process_table *rows,
@@ -181,7 +214,6 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 	size_t nr_pending = 0, nr_sorted = s->nr;
 	struct fs_totals other = system->total;
 	struct fs_proc_counters other_proc = {0};
-	__u64 admit_events = 0; /* --by process: the least activity of the top N */
 	int ret = 0;
 
 	words_add_system(&s->system, system);
@@ -213,10 +245,10 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 			continue;
 		g = group_find(s, nr_sorted, s->by == FS_BY_PROCESS ? row->tgid : 0, name);
 		if (g && s->by == FS_BY_PROCESS && strcmp(g->name, name)) {
-			/* A new name (an exec): the process's series goes on under it, which is a new
-			 * label set, so a new series to Prometheus, whose first value increase() does
-			 * not count, as for any group's first scrape. Its counts stay, so the groups
-			 * still add up at every scrape. */
+			/* A new name (an exec): the process's series goes on under it, which is a
+			 * new label set, so a new series to Prometheus, whose first value
+			 * increase() does not count, as for any group's first scrape. Its counts
+			 * stay, so the groups still add up at every scrape. */
 			char *copy = strdup(name);
 
 			if (copy) {
@@ -229,30 +261,25 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 		else if (pending)
 			pending[nr_pending++] = row;
 	}
-	/* New groups, the most active first; by process only the top N of the read. */
-	if (nr_pending) {
-		qsort(pending, nr_pending, sizeof(*pending), by_events_desc);
-		if (s->admit_top && s->admit_top <= rows->nr) {
-			const struct process_row **all = malloc(rows->nr * sizeof(*all));
+	/* New groups: by process only those among the top N of the read; the most active first. */
+	if (nr_pending && s->admit_top && s->admit_top < rows->nr) {
+		__u64 least = top_events(rows, s->admit_top);
+		size_t kept = 0;
 
-			if (all) {
-				for (size_t i = 0; i < rows->nr; i++)
-					all[i] = &rows->rows[i];
-				qsort(all, rows->nr, sizeof(*all), by_events_desc);
-				admit_events = all[s->admit_top - 1]->events;
-				free(all);
-			} else {
-				admit_events = ~0ULL; /* none is admitted: all go to other */
-			}
-		}
+		for (size_t i = 0; i < nr_pending; i++)
+			if (pending[i]->events >= least)
+				pending[kept++] = pending[i];
+		nr_pending = kept;
 	}
+	if (nr_pending)
+		qsort(pending, nr_pending, sizeof(*pending), by_events_desc);
 	for (size_t i = 0; i < nr_pending; i++) {
 		const struct process_row *row = pending[i];
 		const char *name = row_name(s, row);
 		__u32 pid = s->by == FS_BY_PROCESS ? row->tgid : 0;
 		struct series_group *g = group_find(s, nr_sorted, pid, name);
 
-		if (!g && row->events >= admit_events)
+		if (!g)
 			g = group_make(s, nr_sorted, pid, name);
 		if (g)
 			group_add(g, rows, row, now, &other, &other_proc);
@@ -263,8 +290,11 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 	totals_add_totals(&s->other, &other);
 	words_add((__u64 *)&s->other_proc, (const __u64 *)&other_proc, PROC_WORDS);
 
-	groups_compact(s);
-	qsort_r(s->groups, s->nr, sizeof(*s->groups), by_pid_then_name, s);
+	/* Sorted again only when groups came or went: pointers, a few thousand at most. */
+	if (s->nr != nr_sorted || s->nr_live != s->nr) {
+		groups_compact(s);
+		qsort_r(s->groups, s->nr, sizeof(*s->groups), by_pid_then_name, s);
+	}
 	return ret;
 }
 
@@ -273,7 +303,7 @@ void series_expire(struct series_store *s, double now)
 	bool dropped = false;
 
 	for (size_t i = 0; i < s->nr; i++) {
-		struct series_group *g = &s->groups[i];
+		struct series_group *g = s->groups[i];
 
 		if (now - g->last_event <= s->grace_s || g->last_event >= s->last_exposed)
 			continue;
@@ -290,8 +320,10 @@ void series_expire(struct series_store *s, double now)
 
 void series_free(struct series_store *s)
 {
-	for (size_t i = 0; i < s->nr; i++)
-		free(s->groups[i].name);
+	for (size_t i = 0; i < s->nr; i++) {
+		free(s->groups[i]->name);
+		free(s->groups[i]);
+	}
 	free(s->groups);
 	kernel_counters_free(&s->kernel);
 	memset(s, 0, sizeof(*s));

@@ -23,8 +23,9 @@
 
 /* One group's series: what its rows counted since it got one. */
 struct series_group {
-	__u32 pid;  /* --by process: the process; else 0 */
-	char *name; /* --by cgroup: the cgroup's path; --by comm: the name; --by process: its name */
+	__u32 pid; /* --by process: the process; else 0 */
+	char
+	    *name; /* --by cgroup: the cgroup's path; --by comm: the name; --by process: its name */
 	__u64 cgroup; /* the cgroup's id (--by cgroup, --by process: the process's latest) */
 	struct fs_totals counters;
 	struct fs_proc_counters proc;
@@ -46,14 +47,14 @@ struct series_store {
 	series_gone_fn gone;
 	void *ctx;
 
-	struct series_group *groups; /* sorted by (pid, name) */
+	struct series_group **groups; /* sorted by (pid, name) */
 	size_t nr, cap;
 	size_t nr_live; /* of them, those not leaving */
 	/* Threads with no series of their own: groups beyond the limit, processes outside the top
 	 * N, rows a -p/-n selection leaves out, cgroups that could not be named. */
 	struct fs_totals other;
 	struct fs_proc_counters other_proc;
-	struct system_totals system;	/* the whole system, since the start */
+	struct system_totals system;   /* the whole system, since the start */
 	struct kernel_counters kernel; /* the kernel's THP counters' growth since the start */
 	__u64 folded;		       /* groups that gave up their series, or had none */
 	double start;		       /* monotonic seconds at the start */

@@ -31,7 +31,9 @@ static bool labels_are_escaped_and_families_named(void)
 {
 	struct host_info host = {.page_size = 4096};
 	struct probe_status probes[1] = {{.name = "kmem:mm_page_alloc", .attached = true}};
-	struct fs_report r = {.host = &host, .probes = probes, .nr_probes = 1,
+	struct fs_report r = {.host = &host,
+			      .probes = probes,
+			      .nr_probes = 1,
 			      .scan_names = (const char(*)[FS_ENUM_NAME_LEN])scan_names,
 			      .tlb_names = (const char(*)[FS_ENUM_NAME_LEN])tlb_names,
 			      .tlb_known = known,
@@ -58,7 +60,8 @@ static bool labels_are_escaped_and_families_named(void)
 				     "order=\"9\",kind=\"movable\"} 3\n") &&
 	     ASSERT_CONTAINS(e.text, "foliostat_allocated_bytes_total{comm=\"a\\\"b\\\\c\","
 				     "kind=\"movable\"} 6291456\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_build_info{version=\"" FOLIOSTAT_VERSION "\"} 1\n") &&
+	     ASSERT_CONTAINS(e.text,
+			     "foliostat_build_info{version=\"" FOLIOSTAT_VERSION "\"} 1\n") &&
 	     ASSERT_TRUE(!strstr(e.text, "# EOF")) &&
 	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, true), 0) &&
 	     ASSERT_CONTAINS(e.text, "# TYPE foliostat_folios_allocated counter\n") &&

@@ -54,8 +54,8 @@ static bool gone_always(const struct series_group *g, void *ctx)
 static const struct series_group *find(const struct series_store *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr; i++)
-		if (!strcmp(s->groups[i].name, name))
-			return &s->groups[i];
+		if (!strcmp(s->groups[i]->name, name))
+			return s->groups[i];
 	return NULL;
 }
 
@@ -67,11 +67,12 @@ static __u64 faults_of(const struct series_group *g)
 /* The groups and other take exactly the threads' share of the system's counts. */
 static bool adds_up(const struct series_store *s)
 {
-	__u64 sum = s->other.fault_kinds[WRITE_FAULT] + s->system.interrupt.fault_kinds[WRITE_FAULT] +
+	__u64 sum = s->other.fault_kinds[WRITE_FAULT] +
+		    s->system.interrupt.fault_kinds[WRITE_FAULT] +
 		    s->system.untracked.fault_kinds[WRITE_FAULT];
 
 	for (size_t i = 0; i < s->nr; i++)
-		sum += faults_of(&s->groups[i]);
+		sum += faults_of(s->groups[i]);
 	return ASSERT_EQ(sum, s->system.total.fault_kinds[WRITE_FAULT]);
 }
 
@@ -117,7 +118,8 @@ static bool a_full_store_gives_the_idle_place_or_counts_in_other(void)
 	ok = ASSERT_EQ(series_add_read(&s, &a.table, &a.system, &a.kernel, 1.0), 0) &&
 	     ASSERT_EQ(series_add_read(&s, &b.table, &b.system, &b.kernel, 2.0), 0) &&
 	     ASSERT_TRUE(find(&s, "/cg1") && !find(&s, "/cg2")) &&
-	     ASSERT_EQ(s.other.fault_kinds[WRITE_FAULT], 5) && ASSERT_EQ(s.folded, 0) && adds_up(&s);
+	     ASSERT_EQ(s.other.fault_kinds[WRITE_FAULT], 5) && ASSERT_EQ(s.folded, 0) &&
+	     adds_up(&s);
 	/* Exposed since: /cg3 takes its place, /cg1's series ends. */
 	series_exposed(&s, 2.5);
 	ok = ok && ASSERT_EQ(series_add_read(&s, &c.table, &c.system, &c.kernel, 3.0), 0) &&
