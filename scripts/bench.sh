@@ -138,22 +138,30 @@ measure_loader streaming
 echo "procs $(tail -1 "$OUT/churn.ndjson" | python3 -c 'import json, sys; print(json.load(sys.stdin)["system"]["processes"])')" >>"$OUT/loader.streaming"
 stop_tracer
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-./foliostat --listen "127.0.0.1:$PORT" --by process >/dev/null 2>&1 &
-TRACER=$!
-sleep 3
-while :; do curl -s -o "$OUT/scrape" "http://127.0.0.1:$PORT/metrics"; sleep 1; done &
-SCRAPER=$!
-sleep 3
-measure_loader endpoint
-kill "$SCRAPER"
-{
-	echo "procs $(awk '$1 == "foliostat_system_processes" { print $2 }' "$OUT/scrape")"
-	echo "series $(awk '$1 == "foliostat_series" { print $2 }' "$OUT/scrape")"
-	echo "bytes $(wc -c <"$OUT/scrape")"
-	echo "scrape_us $(awk '$1 == "foliostat_scrape_duration_seconds" { printf "%d", $2 * 1e6 }' "$OUT/scrape")"
-} >>"$OUT/loader.endpoint"
-stop_tracer
+# serve_and_measure NAME ARGS...: foliostat --listen ARGS, scraped every second; its cost as
+# measure_loader NAME, and what the last scrape said of itself.
+serve_and_measure() {
+	local name=$1 port scraper
+	shift
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	./foliostat --listen "127.0.0.1:$port" "$@" >/dev/null 2>&1 &
+	TRACER=$!
+	sleep 3
+	while :; do curl -s -o "$OUT/scrape" "http://127.0.0.1:$port/metrics"; sleep 1; done &
+	scraper=$!
+	sleep 3
+	measure_loader "$name"
+	kill "$scraper"
+	{
+		echo "procs $(awk '$1 == "foliostat_system_processes" { print $2 }' "$OUT/scrape")"
+		echo "series $(awk '$1 == "foliostat_series" { print $2 }' "$OUT/scrape")"
+		echo "bytes $(wc -c <"$OUT/scrape")"
+		echo "scrape_us $(awk '$1 == "foliostat_scrape_duration_seconds" { printf "%d", $2 * 1e6 }' "$OUT/scrape")"
+	} >>"$OUT/loader.$name"
+	stop_tracer
+}
+serve_and_measure endpoint-cgroup
+serve_and_measure endpoint-process --by process
 kill -TERM "$CHURN"
 wait "$CHURN" || true
 
