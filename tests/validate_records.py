@@ -20,6 +20,8 @@ import os
 import re
 import sys
 
+DEBIAN_PYTHON = "/usr/bin/python3"
+
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                       "foliostat.schema.json")
 USAGE = "usage: validate_records.py FILE... (- for standard input)"
@@ -120,6 +122,10 @@ def main(argv):
         import jsonschema
         from jsonschema.exceptions import best_match
     except ImportError:
+        # python3-jsonschema is Debian's python's: a python3 of another origin first on the
+        # PATH (pyenv, a virtualenv) may lack it.
+        if sys.executable != DEBIAN_PYTHON and os.access(DEBIAN_PYTHON, os.X_OK):
+            os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
         print("validate_records.py: needs the jsonschema module (Debian: python3-jsonschema)",
               file=sys.stderr)
         return 2
