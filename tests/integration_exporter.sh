@@ -181,6 +181,12 @@ test_endpoint_exposition_is_valid() {
 	[ "$(expo "$T/text" --count 'foliostat_probe_attached{probe="kmem:mm_page_alloc"}')" = 1 ] ||
 		fail "no probe state"
 	assert_eq "$(expo "$T/text" --sum 'foliostat_build_info')" 1 "build info"
+	# The default port is no known service's, nor the default of an exporter Debian packages
+	# (their /etc/default files give it as --web.listen-address=:PORT).
+	! grep -qE '[[:space:]]10140/(tcp|udp)' /etc/services || fail "10140 is in /etc/services"
+	! grep -hs 'listen-address' /etc/default/prometheus* | grep -q ':10140' ||
+		fail "an installed exporter's default is 10140"
+	"$FOLIOSTAT" --help | grep -q 'PORT (default 10140' || fail "--help does not give the default port"
 	# Every family is documented in foliostat(8) (the system's as their group's counterpart).
 	local family documented=0
 	for family in $(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$T/text"); do
