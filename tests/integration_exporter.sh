@@ -353,7 +353,7 @@ test_series_are_bounded() {
 		>/dev/null || fail "the groups do not add up after the expiry"
 	stop_foliostat "$T/endpoint"
 
-	start_endpoint --by process -r 1
+	start_endpoint --by process -r 1 --series-grace 1
 	"$WORKLOAD" pages 3000 >"$T/workload" || fail "workload"
 	scrape "$T/process"
 	local pid
@@ -362,5 +362,13 @@ test_series_are_bounded() {
 	grep -qx "$pid" "$T/pids" || fail "the busiest process has no series: $(cat "$T/pids")"
 	expo "$T/process" --adds-up >/dev/null || fail "the groups do not add up by process"
 	echo "ok: by process, $(wc -l <"$T/pids") processes with series"
+	# Exited, the workload's series leaves once the grace period has passed since its last event.
+	for _ in $(seq 100); do
+		scrape "$T/later"
+		[ "$(expo "$T/later" --count "foliostat_page_faults_total{pid=\"$pid\"}")" = 0 ] && break
+		sleep 0.1
+	done
+	assert_eq "$(expo "$T/later" --count "foliostat_page_faults_total{pid=\"$pid\"}")" 0 \
+		"series of the exited process after the grace period"
 	stop_foliostat "$T/endpoint"
 }

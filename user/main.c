@@ -463,9 +463,9 @@ static int answer_scrape(void *ctx, bool openmetrics, const char **text, size_t 
 }
 
 /*
- * --listen: serve scrapes until SIGINT/SIGTERM (or --duration), reading the maps every tick in
- * between, so that exited threads leave the tables and no 32-bit count can wrap however rarely
- * Prometheus comes.
+ * --listen: serve scrapes until SIGINT/SIGTERM (or --duration), reading the maps by itself
+ * whenever no scrape has for ENDPOINT_TICK_S, so that exited threads leave the tables and no
+ * 32-bit count can wrap however rarely Prometheus comes.
  */
 static int run_endpoint(struct collector *c, struct http_server *server, char *err, size_t err_len)
 {
