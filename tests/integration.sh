@@ -608,8 +608,25 @@ test_process_churn_stays_bounded_and_exact() {
 	untracked=$(query "$T/out" "sum(r['system']['untracked']['faults']['user'] for r in recs)")
 	# (a process that straddles two windows is in both records: count pids)
 	if [ "$untracked" -eq 0 ]; then
-		assert_eq "$(query "$T/out" "len({p['pid'] for r in recs for p in r['processes'] if p['comm'] == 'workload'})")" \
-			20001 "workload processes reported (parent and children)"
+		local reported
+		reported=$(query "$T/out" "len({p['pid'] for r in recs for p in r['processes'] if p['comm'] == 'workload'})")
+		# A rare run once reported 20000: say which child is missing and which rows look
+		# charged twice (a child's user faults are all alike), for whoever meets it again.
+		[ "$reported" = 20001 ] || python3 - "$T/out" <<-'EOF' || true
+			import collections, json, sys
+			faults = collections.Counter()
+			for line in open(sys.argv[1]):
+			    for p in json.loads(line)["processes"]:
+			        if p["comm"] == "workload":
+			            faults[p["pid"]] += p["faults"]["user"]
+			pids = sorted(faults)
+			usual = collections.Counter(faults.values()).most_common(1)[0][0]
+			gaps = [p for p in range(pids[0], pids[-1]) if p not in faults]
+			print("pids not reported between the first and last:", gaps[:20])
+			print("usual user faults of a child:", usual)
+			print("rows not usual:", sorted((p, f) for p, f in faults.items() if f != usual)[:20])
+		EOF
+		assert_eq "$reported" 20001 "workload processes reported (parent and children)"
 	else
 		# More threads came and went within one second than the table holds (32768).
 		echo "case: $untracked user faults found the table full; not every child has a row"
