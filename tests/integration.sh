@@ -179,7 +179,9 @@ test_records_add_up_exactly() {
 	mixed_workload
 	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
-	assert_between "$(wc -l <"$T/out")" 3 100000 "records"
+	# At least one record after the workload and the last, partial one: how many more depends on
+	# how long the workload took on this host (half a second on some).
+	assert_between "$(wc -l <"$T/out")" 2 100000 "records"
 	assert_records_add_up "$T/out"
 }
 

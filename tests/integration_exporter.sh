@@ -237,6 +237,17 @@ wait_file_written() {
 	fail "$1 was not written $2 times in a minute"
 }
 
+# wait_series_gone SELECTOR FILE WHAT: scrape into FILE until no sample matches SELECTOR (a
+# hundred scrapes at most: the grace periods the tests set are a second).
+wait_series_gone() {
+	for _ in $(seq 100); do
+		scrape "$2"
+		[ "$(expo "$2" --count "$1")" = 0 ] && break
+		sleep 0.1
+	done
+	assert_eq "$(expo "$2" --count "$1")" 0 "$3"
+}
+
 # Bad input: a port in use, an address that does not parse; clients that connect and never read,
 # send garbage, or come all at once: foliostat keeps counting and serving, and a workload run
 # meanwhile is counted exactly.
@@ -342,12 +353,7 @@ test_series_are_bounded() {
 	# Removed, its cgroup's series leaves once it has been idle for the grace period.
 	local gone=$c
 	rmdir "${CGROUPS[top/c]}" || fail "rmdir"
-	for _ in $(seq 100); do
-		scrape "$T/later"
-		[ "$(expo "$T/later" --count "foliostat_folios_allocated_total{cgroup=\"$gone\"}")" = 0 ] && break
-		sleep 0.1
-	done
-	assert_eq "$(expo "$T/later" --count "foliostat_folios_allocated_total{cgroup=\"$gone\"}")" 0 \
+	wait_series_gone "foliostat_folios_allocated_total{cgroup=\"$gone\"}" "$T/later" \
 		"series of the removed cgroup after the grace period"
 	expo "$T/later" --adds-up --plus "$T/both" "cgroup=$folded" --plus "$T/after-c" "cgroup=$c" \
 		>/dev/null || fail "the groups do not add up after the expiry"
@@ -363,12 +369,7 @@ test_series_are_bounded() {
 	expo "$T/process" --adds-up >/dev/null || fail "the groups do not add up by process"
 	echo "ok: by process, $(wc -l <"$T/pids") processes with series"
 	# Exited, the workload's series leaves once the grace period has passed since its last event.
-	for _ in $(seq 100); do
-		scrape "$T/later"
-		[ "$(expo "$T/later" --count "foliostat_page_faults_total{pid=\"$pid\"}")" = 0 ] && break
-		sleep 0.1
-	done
-	assert_eq "$(expo "$T/later" --count "foliostat_page_faults_total{pid=\"$pid\"}")" 0 \
+	wait_series_gone "foliostat_page_faults_total{pid=\"$pid\"}" "$T/later" \
 		"series of the exited process after the grace period"
 	stop_foliostat "$T/endpoint"
 }
