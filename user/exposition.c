@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array.h"
 #include "cgroup_labels.h"
 #include "cgroup_names.h"
 #include "utf8.h"
@@ -23,41 +24,31 @@
 #define STALL_BUCKET_STEP 2
 #define STALL_BUCKET_LAST 24 /* 2^24 us: 16.8 s */
 
+/* Room for `more` bytes at the end of the text (and its terminating NUL). */
+static bool reserve(struct exposition *e, size_t more)
+{
+	if (!e->failed && array_reserve(&e->text, &e->cap, e->len, more + 1, 1))
+		e->failed = true;
+	return !e->failed;
+}
+
 static void emit(struct exposition *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void emit(struct exposition *e, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	if (e->failed)
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !reserve(e, (size_t)n)) {
+		e->failed = true;
 		return;
-	for (;;) {
-		size_t room = e->cap - e->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(e->text ? e->text + e->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			e->failed = true;
-			return;
-		}
-		if ((size_t)n < room) {
-			e->len += (size_t)n;
-			return;
-		}
-		size_t cap = e->cap ? e->cap : 64 * 1024;
-
-		while (cap - e->len <= (size_t)n)
-			cap *= 2;
-		char *grown = realloc(e->text, cap);
-
-		if (!grown) {
-			e->failed = true;
-			return;
-		}
-		e->text = grown;
-		e->cap = cap;
 	}
+	va_start(ap, fmt);
+	vsnprintf(e->text + e->len, e->cap - e->len, fmt, ap);
+	va_end(ap);
+	e->len += (size_t)n;
 }
 
 /* A label's value, as the format quotes it: valid UTF-8 with \, " and newline escaped. */
@@ -130,27 +121,6 @@ static void family(struct expo *x, const char *name, const char *type, const cha
 }
 
 /* name{labels,extra} value */
-/* Room for `more` bytes at the end of the text. */
-static bool reserve(struct exposition *e, size_t more)
-{
-	size_t cap = e->cap ? e->cap : 64 * 1024;
-	char *grown;
-
-	if (e->failed)
-		return false;
-	if (e->len + more < e->cap)
-		return true;
-	while (cap - e->len <= more)
-		cap *= 2;
-	if (!(grown = realloc(e->text, cap))) {
-		e->failed = true;
-		return false;
-	}
-	e->text = grown;
-	e->cap = cap;
-	return true;
-}
-
 static void put(struct exposition *e, const char *text, size_t len)
 {
 	memcpy(e->text + e->len, text, len);

@@ -185,6 +185,27 @@ static bool parse_listen(const char *text, struct sockaddr_storage *addr, sockle
 	return inet_pton(AF_INET, host_len ? host : "127.0.0.1", &in->sin_addr) == 1;
 }
 
+/* The values of --format and --by (as the JSON record's `by` names it too), in their enums'
+ * order; NULL-terminated. */
+static const char *const format_names[] = {[FS_FORMAT_TABLE] = "table",
+					   [FS_FORMAT_JSON] = "json",
+					   [FS_FORMAT_PROMETHEUS] = "prometheus",
+					   NULL};
+const char *const fs_row_kind_names[] = {
+    [FS_BY_PROCESS] = "process", [FS_BY_CGROUP] = "cgroup", [FS_BY_COMM] = "comm", NULL};
+
+/* One of `names`: its index in *value. */
+static bool parse_choice(const char *text, const char *const *names, long *value)
+{
+	for (long i = 0; names[i]; i++) {
+		if (strcmp(text, names[i]) == 0) {
+			*value = i;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A repeatable option given `nr` times already: may it be given once more? */
 static bool room_for(int nr, int max, const char *option, char *err, size_t err_len)
 {
@@ -246,19 +267,14 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			format_given = true;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "table") == 0)
-				opts->format = FS_FORMAT_TABLE;
-			else if (strcmp(optarg, "json") == 0)
-				opts->format = FS_FORMAT_JSON;
-			else if (strcmp(optarg, "prometheus") == 0)
-				opts->format = FS_FORMAT_PROMETHEUS;
-			else {
+			if (!parse_choice(optarg, format_names, &value)) {
 				set_error(
 				    err, err_len,
 				    "invalid --format '%s': expected table, json or prometheus",
 				    optarg);
 				return FS_PARSE_USAGE;
 			}
+			opts->format = value;
 			format_given = true;
 			break;
 		case OPT_LISTEN:
@@ -335,18 +351,13 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			break;
 		case OPT_BY:
 			by_given = true;
-			if (strcmp(optarg, "process") == 0)
-				opts->by = FS_BY_PROCESS;
-			else if (strcmp(optarg, "cgroup") == 0)
-				opts->by = FS_BY_CGROUP;
-			else if (strcmp(optarg, "comm") == 0)
-				opts->by = FS_BY_COMM;
-			else {
+			if (!parse_choice(optarg, fs_row_kind_names, &value)) {
 				set_error(err, err_len,
 					  "invalid --by '%s': expected process, cgroup or comm",
 					  optarg);
 				return FS_PARSE_USAGE;
 			}
+			opts->by = value;
 			break;
 		case OPT_MAX_TASKS:
 			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {

@@ -24,6 +24,7 @@ enum fs_format { FS_FORMAT_TABLE, FS_FORMAT_JSON, FS_FORMAT_PROMETHEUS };
 
 /* What a row of a record is: a process (thread group), a cgroup, or a name. */
 enum fs_row_kind { FS_BY_PROCESS, FS_BY_CGROUP, FS_BY_COMM };
+extern const char *const fs_row_kind_names[]; /* "process", "cgroup", "comm" */
 
 struct fs_options {
 	double interval_s; /* 0: one-shot summary; > 0: streaming */

@@ -555,9 +555,7 @@ static void self_json(struct json_writer *w, const struct fs_report *r)
 	jw_object_end(w);
 }
 
-/* --by: what a row is, and the array the rows are in. */
-static const char *const row_kind_names[] = {
-    [FS_BY_PROCESS] = "process", [FS_BY_CGROUP] = "cgroup", [FS_BY_COMM] = "comm"};
+/* --by: the array the rows are in (what a row is: fs_row_kind_names). */
 static const char *const row_array_names[] = {
     [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
 
@@ -580,7 +578,7 @@ int render_json(FILE *out, const struct fs_report *r)
 	jw_key(&w, "probes");
 	probes_json(&w, r);
 	jw_key(&w, "by");
-	jw_string(&w, row_kind_names[r->by]);
+	jw_string(&w, fs_row_kind_names[r->by]);
 	jw_key(&w, "system");
 	system_json(&w, r);
 	jw_key(&w, row_array_names[r->by]);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+
 #define PROC_WORDS FS_WORDS(struct fs_proc_counters)
 
 _Static_assert(sizeof(struct fs_proc_counters) % sizeof(__u64) == 0,
@@ -23,7 +25,6 @@ void series_init(struct series_store *s, const struct fs_options *opts, series_n
 	    .cgroup_path = cgroup_path,
 	    .gone = gone,
 	    .ctx = ctx,
-	    .start = now,
 	    .last_exposed = now,
 	};
 }
@@ -160,16 +161,8 @@ static struct series_group *group_make(struct series_store *s, size_t nr_sorted,
 		s->nr_live--;
 		s->folded++;
 	}
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct series_group **grown = realloc(s->groups, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		s->groups = grown;
-		s->cap = cap;
-	}
-	if (!(g = calloc(1, sizeof(*g))))
+	if (array_reserve_one(&s->groups, &s->cap, s->nr, sizeof(*s->groups)) ||
+	    !(g = calloc(1, sizeof(*g))))
 		return NULL;
 	if (!(g->name = strdup(name))) {
 		free(g);

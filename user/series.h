@@ -57,7 +57,6 @@ struct series_store {
 	struct system_totals system;   /* the whole system, since the start */
 	struct kernel_counters kernel; /* the kernel's THP counters' growth since the start */
 	__u64 folded;		       /* groups that gave up their series, or had none */
-	double start;		       /* monotonic seconds at the start */
 	double last_exposed;	       /* when the store was last exposed (scraped or written) */
 };
 
