@@ -107,6 +107,8 @@ test_prometheus_stores_known_figures() {
 	need_root
 	make_cgroups thp reader
 	make_uncached_file 16
+	local tlb_interrupts
+	tlb_interrupts=$(tlb_shootdown_interrupts)
 	start_endpoint --self
 	start_prometheus
 	local thp_cg=${CGROUPS[thp]#"$CGROUP_ROOT"} read_cg=${CGROUPS[reader]#"$CGROUP_ROOT"}
@@ -144,15 +146,40 @@ test_prometheus_stores_known_figures() {
 	make_memcg 8
 	"${WRAP[@]}" "$WORKLOAD" read "$FILE" >/dev/null || fail "reader in a memory cgroup"
 	wait_scraped_after "$(date +%s.%N)"
-	local title expr count=0 empty=""
+	# A panel may be empty only where the host has nothing for it, by a count of its own:
+	# no TLB shootdown interrupt in /proc/interrupts over the run (hypervisors that flush
+	# remote TLBs without one), no mTHP sizes in sysfs, or a figure foliostat does not
+	# measure here (its family absent from the exposition: its probe is not attached).
+	scrape "$T/final"
+	tlb_interrupts=$(($(tlb_shootdown_interrupts) - tlb_interrupts))
+	local title expr metric count=0 empty="" excused nothing_here=0
 	while IFS=$'\t' read -r title expr; do
-		[ -n "$(promql "$expr")" ] || empty="$empty"$'\n'"  $title: $expr"
 		count=$((count + 1))
+		[ -n "$(promql "$expr")" ] && continue
+		excused=""
+		case $expr in *remote_shootdown* | *remote_send_ipi*)
+			[ "$tlb_interrupts" -eq 0 ] && excused="no TLB shootdown interrupt on this host" ;;
+		esac
+		case $expr in *kernel_mthp*)
+			compgen -G '/sys/kernel/mm/transparent_hugepage/hugepages-*' >/dev/null ||
+				excused="no mTHP sizes in sysfs" ;;
+		esac
+		# (Only where foliostat reports a probe missing: a misspelt metric is no excuse.)
+		for metric in $(grep -o 'foliostat_[a-z_]*' <<<"$expr" | sed -E 's/_(bucket|count|sum)$//'); do
+			grep -q "^# TYPE $metric " "$T/final" || ! grep -q '^foliostat_probe_attached{.*} 0$' "$T/final" ||
+				excused="$metric is not measured here"
+		done
+		if [ -n "$excused" ]; then
+			echo "case: dashboard panel '$title' has no data: $excused"
+			nothing_here=$((nothing_here + 1))
+		else
+			empty="$empty"$'\n'"  $title: $expr"
+		fi
 	done < <(python3 tests/dashboard_queries.py contrib/grafana/foliostat.json \
 		--var "cgroup=.*" --var "instance=.+" --range 5m)
 	[ -z "$empty" ] || fail "dashboard panels without data:$empty"
 	[ "$count" -gt 5 ] || fail "only $count dashboard queries"
-	echo "ok: the $count queries of the dashboard return data"
+	echo "ok: $((count - nothing_here)) of the $count queries of the dashboard return data, the others' figures are none on this host"
 	stop_foliostat "$T/endpoint"
 }
 
