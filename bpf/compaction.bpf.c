@@ -17,6 +17,20 @@ int BPF_PROG(fs_compaction_begin)
 	return 0;
 }
 
+/* An allocation asks for direct compaction: its stalls until the allocation ends are charged to
+ * the order it wants (folios.bpf.c ends the request). */
+SEC("tp_btf/mm_compaction_try_to_compact_pages")
+int BPF_PROG(fs_compaction_request, int order, gfp_t gfp_mask, int prio)
+{
+	struct fs_task_state *state;
+
+	state = bpf_task_storage_get(&fs_task_state, bpf_get_current_task_btf(), 0,
+				     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (state)
+		state->compaction_order = order_bucket(order);
+	return 0;
+}
+
 SEC("tp_btf/mm_compaction_end")
 int BPF_PROG(fs_compaction_end)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Page faults: hardware faults by mode and by cause (x86 exceptions tracepoints), or by mode
- * only where those do not exist (the perf software event), and faults served through the page
- * cache (filemap), charged to the faulting thread.
+ * only where those do not exist (the perf software event), faults served through the page
+ * cache (filemap), and completed faults, major and minor (perf), charged to the faulting
+ * thread.
  */
 #include "attribution.bpf.h"
 
@@ -85,6 +86,33 @@ int fs_fault_event(struct bpf_perf_event_data *ctx)
 		count_fault(cpu, FS_MODE_USER, FS_FAULT_KIND_MODE_ONLY(FS_MODE_USER));
 	else
 		count_fault(cpu, FS_MODE_KERNEL, FS_FAULT_KIND_MODE_ONLY(FS_MODE_KERNEL));
+	return 0;
+}
+
+/*
+ * Completed faults as the kernel accounts them to the task: mm_account_fault() adds each to the
+ * task's maj_flt or min_flt (getrusage's majflt and minflt) and raises perf's software event
+ * page-faults-maj or -min beside it, in the faulting thread, on every architecture. Faults that
+ * failed or will be retried raise neither; faults taken on another's behalf by
+ * get_user_pages() (no registers) only the task's counts.
+ */
+SEC("perf_event")
+int fs_fault_major(struct bpf_perf_event_data *ctx)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu)
+		fs_count(cpu, charge_task_context(cpu)->major_faults, 1);
+	return 0;
+}
+
+SEC("perf_event")
+int fs_fault_minor(struct bpf_perf_event_data *ctx)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (cpu)
+		fs_count(cpu, charge_task_context(cpu)->minor_faults, 1);
 	return 0;
 }
 

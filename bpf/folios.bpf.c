@@ -1,28 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Folio allocation: page-allocator allocations and page-cache additions by order, charged to
- * the thread that caused them; frees by order, system-wide.
+ * Folio allocation: page-allocator allocations (and movable ones that failed) and page-cache
+ * additions by order, charged to the thread that caused them; frees by order, system-wide; and
+ * large folios discarded by the thread that allocated them.
  */
 #include "attribution.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
+/*
+ * A thread's large allocations, in its own storage (maps.bpf.h): one ends its request for
+ * direct compaction, if it made one for that order (compaction.bpf.c), and a movable one is
+ * remembered until it reaches an LRU list (lru.bpf.c) or is freed. A movable large folio that
+ * its own thread frees first never served anyone: the fault path frees one when the memory
+ * cgroup refuses to take its charge (THP_FAULT_FALLBACK_CHARGE, which the memory cgroup does
+ * not count per cgroup) or when another thread mapped the range meanwhile, the page cache when
+ * another thread added the same index first. Only these allocations look at the storage, so
+ * order-0 ones, nearly all, cost nothing more.
+ */
+static __always_inline void note_large_allocation(struct page *page, unsigned int order,
+						  bool movable)
+{
+	bool remember = page && movable;
+	struct fs_task_state *state;
+
+	state = bpf_task_storage_get(&fs_task_state, bpf_get_current_task_btf(), 0,
+				     remember ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!state)
+		return;
+	if (state->compaction_order == order_bucket(order))
+		state->compaction_order = 0;
+	/* A later request, granted or not, ends the wait for the earlier folio: only the folio a
+	 * thread asked for last can be discarded. (So a thread that fills hugetlb's pool and
+	 * empties it again, with no large allocation in between, counts the last page.) */
+	if (movable)
+		state->pending_folio = (__u64)page;
+}
+
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
 {
-	enum fs_folio_hist hist = FS_FOLIO_ALLOC_KERNEL;
+	bool movable = migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_MOVABLE);
 	struct fs_counters *target;
 	struct fs_cpu *cpu;
 
-	if (!page) /* the allocation failed: no folio to count */
-		return 0;
 	cpu = this_cpu();
 	if (!cpu)
 		return 0;
-	if (migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_MOVABLE))
-		hist = FS_FOLIO_ALLOC_MOVABLE;
 	target = charge_target(cpu);
-	fs_count(cpu, target->folios[hist][order_bucket(order)], 1);
+	if (page)
+		fs_count(cpu,
+			 target->folios[movable ? FS_FOLIO_ALLOC_MOVABLE : FS_FOLIO_ALLOC_KERNEL]
+				       [order_bucket(order)],
+			 1);
+	else if (movable) /* no folio: the caller falls back to a smaller order, or fails */
+		fs_count(cpu, target->folios[FS_FOLIO_ALLOC_FAILED][order_bucket(order)], 1);
+	if (order && target != &cpu->interrupt)
+		note_large_allocation(page, order, movable);
 	return 0;
 }
 
@@ -41,13 +75,33 @@ int BPF_PROG(fs_pagecache_add, struct folio *folio)
 	return 0;
 }
 
+/* A large folio freed in task context: discarded if it is the one its thread allocated last
+ * and has not yet put on an LRU list (see note_large_allocation()). */
+static __always_inline void note_large_free(struct fs_cpu *cpu, struct page *page,
+					    unsigned int order)
+{
+	struct fs_task_state *state;
+	struct fs_counters *target;
+
+	state = bpf_task_storage_get(&fs_task_state, bpf_get_current_task_btf(), 0, 0);
+	if (!state || state->pending_folio != (__u64)page)
+		return;
+	state->pending_folio = 0;
+	target = task_context_counters(cpu);
+	if (target)
+		fs_count(cpu, target->folios[FS_FOLIO_DISCARDED][order_bucket(order)], 1);
+}
+
 SEC("tp_btf/mm_page_free")
 int BPF_PROG(fs_page_free, struct page *page, unsigned int order)
 {
 	struct fs_cpu *cpu = this_cpu();
 
-	if (cpu)
-		fs_count(cpu, cpu->freed[order_bucket(order)], 1);
+	if (!cpu)
+		return 0;
+	fs_count(cpu, cpu->freed[order_bucket(order)], 1);
+	if (order && !cpu->irq_depth)
+		note_large_free(cpu, page, order);
 	return 0;
 }
 

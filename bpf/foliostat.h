@@ -19,6 +19,13 @@ enum fs_folio_hist {
 	FS_FOLIO_ALLOC_MOVABLE, /* mm_page_alloc with migratetype MIGRATE_MOVABLE */
 	FS_FOLIO_ALLOC_KERNEL,	/* mm_page_alloc with any other migratetype */
 	FS_FOLIO_PAGECACHE,	/* mm_filemap_add_to_page_cache */
+	/* mm_page_alloc that returned no page, movable (user memory) only: a THP or mTHP fault,
+	 * or a large page-cache folio, that had to fall back to a smaller order */
+	FS_FOLIO_ALLOC_FAILED,
+	/* movable folios of order >= 1 freed by the thread that allocated them before they reached
+	 * an LRU list: the memory cgroup refused the charge, or another thread mapped the range
+	 * first (see folios.bpf.c) */
+	FS_FOLIO_DISCARDED,
 	FS_NR_FOLIO_HISTS,
 };
 
@@ -34,6 +41,11 @@ enum fs_fault_counter {
 	FS_FAULT_NOT_PRESENT, /* either mode: no page was mapped */
 	FS_FAULT_PROTECTION,  /* either mode: a mapped page refused the access */
 	FS_FAULT_FILE,	      /* filemap:mm_filemap_fault: served through the page cache */
+	/* Completed faults as the kernel accounts them to the task (getrusage's majflt, minflt),
+	 * from perf's software events page-faults-maj and -min, which mm_account_fault() raises
+	 * beside those counts. */
+	FS_FAULT_MAJOR,
+	FS_FAULT_MINOR,
 	FS_NR_FAULT_COUNTERS,
 };
 
@@ -109,13 +121,16 @@ enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
 #define FS_COUNTER_FIELDS(word)                                                         \
 	word fault_kinds[FS_NR_FAULT_KINDS];		 /* FS_FAULT_KIND() */          \
 	word file_faults;				 /* filemap:mm_filemap_fault */ \
+	word major_faults;				 /* perf page-faults-maj */     \
+	word minor_faults;				 /* perf page-faults-min */     \
 	word lru_insert[FS_NR_LRU_LISTS][FS_NR_AMOUNTS]; /* pagemap:mm_lru_insertion */ \
 	word folios[FS_NR_FOLIO_HISTS][FS_NR_ORDERS];                                   \
 	word migrate[FS_NR_MIGRATE_COUNTERS];                                           \
 	word tlb_flushes[FS_NR_TLB_REASONS]; /* tlb:tlb_flush, by reason */             \
 	word tlb_pages;			     /* pages of ranged flushes */              \
 	word tlb_full;			     /* whole-TLB flushes (TLB_FLUSH_ALL) */    \
-	word lru_activate[FS_NR_AMOUNTS];    /* pagemap:mm_lru_activate */
+	word lru_activate[FS_NR_AMOUNTS];    /* pagemap:mm_lru_activate */              \
+	word thp_fault_alloc; /* memcg:count_memcg_events THP_FAULT_ALLOC: a THP fault got one */
 
 struct fs_counters {
 	FS_COUNTER_FIELDS(__u32)
@@ -188,10 +203,18 @@ struct fs_thp_results {
  * thread doing it (khugepaged), so it has a table of its own keyed by that process's tgid, as
  * have stalls (by all the process's threads). Only processes with such activity take an entry.
  */
+/* Direct compaction by the order of the allocation that asked for it
+ * (compaction:mm_compaction_try_to_compact_pages): what large folios cost in stall time. */
+struct fs_order_stalls {
+	__u64 count[FS_NR_ORDERS];
+	__u64 total_ns[FS_NR_ORDERS];
+};
+
 struct fs_proc_counters {
 	struct fs_thp_results thp;
 	struct fs_stalls stalls[FS_NR_STALLS]; /* by all the process's threads */
 	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in those stalls */
+	struct fs_order_stalls compaction_by_order;
 };
 
 struct fs_proc {
@@ -224,6 +247,7 @@ struct fs_vmscan {
 	struct fs_stalls stalls[FS_NR_STALLS]; /* every stall, whoever stalled */                  \
 	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in them */                       \
 	__u64 stalls_untracked[FS_NR_STALLS];  /* stalls the full table had no room for */         \
+	struct fs_order_stalls compaction_by_order; /* direct compaction, whoever stalled */      \
 	struct fs_vmscan vmscan;
 
 /* The record of a thread running on a CPU (see attribution.bpf.h). */

@@ -34,18 +34,31 @@ static __always_inline void count_folio(struct fs_cpu *cpu, __u32 *counts, __u32
 	fs_count(cpu, counts[FS_PAGES], pages);
 }
 
+/* A large folio on an LRU list is in use: its thread's freeing it later is no discard
+ * (folios.bpf.c). A large folio goes onto its list at once, in the thread that added it. */
+static __always_inline void forget_pending_folio(struct folio *folio)
+{
+	struct fs_task_state *state;
+
+	state = bpf_task_storage_get(&fs_task_state, bpf_get_current_task_btf(), 0, 0);
+	if (state && state->pending_folio == (__u64)folio)
+		state->pending_folio = 0;
+}
+
 SEC("tp_btf/mm_lru_insertion")
 int BPF_PROG(fs_lru_insert, struct folio *folio)
 {
 	unsigned int lru = verifier_bounded(folio_lru(folio), FS_NR_LRU_LISTS);
-	__u64 pages = 1UL << folio_order_of(folio);
+	unsigned int order = folio_order_of(folio);
 	struct fs_cpu *cpu = this_cpu();
 	struct fs_counters *target;
 
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	count_folio(cpu, target->lru_insert[lru], pages);
+	count_folio(cpu, target->lru_insert[lru], 1UL << order);
+	if (order)
+		forget_pending_folio(folio);
 	return 0;
 }
 

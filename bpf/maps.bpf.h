@@ -61,18 +61,27 @@ FS_MAP struct {
 	__type(value, struct fs_cpu);
 } fs_cpus SEC(".maps");
 
-/* When each stall in progress began, in the stalling task's own storage: it needs no table
- * entry, and goes away with the task. */
-struct fs_stall_starts {
-	__u64 ns[FS_NR_STALLS];
+/* A task's state between two of its events, in the task's own storage: it needs no table entry,
+ * and goes away with the task. Only tasks that stall or allocate large folios get one. */
+struct fs_task_state {
+	__u64 stall_start_ns[FS_NR_STALLS]; /* when each stall in progress began */
+	/* The order of the allocation that asked for direct compaction, from
+	 * mm_compaction_try_to_compact_pages until that allocation ends (its mm_page_alloc); 0
+	 * outside one (kcompactd, a write to compact_memory), since no order-0 allocation ever
+	 * asks for compaction. */
+	__u32 compaction_order;
+	__u32 unused;
+	/* The last movable large folio the task allocated, until it reaches an LRU list or is
+	 * freed (then discarded): see folios.bpf.c. */
+	__u64 pending_folio;
 };
 
 FS_MAP struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct fs_stall_starts);
-} fs_stall_starts SEC(".maps");
+	__type(value, struct fs_task_state);
+} fs_task_state SEC(".maps");
 
 /* The processes followed (-- COMMAND): the command, then every process forked by one already
  * in it (tasks.bpf.c), by tgid. Sized by the loader. */

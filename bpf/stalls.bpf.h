@@ -3,7 +3,8 @@
  * Stalls timed from a begin to an end tracepoint in the stalling thread (compaction, direct and
  * memcg reclaim): the start is kept in the task's own storage, so it needs no table entry; the
  * result is charged to the system and to the stalling process's entry (or, if the process
- * table has no room, counted as untracked), with a log2 histogram of the length.
+ * table has no room, counted as untracked), with a log2 histogram of the length. Direct
+ * compaction is also charged to the order of the allocation that asked for it.
  */
 #ifndef FS_STALLS_BPF_H
 #define FS_STALLS_BPF_H
@@ -51,12 +52,12 @@ static __always_inline unsigned int stall_bucket(__u64 ns)
 static __always_inline void stall_begin(int kind)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fs_stall_starts *starts;
+	struct fs_task_state *state;
 	struct fs_cpu *cpu;
 
-	starts = bpf_task_storage_get(&fs_stall_starts, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (starts) {
-		starts->ns[kind] = bpf_ktime_get_ns();
+	state = bpf_task_storage_get(&fs_task_state, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (state) {
+		state->stall_start_ns[kind] = bpf_ktime_get_ns();
 		return;
 	}
 	/* No storage for the start (out of memory): the stall is counted, untimed and
@@ -72,22 +73,28 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fs_cpu *cpu = this_cpu();
-	struct fs_stall_starts *starts;
+	struct fs_task_state *state;
+	unsigned int bucket, order = 0;
 	struct fs_proc *proc;
-	unsigned int bucket;
 	__u64 ns;
 
-	starts = bpf_task_storage_get(&fs_stall_starts, task, 0, 0);
+	state = bpf_task_storage_get(&fs_task_state, task, 0, 0);
 	/* No start: it began before foliostat attached. */
-	if (!cpu || !starts || !starts->ns[kind])
+	if (!cpu || !state || !state->stall_start_ns[kind])
 		return;
-	ns = bpf_ktime_get_ns() - starts->ns[kind];
-	starts->ns[kind] = 0;
+	ns = bpf_ktime_get_ns() - state->stall_start_ns[kind];
+	state->stall_start_ns[kind] = 0;
+	if (kind == FS_STALL_COMPACTION)
+		order = verifier_bounded(state->compaction_order, FS_NR_ORDERS);
 	bucket = stall_bucket(ns);
 	fs_count(cpu, cpu->stalls[kind].count, 1);
 	fs_count(cpu, cpu->stalls[kind].total_ns, ns);
 	fs_count(cpu, cpu->stalls[kind].hist[bucket], 1);
 	fs_count(cpu, cpu->reclaimed[kind], reclaimed);
+	if (order) {
+		fs_count(cpu, cpu->compaction_by_order.count[order], 1);
+		fs_count(cpu, cpu->compaction_by_order.total_ns[order], ns);
+	}
 	if (!selected(cpu, bpf_get_current_task()))
 		return; /* outside the selection: in the system figures above only */
 	proc = proc_entry(task->tgid, task->group_leader->comm, bpf_get_current_cgroup_id());
@@ -100,6 +107,10 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	__sync_fetch_and_add(&proc->counters.stalls[kind].hist[bucket], 1);
 	if (reclaimed)
 		__sync_fetch_and_add(&proc->counters.reclaimed[kind], reclaimed);
+	if (order) {
+		__sync_fetch_and_add(&proc->counters.compaction_by_order.count[order], 1);
+		__sync_fetch_and_add(&proc->counters.compaction_by_order.total_ns[order], ns);
+	}
 }
 
 #endif /* FS_STALLS_BPF_H */

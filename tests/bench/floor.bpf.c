@@ -25,4 +25,19 @@ struct {
 	}
 #include "tracepoints.h"
 
+/* perf's software events foliostat counts completed faults with (major-faults, minor-faults):
+ * floor.c opens them on every CPU. */
+#define FS_PERF_EVENT(name)                                               \
+	SEC("perf_event")                                                 \
+	int floor_perf_##name(void *ctx)                                  \
+	{                                                                 \
+		__u32 zero = 0;                                           \
+		__u64 *count = bpf_map_lookup_elem(&floor_events, &zero); \
+		if (count)                                                \
+			(*count)++;                                       \
+		return 0;                                                 \
+	}
+FS_PERF_EVENT(major_faults)
+FS_PERF_EVENT(minor_faults)
+
 char LICENSE[] SEC("license") = "GPL";

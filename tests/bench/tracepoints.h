@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The tracepoints foliostat attaches to by default, for the benchmark's floor and bpftrace
- * configurations (an integration test checks the list against foliostat's own). */
+ * configurations (an integration test checks the list against foliostat's own); perf's
+ * software events major-faults and minor-faults besides (floor.bpf.c). */
 FS_TRACEPOINT(kmem, mm_page_alloc)
 FS_TRACEPOINT(filemap, mm_filemap_add_to_page_cache)
 FS_TRACEPOINT(kmem, mm_page_free)
 FS_TRACEPOINT(exceptions, page_fault_user)
 FS_TRACEPOINT(exceptions, page_fault_kernel)
 FS_TRACEPOINT(filemap, mm_filemap_fault)
+FS_TRACEPOINT(memcg, count_memcg_events)
 FS_TRACEPOINT(huge_memory, mm_collapse_huge_page)
 FS_TRACEPOINT(huge_memory, mm_khugepaged_collapse_file)
 FS_TRACEPOINT(huge_memory, mm_khugepaged_scan_pmd)
@@ -14,6 +16,7 @@ FS_TRACEPOINT(huge_memory, mm_khugepaged_scan_file)
 FS_TRACEPOINT(migrate, mm_migrate_pages)
 FS_TRACEPOINT(compaction, mm_compaction_end)
 FS_TRACEPOINT(compaction, mm_compaction_begin)
+FS_TRACEPOINT(compaction, mm_compaction_try_to_compact_pages)
 FS_TRACEPOINT(tlb, tlb_flush)
 FS_TRACEPOINT(pagemap, mm_lru_insertion)
 FS_TRACEPOINT(pagemap, mm_lru_activate)
