@@ -2,8 +2,8 @@
 # The overhead benchmark (`make bench`, as root): a page-fault loop, bare and under each
 # tracer, interleaved round by round, reported as ratios to bare; then the per-probe cost from
 # the kernel's BPF run-time statistics beside the floor's, the loader's CPU and memory with a
-# full table, and the BPF maps' memory. Writes the table to docs/benchmarks.md (RESULTS=path to
-# write elsewhere).
+# full table, the BPF maps' memory, and --files on file reads (scripts/bench_files.sh). Writes
+# the table to docs/benchmarks.md (RESULTS=path to write elsewhere).
 #
 # Environment: ROUNDS (default 11), SECS per run (default 3), STATS_ROUNDS for the per-probe cost
 # (default 3), RING_ROUNDS for its context-switch workload (20000), PROCS for the loader test
@@ -29,6 +29,8 @@ bpftrace_script() {
 			[ -d "/sys/kernel/tracing/events/$group/$event" ] &&
 				echo "tracepoint:$group:$event { @[pid, comm, \"$event\"] = count(); }"
 		done
+	echo 'software:major-faults:1 { @[pid, comm, "major-faults"] = count(); }'
+	echo 'software:minor-faults:1 { @[pid, comm, "minor-faults"] = count(); }'
 	echo 'interval:s:1 { print(@); clear(@); }'
 }
 bpftrace_script >"$OUT/foliostat.bt"
@@ -164,6 +166,9 @@ serve_and_measure endpoint-cgroup
 serve_and_measure endpoint-process --by process
 kill -TERM "$CHURN"
 wait "$CHURN" || true
+
+# --files on a file-read workload (scripts/bench_files.sh): its section of the results.
+ROUNDS=$ROUNDS scripts/bench_files.sh >"$OUT/files.md"
 
 python3 scripts/bench_report.py "$OUT" "$ROUNDS" "$SECS" "$PROCS" "$STATS_ROUNDS" >"$RESULTS"
 cat "$RESULTS"

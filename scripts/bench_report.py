@@ -172,4 +172,8 @@ for name, how in (("endpoint-cgroup", "per cgroup, the default"),
           f"groups in {endpoint['bytes'] / 1024:.0f} KiB, and took {endpoint['scrape_us'] / 1000:.1f} "
           "ms, its read of the maps included.\n")
 
+# --files on file reads: scripts/bench_files.sh writes its own section.
+if os.path.exists(f"{out}/files.md"):
+    print(open(f"{out}/files.md").read(), end="")
+
 print(open("docs/benchmarks-method.md").read())

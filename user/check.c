@@ -93,23 +93,23 @@ int run_check(const struct fs_options *opts)
 		json_t *state;
 
 		printf("foliostat check: Linux %s\n", uts.release);
-		printf("  %-40s %s\n", "kernel BTF (/sys/kernel/btf/vmlinux)",
+		printf("  %-46s %s\n", "kernel BTF (/sys/kernel/btf/vmlinux)",
 		       btf ? "present" : "missing (needs CONFIG_DEBUG_INFO_BTF=y)");
-		printf("  %-40s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges",
+		printf("  %-46s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges",
 		       (int)geteuid(), cap_bpf ? "yes" : "no", cap_perfmon ? "yes" : "no");
-		printf("  %-40s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
-		printf("  %-40s %s\n", "multi-generational LRU",
+		printf("  %-46s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
+		printf("  %-46s %s\n", "multi-generational LRU",
 		       host_mglru_enabled() ? "on" : "off");
 		if (json_is_object(attribution)) {
 			const char *why = json_string_value(json_object_get(attribution, "why"));
 
-			printf("  %-40s %s%s%s\n", "attribution",
+			printf("  %-46s %s%s%s\n", "attribution",
 			       strcmp(json_string_value(json_object_get(attribution, "method")),
 				      "records") == 0
 				   ? "per-CPU records of the running thread (sched_switch)"
 				   : "a lookup per event",
 			       why ? ": " : "", why ? why : "");
-			printf("  %-40s %lld KiB (%s)\n", "kernel stacks",
+			printf("  %-46s %lld KiB (%s)\n", "kernel stacks",
 			       json_integer_value(json_object_get(stack, "bytes")) / 1024,
 			       json_is_true(json_object_get(stack, "measured")) ? "measured"
 										: "assumed");
@@ -117,9 +117,9 @@ int run_check(const struct fs_options *opts)
 		json_decref(attribution);
 		json_decref(stack);
 		if (!loaded)
-			printf("  %-40s %s\n", "probes", err);
+			printf("  %-46s %s\n", "probes", err);
 		json_object_foreach(probes, name, state)
-		    printf("  %-40s %s\n", name, json_string_value(state));
+		    printf("  %-46s %s\n", name, json_string_value(state));
 		printf("%s\n",
 		       core_ok ? "usable: the required probes attach" : "not usable: see above");
 		json_decref(probes);

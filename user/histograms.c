@@ -9,6 +9,8 @@ const char *const hist_names[NR_HISTS] = {
     [HIST_ALLOC_MOVABLE] = "alloc_movable",
     [HIST_ALLOC_KERNEL] = "alloc_kernel",
     [HIST_PAGECACHE] = "pagecache",
+    [HIST_ALLOC_FAILED] = "alloc_failed",
+    [HIST_DISCARDED] = "discarded",
 };
 
 const char *const fault_names[FS_NR_FAULT_COUNTERS] = {
@@ -20,6 +22,8 @@ const char *const fault_names[FS_NR_FAULT_COUNTERS] = {
     [FS_FAULT_NOT_PRESENT] = "not_present",
     [FS_FAULT_PROTECTION] = "protection",
     [FS_FAULT_FILE] = "file",
+    [FS_FAULT_MAJOR] = "major",
+    [FS_FAULT_MINOR] = "minor",
 };
 
 const char *const thp_event_names[FS_NR_THP_EVENTS] = {
@@ -80,6 +84,10 @@ __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f)
 
 	if (f == FS_FAULT_FILE)
 		return c->file_faults;
+	if (f == FS_FAULT_MAJOR)
+		return c->major_faults;
+	if (f == FS_FAULT_MINOR)
+		return c->minor_faults;
 	for (int kind = 0; kind < FS_NR_FAULT_KINDS; kind++)
 		if (fault_kind_counts(kind, f))
 			sum += c->fault_kinds[kind];
@@ -107,8 +115,14 @@ void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS
 		case HIST_ALLOC_KERNEL:
 			out[order] = kernel[order];
 			break;
-		default:
+		case HIST_PAGECACHE:
 			out[order] = c->folios[FS_FOLIO_PAGECACHE][order];
+			break;
+		case HIST_ALLOC_FAILED:
+			out[order] = c->folios[FS_FOLIO_ALLOC_FAILED][order];
+			break;
+		default:
+			out[order] = c->folios[FS_FOLIO_DISCARDED][order];
 			break;
 		}
 	}

@@ -143,20 +143,31 @@ void jw_string(struct json_writer *w, const char *s)
 	quoted(w, s);
 }
 
-void jw_int(struct json_writer *w, long long value)
+/* An integer's digits, with its sign when negative. */
+static void integer(struct json_writer *w, unsigned long long magnitude, bool negative)
 {
 	char digits[24], *end = digits + sizeof(digits), *at = end;
-	/* Through unsigned arithmetic, so the most negative value has its digits too. */
-	unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
 
 	separate(w);
 	do {
 		*--at = (char)('0' + magnitude % 10);
 		magnitude /= 10;
 	} while (magnitude);
-	if (value < 0)
+	if (negative)
 		*--at = '-';
 	jw_raw(w, at, (size_t)(end - at));
+}
+
+void jw_int(struct json_writer *w, long long value)
+{
+	/* Through unsigned arithmetic, so the most negative value has its digits too. */
+	integer(w, value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value,
+		value < 0);
+}
+
+void jw_uint(struct json_writer *w, unsigned long long value)
+{
+	integer(w, value, false);
 }
 
 void jw_real(struct json_writer *w, double value, int precision)

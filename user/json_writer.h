@@ -35,6 +35,8 @@ void jw_array_end(struct json_writer *w);
 void jw_key(struct json_writer *w, const char *name);
 
 void jw_int(struct json_writer *w, long long value);
+/* For what may not fit in a long long: inode numbers. */
+void jw_uint(struct json_writer *w, unsigned long long value);
 /* As jansson with JSON_REAL_PRECISION(precision): %.Ng, with ".0" if it reads as an integer;
  * null if not finite (JSON has no such number). */
 void jw_real(struct json_writer *w, double value, int precision);

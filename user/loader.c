@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "foliostat.skel.h"
+#include "file_table.h"
 #include "snapshot.h"
 #include "table.h"
 
@@ -47,10 +48,14 @@ struct probe_def {
 	/* Emitted by x86 code only: on other architectures the tracepoint does not exist, or
 	 * (tlb:tlb_flush) exists but nothing calls it, and its figures would be a silent 0. */
 	bool x86_only;
-	/* Not a tracepoint: perf's software page-fault event (tracepoint is NULL). */
-	bool perf_fault_event;
+	/* Not a tracepoint (tracepoint is NULL) but perf's software event perf_config
+	 * (PERF_COUNT_SW_*): opened on every CPU, each occurrence running the program. */
+	bool perf_event;
+	unsigned long long perf_config;
 	/* Needed only to follow a command's forks (-- COMMAND). */
 	bool following_only;
+	/* Loaded only with --files (file_table.c reads its maps). */
+	bool files_only;
 };
 
 #define ONE(program)               \
@@ -64,6 +69,10 @@ static const struct probe_def probe_defs[NR_PROBES] = {
     [PROBE_PAGE_ALLOC] = {"kmem:mm_page_alloc", "mm_page_alloc", ONE("fs_page_alloc"), true},
     [PROBE_PAGECACHE_ADD] = {"filemap:mm_filemap_add_to_page_cache", "mm_filemap_add_to_page_cache",
 			     ONE("fs_pagecache_add"), false},
+    /* --files: the same tracepoint, a program of its own (files.bpf.c), so that without the
+     * option nothing per file is loaded. */
+    [PROBE_FILES] = {"filemap:mm_filemap_add_to_page_cache/files", "mm_filemap_add_to_page_cache",
+		     ONE("fs_file_add"), .files_only = true},
     [PROBE_PAGE_FREE] = {"kmem:mm_page_free", "mm_page_free", ONE("fs_page_free"), false},
     /* x86 only: other architectures have no such tracepoints. */
     [PROBE_FAULT_USER] = {"exceptions:page_fault_user", "page_fault_user", ONE("fs_fault_user"),
@@ -72,8 +81,14 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 			    ONE("fs_fault_kernel"), .x86_only = true},
     /* Elsewhere, or where the two above are refused: faults by mode only (faults.bpf.c). */
     [PROBE_FAULT_EVENT] = {"software:page-faults", NULL, ONE("fs_fault_event"),
-			   .perf_fault_event = true},
+			   .perf_event = true, .perf_config = PERF_COUNT_SW_PAGE_FAULTS},
     [PROBE_FAULT_FILE] = {"filemap:mm_filemap_fault", "mm_filemap_fault", ONE("fs_fault_file")},
+    [PROBE_FAULT_MAJOR] = {"software:major-faults", NULL, ONE("fs_fault_major"),
+			   .perf_event = true, .perf_config = PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    [PROBE_FAULT_MINOR] = {"software:minor-faults", NULL, ONE("fs_fault_minor"),
+			   .perf_event = true, .perf_config = PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    [PROBE_MEMCG_EVENTS] = {"memcg:count_memcg_events", "count_memcg_events",
+			    ONE("fs_memcg_event")},
     [PROBE_THP_COLLAPSE] = {"huge_memory:mm_collapse_huge_page", "mm_collapse_huge_page",
 			    ONE("fs_thp_collapse")},
     [PROBE_THP_COLLAPSE_FILE] = {"huge_memory:mm_khugepaged_collapse_file",
@@ -92,6 +107,10 @@ static const struct probe_def probe_defs[NR_PROBES] = {
 			      ONE("fs_compaction_end")},
     [PROBE_COMPACTION_BEGIN] = {"compaction:mm_compaction_begin", "mm_compaction_begin",
 				ONE("fs_compaction_begin"), .needs = PROBE_COMPACTION_END},
+    /* The order a direct compaction was asked for: by-order figures of timed stalls. */
+    [PROBE_COMPACTION_REQUEST] = {"compaction:mm_compaction_try_to_compact_pages",
+				  "mm_compaction_try_to_compact_pages",
+				  ONE("fs_compaction_request"), .needs = PROBE_COMPACTION_BEGIN},
     /* x86 only, like the fault tracepoints: arm64 declares it but flushes by broadcast
      * instructions, with no tracepoint on the way. */
     [PROBE_TLB_FLUSH] = {"tlb:tlb_flush", "tlb_flush", ONE("fs_tlb_flush"), .x86_only = true},
@@ -195,6 +214,26 @@ static bool disabled_by_env(const char *name)
 	return false;
 }
 
+/* Is the memory cgroup controller enabled? Without it (cgroup_disable=memory) the kernel counts
+ * no memory cgroup events, and memcg:count_memcg_events never fires. /proc/cgroups: name,
+ * hierarchy, cgroups, enabled. */
+static bool memcg_enabled(void)
+{
+	char name[64];
+	int hierarchy, nr, enabled;
+	bool found = false;
+	FILE *f = fopen("/proc/cgroups", "r");
+
+	if (!f)
+		return true; /* cannot tell: trust the tracepoint */
+	fscanf(f, "%*[^\n]\n");
+	while (fscanf(f, "%63s %d %d %d", name, &hierarchy, &nr, &enabled) == 4)
+		if (strcmp(name, "memory") == 0)
+			found = enabled;
+	fclose(f);
+	return found;
+}
+
 /* What the error most likely means, for the person reading it: EPERM comes from the bpf()
  * call itself, EACCES and EINVAL from the verifier refusing a program. */
 static const char *privilege_hint(int err)
@@ -251,7 +290,12 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 				 "unavailable: not emitted on this architecture (x86 only)");
 		else if (!facts->has_tracepoint[i])
 			snprintf(st->reason, sizeof(st->reason),
-				 "unavailable: this kernel has no such tracepoint");
+				 "unavailable: this kernel has no such tracepoint%s",
+				 i == PROBE_MEMCG_EVENTS ? " (later kernels have it)" : "");
+		else if (i == PROBE_MEMCG_EVENTS && !memcg_enabled())
+			snprintf(st->reason, sizeof(st->reason),
+				 "unavailable: the memory cgroup controller is disabled, so the "
+				 "kernel counts no memory cgroup events");
 		else if (!chosen)
 			snprintf(st->reason, sizeof(st->reason),
 				 "unavailable: this kernel's tracepoint has %d arguments, a layout "
@@ -261,6 +305,9 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 			st->not_needed = true;
 			snprintf(st->reason, sizeof(st->reason),
 				 "not needed: it follows the processes of -- COMMAND");
+		} else if (def->files_only && !loader->files) {
+			st->not_needed = true;
+			snprintf(st->reason, sizeof(st->reason), "not needed: --files is off");
 		} else
 			bpf_program__set_autoload(loader->programs[i], true);
 	}
@@ -384,12 +431,12 @@ static int attach_probe(struct loader *loader, int i, char *err, size_t err_len)
 			 probe_defs[def->needs].name);
 		goto missing;
 	}
-	if (def->perf_fault_event) {
-		int ret = perf_events_attach(&loader->fault_events, prog, PERF_COUNT_SW_PAGE_FAULTS);
+	if (def->perf_event) {
+		int ret = perf_events_attach(&loader->perf_links[i], prog, def->perf_config);
 
 		if (ret) {
-			snprintf(st->reason, sizeof(st->reason),
-				 "failed to open perf's page-fault event: %s", strerror(-ret));
+			snprintf(st->reason, sizeof(st->reason), "failed to open perf's %s event: %s",
+				 strchr(def->name, ':') + 1, strerror(-ret));
 			goto missing;
 		}
 		st->attached = true;
@@ -601,6 +648,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 		   skel->maps.fs_procs_taken, loader->facts.proc_capacity);
 	/* A command's live processes at once; one entry where nothing is followed. */
 	bpf_map__set_max_entries(skel->maps.fs_followed, loader->following ? opts->max_tasks : 1);
+	files_size_maps(skel, opts);
 	return 0;
 }
 
@@ -671,6 +719,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 
 	memset(loader, 0, sizeof(*loader));
 	loader->following = opts->command != NULL;
+	loader->files = opts->files;
 	loader->nr_cgroups = opts->nr_cgroups;
 	verbose = opts->verbose;
 	libbpf_set_print(print_libbpf);
@@ -757,7 +806,8 @@ void loader_stop(struct loader *loader)
 {
 	for (int i = 0; i < NR_PROBES; i++)
 		bpf_link__destroy(loader->links[i]);
-	perf_events_detach(&loader->fault_events);
+	for (int i = 0; i < NR_PROBES; i++)
+		perf_events_detach(&loader->perf_links[i]);
 	foliostat_bpf__destroy(loader->skel);
 	memset(loader->links, 0, sizeof(loader->links));
 	loader->skel = NULL;

@@ -17,11 +17,15 @@ struct bpf_link;
 enum fs_probe {
 	PROBE_PAGE_ALLOC,
 	PROBE_PAGECACHE_ADD,
+	PROBE_FILES, /* --files: page-cache additions per file */
 	PROBE_PAGE_FREE,
 	PROBE_FAULT_USER,
 	PROBE_FAULT_KERNEL,
 	PROBE_FAULT_EVENT, /* where neither of the two above loads */
 	PROBE_FAULT_FILE,
+	PROBE_FAULT_MAJOR,
+	PROBE_FAULT_MINOR,
+	PROBE_MEMCG_EVENTS,
 	PROBE_THP_COLLAPSE,
 	PROBE_THP_COLLAPSE_FILE,
 	PROBE_THP_SCAN,
@@ -29,6 +33,7 @@ enum fs_probe {
 	PROBE_MIGRATE,
 	PROBE_COMPACTION_END,
 	PROBE_COMPACTION_BEGIN,
+	PROBE_COMPACTION_REQUEST,
 	PROBE_TLB_FLUSH,
 	PROBE_LRU_INSERT,
 	PROBE_LRU_ACTIVATE,
@@ -78,12 +83,13 @@ struct loader {
 	struct foliostat_bpf *skel;
 	struct probe_status probes[NR_PROBES];
 	struct bpf_link *links[NR_PROBES];
-	struct perf_event_links fault_events; /* PROBE_FAULT_EVENT's, one per CPU */
+	struct perf_event_links perf_links[NR_PROBES]; /* perf events' probes: one per CPU */
 	struct bpf_program *programs[NR_PROBES]; /* the flavour loaded for each probe */
 	int stats_fd; /* BPF run-time statistics, held on for --self (0: off) */
 	int cpus_fd;
 	struct host_facts facts;
 	bool following; /* -- COMMAND: only the followed processes get entries */
+	bool files;	/* --files: count page-cache additions per file */
 	int nr_cgroups; /* --cgroup: only their tasks get entries */
 	bool migrate_large_split; /* the kernel's mm_migrate_pages reports large_folio_split */
 	int nr_cpus;		  /* possible CPUs: the per-CPU map's value count */

@@ -20,6 +20,7 @@
 #include "cgroups.h"
 #include "command.h"
 #include "exposition.h"
+#include "file_table.h"
 #include "http_server.h"
 #include "loader.h" /* (before the skeleton: foliostat.h's types) */
 #include "foliostat.skel.h"
@@ -132,6 +133,9 @@ struct collector {
 	/* --format prometheus and --listen: counts since the start, and their text. */
 	struct series_store *series;
 	struct exposition exposition;
+	/* --files: the record's files so far, and what the record shows of them. */
+	struct file_table files;
+	struct file_summary file_summary;
 	struct fs_report *report;
 	double start_time;	/* Unix seconds */
 	__u64 expositions;	/* made so far */
@@ -156,6 +160,8 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	 * would have no name by the time its row is printed. */
 	for (size_t i = 0; !ret && c->opts->by != FS_BY_COMM && i < c->window.nr; i++)
 		cgroup_name(&c->cgroup_names, c->window.rows[i].cgroup);
+	if (!ret && c->opts->files)
+		ret = file_table_read(&c->files);
 	if (ret) {
 		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
 		return -1;
@@ -242,6 +248,15 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 		errno = ENOMEM;
 		return -1;
 	}
+	if (opts->files) {
+		ret = file_table_summarize(&c->files, (size_t)opts->top, "/proc/self/mountinfo",
+					   &c->file_summary);
+		if (ret) {
+			errno = -ret;
+			return -1;
+		}
+		report->files = &c->file_summary;
+	}
 	if (file && !(out = output_file_begin(file)))
 		return -1;
 	if (opts->format == FS_FORMAT_PROMETHEUS)
@@ -289,6 +304,10 @@ static const struct {
     MEASURED_BY(measured[HIST_PAGECACHE], PROBE_PAGECACHE_ADD),
     MEASURED_BY(free_measured, PROBE_PAGE_FREE),
     MEASURED_BY(faults_measured[FS_FAULT_FILE], PROBE_FAULT_FILE),
+    MEASURED_BY(faults_measured[FS_FAULT_MAJOR], PROBE_FAULT_MAJOR),
+    MEASURED_BY(faults_measured[FS_FAULT_MINOR], PROBE_FAULT_MINOR),
+    MEASURED_BY(thp_fault_alloc_measured, PROBE_MEMCG_EVENTS),
+    MEASURED_BY(compaction_by_order_measured, PROBE_COMPACTION_REQUEST),
     MEASURED_BY(thp_measured[FS_THP_COLLAPSE], PROBE_THP_COLLAPSE),
     MEASURED_BY(thp_measured[FS_THP_COLLAPSE_FILE], PROBE_THP_COLLAPSE_FILE),
     MEASURED_BY(thp_measured[FS_THP_SCAN], PROBE_THP_SCAN),
@@ -323,6 +342,10 @@ static void report_measured(struct fs_report *report, const struct loader *loade
 	report->measured[HIST_ALLOC] = true;
 	report->measured[HIST_ALLOC_MOVABLE] = true;
 	report->measured[HIST_ALLOC_KERNEL] = true;
+	report->measured[HIST_ALLOC_FAILED] = true;
+	/* A discard is a free before an LRU insertion: both must be seen. */
+	report->measured[HIST_DISCARDED] =
+	    p[PROBE_PAGE_FREE].attached && p[PROBE_LRU_INSERT].attached;
 	/* The breakdown by access and cause covers both modes, so it needs both tracepoints;
 	 * perf's page-fault event tells the mode only (FS_FAULT_KIND_MODE_ONLY). */
 	for (int f = FS_FAULT_READ; f <= FS_FAULT_PROTECTION; f++)
@@ -387,6 +410,8 @@ static void collector_close(struct collector *c)
 		c->series = NULL;
 	}
 	exposition_free(&c->exposition);
+	file_summary_free(&c->file_summary);
+	file_table_close(&c->files);
 	cgroup_names_close(&c->cgroup_names);
 	process_table_free(&c->window);
 	kernel_counters_free(&c->kernel_before);
@@ -426,6 +451,13 @@ static int collector_open(struct collector *c, struct loader *loader, const stru
 	}
 	kernel_counters_read(&c->kernel_files, &c->kernel_before);
 	cgroup_names_open(&c->cgroup_names);
+	if (opts->files)
+		ret = file_table_open(&c->files, (size_t)opts->max_files, loader->skel);
+	if (ret) {
+		snprintf(err, err_len, "failed to allocate the table of files: %s", strerror(-ret));
+		collector_close(c);
+		return -1;
+	}
 	if (opts->self)
 		self_baseline(&c->self_before);
 	if (opts->format == FS_FORMAT_PROMETHEUS && collector_open_series(c, err, err_len)) {
@@ -581,6 +613,7 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 			last = last || (streaming && opts->count && ++records >= opts->count);
 			/* The next record starts from nothing. */
 			in_record = 0;
+			file_table_clear(&c->files);
 			process_table_free(&total);
 			kernel_counters_free(&kernel_total);
 			memset(&report.system, 0, sizeof(report.system));

@@ -25,6 +25,8 @@ enum {
 	OPT_LISTEN,
 	OPT_MAX_SERIES,
 	OPT_SERIES_GRACE,
+	OPT_FILES,
+	OPT_MAX_FILES,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +46,8 @@ static const struct option long_options[] = {
     {"max-series", required_argument, NULL, OPT_MAX_SERIES},
     {"series-grace", required_argument, NULL, OPT_SERIES_GRACE},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
+    {"files", no_argument, NULL, OPT_FILES},
+    {"max-files", required_argument, NULL, OPT_MAX_FILES},
     {"self", no_argument, NULL, OPT_SELF},
     {"check", no_argument, NULL, OPT_CHECK},
     {"verbose", no_argument, NULL, 'v'},
@@ -98,6 +102,11 @@ void print_usage(FILE *out)
 	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
 	    "                       processes a record of several reads keeps (one-shot, or\n"
 	    "                       INTERVAL over 10 s) (default %d)\n"
+	    "      --files          also count page-cache additions per file (the top files,\n"
+	    "                       with paths) and per file system; costs a hash update per\n"
+	    "                       addition\n"
+	    "      --max-files N    files a read and a record keep at most with --files; the\n"
+	    "                       others' additions are counted as untracked (default %d)\n"
 	    "      --check          report, probe by probe, what this kernel offers, then exit\n"
 	    "                       (0: the required probes attach; 1: they do not)\n"
 	    "      --self           add foliostat's own cost to each record (turns on the\n"
@@ -113,7 +122,7 @@ void print_usage(FILE *out)
 	    "  foliostat -- make -j8    the build's processes, summary when it ends\n"
 	    "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
 	    FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_MAX_SERIES,
-	    FS_DEFAULT_SERIES_GRACE_S, FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS);
+	    FS_DEFAULT_SERIES_GRACE_S, FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS, FS_DEFAULT_MAX_FILES);
 }
 
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
@@ -232,13 +241,14 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				   size_t err_len, FILE *out)
 {
 	char name[3];
-	bool top_given = false, by_given = false, format_given = false;
+	bool top_given = false, by_given = false, format_given = false, max_files_given = false;
 	long value;
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->top = FS_DEFAULT_TOP;
 	opts->max_tasks = FS_DEFAULT_MAX_TASKS;
+	opts->max_files = FS_DEFAULT_MAX_FILES;
 	opts->max_series = FS_DEFAULT_MAX_SERIES;
 	opts->series_grace_s = FS_DEFAULT_SERIES_GRACE_S;
 	err[0] = '\0';
@@ -367,6 +377,18 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				return FS_PARSE_USAGE;
 			}
 			break;
+		case OPT_FILES:
+			opts->files = true;
+			break;
+		case OPT_MAX_FILES:
+			max_files_given = true;
+			if (!parse_long(optarg, 1, FS_MAX_MAX_FILES, &opts->max_files)) {
+				set_error(err, err_len,
+					  "invalid --max-files '%s': expected 1 to %d", optarg,
+					  FS_MAX_MAX_FILES);
+				return FS_PARSE_USAGE;
+			}
+			break;
 		case OPT_SELF:
 			opts->self = true;
 			break;
@@ -437,6 +459,17 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	/* A command's processes are few and all of interest: every one of them, unless -n. */
 	if (opts->command && !top_given)
 		opts->top = 0;
+	if (max_files_given && !opts->files) {
+		set_error(err, err_len, "--max-files sizes the table of --files: give both");
+		return FS_PARSE_USAGE;
+	}
+	/* The exposition has no per-file families: files are for records. */
+	if (opts->files && opts->format == FS_FORMAT_PROMETHEUS) {
+		set_error(err, err_len,
+			  "--files is for table and JSON records: not with --listen or --format "
+			  "prometheus");
+		return FS_PARSE_USAGE;
+	}
 	if (opts->interval_s > 0 && opts->duration_s > 0) {
 		set_error(err, err_len,
 			  "--duration is for the one-shot summary; with an INTERVAL use COUNT");

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include "files.h"
 #include "foliostat.h"
 
 #define FS_MAX_PID_FILTERS 64
@@ -39,6 +40,8 @@ struct fs_options {
 	long top;	     /* at most this many processes per record; 0: all */
 	long max_tasks;	     /* capacity of the BPF task table (threads) */
 	bool self;	     /* report foliostat's own cost in each record */
+	bool files;	     /* --files: page-cache additions per file and file system */
+	long max_files;	     /* --max-files: files a read, and a record, keeps at most */
 	bool check;	     /* only report what this host offers, then exit */
 	const char *output;  /* write each record to this file, replacing it; NULL: stdout */
 	enum fs_row_kind by; /* --by (cgroup by default when exporting) */

@@ -11,6 +11,7 @@
 #include "cgroup_labels.h"
 #include "cgroup_names.h"
 #include "counters.h"
+#include "file_table.h"
 #include "json_writer.h"
 #include "report.h"
 #include "utf8.h"
@@ -102,15 +103,43 @@ static void migrate_json(struct json_writer *w, const struct fs_report *r,
 	jw_object_end(w);
 }
 
+/* "by_order": {"9": {"stalls": N, "total_us": N}, ...}: direct compaction by the order that
+ * asked for it, orders without any omitted; null without its probe. */
+static void by_order_json(struct json_writer *w, const struct fs_report *r,
+			  const struct fs_order_stalls *by_order)
+{
+	char key[8];
+
+	jw_key(w, "by_order");
+	if (!r->compaction_by_order_measured) {
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
+	for (int o = 0; o < FS_NR_ORDERS; o++) {
+		if (!by_order->count[o])
+			continue;
+		snprintf(key, sizeof(key), "%d", o);
+		jw_key(w, key);
+		jw_object_begin(w);
+		jw_member_int(w, "stalls", (long long)by_order->count[o]);
+		jw_member_int(w, "total_us", (long long)(by_order->total_ns[o] / 1000));
+		jw_object_end(w);
+	}
+	jw_object_end(w);
+}
+
 /* {"stalls": N, "total_us": N, "hist_us": {"0": n, "1": n, "2": n, "4": n, ...}}: histogram
  * keys are each bucket's lower bound in microseconds; empty buckets are omitted. Then the pages
- * reclaimed in them and the stalls of threads the table had no room for, where given. */
-static void stalls_json(struct json_writer *w, bool measured, const struct fs_stalls *s,
-			const __u64 *reclaimed, const __u64 *untracked)
+ * reclaimed in them, the stalls of threads the table had no room for, and compaction's stalls
+ * by order, where given. */
+static void stalls_json(struct json_writer *w, const struct fs_report *r, int kind,
+			const struct fs_stalls *s, const __u64 *reclaimed, const __u64 *untracked,
+			const struct fs_order_stalls *by_order)
 {
 	char key[24];
 
-	if (!measured) {
+	if (!r->stall_measured[kind]) {
 		jw_null(w);
 		return;
 	}
@@ -130,6 +159,8 @@ static void stalls_json(struct json_writer *w, bool measured, const struct fs_st
 		jw_member_int(w, "reclaimed", (long long)*reclaimed);
 	if (untracked)
 		jw_member_int(w, "untracked", (long long)*untracked);
+	if (kind == FS_STALL_COMPACTION)
+		by_order_json(w, r, by_order);
 	jw_object_end(w);
 }
 
@@ -272,6 +303,7 @@ static void group_json(struct json_writer *w, const struct fs_report *r, const s
 	lru_json(w, r, c, false);
 	jw_key(w, "thp");
 	jw_object_begin(w);
+	count_or_null(w, "fault_alloc", r->thp_fault_alloc_measured, c->thp_fault_alloc);
 	jw_key(w, "migrate");
 	migrate_json(w, r, c);
 	jw_object_end(w);
@@ -309,16 +341,17 @@ static void probes_json(struct json_writer *w, const struct fs_report *r)
 static void stall_json(struct json_writer *w, const struct fs_report *r,
 		       const struct fs_proc_counters *pc, int kind)
 {
-	stalls_json(w, r->stall_measured[kind], &pc->stalls[kind],
-		    kind != FS_STALL_COMPACTION ? &pc->reclaimed[kind] : NULL, NULL);
+	stalls_json(w, r, kind, &pc->stalls[kind],
+		    kind != FS_STALL_COMPACTION ? &pc->reclaimed[kind] : NULL, NULL,
+		    &pc->compaction_by_order);
 }
 
 /* The same over the system, with the stalls of processes the table had no room for. */
 static void system_stall_json(struct json_writer *w, const struct fs_report *r, int kind)
 {
-	stalls_json(w, r->stall_measured[kind], &r->system.stalls[kind],
+	stalls_json(w, r, kind, &r->system.stalls[kind],
 		    kind != FS_STALL_COMPACTION ? &r->system.reclaimed[kind] : NULL,
-		    &r->system.stalls_untracked[kind]);
+		    &r->system.stalls_untracked[kind], &r->system.compaction_by_order);
 }
 
 /* {list: pages} for the lists the kernel names, or null without the probe. */
@@ -389,6 +422,8 @@ static void system_json(struct json_writer *w, const struct fs_report *r)
 	lru_json(w, r, &r->system.total, true);
 	jw_key(w, "thp");
 	jw_object_begin(w);
+	count_or_null(w, "fault_alloc", r->thp_fault_alloc_measured,
+		      r->system.total.thp_fault_alloc);
 	thp_members(w, r, &r->system.thp);
 	jw_key(w, "unattributed");
 	jw_object_begin(w);
@@ -503,6 +538,7 @@ static void process_json(struct json_writer *w, const struct fs_report *r,
 	lru_json(w, r, &row->counters, false);
 	jw_key(w, "thp");
 	jw_object_begin(w);
+	count_or_null(w, "fault_alloc", r->thp_fault_alloc_measured, row->counters.thp_fault_alloc);
 	thp_members(w, r, &pc->thp);
 	jw_key(w, "migrate");
 	migrate_json(w, r, &row->counters);
@@ -555,6 +591,75 @@ static void self_json(struct json_writer *w, const struct fs_report *r)
 	jw_object_end(w);
 }
 
+/* A device as user space writes it, "MAJOR:MINOR". */
+static void dev_json(struct json_writer *w, __u32 dev)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%u:%u", FILE_DEV_MAJOR(dev), FILE_DEV_MINOR(dev));
+	jw_key(w, "dev");
+	jw_string(w, text);
+}
+
+/* A string from the kernel or the mount table, made valid UTF-8; null for NULL. */
+static void name_json(struct json_writer *w, const char *name, const char *value)
+{
+	char *clean = value ? malloc(UTF8_SANITIZED_SIZE(strlen(value))) : NULL;
+
+	jw_key(w, name);
+	if (clean) {
+		utf8_sanitize(value, strlen(value), clean);
+		jw_string(w, clean);
+	} else {
+		jw_null(w);
+	}
+	free(clean);
+}
+
+/* --files: "files", the top files by pages added, and "filesystems", every file system with
+ * additions (see foliostat(8)). */
+static void files_json(struct json_writer *w, const struct file_summary *s)
+{
+	char path[FS_FILE_NAME_DEPTH * FS_FILE_NAME_LEN + 4096];
+
+	jw_key(w, "files");
+	jw_array_begin(w);
+	for (size_t i = 0; i < s->nr_shown; i++) {
+		const struct file_row *row = s->ranked[i];
+		bool complete;
+
+		jw_object_begin(w);
+		name_json(w, "path", file_path(s, row, path, sizeof(path), &complete));
+		jw_key(w, "path_complete");
+		jw_bool(w, complete);
+		dev_json(w, row->dev);
+		jw_key(w, "ino");
+		jw_uint(w, row->ino);
+		jw_member_int(w, "pages", (long long)row->pages);
+		jw_key(w, "folios");
+		hist_json(w, row->folios);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_key(w, "filesystems");
+	jw_array_begin(w);
+	for (size_t i = 0; i < s->nr_systems; i++) {
+		const struct file_system *fs = &s->systems[i];
+
+		jw_object_begin(w);
+		dev_json(w, fs->dev);
+		name_json(w, "mount", fs->mount ? fs->mount->point : NULL);
+		name_json(w, "fstype", fs->mount ? fs->mount->fstype : NULL);
+		jw_member_int(w, "pages", (long long)hist_pages(fs->folios));
+		jw_key(w, "folios");
+		hist_json(w, fs->folios);
+		jw_member_int(w, "files", (long long)fs->files);
+		jw_member_int(w, "untracked_pages", (long long)hist_pages(fs->untracked));
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+}
+
 /* --by: the array the rows are in (what a row is: fs_row_kind_names). */
 static const char *const row_array_names[] = {
     [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
@@ -590,6 +695,8 @@ int render_json(FILE *out, const struct fs_report *r)
 		jw_key(&w, "self");
 		self_json(&w, r);
 	}
+	if (r->files)
+		files_json(&w, r->files);
 	jw_object_end(&w);
 	jw_raw(&w, "\n", 1);
 	if (w.failed) {

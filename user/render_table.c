@@ -7,6 +7,7 @@
 
 #include "cgroup_names.h"
 #include "counters.h"
+#include "file_table.h"
 #include "histogram_text.h"
 #include "report.h"
 #include "utf8.h"
@@ -156,15 +157,15 @@ static void print_faults(FILE *out, const struct fs_report *r)
 {
 	/* The JSON names, squeezed to fit 100 columns. */
 	static const char *const headers[FS_NR_FAULT_COUNTERS] = {
-	    "user", "kernel", "read", "write", "exec", "notpresent", "protection", "file",
+	    "user", "kernel", "read", "write", "exec", "notprsnt", "protect", "file", "major", "minor",
 	};
 
 	fprintf(out, "%-8s", "FAULTS");
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		fprintf(out, " %10s", headers[f]);
+		fprintf(out, " %8s", headers[f]);
 	fprintf(out, "\n%-8s", "  system");
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		print_count(out, 10, fault_count(&r->system.total, f), r->faults_measured[f]);
+		print_count(out, 8, fault_count(&r->system.total, f), r->faults_measured[f]);
 	fprintf(out, "\n\n");
 }
 
@@ -312,19 +313,116 @@ static bool any_stalls(const struct fs_stalls *stalls)
 	return false;
 }
 
-/* One block of the THP AND STALLS section: collapse outcomes, migration, stalls. */
+/* The order of a PMD-sized huge page: a page table holds page_size / 8 entries. */
+static int pmd_order(const struct fs_report *r)
+{
+	int order = 0;
+
+	for (long entries = r->host->page_size / 8; entries > 1; entries >>= 1)
+		order++;
+	return order;
+}
+
+/* Did a THP fault, or any large movable allocation, come out of the window without a folio? */
+static bool any_thp_faults(const struct fs_totals *c)
+{
+	return c->thp_fault_alloc || words_sum(c->folios[FS_FOLIO_ALLOC_FAILED] + 1,
+					       FS_NR_ORDERS - 1) ||
+	       words_sum(c->folios[FS_FOLIO_DISCARDED], FS_NR_ORDERS);
+}
+
+/* "order 4 12, order 9 3": the orders of a histogram above 0 with a count. */
+static void print_orders(FILE *out, const __u64 *hist)
+{
+	const char *sep = "";
+
+	for (int o = 1; o < FS_NR_ORDERS; o++) {
+		if (!hist[o])
+			continue;
+		fprintf(out, "%sorder %d %llu", sep, o, (unsigned long long)hist[o]);
+		sep = ", ";
+	}
+}
+
+/*
+ * Why the memory did not come in large folios, in one line for PMD-sized THP faults: "thp faults
+ * 32 got 2 MiB, 4 fell back (memcg limit, race), 2 fell back (none free)": the memory cgroup
+ * refused the charge of a folio allocated for the fault (or another thread mapped the range
+ * first), or no free block was found;
+ * then large allocations of other orders that failed or were discarded, by order.
+ */
+static void print_thp_faults(FILE *out, const struct fs_report *r, const struct fs_totals *c)
+{
+	const __u64 *failed = c->folios[FS_FOLIO_ALLOC_FAILED];
+	const __u64 *discarded = c->folios[FS_FOLIO_DISCARDED];
+	int pmd = pmd_order(r);
+	__u64 other_failed = words_sum(failed + 1, FS_NR_ORDERS - 1) - failed[pmd];
+	__u64 other_discarded = words_sum(discarded + 1, FS_NR_ORDERS - 1) - discarded[pmd];
+
+	if (!any_thp_faults(c))
+		return;
+	fprintf(out, "    %-14s", "thp faults");
+	if (r->thp_fault_alloc_measured)
+		fprintf(out, "%llu got %ld MiB", (unsigned long long)c->thp_fault_alloc,
+			(r->host->page_size << pmd) >> 20);
+	else
+		fprintf(out, "huge pages got: n/a");
+	if (r->measured[HIST_DISCARDED])
+		fprintf(out, ", %llu fell back (memcg limit, race)", (unsigned long long)discarded[pmd]);
+	fprintf(out, ", %llu fell back (none free)\n", (unsigned long long)failed[pmd]);
+	if (other_failed) {
+		fprintf(out, "    %-14s", "no folio");
+		print_orders(out, failed);
+		fprintf(out, "\n");
+	}
+	if (other_discarded) {
+		fprintf(out, "    %-14s", "discarded");
+		print_orders(out, discarded);
+		fprintf(out, "\n");
+	}
+}
+
+/* "    by order      9: 3 stalls, 12.4 ms, 4.1 ms per folio allocated": direct compaction by
+ * the order that asked for it, and its cost per folio of that order the allocator handed out. */
+static void print_compaction_by_order(FILE *out, const struct fs_order_stalls *by_order,
+				      const struct fs_totals *c)
+{
+	__u64 alloc[FS_NR_ORDERS];
+
+	folio_hist(c, HIST_ALLOC, alloc);
+	for (int o = 1; o < FS_NR_ORDERS; o++) {
+		if (!by_order->count[o])
+			continue;
+		fprintf(out, "      %-12s%d: %llu stalls, %.1f ms", "by order", o,
+			(unsigned long long)by_order->count[o], by_order->total_ns[o] / 1e6);
+		if (alloc[o])
+			fprintf(out, ", %.2f ms per order-%d folio allocated",
+				by_order->total_ns[o] / 1e6 / (double)alloc[o], o);
+		fprintf(out, "\n");
+	}
+}
+
+/* One block of the THP AND STALLS section: THP fault outcomes, collapse outcomes, migration,
+ * stalls. */
 static void print_activity_block(FILE *out, const struct fs_report *r, const char *who,
 				 const struct fs_thp_results *thp, const struct fs_totals *c,
-				 const struct fs_stalls *stalls, const __u64 *reclaimed)
+				 const struct fs_stalls *stalls, const __u64 *reclaimed,
+				 const struct fs_order_stalls *by_order)
 {
 	bool migrated = c && words_sum(c->migrate, FS_NR_MIGRATE_COUNTERS);
+	bool faults = c && any_thp_faults(c);
 
-	if (!print_results(out, r, who, thp) && (migrated || any_stalls(stalls)))
+	if (!print_results(out, r, who, thp) && (migrated || faults || any_stalls(stalls)))
 		fprintf(out, "  %s\n", who);
 	if (c)
+		print_thp_faults(out, r, c);
+	if (c)
 		print_migrate(out, c);
-	for (int k = 0; k < FS_NR_STALLS; k++)
+	for (int k = 0; k < FS_NR_STALLS; k++) {
 		print_stall(out, stalls, reclaimed[k], k);
+		if (k == FS_STALL_COMPACTION && c)
+			print_compaction_by_order(out, by_order, c);
+	}
 }
 
 /*
@@ -338,7 +436,7 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 	const struct system_totals *sys = &r->system;
 	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], who[96], title[64];
 	bool header = words_sum(sys->total.migrate, FS_NR_MIGRATE_COUNTERS) ||
-		      any_stalls(sys->stalls) ||
+		      any_stalls(sys->stalls) || any_thp_faults(&sys->total) ||
 		      words_sum((const __u64 *)&sys->thp, FS_WORDS(sys->thp));
 
 	for (size_t i = 0; !header && r->kernel && i < r->kernel->nr; i++)
@@ -346,7 +444,8 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 	if (!header)
 		return;
 	fprintf(out, "THP AND STALLS\n");
-	print_activity_block(out, r, "system", &sys->thp, &sys->total, sys->stalls, sys->reclaimed);
+	print_activity_block(out, r, "system", &sys->thp, &sys->total, sys->stalls, sys->reclaimed,
+			     &sys->compaction_by_order);
 	print_results(out, r, "owner unknown", &sys->thp_unattributed);
 	print_results(out, r, "table full", &sys->thp_untracked);
 	for (size_t i = 0; i < r->nr_shown; i++) {
@@ -357,7 +456,7 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 		printable_comm(row->comm, comm);
 		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
 		print_activity_block(out, r, who, &pc->thp, &row->counters, pc->stalls,
-				     pc->reclaimed);
+				     pc->reclaimed, &pc->compaction_by_order);
 	}
 	for (size_t i = 0; r->kernel && i < r->kernel->nr; i++)
 		if (r->kernel->items[i].value)
@@ -432,6 +531,84 @@ static void print_details(FILE *out, const struct fs_report *r)
 	}
 }
 
+/* A path for a column of `width`: its end, when it is longer; control characters as '?'. */
+static const char *path_tail(const char *path, char *out, size_t width)
+{
+	size_t len = strlen(path);
+
+	if (len > width) {
+		path += len - (width - 3);
+		while ((*path & 0xc0) == 0x80) /* not in the middle of a character */
+			path++;
+		memcpy(out, "...", 3);
+		utf8_sanitize(path, strlen(path), out + 3);
+	} else {
+		utf8_sanitize(path, len, out);
+	}
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return out;
+}
+
+/* The share of a histogram's pages in large folios (order 1 and up), in percent. */
+static double large_share(const __u64 *hist)
+{
+	__u64 pages = hist_pages(hist);
+
+	return pages ? 100.0 * (double)(pages - hist[0]) / (double)pages : 0.0;
+}
+
+/* PAGE-CACHE FILES (--files): the top files by pages added, then a line per file system. */
+static void print_files(FILE *out, const struct fs_report *r)
+{
+	const struct file_summary *s = r->files;
+	char path[FS_FILE_NAME_DEPTH * FS_FILE_NAME_LEN + 4096], shown[UTF8_SANITIZED_SIZE(62)];
+	char dev[24];
+	long ps = r->host->page_size;
+
+	fprintf(out, "%-64s %12s %10s %6s\n", "PAGE-CACHE FILES (pages added)", "PAGES", "MiB",
+		"LARGE");
+	for (size_t i = 0; i < s->nr_shown; i++) {
+		const struct file_row *row = s->ranked[i];
+		const char *p;
+		bool complete;
+
+		p = file_path(s, row, path, sizeof(path), &complete);
+		if (!p) {
+			snprintf(path, sizeof(path), "(no name: inode %llu on %u:%u)",
+				 (unsigned long long)row->ino, FILE_DEV_MAJOR(row->dev),
+				 FILE_DEV_MINOR(row->dev));
+			p = path;
+		}
+		fprintf(out, "  %-62s %12llu %10.1f %5.1f%%\n", path_tail(p, shown, 62),
+			(unsigned long long)row->pages, pages_to_mib(row->pages, ps),
+			large_share(row->folios));
+	}
+	fprintf(out, "\n%-34s %-10s %12s %10s %6s %3s %7s %10s\n", "FILE SYSTEMS", "DEV", "PAGES",
+		"MiB", "LARGE", "MAX", "FILES", "UNTRACKED");
+	for (size_t i = 0; i < s->nr_systems; i++) {
+		const struct file_system *fs = &s->systems[i];
+		__u64 pages = hist_pages(fs->folios);
+		int largest = 0;
+
+		for (int o = 0; o < FS_NR_ORDERS; o++)
+			if (fs->folios[o])
+				largest = o;
+		if (fs->mount)
+			snprintf(path, sizeof(path), "%s (%s)", fs->mount->point, fs->mount->fstype);
+		else
+			snprintf(path, sizeof(path), "(not mounted here)");
+		snprintf(dev, sizeof(dev), "%u:%u", FILE_DEV_MAJOR(fs->dev),
+			 FILE_DEV_MINOR(fs->dev));
+		fprintf(out, "  %-32s %-10s %12llu %10.1f %5.1f%% %3d %7zu %10llu\n",
+			path_tail(path, shown, 32), dev, (unsigned long long)pages,
+			pages_to_mib(pages, ps), large_share(fs->folios), largest, fs->files,
+			(unsigned long long)hist_pages(fs->untracked));
+	}
+	fprintf(out, "\n");
+}
+
 /* SELF: what foliostat cost in the window (--self). */
 static void print_self(FILE *out, const struct fs_report *r)
 {
@@ -463,6 +640,8 @@ int render_table(FILE *out, const struct fs_report *r)
 	print_faults(out, r);
 	print_tlb_lru(out, r);
 	print_processes(out, r);
+	if (r->files)
+		print_files(out, r);
 	if (r->self)
 		print_self(out, r);
 	print_thp_and_stalls(out, r);

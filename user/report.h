@@ -42,9 +42,18 @@ struct probe_status {
 
 /* Folio histograms by name, in the order and with the names of the JSON record. A histogram
  * that the counters keep split (alloc = movable + kernel) is summed here. */
-enum fs_hist_name { HIST_ALLOC, HIST_ALLOC_MOVABLE, HIST_ALLOC_KERNEL, HIST_PAGECACHE, NR_HISTS };
+enum fs_hist_name {
+	HIST_ALLOC,
+	HIST_ALLOC_MOVABLE,
+	HIST_ALLOC_KERNEL,
+	HIST_PAGECACHE,
+	HIST_ALLOC_FAILED, /* movable allocations that got no folio */
+	HIST_DISCARDED,	   /* movable large folios freed before they reached an LRU list */
+	NR_HISTS
+};
 extern const char *const hist_names[NR_HISTS];
 struct cgroup_names;
+struct file_summary;
 
 struct fs_report {
 	struct timespec end; /* wall-clock end of the window */
@@ -62,6 +71,8 @@ struct fs_report {
 	bool thp_measured[FS_NR_THP_EVENTS];
 	bool migrate_measured[FS_NR_MIGRATE_COUNTERS];
 	bool stall_measured[FS_NR_STALLS];
+	bool thp_fault_alloc_measured;	      /* memcg:count_memcg_events */
+	bool compaction_by_order_measured;    /* compaction:mm_compaction_try_to_compact_pages */
 	bool vmscan_measured[FS_NR_VMSCAN_FIGURES];
 	/* Names of kernel enum values from its BTF, lowercased, without their prefix:
 	 * enum scan_result, enum tlb_flush_reason, enum lru_list. *_known: which values the
@@ -78,6 +89,7 @@ struct fs_report {
 	const char *attribution; /* how events find their thread: "records", "lookups" */
 	struct system_totals system;
 	const struct process_table *processes; /* ranked, most active first */
+	const struct file_summary *files;      /* --files, or NULL */
 	size_t nr_shown;		       /* how many of them to print (--top) */
 };
 

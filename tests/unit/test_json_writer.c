@@ -82,6 +82,22 @@ static bool numbers_read_as_jansson_wrote_them(void)
 	       check_number(0, 123456.789, "123456.789") && check_number(0, INFINITY, "null");
 }
 
+/* Inode numbers use all 64 bits on some file systems. */
+static bool unsigned_numbers_use_all_64_bits(void)
+{
+	struct json_writer w = {0};
+	bool ok;
+
+	jw_reset(&w);
+	jw_array_begin(&w);
+	jw_uint(&w, 0);
+	jw_uint(&w, ULLONG_MAX);
+	jw_array_end(&w);
+	ok = ASSERT_STREQ(text_of(&w), "[0,18446744073709551615]");
+	jw_free(&w);
+	return ok;
+}
+
 static bool too_deep_fails(void)
 {
 	struct json_writer w = {0};
@@ -98,6 +114,7 @@ static bool too_deep_fails(void)
 const struct unit_test json_writer_tests[] = {
     UNIT_TEST(members_and_elements_are_separated),
     UNIT_TEST(strings_are_escaped),
+    UNIT_TEST(unsigned_numbers_use_all_64_bits),
     UNIT_TEST(numbers_read_as_jansson_wrote_them),
     UNIT_TEST(too_deep_fails),
     {},

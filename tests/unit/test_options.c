@@ -220,7 +220,26 @@ static bool format_names_the_output(void)
 	       ASSERT_EQ(opts.max_series, 5) && ASSERT_TRUE(opts.series_grace_s == 2.5);
 }
 
+/* --files is off by default; --max-files sizes its table, and needs it; no files in the
+ * exposition. */
+static bool files_are_asked_for(void)
+{
+	return ASSERT_EQ(PARSE("-j"), FS_PARSE_RUN) && ASSERT_TRUE(!opts.files) &&
+	       ASSERT_EQ(opts.max_files, FS_DEFAULT_MAX_FILES) &&
+	       ASSERT_EQ(PARSE("--files", "--max-files", "16", "-j", "1"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.files) && ASSERT_EQ(opts.max_files, 16) &&
+	       ASSERT_EQ(PARSE("--max-files", "16"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--files") &&
+	       ASSERT_EQ(PARSE("--files", "--max-files", "0"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "invalid --max-files '0'") &&
+	       ASSERT_EQ(PARSE("--files", "--max-files", "2000000"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--files", "--listen", "9999"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--files", "--format", "prometheus"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--files is for table and JSON records");
+}
+
 const struct unit_test options_tests[] = {
+    UNIT_TEST(files_are_asked_for),
     UNIT_TEST(listen_takes_port_address_or_both),
     UNIT_TEST(listen_refuses_what_does_not_parse),
     UNIT_TEST(format_names_the_output),
