@@ -111,6 +111,13 @@ done
 workload pages 4096 >/tmp/workload
 workload thp 16 >>/tmp/workload
 workload tlbflip 1000 >>/tmp/workload
+# THP faults that find no free huge page (the workload fragments memory and has hugetlb hold
+# every free 2 MiB block): with defrag "never" they fall back at once, with "always" they
+# compact first, for order 9.
+echo never >/sys/kernel/mm/transparent_hugepage/defrag
+workload scarce 256,8 >>/tmp/workload
+echo always >/sys/kernel/mm/transparent_hugepage/defrag
+workload scarce 256,8 >>/tmp/workload
 # ramfs (tmpfs would not do: shmem has a page-cache path of its own) puts what is written in
 # the page cache, on the unevictable LRU list: 2048 pages by dd.
 mount -t ramfs ramfs /ramfs
@@ -185,7 +192,7 @@ def hist(pid, name):
                     total[order] = total.get(order, 0) + n
     return total
 
-pages, thp, tlbflip = workloads
+pages, thp, tlbflip, scarce_never, scarce_always = workloads
 ok = True
 order0 = hist(pages["pid"], "alloc_movable").get("0", 0)
 print(f"vmtest: pages 4096: {order0} order-0 movable folios")
@@ -244,7 +251,8 @@ def null_paths(o, path=""):
     if o is None:
         return [path[1:]]
     return [n for k, v in o.items() for n in null_paths(v, f"{path}.{k}")] if isinstance(o, dict) else []
-expected = {"faults.file", "thp.collapse_file", "thp.migrate.large_folio_split"}
+expected = {"faults.file", "thp.collapse_file", "thp.migrate.large_folio_split",
+            "thp.fault_alloc"}
 if arch == "arm64":
     expected |= {f"faults.{k}" for k in ("read", "write", "exec", "not_present", "protection")} | {"tlb"}
 nulls = {n for p in of_pid(pages["pid"]) for n in null_paths(p)}
@@ -265,6 +273,34 @@ unevictable = sum(p["lru"]["insert"]["unevictable"]["pages"] for p in dd)
 print(f"vmtest: dd 2048 pages into ramfs: {cached} order-0 page-cache folios, "
       f"{unevictable} pages onto the unevictable LRU")
 ok &= cached == 2048 and 2048 - 30 <= unevictable <= 2048 + 30
+
+# Completed faults, major and minor (perf's events on every architecture): each touched page is
+# one minor fault, and every completed fault was a hardware fault first.
+minor, major = faults_of(pages["pid"], "minor"), faults_of(pages["pid"], "major")
+print(f"vmtest: pages 4096: {minor} minor faults, {major} major")
+all_faults = faults + faults_of(pages["pid"], "kernel")
+ok &= minor is not None and 4096 <= minor <= all_faults and major == 0
+
+# THP faults with no free huge page: on 6.1 (no memcg:count_memcg_events) the huge pages got
+# are null, and each attempt without a block is an order-9 allocation that returned none.
+def order9(pid, name):
+    return hist(pid, name).get("9", 0)
+failed = order9(scarce_never["pid"], "alloc_failed")
+got = [p["thp"]["fault_alloc"] for p in of_pid(scarce_never["pid"])]
+print(f"vmtest: scarce, defrag never: {scarce_never['attempts']} THP attempts, "
+      f"{scarce_never['huge_pages']} huge pages (smaps), {failed} order-9 allocations found "
+      f"none, {order9(scarce_never['pid'], 'discarded')} discarded, fault_alloc {got}; "
+      f"hugetlb took {scarce_never['hugetlb_taken']}")
+ok &= failed >= 1 and failed == scarce_never["attempts"] - scarce_never["huge_pages"]
+ok &= order9(scarce_never["pid"], "discarded") == 0 and set(got) == {None}
+ok &= "no such tracepoint" in probes.get("memcg:count_memcg_events", "")
+# With defrag "always" the attempts compact first: the stalls are charged to order 9.
+comp = [p["thp"]["compaction"] for p in of_pid(scarce_always["pid"])]
+stalls = sum(c["stalls"] for c in comp)
+by9 = sum(c["by_order"].get("9", {}).get("stalls", 0) for c in comp)
+print(f"vmtest: scarce, defrag always: {scarce_always['huge_pages']} huge pages, "
+      f"{stalls} compaction stalls, {by9} of them for order 9")
+ok &= by9 >= 1 and by9 == stalls
 sys.exit(0 if ok else "vmtest: figures off")
 CHECK
 echo "vmtest: PASS"

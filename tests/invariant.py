@@ -30,7 +30,7 @@ def add_into(total, value):
 
 
 # The counter groups of a process row, and where the interrupt and untracked groups keep them.
-THREAD_GROUPS = [("folios",), ("faults",), ("tlb",), ("lru",), ("thp", "migrate")]
+THREAD_GROUPS = [("folios",), ("faults",), ("tlb",), ("lru",), ("thp", "migrate"), ("thp", "fault_alloc")]
 
 
 def get(obj, path):

@@ -380,17 +380,112 @@ static void action_family(const char *counts)
 	       child_usage.ru_minflt + child_usage.ru_majflt);
 }
 
-static void action_thp(long mib)
+/* "MIB[,KIB]": advise MIB MiB for THP and touch all of it, or only its first KIB KiB (whose
+ * last 2 MiB block, if partly touched, still faults as one THP attempt). */
+static void action_thp(const char *arg)
 {
-	size_t len = (size_t)mib << 20;
-	char *mem = map_aligned(len);
+	long mib = 0, kib = -1;
+	size_t len, touched;
+	char *mem;
 
+	if (sscanf(arg, "%ld,%ld", &mib, &kib) < 1 || mib <= 0 || kib > mib * 1024)
+		die("thp MIB[,KIB]");
+	len = (size_t)mib << 20;
+	touched = kib < 0 ? len : (size_t)kib << 10;
+	mem = map_aligned(len);
 	if (madvise(mem, len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
-	touch(mem, len);
+	touch(mem, touched);
 	printf("{\"pid\":%d,\"action\":\"thp\",\"bytes\":%zu,\"pages_touched\":%zu,"
 	       "\"huge_pages\":%ld}\n",
-	       getpid(), len, len / page_size, huge_pages_in(mem, len));
+	       getpid(), len, touched / page_size, huge_pages_in(mem, len));
+}
+
+/* Free blocks of the PMD order or larger over every zone (/proc/buddyinfo), in PMD-order
+ * blocks: what hugetlb can take at once, with neither reclaim nor compaction. */
+static long free_pmd_blocks(int pmd_order)
+{
+	FILE *f = fopen("/proc/buddyinfo", "r");
+	char line[1024];
+	long blocks = 0;
+
+	if (!f)
+		die("/proc/buddyinfo");
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "zone");
+		int order = 0, used;
+		long count;
+
+		if (!p)
+			continue;
+		p += 4;
+		while (*p == ' ')
+			p++;
+		while (*p && *p != ' ') /* the zone's name */
+			p++;
+		for (; sscanf(p, "%ld%n", &count, &used) == 1; p += used, order++)
+			if (order >= pmd_order)
+				blocks += count << (order - pmd_order);
+	}
+	fclose(f);
+	return blocks;
+}
+
+static long read_long_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v;
+
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		die(path);
+	fclose(f);
+	return v;
+}
+
+static void write_long_file(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fprintf(f, "%ld\n", v) < 0 || fclose(f))
+		die(path);
+}
+
+/*
+ * "FRAG_MIB,THP_MIB": THP faults where no free huge page exists, made so by the workload itself:
+ * it faults FRAG_MIB of small pages and gives back every other one (free memory aplenty, none
+ * of it in 2 MiB blocks), has hugetlb take every free block of the PMD order that remains
+ * (straight off the free lists: nothing is reclaimed or compacted for it), then touches THP_MIB
+ * of MADV_HUGEPAGE memory, one THP attempt per 2 MiB, and gives hugetlb's pages back. With
+ * defrag "never" each attempt that finds no block falls back at once; with "always" it compacts
+ * first. Reports the attempts, the huge pages it got (smaps), and what hugetlb took.
+ */
+static void action_scarce(const char *arg)
+{
+	const char *nr_hugepages = "/proc/sys/vm/nr_hugepages";
+	long frag_mib, thp_mib, before, taken;
+	size_t frag_len, thp_len;
+	char *frag, *mem;
+
+	if (sscanf(arg, "%ld,%ld", &frag_mib, &thp_mib) != 2 || frag_mib <= 0 || thp_mib <= 0)
+		die("scarce FRAG_MIB,THP_MIB");
+	frag_len = (size_t)frag_mib << 20;
+	thp_len = (size_t)thp_mib << 20;
+	frag = map_small_pages(frag_len);
+	touch(frag, frag_len);
+	for (size_t off = 0; off < frag_len; off += 2 * page_size)
+		if (madvise(frag + off, page_size, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
+	before = read_long_file(nr_hugepages);
+	write_long_file(nr_hugepages, before + free_pmd_blocks(__builtin_ctzl(HUGE_SIZE / page_size)));
+	taken = read_long_file(nr_hugepages) - before;
+	mem = map_aligned(thp_len);
+	if (madvise(mem, thp_len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	touch(mem, thp_len);
+	write_long_file(nr_hugepages, before);
+	printf("{\"pid\":%d,\"action\":\"scarce\",\"attempts\":%zu,\"huge_pages\":%ld,"
+	       "\"hugetlb_taken\":%ld}\n",
+	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken);
 }
 
 static void action_pages(long pages)
@@ -452,6 +547,39 @@ static void action_mapread(const char *path)
 	       "\"resident_after\":%zu,\"sum\":%zu}\n",
 	       getpid(), size / page_size, before, after, sum);
 	munmap(map, size);
+	close(fd);
+}
+
+/*
+ * Read FILE, its pages dropped from the page cache first, through a mapping in a child process
+ * (forked, not executed: exec's own faults on the new stack go through get_user_pages(), which
+ * the kernel counts in the task but raises no perf event for), and report what the kernel
+ * accounted to the child over its whole life, from wait4(): its majflt and minflt.
+ */
+static void action_faultcount(const char *path)
+{
+	size_t size;
+	int fd = open_uncached(path, &size);
+	struct rusage usage;
+	pid_t child = fork();
+
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		size_t sum = 0;
+		char *map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+
+		if (map == MAP_FAILED)
+			_exit(1);
+		for (size_t off = 0; off < size; off += page_size)
+			sum += ((volatile char *)map)[off];
+		_exit(sum == (size_t)-1); /* keeps the reads */
+	}
+	if (wait4(child, NULL, 0, &usage) != child)
+		die("wait4");
+	printf("{\"pid\":%d,\"action\":\"faultcount\",\"child\":%d,\"pages\":%zu,"
+	       "\"majflt\":%ld,\"minflt\":%ld}\n",
+	       getpid(), child, size / page_size, usage.ru_majflt, usage.ru_minflt);
 	close(fd);
 }
 
@@ -530,13 +658,14 @@ int main(int argc, char **argv)
 	}
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
-				"thp MIB | pages N | read FILE | mapread FILE | collapse MIB | "
+				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
+				"faultcount FILE | scarce FRAG_MIB,THP_MIB | collapse MIB | "
 				"compact NODE | tlbflip N | forks N | family N,M | ring N | hop N\n"
 				"       [--in-cgroup DIR] before the action runs it in a child born there\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
-		action_thp(atol(argv[i + 1]));
+		action_thp(argv[i + 1]);
 	else if (strcmp(argv[i], "pages") == 0)
 		action_pages(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "family") == 0)
@@ -545,6 +674,10 @@ int main(int argc, char **argv)
 		action_read(argv[i + 1]);
 	else if (strcmp(argv[i], "mapread") == 0)
 		action_mapread(argv[i + 1]);
+	else if (strcmp(argv[i], "scarce") == 0)
+		action_scarce(argv[i + 1]);
+	else if (strcmp(argv[i], "faultcount") == 0)
+		action_faultcount(argv[i + 1]);
 	else if (strcmp(argv[i], "collapse") == 0)
 		action_collapse(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "compact") == 0)

@@ -1,0 +1,117 @@
+# shellcheck shell=bash
+# Integration tests of why a process did not get large folios: THP faults that got a huge page,
+# that the memory cgroup refused to charge, or that found none; and completed faults, major and
+# minor, against the kernel's own accounting of the process. (THP faults that find no free huge
+# page, and compaction charged to the order asking for it, need memory the test can exhaust:
+# scripts/vmtest.sh checks them in a VM whose memory is fixed.)
+
+# The figures of one process (or cgroup) row over all records, for the checks below.
+outcomes_of() {
+	local out=$1 select=$2
+	python3 - "$out" "$select" <<'PY'
+import json, sys
+out, select = sys.argv[1], sys.argv[2]
+recs = [json.loads(l) for l in open(out)]
+rows = [p for r in recs for p in r[{"process": "processes", "cgroup": "cgroups"}[r["by"]]]
+        if str(p.get("pid", p.get("cgroup"))) == select]
+def hist9(name):
+    return sum((p["folios"][name] or {}).get("9", 0) for p in rows)
+print(sum(p["thp"]["fault_alloc"] for p in rows), hist9("alloc"), hist9("discarded"),
+      hist9("alloc_failed"), sum((p["folios"]["alloc_movable"] or {}).get("0", 0) for p in rows))
+PY
+}
+
+# A memory cgroup of 16 MiB, a process touching 15 MiB of a 16 MiB MADV_HUGEPAGE region: 8 THP
+# attempts (the last 2 MiB block is touched in part), of which the cgroup takes the charge of
+# as many huge pages as fit (k, from smaps) and refuses the rest, which the kernel frees and
+# serves in 4 KiB pages; 15 MiB fits the limit, so nothing is killed. Each attempt is one of:
+# a huge page got (memcg THP_FAULT_ALLOC), an order-9 folio discarded, or none found.
+test_memcg_refused_thp_is_a_discarded_folio() {
+	need_root
+	mount_tracefs
+	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	make_memcg 16
+	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- thp 16,15360
+	local line pid huge got alloc9 discarded failed order0
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	huge=$(json_field "$line" huge_pages)
+	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "$pid")"
+	echo "workload: $huge huge pages (smaps); foliostat: $got got, $alloc9 order-9 folios," \
+		"$discarded discarded, $failed found none"
+	assert_between "$huge" 1 7 "huge pages the cgroup took (smaps), of 8 attempts"
+	assert_eq "$got" "$huge" "THP faults that got a huge page (memcg THP_FAULT_ALLOC)"
+	assert_between "$discarded" 1 8 "order-9 folios discarded (charge refused)"
+	assert_eq "$((got + discarded + failed))" 8 "attempts: got + discarded + none found"
+	assert_eq "$alloc9" "$((got + discarded))" "order-9 folios allocated"
+	assert_eq "$(perf_count "$T/perf" kmem:mm_page_alloc)" "$alloc9" "perf's count of order-9 allocations"
+	assert_between "$discarded" 1 "$(vmstat_delta inner thp_fault_fallback_charge)" \
+		"discarded, within /proc/vmstat thp_fault_fallback_charge over the run"
+	# The refused blocks' memory came in 4 KiB pages: (15 MiB - k huge pages) / 4 KiB at least.
+	assert_between "$order0" $(((15360 - huge * 2048) / 4)) 100000000 "order-0 movable folios"
+	assert_sandwiched "$(query "$T/out" "sum(r['system']['thp']['fault_alloc'] for r in recs)")" \
+		"$(vmstat_delta inner thp_fault_alloc)" "$(vmstat_delta outer thp_fault_alloc)" \
+		"system THP faults that got a huge page, vs /proc/vmstat thp_fault_alloc"
+}
+
+# The summary says it in one line per process: "thp faults  K got 2 MiB, D fell back (memcg
+# limit, race), F fell back (none free)".
+test_summary_says_why_thp_fell_back() {
+	need_root
+	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	make_memcg 16
+	# Every process shown: -n would leave out the wrapper shell's thread, which the workload's
+	# exec renames only after its entry was made.
+	start_foliostat "$T/out" --top 0
+	"${WRAP[@]}" "$WORKLOAD" thp 16,15360 >"$T/workload" || fail "workload failed"
+	stop_foliostat "$T/out"
+	local pid huge
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	huge=$(json_field "$(cat "$T/workload")" huge_pages)
+	cat "$T/out"
+	grep -A3 "^  pid $pid (" "$T/out" |
+		grep -qE "^    thp faults +$huge got 2 MiB, [1-8] fell back \\(memcg limit, race\\), [0-7] fell back \\(none free\\)$" ||
+		fail "no line saying why pid $pid's THP faults fell back"
+}
+
+# The same workload, born in a cgroup2 directory of its own, seen by cgroup: the cgroup's row
+# shows its process's outcomes.
+test_thp_outcomes_by_cgroup() {
+	need_root
+	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	make_memcg 16
+	make_cgroups thp
+	local dir=${CGROUPS[thp]}
+	start_foliostat "$T/out" -j -r 0 --by cgroup
+	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "$dir" thp 16,15360 >"$T/workload" || fail "workload failed"
+	stop_foliostat "$T/out"
+	local huge got alloc9 discarded failed order0
+	huge=$(json_field "$(cat "$T/workload")" huge_pages)
+	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "/${dir##*/}")"
+	echo "cgroup /${dir##*/}: $got got, $discarded discarded, $failed found none; smaps: $huge"
+	assert_eq "$got" "$huge" "the cgroup's THP faults that got a huge page"
+	assert_eq "$((got + discarded + failed))" 8 "the cgroup's THP attempts"
+	assert_between "$discarded" 1 8 "the cgroup's discarded order-9 folios"
+}
+
+# A file mapped after its pages were dropped from the page cache, read through the mapping by a
+# forked child: its major and minor faults are what the kernel accounted to it (wait4's rusage
+# over the child's whole life), exactly.
+test_major_and_minor_faults_match_getrusage() {
+	need_root
+	make_uncached_file 16
+	start_foliostat "$T/out" -j 0.5 -r 0
+	"$WORKLOAD" faultcount "$FILE" >"$T/workload" || fail "workload failed"
+	wait_next_record "$T/out"
+	stop_foliostat "$T/out"
+	local line child majflt minflt
+	line=$(cat "$T/workload")
+	child=$(json_field "$line" child)
+	majflt=$(json_field "$line" majflt)
+	minflt=$(json_field "$line" minflt)
+	echo "child $child: majflt $majflt, minflt $minflt (wait4)"
+	assert_between "$majflt" 1 4096 "major faults of a read of an uncached file"
+	assert_eq "$(query "$T/out" "faults($child, 'major')")" "$majflt" "major faults, foliostat vs getrusage"
+	assert_eq "$(query "$T/out" "faults($child, 'minor')")" "$minflt" "minor faults, foliostat vs getrusage"
+	assert_records_add_up "$T/out"
+}
