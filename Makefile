@@ -2,7 +2,7 @@
 # links statically; `make check` runs all tests (integration tests need root); `make install`
 # honours DESTDIR and PREFIX.
 
-VERSION := 0.3.0
+VERSION := 0.4.0
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ARCH ?= $(HOST_ARCH)
 ifeq ($(filter x86 arm64,$(ARCH)),)
