@@ -105,11 +105,12 @@ wait_scraped_after() {
 # Grafana dashboard finds data.
 test_prometheus_stores_known_figures() {
 	need_root
-	make_cgroups thp reader
+	make_cgroups thp reader faults memcg-thp
 	make_uncached_file 16
 	local tlb_interrupts
 	tlb_interrupts=$(tlb_shootdown_interrupts)
 	start_endpoint --self
+	vmstat_snapshot run_begin
 	start_prometheus
 	local thp_cg=${CGROUPS[thp]#"$CGROUP_ROOT"} read_cg=${CGROUPS[reader]#"$CGROUP_ROOT"}
 	# A scrape before the workloads, for increase() to start from.
@@ -135,6 +136,17 @@ test_prometheus_stores_known_figures() {
 	increase=$(promql_value 'round(increase(foliostat_system_folios_allocated_total{order="9",kind="movable"}[10m]))')
 	[ "${increase%.*}" -ge "$huge" ] || fail "increase() of the system's order-9 folios: $increase < $huge"
 	echo "ok: increase() of the system's order-9 folios = $increase"
+	# THP faults that got a huge page: those huge pages, where the kernel has the tracepoint
+	# (memcg:count_memcg_events); elsewhere no series at all.
+	local thp_alloc_measured
+	thp_alloc_measured=$(promql_value 'foliostat_probe_attached{probe="memcg:count_memcg_events"}')
+	if [ "$thp_alloc_measured" = 1 ]; then
+		assert_eq "$(promql_value "foliostat_thp_fault_alloc_total{cgroup=\"$thp_cg\"}")" "$huge" \
+			"THP faults that got a huge page, of the THP workload's cgroup, in Prometheus"
+	else
+		assert_eq "$(promql 'foliostat_system_thp_fault_alloc_total')" "" \
+			"THP faults that got a huge page, not measured here"
+	fi
 	# Prometheus asked for OpenMetrics and parsed it: its own view of the target.
 	promql 'scrape_samples_scraped{job="foliostat"}' | awk '{ exit !($NF > 100) }' ||
 		fail "Prometheus scraped too few samples: $(promql 'scrape_samples_scraped')"
@@ -143,15 +155,61 @@ test_prometheus_stores_known_figures() {
 	"$WORKLOAD" collapse 4 >/dev/null || fail "collapse workload"
 	"$WORKLOAD" compact 0 >/dev/null || fail "compact workload"
 	"$WORKLOAD" tlbflip 200 >/dev/null || fail "tlbflip workload"
-	make_memcg 8
+	# THP faults the memory cgroup refuses to charge: 16 MiB, 15 of them touched, 8 attempts in a
+	# cgroup of 16 MiB (see integration_fault_outcomes.sh); then reclaim in it, at 8 MiB. The
+	# workload is born in a cgroup2 directory of its own, the group its series are labelled with
+	# (the memory cgroup may be cgroup v1's).
+	make_memcg 16
+	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "${CGROUPS[memcg-thp]}" thp 16,15360 >"$T/memcg-thp" ||
+		fail "THP workload in a memory cgroup"
+	echo $((8 << 20)) >"$MEMCG_LIMIT" || fail "cannot lower the memory cgroup's limit"
 	"${WRAP[@]}" "$WORKLOAD" read "$FILE" >/dev/null || fail "reader in a memory cgroup"
+	# Major faults: a mapping of the file read after its pages were dropped.
+	"$WORKLOAD" --in-cgroup "${CGROUPS[faults]}" faultcount "$FILE" >"$T/faultcount" ||
+		fail "faultcount workload"
 	wait_scraped_after "$(date +%s.%N)"
+	vmstat_snapshot run_end
+	# Each of the memory cgroup's 8 THP attempts got a huge page, had it discarded (the charge
+	# refused), or found none; the order-9 folios are those got and those discarded.
+	local memcg_cg=${CGROUPS[memcg-thp]#"$CGROUP_ROOT"} memcg_huge discarded failed alloc9
+	memcg_huge=$(json_field "$(cat "$T/memcg-thp")" huge_pages)
+	discarded=$(promql_value "sum(foliostat_folios_discarded_total{cgroup=\"$memcg_cg\",order=\"9\"}) or vector(0)")
+	failed=$(promql_value "sum(foliostat_folio_allocations_failed_total{cgroup=\"$memcg_cg\",order=\"9\"}) or vector(0)")
+	alloc9=$(promql_value "foliostat_folios_allocated_total{cgroup=\"$memcg_cg\",order=\"9\",kind=\"movable\"}")
+	echo "memory cgroup $memcg_cg: $memcg_huge huge pages (smaps), $alloc9 order-9 folios," \
+		"$discarded discarded, $failed found none"
+	assert_between "$memcg_huge" 1 7 "huge pages the memory cgroup took (smaps), of 8 attempts"
+	assert_between "$discarded" 1 8 "order-9 folios discarded in the memory cgroup, in Prometheus"
+	assert_eq "$alloc9" "$((memcg_huge + discarded))" "order-9 folios of the memory cgroup: got + discarded"
+	if [ "$thp_alloc_measured" = 1 ]; then
+		assert_eq "$(promql_value "foliostat_thp_fault_alloc_total{cgroup=\"$memcg_cg\"}")" \
+			"$memcg_huge" "the memory cgroup's THP faults that got a huge page"
+		assert_eq "$((memcg_huge + discarded + failed))" 8 "the memory cgroup's THP attempts"
+	fi
+	# Major and minor faults of the faultcount cgroup: its child's, as wait4 reports them, and
+	# the few of the process that forked it (no major one: its pages are all in memory).
+	local faults_cg=${CGROUPS[faults]#"$CGROUP_ROOT"} majflt minflt
+	majflt=$(json_field "$(cat "$T/faultcount")" majflt)
+	minflt=$(json_field "$(cat "$T/faultcount")" minflt)
+	assert_between "$majflt" 1 4096 "major faults of a read of an uncached file (wait4)"
+	assert_eq "$(promql_value "foliostat_major_faults_total{cgroup=\"$faults_cg\"}")" "$majflt" \
+		"major faults of the faultcount cgroup, in Prometheus"
+	assert_between "$(promql_value "foliostat_minor_faults_total{cgroup=\"$faults_cg\"}")" \
+		"$minflt" "$((minflt + 200))" "minor faults of the faultcount cgroup, in Prometheus"
 	# A panel may be empty only where the host has nothing for it, by a count of its own:
 	# no TLB shootdown interrupt in /proc/interrupts over the run (hypervisors that flush
-	# remote TLBs without one), no mTHP sizes in sysfs, or a figure foliostat does not
-	# measure here (its family absent from the exposition: its probe is not attached).
+	# remote TLBs without one), no mTHP sizes in sysfs, no THP fault that found no huge page
+	# or no direct compaction in /proc/vmstat over the run (hosts whose memory always has free
+	# 2 MiB blocks, such as VMs whose memory virtio-mem plugs on demand), or a figure foliostat
+	# does not measure here (its family absent from the exposition: its probe is not attached).
 	scrape "$T/final"
+	expo "$T/final" --adds-up >/dev/null || fail "the groups do not add up after the workloads"
 	tlb_interrupts=$(($(tlb_shootdown_interrupts) - tlb_interrupts))
+	# THP faults that found no huge page (those the memory cgroup refused are counted apart),
+	# and direct compaction, over the run.
+	local no_huge_page compact_stalls
+	no_huge_page=$(($(vmstat_delta run thp_fault_fallback) - $(vmstat_delta run thp_fault_fallback_charge)))
+	compact_stalls=$(vmstat_delta run compact_stall)
 	local title expr metric count=0 empty="" excused nothing_here=0
 	while IFS=$'\t' read -r title expr; do
 		count=$((count + 1))
@@ -163,6 +221,13 @@ test_prometheus_stores_known_figures() {
 		case $expr in *kernel_mthp*)
 			compgen -G '/sys/kernel/mm/transparent_hugepage/hugepages-*' >/dev/null ||
 				excused="no mTHP sizes in sysfs" ;;
+		esac
+		case $expr in *folio_allocations_failed*)
+			[ "$no_huge_page" -le 0 ] &&
+				excused="no THP fault found no huge page (vmstat thp_fault_fallback - thp_fault_fallback_charge grew by $no_huge_page)" ;;
+		esac
+		case $expr in *compaction_stall*_by_order*)
+			[ "$compact_stalls" -eq 0 ] && excused="no direct compaction (vmstat compact_stall did not grow)" ;;
 		esac
 		# (Only where foliostat reports a probe missing: a misspelt metric is no excuse.)
 		for metric in $(grep -o 'foliostat_[a-z_]*' <<<"$expr" | sed -E 's/_(bucket|count|sum)$//'); do

@@ -164,7 +164,8 @@ make_cgroups() {
 }
 
 # make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller),
-# removed when the test ends; WRAP then starts the workload inside it.
+# removed when the test ends; WRAP then starts the workload inside it, and MEMCG_LIMIT is the file
+# of its limit (to change it between workloads).
 make_memcg() {
 	local root dir limit_file
 	root=$(cgroup_mount cgroup2)
@@ -183,6 +184,7 @@ make_memcg() {
 	mkdir "$dir" || fail "cannot create $dir"
 	echo $(($1 << 20)) >"$dir/$limit_file" || fail "cannot limit $dir"
 	at_exit "rmdir '$dir' 2>/dev/null"
+	MEMCG_LIMIT=$dir/$limit_file
 	# shellcheck disable=SC2016 # $$ and $0 are the wrapper shell's
 	WRAP=(sh -c 'echo $$ >"$0" && exec "$@"' "$dir/cgroup.procs")
 }

@@ -252,6 +252,9 @@ static void group_and_system(struct expo *x, const char *name, const char *help,
 
 static const char *order_names[FS_NR_ORDERS] = {"0", "1", "2",	"3",  "4",  "5",  "6",	"7",
 						"8", "9", "10", "11", "12", "13", "14", "15"};
+/* Orders of large folios only: order 0 is never discarded nor compacted for (skipped). */
+static const char *large_order_names[FS_NR_ORDERS] = {
+    NULL, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"};
 static const char *const folio_kind_names[] = {"movable", "kernel"};
 static const char *const mode_names[FS_NR_FAULT_MODES] = {"user", "kernel"};
 static const char *const access_names[FS_NR_FAULT_ACCESSES] = {"read", "write", "exec"};
@@ -261,6 +264,24 @@ static __u64 folios_allocated(const struct expo *x, const struct fs_totals *c, i
 {
 	(void)x;
 	return c->folios[kind ? FS_FOLIO_ALLOC_KERNEL : FS_FOLIO_ALLOC_MOVABLE][order];
+}
+
+static __u64 allocations_failed(const struct expo *x, const struct fs_totals *c, int order, int b)
+{
+	(void)x, (void)b;
+	return c->folios[FS_FOLIO_ALLOC_FAILED][order];
+}
+
+static __u64 folios_discarded(const struct expo *x, const struct fs_totals *c, int order, int b)
+{
+	(void)x, (void)b;
+	return c->folios[FS_FOLIO_DISCARDED][order];
+}
+
+static __u64 thp_fault_alloc(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->thp_fault_alloc;
 }
 
 static __u64 bytes_of(const struct expo *x, const __u64 *hist)
@@ -304,6 +325,18 @@ static __u64 file_faults(const struct expo *x, const struct fs_totals *c, int a,
 {
 	(void)x, (void)a, (void)b;
 	return c->file_faults;
+}
+
+static __u64 major_faults(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->major_faults;
+}
+
+static __u64 minor_faults(const struct expo *x, const struct fs_totals *c, int a, int b)
+{
+	(void)x, (void)a, (void)b;
+	return c->minor_faults;
 }
 
 static __u64 tlb_flushes(const struct expo *x, const struct fs_totals *c, int reason, int b)
@@ -388,6 +421,22 @@ static void thread_metrics(struct expo *x)
 	group_and_system(x, "pagecache_added_bytes_total",
 			 "Bytes of the folios added to the page cache.", pagecache_bytes,
 			 &(struct figure_labels){0}, r->measured[HIST_PAGECACHE]);
+	group_and_system(x, "folio_allocations_failed_total",
+			 "Movable allocations that got no folio (a THP, mTHP or large page-cache "
+			 "folio that fell back to a smaller order), by order.",
+			 allocations_failed,
+			 &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0},
+			 r->measured[HIST_ALLOC_FAILED]);
+	group_and_system(
+	    x, "folios_discarded_total",
+	    "Movable large folios their allocating thread freed before they reached an "
+	    "LRU list (memory cgroup charge refused, or a race lost), by order.",
+	    folios_discarded,
+	    &(struct figure_labels){"order", large_order_names, FS_NR_ORDERS, NULL, NULL, 0},
+	    r->measured[HIST_DISCARDED]);
+	group_and_system(x, "thp_fault_alloc_total",
+			 "THP faults that got a huge page (the memory cgroup's THP_FAULT_ALLOC).",
+			 thp_fault_alloc, &(struct figure_labels){0}, r->thp_fault_alloc_measured);
 	/* The two labels of a fault kind's first index are written as one. */
 	for (int m = 0; m < FS_NR_FAULT_MODES; m++) {
 		for (int a = 0; a < FS_NR_FAULT_ACCESSES; a++) {
@@ -414,6 +463,18 @@ static void thread_metrics(struct expo *x)
 	group_and_system(x, "file_faults_total", "Page faults served through the page cache.",
 			 file_faults, &(struct figure_labels){0},
 			 r->faults_measured[FS_FAULT_FILE]);
+	/* Completed faults as getrusage() counts them: a fault retried, or one a signal ended,
+	 * is one page_faults_total but no major or minor fault, so these are families apart. */
+	group_and_system(x, "major_faults_total",
+			 "Page faults that waited for I/O, as the kernel accounts them to the task "
+			 "(getrusage's majflt).",
+			 major_faults, &(struct figure_labels){0},
+			 r->faults_measured[FS_FAULT_MAJOR]);
+	group_and_system(
+	    x, "minor_faults_total",
+	    "Page faults completed without I/O, as the kernel accounts them to the task "
+	    "(getrusage's minflt).",
+	    minor_faults, &(struct figure_labels){0}, r->faults_measured[FS_FAULT_MINOR]);
 	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, tlb);
 	group_and_system(x, "tlb_flushes_total",
 			 "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, "
@@ -562,6 +623,58 @@ static void proc_metrics(struct expo *x)
 		snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
 		sample(x, "foliostat_system_stall_reclaimed_pages_total", "", extra,
 		       sys->reclaimed[k]);
+	}
+}
+
+/* A group's (or the system's) direct compaction by the order asking for it: its stalls, or
+ * their seconds. */
+static void compaction_orders(struct expo *x, const char *metric, const char *labels,
+			      const struct fs_order_stalls *st, bool seconds, bool always)
+{
+	char extra[32];
+
+	for (int o = 1; o < FS_NR_ORDERS; o++) {
+		if (!st->count[o] && !always)
+			continue;
+		snprintf(extra, sizeof(extra), "order=\"%d\"", o);
+		if (!seconds)
+			sample(x, metric, labels, extra, st->count[o]);
+		else
+			emit(x->e, "%s{%s%s%s} %.9g\n", metric, labels, labels[0] ? "," : "", extra,
+			     st->total_ns[o] / 1e9);
+	}
+}
+
+/* Direct compaction by order, per process as the stall histograms are: the groups, other (with
+ * the processes the table had no room for and the threads outside the selection), the system. */
+static void compaction_by_order_metrics(struct expo *x)
+{
+	static const struct {
+		const char *name, *help;
+		bool seconds;
+	} families[] = {
+	    {"compaction_stalls_by_order_total",
+	     "Direct compaction stalls, by the order of the allocation that asked for it.", false},
+	    {"compaction_stall_by_order_seconds_total",
+	     "Time stalled in direct compaction, by the order of the allocation that asked for it.",
+	     true},
+	};
+	const struct fs_order_stalls *sys = &x->s->system.compaction_by_order;
+	char metric[96];
+
+	if (!x->r->compaction_by_order_measured)
+		return;
+	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		snprintf(metric, sizeof(metric), "foliostat_%s", families[f].name);
+		family(x, metric, "counter", families[f].help);
+		for (size_t i = 0; i < x->nr_groups; i++)
+			if (x->groups[i].proc)
+				compaction_orders(x, metric, x->groups[i].labels,
+						  &x->groups[i].proc->compaction_by_order,
+						  families[f].seconds, false);
+		snprintf(metric, sizeof(metric), "foliostat_system_%s", families[f].name);
+		family(x, metric, "counter", families[f].help);
+		compaction_orders(x, metric, "", sys, families[f].seconds, true);
 	}
 }
 
@@ -804,6 +917,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 
 	thread_metrics(&x);
 	proc_metrics(&x);
+	compaction_by_order_metrics(&x);
 	system_metrics(&x);
 	health_metrics(&x, health);
 	if (openmetrics)

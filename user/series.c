@@ -224,6 +224,7 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 		   FS_WORDS(other_proc.thp));
 	memcpy(other_proc.stalls, system->stalls, sizeof(other_proc.stalls));
 	memcpy(other_proc.reclaimed, system->reclaimed, sizeof(other_proc.reclaimed));
+	other_proc.compaction_by_order = system->compaction_by_order;
 
 	if (rows->nr && !(pending = malloc(rows->nr * sizeof(*pending))))
 		ret = -ENOMEM;

@@ -72,8 +72,83 @@ static bool labels_are_escaped_and_families_named(void)
 	return ok;
 }
 
+/*
+ * Why a group got no large folios: completed faults, THP faults that got a huge page, folios
+ * that got none or were discarded, compaction by order. A process's compaction the group does not
+ * hold is other's, so the groups add up to the system; a figure not measured has no family.
+ */
+static bool fault_outcomes_and_compaction_by_order(void)
+{
+	struct host_info host = {.page_size = 4096};
+	struct fs_report r = {.host = &host};
+	struct fs_options opts = {.by = FS_BY_COMM, .max_series = 10};
+	struct process_row row = {.tgid = 7, .comm = "app", .events = 9};
+	struct proc_row proc = {.tgid = 7};
+	struct process_table rows = {.rows = &row, .nr = 1, .procs = &proc, .nr_procs = 1};
+	struct system_totals system = {0};
+	struct kernel_counters kernel = {0};
+	struct exposition_health health = {.start_time = 1e9};
+	struct exposition e = {0};
+	struct series_store s;
+	bool ok;
+
+	r.measured[HIST_ALLOC_FAILED] = true;
+	r.measured[HIST_DISCARDED] = true;
+	r.faults_measured[FS_FAULT_MAJOR] = true;
+	r.faults_measured[FS_FAULT_MINOR] = true;
+	r.compaction_by_order_measured = true;
+	row.counters.major_faults = 2;
+	row.counters.minor_faults = 40;
+	row.counters.thp_fault_alloc = 3;
+	row.counters.folios[FS_FOLIO_ALLOC_FAILED][9] = 4;
+	row.counters.folios[FS_FOLIO_DISCARDED][9] = 1;
+	system.total = row.counters;
+	proc.counters.compaction_by_order.count[9] = 2;
+	proc.counters.compaction_by_order.total_ns[9] = 1500000000;
+	system.compaction_by_order = proc.counters.compaction_by_order;
+	/* A stall of a process the table had no room for: the system's only. */
+	system.compaction_by_order.count[4] = 1;
+	system.compaction_by_order.total_ns[4] = 250000;
+	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
+	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
+	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
+	     ASSERT_CONTAINS(e.text, "foliostat_major_faults_total{comm=\"app\"} 2\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_minor_faults_total{comm=\"app\"} 40\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_major_faults_total 2\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_folio_allocations_failed_total{comm=\"app\","
+				     "order=\"9\"} 4\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_folio_allocations_failed_total"
+				     "{order=\"0\"} 0\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_folios_discarded_total{comm=\"app\","
+				     "order=\"9\"} 1\n") &&
+	     /* order 0 is never discarded: no series */
+	     ASSERT_TRUE(!strstr(e.text, "foliostat_system_folios_discarded_total{order=\"0\"}")) &&
+	     ASSERT_CONTAINS(e.text, "foliostat_compaction_stalls_by_order_total{comm=\"app\","
+				     "order=\"9\"} 2\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_compaction_stall_by_order_seconds_total"
+				     "{comm=\"app\",order=\"9\"} 1.5\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_compaction_stalls_by_order_total{group=\"other\","
+				     "order=\"4\"} 1\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_compaction_stalls_by_order_total"
+				     "{order=\"4\"} 1\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_compaction_stall_by_order_seconds_total"
+				     "{order=\"9\"} 1.5\n") &&
+	     /* a kernel without memcg:count_memcg_events (6.1): not measured, not zero */
+	     ASSERT_TRUE(!strstr(e.text, "thp_fault_alloc_total"));
+	r.thp_fault_alloc_measured = true;
+	r.compaction_by_order_measured = false;
+	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
+	     ASSERT_CONTAINS(e.text, "foliostat_thp_fault_alloc_total{comm=\"app\"} 3\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_thp_fault_alloc_total 3\n") &&
+	     ASSERT_TRUE(!strstr(e.text, "by_order"));
+	exposition_free(&e);
+	series_free(&s);
+	return ok;
+}
+
 const struct unit_test exposition_tests[] = {
     UNIT_TEST(openmetrics_is_chosen_from_accept),
     UNIT_TEST(labels_are_escaped_and_families_named),
+    UNIT_TEST(fault_outcomes_and_compaction_by_order),
     {},
 };
