@@ -16,6 +16,8 @@
 
 #include <linux/types.h>
 
+/* The skeleton names the types of every linked object's globals: files.bpf.c's too. */
+#include "files.h"
 #include "foliostat.h"
 #include "irqcheck.skel.h"
 
