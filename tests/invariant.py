@@ -57,9 +57,9 @@ def check_record(n, rec, problems, threads_only):
         add_into(expected, get(system["unselected"], group))
         actual = {}
         # System histograms also hold frees, which no process row has.
-        sys_group = dict(get(system, group) or {})
+        sys_group = get(system, group)
         if group == ("folios",):
-            sys_group.pop("free", None)
+            sys_group = {k: v for k, v in sys_group.items() if k != "free"}
         add_into(actual, sys_group)
         for path in set(actual) | set(expected):
             if actual.get(path, 0) != expected.get(path, 0):
