@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Finding cgroups by path (see cgroups.h). */
 #include "cgroups.h"
+#include "mountinfo.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,23 +12,6 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo (octal). */
-static void unescape_octal(char *s)
-{
-	char *out = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
-}
 
 int cgroup2_mount(char *mount, size_t len)
 {
@@ -48,7 +32,7 @@ int cgroup2_mount(char *mount, size_t len)
 				point = field;
 			else if (after_dash) {
 				if (strcmp(field, "cgroup2") == 0 && point) {
-					unescape_octal(point);
+					mountinfo_unescape(point);
 					snprintf(mount, len, "%s", point);
 					ret = 0;
 				}

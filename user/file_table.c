@@ -14,6 +14,7 @@
 
 #include "array.h"
 #include "counters.h"
+#include "mountinfo.h"
 #include "options.h"
 #include "foliostat.skel.h"
 
@@ -215,23 +216,6 @@ void file_table_clear(struct file_table *t)
 	t->nr_untracked = 0;
 }
 
-/* \ooo escapes of mountinfo (space, tab, newline, backslash), in place. */
-static void unescape_octal(char *s)
-{
-	char *out = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
-}
-
 static void free_mounts(struct file_summary *s)
 {
 	for (size_t i = 0; i < s->nr_mounts; i++) {
@@ -276,8 +260,8 @@ static int read_mounts(struct file_summary *s, const char *path)
 			break;
 		}
 		m = &s->mounts[s->nr_mounts];
-		unescape_octal(fields[3]);
-		unescape_octal(fields[4]);
+		mountinfo_unescape(fields[3]);
+		mountinfo_unescape(fields[4]);
 		m->dev = major << 20 | minor;
 		m->root = strdup(fields[3]);
 		m->point = strdup(fields[4]);
