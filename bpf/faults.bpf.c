@@ -96,23 +96,31 @@ int fs_fault_event(struct bpf_perf_event_data *ctx)
  * failed or will be retried raise neither; faults taken on another's behalf by
  * get_user_pages() (no registers) only the task's counts.
  */
+static __always_inline void count_completed_fault(bool major)
+{
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_counters *target;
+
+	if (!cpu)
+		return;
+	target = charge_task_context(cpu);
+	if (major)
+		fs_count(cpu, target->major_faults, 1);
+	else
+		fs_count(cpu, target->minor_faults, 1);
+}
+
 SEC("perf_event")
 int fs_fault_major(struct bpf_perf_event_data *ctx)
 {
-	struct fs_cpu *cpu = this_cpu();
-
-	if (cpu)
-		fs_count(cpu, charge_task_context(cpu)->major_faults, 1);
+	count_completed_fault(true);
 	return 0;
 }
 
 SEC("perf_event")
 int fs_fault_minor(struct bpf_perf_event_data *ctx)
 {
-	struct fs_cpu *cpu = this_cpu();
-
-	if (cpu)
-		fs_count(cpu, charge_task_context(cpu)->minor_faults, 1);
+	count_completed_fault(false);
 	return 0;
 }
 

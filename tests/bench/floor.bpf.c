@@ -13,29 +13,32 @@ struct {
 	__type(value, __u64);
 } floor_events SEC(".maps");
 
-#define FS_TRACEPOINT(group, event)                                       \
-	SEC("tp_btf/" #event)                                             \
-	int floor_##event(void *ctx)                                      \
-	{                                                                 \
-		__u32 zero = 0;                                           \
-		__u64 *count = bpf_map_lookup_elem(&floor_events, &zero); \
-		if (count)                                                \
-			(*count)++;                                       \
-		return 0;                                                 \
+/* The one add every floor program makes. */
+static __always_inline int count_event(void)
+{
+	__u32 zero = 0;
+	__u64 *count = bpf_map_lookup_elem(&floor_events, &zero);
+
+	if (count)
+		(*count)++;
+	return 0;
+}
+
+#define FS_TRACEPOINT(group, event)      \
+	SEC("tp_btf/" #event)            \
+	int floor_##event(void *ctx)     \
+	{                                \
+		return count_event();    \
 	}
 #include "tracepoints.h"
 
 /* perf's software events foliostat counts completed faults with (major-faults, minor-faults):
  * floor.c opens them on every CPU. */
-#define FS_PERF_EVENT(name)                                               \
-	SEC("perf_event")                                                 \
-	int floor_perf_##name(void *ctx)                                  \
-	{                                                                 \
-		__u32 zero = 0;                                           \
-		__u64 *count = bpf_map_lookup_elem(&floor_events, &zero); \
-		if (count)                                                \
-			(*count)++;                                       \
-		return 0;                                                 \
+#define FS_PERF_EVENT(name)               \
+	SEC("perf_event")                 \
+	int floor_perf_##name(void *ctx)  \
+	{                                 \
+		return count_event();     \
 	}
 FS_PERF_EVENT(major_faults)
 FS_PERF_EVENT(minor_faults)
