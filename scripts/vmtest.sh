@@ -115,9 +115,9 @@ workload tlbflip 1000 >>/tmp/workload
 # every free 2 MiB block): with defrag "never" they fall back at once, with "always" they
 # compact first, for order 9.
 echo never >/sys/kernel/mm/transparent_hugepage/defrag
-workload scarce 256,8 >>/tmp/workload
+workload scarce 256,16 >>/tmp/workload
 echo always >/sys/kernel/mm/transparent_hugepage/defrag
-workload scarce 256,8 >>/tmp/workload
+workload scarce 256,16 >>/tmp/workload
 # ramfs (tmpfs would not do: shmem has a page-cache path of its own) puts what is written in
 # the page cache, on the unevictable LRU list: 2048 pages by dd.
 mount -t ramfs ramfs /ramfs

@@ -454,15 +454,18 @@ static void write_long_file(const char *path, long v)
  * "FRAG_MIB,THP_MIB": THP faults where no free huge page exists, made so by the workload itself:
  * it faults FRAG_MIB of small pages and gives back every other one (free memory aplenty, none
  * of it in 2 MiB blocks), has hugetlb take every free block of the PMD order that remains
- * (straight off the free lists: nothing is reclaimed or compacted for it), then touches THP_MIB
- * of MADV_HUGEPAGE memory, one THP attempt per 2 MiB, and gives hugetlb's pages back. With
+ * (straight off the free lists: nothing is reclaimed or compacted for it), with proactive
+ * compaction off, then touches THP_MIB of MADV_HUGEPAGE memory, one THP attempt per 2 MiB, and
+ * gives hugetlb's pages back. With
  * defrag "never" each attempt that finds no block falls back at once; with "always" it compacts
  * first. Reports the attempts, the huge pages it got (smaps), and what hugetlb took.
  */
 static void action_scarce(const char *arg)
 {
 	const char *nr_hugepages = "/proc/sys/vm/nr_hugepages";
-	long frag_mib, thp_mib, before, taken;
+	const char *proactive = "/proc/sys/vm/compaction_proactiveness";
+	int pmd_order = __builtin_ctzl(HUGE_SIZE / page_size);
+	long frag_mib, thp_mib, before, taken, blocks, proactiveness;
 	size_t frag_len, thp_len;
 	char *frag, *mem;
 
@@ -475,14 +478,23 @@ static void action_scarce(const char *arg)
 	for (size_t off = 0; off < frag_len; off += 2 * page_size)
 		if (madvise(frag + off, page_size, MADV_DONTNEED))
 			die("madvise(MADV_DONTNEED)");
+	/* Background compaction would make new blocks meanwhile: off for the run. */
+	proactiveness = access(proactive, W_OK) == 0 ? read_long_file(proactive) : -1;
+	if (proactiveness > 0)
+		write_long_file(proactive, 0);
 	before = read_long_file(nr_hugepages);
-	write_long_file(nr_hugepages, before + free_pmd_blocks(__builtin_ctzl(HUGE_SIZE / page_size)));
+	/* Blocks freed while hugetlb takes the others (a CPU's cache of them drained) are taken
+	 * in the next round. */
+	for (int round = 0; round < 8 && (blocks = free_pmd_blocks(pmd_order)); round++)
+		write_long_file(nr_hugepages, read_long_file(nr_hugepages) + blocks);
 	taken = read_long_file(nr_hugepages) - before;
 	mem = map_aligned(thp_len);
 	if (madvise(mem, thp_len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	touch(mem, thp_len);
 	write_long_file(nr_hugepages, before);
+	if (proactiveness > 0)
+		write_long_file(proactive, proactiveness);
 	printf("{\"pid\":%d,\"action\":\"scarce\",\"attempts\":%zu,\"huge_pages\":%ld,"
 	       "\"hugetlb_taken\":%ld}\n",
 	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken);
