@@ -77,6 +77,16 @@ def load_progs(path):
         return {}
 
 
+# The programs foliostat and the floor attach to perf's software events, by the event.
+PERF_EVENT_PROGRAMS = {
+    "fs_fault_event": "software:page-faults",
+    "fs_fault_major": "software:major-faults",
+    "fs_fault_minor": "software:minor-faults",
+    "floor_perf_major_faults": "software:major-faults",
+    "floor_perf_minor_faults": "software:minor-faults",
+}
+
+
 def stats_run(workload, config, rnd):
     """One statistics run: {tracepoint: (program, runs, ns)} and the workload's units of work
     (faults of the loop, passes of the ring's token). A run's figures are what its programs
@@ -91,7 +101,11 @@ def stats_run(workload, config, rnd):
     by_tp = {}
     for link in json.load(open(f"{stem}.links")):
         prog = progs.get(link.get("prog_id"))
-        if not prog or "tp_name" not in link:
+        if prog and "tp_name" not in link:
+            # perf's software events (one link per CPU, one program): bpftool does not say
+            # which event a link is, the program's name does.
+            link = dict(link, tp_name=PERF_EVENT_PROGRAMS.get(prog.get("name")))
+        if not prog or not link["tp_name"]:
             continue
         earlier = before.get(prog["id"], {})
         runs = prog.get("run_cnt", 0) - earlier.get("run_cnt", 0)
