@@ -219,19 +219,18 @@ static bool disabled_by_env(const char *name)
  * hierarchy, cgroups, enabled. */
 static bool memcg_enabled(void)
 {
-	char name[64];
+	char line[256], name[64];
 	int hierarchy, nr, enabled;
-	bool found = false;
+	bool memcg = true; /* where it cannot tell (no file, no line): trust the tracepoint */
 	FILE *f = fopen("/proc/cgroups", "r");
 
-	if (!f)
-		return true; /* cannot tell: trust the tracepoint */
-	fscanf(f, "%*[^\n]\n");
-	while (fscanf(f, "%63s %d %d %d", name, &hierarchy, &nr, &enabled) == 4)
-		if (strcmp(name, "memory") == 0)
-			found = enabled;
-	fclose(f);
-	return found;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %d %d %d", name, &hierarchy, &nr, &enabled) == 4 &&
+		    strcmp(name, "memory") == 0)
+			memcg = enabled != 0;
+	if (f)
+		fclose(f);
+	return memcg;
 }
 
 /* What the error most likely means, for the person reading it: EPERM comes from the bpf()
