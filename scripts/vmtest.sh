@@ -100,8 +100,9 @@ mount -t tmpfs tmpfs /tmp
 echo "vmtest: kernel $(cat /proc/sys/kernel/osrelease)"
 echo "vmtest: thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 /bin/foliostat --check
-# One-shot, as users run it: one JSON record of the whole run at SIGINT.
-foliostat -j >/tmp/records 2>/tmp/errors &
+# One-shot, as users run it: one JSON record of the whole run at SIGINT; with --files, whose
+# program must load on this kernel too.
+foliostat -j --files >/tmp/records 2>/tmp/errors &
 fs=$!
 # Until its start-up is done (no_new_privs), however slow the emulation is on this host: the
 # VM's own timeout bounds the wait.
@@ -273,6 +274,14 @@ unevictable = sum(p["lru"]["insert"]["unevictable"]["pages"] for p in dd)
 print(f"vmtest: dd 2048 pages into ramfs: {cached} order-0 page-cache folios, "
       f"{unevictable} pages onto the unevictable LRU")
 ok &= cached == 2048 and 2048 - 30 <= unevictable <= 2048 + 30
+# --files: the same 2048 pages under dd's file, named from its dentry and the mount table.
+ramfs = [f for f in records[0]["files"] if f["path"] == "/ramfs/file"]
+fs = [f for f in records[0]["filesystems"] if f["mount"] == "/ramfs"]
+print(f"vmtest: --files: /ramfs/file {[f['pages'] for f in ramfs]} pages; file system "
+      f"{[(f['fstype'], f['pages']) for f in fs]}; probe "
+      f"{probes.get('filemap:mm_filemap_add_to_page_cache/files')}")
+ok &= [f["pages"] for f in ramfs] == [2048] and [f["fstype"] for f in fs] == ["ramfs"]
+ok &= fs[0]["pages"] == 2048 if fs else False
 
 # Completed faults, major and minor (perf's events on every architecture): each touched page is
 # one minor fault, and every completed fault was a hardware fault first.

@@ -453,12 +453,11 @@ static void write_long_file(const char *path, long v)
 /*
  * "FRAG_MIB,THP_MIB": THP faults where no free huge page exists, made so by the workload itself:
  * it faults FRAG_MIB of small pages and gives back every other one (free memory aplenty, none
- * of it in 2 MiB blocks), has hugetlb take every free block of the PMD order that remains
- * (straight off the free lists: nothing is reclaimed or compacted for it), with proactive
- * compaction off, then touches THP_MIB of MADV_HUGEPAGE memory, one THP attempt per 2 MiB, and
- * gives hugetlb's pages back. With
- * defrag "never" each attempt that finds no block falls back at once; with "always" it compacts
- * first. Reports the attempts, the huge pages it got (smaps), and what hugetlb took.
+ * of it in 2 MiB blocks), turns proactive compaction off, has a child make hugetlb take every
+ * free block of the PMD order left (off the free lists), then touches THP_MIB of MADV_HUGEPAGE
+ * memory, one THP attempt per 2 MiB, and gives hugetlb's pages back. With defrag "never" each
+ * attempt that finds no block falls back at once; with "always" it compacts first. Reports the
+ * attempts, the huge pages it got (smaps), and what hugetlb took.
  */
 static void action_scarce(const char *arg)
 {
@@ -466,6 +465,8 @@ static void action_scarce(const char *arg)
 	const char *proactive = "/proc/sys/vm/compaction_proactiveness";
 	int pmd_order = __builtin_ctzl(HUGE_SIZE / page_size);
 	long frag_mib, thp_mib, before, taken, blocks, proactiveness;
+	pid_t child;
+	int status;
 	size_t frag_len, thp_len;
 	char *frag, *mem;
 
@@ -484,9 +485,18 @@ static void action_scarce(const char *arg)
 		write_long_file(proactive, 0);
 	before = read_long_file(nr_hugepages);
 	/* Blocks freed while hugetlb takes the others (a CPU's cache of them drained) are taken
-	 * in the next round. */
-	for (int round = 0; round < 8 && (blocks = free_pmd_blocks(pmd_order)); round++)
-		write_long_file(nr_hugepages, read_long_file(nr_hugepages) + blocks);
+	 * in the next round. A child asks, so that hugetlb's own allocations, and those that
+	 * find no block, are not this process's. */
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		for (int round = 0; round < 8 && (blocks = free_pmd_blocks(pmd_order)); round++)
+			write_long_file(nr_hugepages, read_long_file(nr_hugepages) + blocks);
+		_exit(0);
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+		die("hugetlb's child");
 	taken = read_long_file(nr_hugepages) - before;
 	mem = map_aligned(thp_len);
 	if (madvise(mem, thp_len, MADV_HUGEPAGE))
