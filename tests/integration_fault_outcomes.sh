@@ -60,16 +60,16 @@ test_summary_says_why_thp_fell_back() {
 	need_root
 	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
 	make_memcg 16
-	# Every process shown: -n would leave out the wrapper shell's thread, which the workload's
-	# exec renames only after its entry was made.
-	start_foliostat "$T/out" --top 0
+	# -n: the name the process ends with. The wrapper shell moves itself into the memory cgroup
+	# (its entry from before the move keeps the shell's name) and execs the workload.
+	start_foliostat "$T/out" -n workload
 	"${WRAP[@]}" "$WORKLOAD" thp 16,15360 >"$T/workload" || fail "workload failed"
 	stop_foliostat "$T/out"
 	local pid huge
 	pid=$(json_field "$(cat "$T/workload")" pid)
 	huge=$(json_field "$(cat "$T/workload")" huge_pages)
 	cat "$T/out"
-	grep -A3 "^  pid $pid (" "$T/out" |
+	grep -A3 "^  pid $pid (workload)" "$T/out" |
 		grep -qE "^    thp faults +$huge got 2 MiB, [1-8] fell back \\(memcg limit, race\\), [0-7] fell back \\(none free\\)$" ||
 		fail "no line saying why pid $pid's THP faults fell back"
 }

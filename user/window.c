@@ -211,7 +211,9 @@ static void select_most_active(struct process_candidate *candidates, size_t nr, 
 }
 
 /* The name of a process: its leader's, else any thread's; names in late counts (of a thread that
- * has exited, whose pid may be another's by now) only when there is no other. */
+ * has exited, whose pid may be another's by now) only when there is no other. An entry retired
+ * by a move to another cgroup keeps the name it had then, while renames (an exec) reach only
+ * the entry that replaced it: the live one names the process. */
 static const char *process_name(const struct snapshot *now, size_t first, size_t end)
 {
 	const struct thread_delta *named = NULL;
@@ -219,7 +221,8 @@ static const char *process_name(const struct snapshot *now, size_t first, size_t
 
 	for (size_t i = first; i < end; i++) {
 		const struct thread_delta *d = &now->threads[now->order[i].at];
-		int rank = !d->late * 2 + (ref_tid(&now->order[i]) == ref_tgid(&now->order[i]));
+		int rank = !d->late * 4 + (d->exited != FS_ENTRY_MOVED) * 2 +
+			   (ref_tid(&now->order[i]) == ref_tgid(&now->order[i]));
 
 		if (rank > best) {
 			named = d;

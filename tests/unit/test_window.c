@@ -28,6 +28,31 @@ static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *co
 	snapshot_append(s, &head, late, &c);
 }
 
+/* A shell moves itself into a cgroup, then execs a program: its entry from before the move
+ * keeps the shell's name, the entry that replaced it is renamed; the process is the program. */
+static bool a_moved_entry_does_not_name_its_process(void)
+{
+	struct snapshot now = {0};
+	struct process_table out = {0};
+	struct fs_counters c = {0};
+	bool ok;
+
+	c.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 3;
+	snapshot_append(&now,
+			&(struct fs_entry_head){.key = KEY(70, 70), .comm = "sh",
+						.exited = FS_ENTRY_MOVED},
+			false, &c);
+	snapshot_append(&now, &(struct fs_entry_head){.key = KEY(70, 70), .comm = "workload"}, false,
+			&c);
+	snapshot_sort(&now);
+	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_STREQ(out.rows[0].comm, "workload") &&
+	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
 static const struct process_row *find(const struct process_table *t, __u32 tgid)
 {
 	for (size_t i = 0; i < t->nr; i++)
@@ -316,6 +341,7 @@ const struct unit_test window_tests[] = {
     UNIT_TEST(idle_processes_are_left_out),
     UNIT_TEST(filters_select_by_pid_and_name),
     UNIT_TEST(late_and_new_counts_of_a_pid_are_one_row),
+    UNIT_TEST(a_moved_entry_does_not_name_its_process),
     UNIT_TEST(threads_sort_by_key_with_their_counts),
     UNIT_TEST(thread_counts_that_wrap_give_their_growth),
     UNIT_TEST(system_counts_that_wrap_are_widened),
