@@ -363,10 +363,10 @@ static void print_thp_faults(FILE *out, const struct fs_report *r, const struct 
 		return;
 	fprintf(out, "    %-14s", "thp faults");
 	if (r->thp_fault_alloc_measured)
-		fprintf(out, "%llu got %ld MiB", (unsigned long long)c->thp_fault_alloc,
-			(r->host->page_size << pmd) >> 20);
+		fprintf(out, "%llu", (unsigned long long)c->thp_fault_alloc);
 	else
-		fprintf(out, "huge pages got: n/a");
+		fprintf(out, "n/a");
+	fprintf(out, " got %ld MiB", (r->host->page_size << pmd) >> 20);
 	if (r->measured[HIST_DISCARDED])
 		fprintf(out, ", %llu fell back (memcg limit, race)", (unsigned long long)discarded[pmd]);
 	fprintf(out, ", %llu fell back (none free)\n", (unsigned long long)failed[pmd]);
