@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Events the kernel counts per memory cgroup (memcg:count_memcg_events, Linux 6.13 and later),
- * charged to the thread that counts them: of these, THP faults that got a huge page
+ * Events the kernel counts per memory cgroup (memcg:count_memcg_events, on kernels newer than
+ * 6.1), charged to the thread that counts them: of these, THP faults that got a huge page
  * (THP_FAULT_ALLOC). The event fires for every counted item, a page fault's PGFAULT among them,
  * so the program compares the item with a constant the loader's CO-RE relocation fixes from
  * the kernel's own enum vm_event_item (its values move between kernels), and returns at once

@@ -21,8 +21,8 @@ int array_reserve(void *items_ptr, size_t *cap, size_t nr, size_t more, size_t i
 int array_resize(void *items_ptr, size_t *cap, size_t new_cap, size_t item_size);
 
 /* Give memory back after a burst (process churn): when the array holds far fewer items than it
- * has room for, shrink it to twice its items. Never fails (a refused shrink keeps it as is). Returns whether
- * it shrank. */
+ * has room for, shrink it to twice its items. Never fails (a refused shrink keeps it as is).
+ * Returns whether it shrank. */
 bool array_shrink(void *items_ptr, size_t *cap, size_t nr, size_t item_size);
 
 #endif
