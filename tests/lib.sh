@@ -163,9 +163,9 @@ make_cgroups() {
 	at_exit "$remove"
 }
 
-# make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller),
-# removed when the test ends; WRAP then starts the workload inside it, and MEMCG_LIMIT is the file
-# of its limit (to change it between workloads).
+# make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller), with
+# no swap, removed when the test ends; WRAP then starts the workload inside it, and MEMCG_LIMIT
+# is the file of its limit (to change it between workloads).
 make_memcg() {
 	local root dir limit_file
 	root=$(cgroup_mount cgroup2)
@@ -184,6 +184,13 @@ make_memcg() {
 	mkdir "$dir" || fail "cannot create $dir"
 	echo $(($1 << 20)) >"$dir/$limit_file" || fail "cannot limit $dir"
 	at_exit "rmdir '$dir' 2>/dev/null"
+	# No swap for it, on hosts that have some: reaching the limit then refuses what does not
+	# fit (a THP's charge) instead of swapping the cgroup's anonymous memory out to make room.
+	if [ -e "$dir/memory.swap.max" ]; then
+		echo 0 >"$dir/memory.swap.max" || fail "cannot turn swap off for $dir"
+	elif [ -e "$dir/memory.swappiness" ]; then
+		echo 0 >"$dir/memory.swappiness" || fail "cannot turn swap off for $dir"
+	fi
 	MEMCG_LIMIT=$dir/$limit_file
 	# shellcheck disable=SC2016 # $$ and $0 are the wrapper shell's
 	WRAP=(sh -c 'echo $$ >"$0" && exec "$@"' "$dir/cgroup.procs")
