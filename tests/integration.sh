@@ -394,9 +394,14 @@ test_memcg_reclaim_is_charged_to_the_process() {
 	assert_sandwiched "$(query "$T/out" "vmscan('direct', 'reclaimed') + vmscan('kswapd', 'reclaimed')")" \
 		"$(vmstat_delta inner pgsteal_anon pgsteal_file)" "$(vmstat_delta outer pgsteal_anon pgsteal_file)" \
 		"pages reclaimed, foliostat vs /proc/vmstat pgsteal_*"
-	assert_sandwiched "$(query "$T/out" "vmscan('direct', 'scanned') + vmscan('kswapd', 'scanned')")" \
+	# The kernel counts what it scans of the inactive lists as pgscan, of the active ones as
+	# pgrefill; foliostat by list.
+	assert_sandwiched "$(query "$T/out" "vmscan('direct', 'scanned', 'inactive_') + vmscan('kswapd', 'scanned', 'inactive_')")" \
 		"$(vmstat_delta inner pgscan_anon pgscan_file)" "$(vmstat_delta outer pgscan_anon pgscan_file)" \
-		"pages scanned, foliostat vs /proc/vmstat pgscan_*"
+		"inactive pages scanned, foliostat vs /proc/vmstat pgscan_*"
+	assert_sandwiched "$(query "$T/out" "vmscan('direct', 'scanned', 'active_') + vmscan('kswapd', 'scanned', 'active_')")" \
+		"$(vmstat_delta inner pgrefill)" "$(vmstat_delta outer pgrefill)" \
+		"active pages scanned, foliostat vs /proc/vmstat pgrefill"
 }
 
 # --self reports foliostat's own cost from the kernel's BPF statistics, which it switches on

@@ -19,7 +19,8 @@ prints the value of the Python expression EXPR, which can use:
   tlb(pid, reason)     the process's TLB flushes for `reason`, summed
   lru(pid, lst, amount)      the process's LRU insertions on list `lst` ("folios" or "pages")
   reclaim(pid, kind, field)  the process's reclaim[kind][field] ("memcg", "stalls"), summed
-  vmscan(who, figure)  system.reclaim.vmscan[who][figure] over all lists and records
+  vmscan(who, figure[, prefix])  system.reclaim.vmscan[who][figure] over all records and the
+                       lists (or those whose name starts with prefix, e.g. "inactive_")
 """
 import json
 import sys
@@ -68,8 +69,9 @@ def main():
         "tlb": lambda pid, reason: sum(p["tlb"]["flushes"].get(reason, 0) for p in procs(pid)),
         "lru": lambda pid, lst, amount: sum(p["lru"]["insert"][lst][amount] for p in procs(pid)),
         "reclaim": lambda pid, kind, field: sum(p["reclaim"][kind][field] for p in procs(pid)),
-        "vmscan": lambda who, figure: sum(sum(r["system"]["reclaim"]["vmscan"][who][figure].values())
-                                          for r in recs),
+        "vmscan": lambda who, figure, prefix="": sum(
+            n for r in recs for lst, n in r["system"]["reclaim"]["vmscan"][who][figure].items()
+            if lst.startswith(prefix)),
     }
     print(json.dumps(eval(expr, env)))
 
