@@ -642,11 +642,22 @@ static void set_name_hex(const char *hex)
  * CLONE_INTO_CGROUP), so that nothing it does ever happened elsewhere (a process that moves
  * itself has done something before). This process only waits and exits as the child does.
  */
+/* --rusage FILE (before --in-cgroup): where the born child's rusage goes once it has ended. */
+static const char *rusage_path;
+
+/*
+ * Run the action in a child born in cgroup DIR (clone3), and exit as it did. With --rusage,
+ * write what the kernel accounted to the child over its whole life, its reaped children
+ * included, from wait4(): {"pid": N, "majflt": N, "minflt": N}, every fault the cgroup's
+ * processes took.
+ */
 static void born_in_cgroup(const char *dir)
 {
 	struct clone_args args = {.flags = CLONE_INTO_CGROUP, .exit_signal = SIGCHLD};
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), status;
+	struct rusage usage;
 	long child;
+	FILE *f;
 
 	if (fd < 0)
 		die("open cgroup");
@@ -656,8 +667,14 @@ static void born_in_cgroup(const char *dir)
 		die("clone3(CLONE_INTO_CGROUP)");
 	if (child == 0)
 		return; /* the child goes on with the work */
-	if (waitpid((pid_t)child, &status, 0) < 0)
-		die("waitpid");
+	if (wait4((pid_t)child, &status, 0, &usage) < 0)
+		die("wait4");
+	if (rusage_path) {
+		f = fopen(rusage_path, "w");
+		if (!f || fprintf(f, "{\"pid\":%ld,\"majflt\":%ld,\"minflt\":%ld}\n", child,
+				  usage.ru_majflt, usage.ru_minflt) < 0 || fclose(f))
+			die(rusage_path);
+	}
 	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
@@ -673,6 +690,8 @@ int main(int argc, char **argv)
 			set_name_hex(argv[i + 1]);
 		else if (strcmp(argv[i], "--linger") == 0)
 			linger = atof(argv[i + 1]);
+		else if (strcmp(argv[i], "--rusage") == 0)
+			rusage_path = argv[i + 1];
 		else if (strcmp(argv[i], "--in-cgroup") == 0)
 			born_in_cgroup(argv[i + 1]);
 		else
@@ -683,7 +702,8 @@ int main(int argc, char **argv)
 				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
 				"faultcount FILE | scarce FRAG_MIB,THP_MIB | collapse MIB | "
 				"compact NODE | tlbflip N | forks N | family N,M | ring N | hop N\n"
-				"       [--in-cgroup DIR] before the action runs it in a child born there\n");
+				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
+				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "thp") == 0)
