@@ -118,7 +118,11 @@ workload tlbflip 1000 >>/tmp/workload
 echo never >/sys/kernel/mm/transparent_hugepage/defrag
 workload scarce 256,16 >>/tmp/workload
 echo always >/sys/kernel/mm/transparent_hugepage/defrag
+# ftrace counts the compaction runs independently (the kernel may defer or skip them).
+mount -t tracefs tracefs /sys/kernel/tracing
+echo 1 >/sys/kernel/tracing/events/compaction/mm_compaction_begin/enable
 workload scarce 256,16 >>/tmp/workload
+echo 0 >/sys/kernel/tracing/events/compaction/mm_compaction_begin/enable
 # ramfs (tmpfs would not do: shmem has a page-cache path of its own) puts what is written in
 # the page cache, on the unevictable LRU list: 2048 pages by dd.
 mount -t ramfs ramfs /ramfs
@@ -130,6 +134,7 @@ echo "vmtest: foliostat exit $?"
 echo "vmtest-errors-begin"; cat /tmp/errors; echo "vmtest-errors-end"
 echo "vmtest-workload-begin"; cat /tmp/workload; echo "vmtest-workload-end"
 echo "vmtest-records-begin"; cat /tmp/records; echo "vmtest-records-end"
+echo "vmtest-trace-begin"; grep mm_compaction_begin: /sys/kernel/tracing/trace; echo "vmtest-trace-end"
 poweroff -f
 INIT
 chmod +x "$root/init"
@@ -303,13 +308,18 @@ print(f"vmtest: scarce, defrag never: {scarce_never['attempts']} THP attempts, "
 ok &= failed >= 1 and failed == scarce_never["attempts"] - scarce_never["huge_pages"]
 ok &= order9(scarce_never["pid"], "discarded") == 0 and set(got) == {None}
 ok &= "no such tracepoint" in probes.get("memcg:count_memcg_events", "")
-# With defrag "always" the attempts compact first: the stalls are charged to order 9.
+# With defrag "always" the attempts compact first, unless the kernel skips compaction (a zone
+# that looks able to serve) or defers it after failures: ftrace's count of the process's
+# compaction runs says how many ran, and every one is a stall charged to order 9.
 comp = [p["thp"]["compaction"] for p in of_pid(scarce_always["pid"])]
 stalls = sum(c["stalls"] for c in comp)
 by9 = sum(c["by_order"].get("9", {}).get("stalls", 0) for c in comp)
+traced = sum(1 for l in section("trace").splitlines()
+             if l.split()[:1] and l.split()[0].endswith(f"-{scarce_always['pid']}"))
 print(f"vmtest: scarce, defrag always: {scarce_always['huge_pages']} huge pages, "
-      f"{stalls} compaction stalls, {by9} of them for order 9")
-ok &= by9 >= 1 and by9 == stalls
+      f"{stalls} compaction stalls, {by9} of them for order 9; ftrace: {traced} runs; "
+      f"compact_stall +{scarce_always['compact_stalls']}")
+ok &= by9 == stalls == traced
 sys.exit(0 if ok else "vmtest: figures off")
 CHECK
 echo "vmtest: PASS"

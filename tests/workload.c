@@ -442,6 +442,24 @@ static long read_long_file(const char *path)
 	return v;
 }
 
+/* A counter of /proc/vmstat. */
+static long vmstat_value(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, found = -1;
+
+	if (!f)
+		die("/proc/vmstat");
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (strcmp(key, name) == 0)
+			found = v;
+	fclose(f);
+	if (found < 0)
+		die(name);
+	return found;
+}
+
 static void write_long_file(const char *path, long v)
 {
 	FILE *f = fopen(path, "w");
@@ -456,15 +474,16 @@ static void write_long_file(const char *path, long v)
  * of it in 2 MiB blocks), turns proactive compaction off, has a child make hugetlb take every
  * free block of the PMD order left (off the free lists), then touches THP_MIB of MADV_HUGEPAGE
  * memory, one THP attempt per 2 MiB, and gives hugetlb's pages back. With defrag "never" each
- * attempt that finds no block falls back at once; with "always" it compacts first. Reports the
- * attempts, the huge pages it got (smaps), and what hugetlb took.
+ * attempt that finds no block falls back at once; with "always" it compacts first, unless the
+ * kernel defers compaction after failures. Reports the attempts, the huge pages it got (smaps),
+ * what hugetlb took, and the direct compactions the kernel counted meanwhile (compact_stall).
  */
 static void action_scarce(const char *arg)
 {
 	const char *nr_hugepages = "/proc/sys/vm/nr_hugepages";
 	const char *proactive = "/proc/sys/vm/compaction_proactiveness";
 	int pmd_order = __builtin_ctzl(HUGE_SIZE / page_size);
-	long frag_mib, thp_mib, before, taken, blocks, proactiveness;
+	long frag_mib, thp_mib, before, taken, blocks, proactiveness, stalls;
 	pid_t child;
 	int status;
 	size_t frag_len, thp_len;
@@ -501,13 +520,15 @@ static void action_scarce(const char *arg)
 	mem = map_aligned(thp_len);
 	if (madvise(mem, thp_len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
+	stalls = vmstat_value("compact_stall");
 	touch(mem, thp_len);
+	stalls = vmstat_value("compact_stall") - stalls;
 	write_long_file(nr_hugepages, before);
 	if (proactiveness > 0)
 		write_long_file(proactive, proactiveness);
 	printf("{\"pid\":%d,\"action\":\"scarce\",\"attempts\":%zu,\"huge_pages\":%ld,"
-	       "\"hugetlb_taken\":%ld}\n",
-	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken);
+	       "\"hugetlb_taken\":%ld,\"compact_stalls\":%ld}\n",
+	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken, stalls);
 }
 
 static void action_pages(long pages)
