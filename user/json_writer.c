@@ -20,6 +20,11 @@ void jw_reset(struct json_writer *w)
 	w->first[0] = true;
 }
 
+void jw_shrink(struct json_writer *w)
+{
+	array_shrink(&w->text, &w->cap, w->len, 1);
+}
+
 void jw_free(struct json_writer *w)
 {
 	free(w->text);

@@ -705,5 +705,6 @@ int render_json(FILE *out, const struct fs_report *r)
 	}
 	if (fwrite(w.text, 1, w.len, out) != w.len || fflush(out) == EOF)
 		return -1;
+	jw_shrink(&w);
 	return 0;
 }

@@ -111,11 +111,34 @@ static bool too_deep_fails(void)
 	return ok;
 }
 
+/* A burst's large record does not leave its buffer behind once records are small again. */
+static bool shrink_gives_back_a_large_buffer(void)
+{
+	struct json_writer w = {0};
+	bool ok;
+
+	jw_reset(&w);
+	jw_array_begin(&w);
+	for (int i = 0; i < 100000; i++)
+		jw_int(&w, i);
+	jw_array_end(&w);
+	jw_shrink(&w);
+	ok = ASSERT_TRUE(w.cap >= w.len);
+	jw_reset(&w);
+	jw_array_begin(&w);
+	jw_array_end(&w);
+	jw_shrink(&w);
+	ok = ok && ASSERT_TRUE(w.cap <= 64) && ASSERT_STREQ(text_of(&w), "[]");
+	jw_free(&w);
+	return ok;
+}
+
 const struct unit_test json_writer_tests[] = {
     UNIT_TEST(members_and_elements_are_separated),
     UNIT_TEST(strings_are_escaped),
     UNIT_TEST(unsigned_numbers_use_all_64_bits),
     UNIT_TEST(numbers_read_as_jansson_wrote_them),
     UNIT_TEST(too_deep_fails),
+    UNIT_TEST(shrink_gives_back_a_large_buffer),
     {},
 };
