@@ -468,31 +468,47 @@ static void write_long_file(const char *path, long v)
 		die(path);
 }
 
+/* Pages scanned by direct compaction so far (every compaction's scans less kcompactd's): it
+ * changes once an allocation has compacted, never while the kernel defers or skips compaction
+ * (a compaction may run and scan nothing, every block marked to be skipped). */
+static long direct_compaction_scanned(void)
+{
+	return vmstat_value("compact_migrate_scanned") + vmstat_value("compact_free_scanned") -
+	       vmstat_value("compact_daemon_migrate_scanned") -
+	       vmstat_value("compact_daemon_free_scanned");
+}
+
 /*
- * "FRAG_MIB,THP_MIB": THP faults where no free huge page exists, made so by the workload itself:
- * it faults FRAG_MIB of small pages and gives back every other one (free memory aplenty, none
- * of it in 2 MiB blocks), turns proactive compaction off, has a child make hugetlb take every
- * free block of the PMD order left (off the free lists), then touches THP_MIB of MADV_HUGEPAGE
- * memory, one THP attempt per 2 MiB, and gives hugetlb's pages back. With defrag "never" each
- * attempt that finds no block falls back at once; with "always" it compacts first, unless the
- * kernel defers compaction after failures. Reports the attempts, the huge pages it got (smaps),
- * what hugetlb took, and the direct compactions the kernel counted meanwhile (compact_stall).
+ * "FRAG_MIB,THP_MIB[,MAX_MIB]": THP faults where no free huge page exists, made so by the
+ * workload itself: it faults FRAG_MIB of small pages and gives back every other one (free
+ * memory aplenty, none of it in 2 MiB blocks), turns proactive compaction off, has a child make
+ * hugetlb take every free block of the PMD order left (off the free lists), then touches THP_MIB
+ * of MADV_HUGEPAGE memory, one THP attempt per 2 MiB, and gives hugetlb's pages back. With
+ * defrag "never" each attempt that finds no block falls back at once; with "always" it compacts
+ * first, unless the kernel defers compaction: hugetlb's failures leave it deferred for the next
+ * 64 tries at most, and a fault tries once or more (seen on Linux 6.1 x86: the first 9 faults
+ * deferred). With MAX_MIB, attempts go on, one 2 MiB block (one page touched) at a time up to
+ * MAX_MIB in all, until direct compaction has scanned pages. Reports the attempts, the huge pages
+ * it got (smaps), what hugetlb took, the direct compactions the kernel counted meanwhile
+ * (compact_stall, deferred ones included) and the pages they scanned.
  */
 static void action_scarce(const char *arg)
 {
 	const char *nr_hugepages = "/proc/sys/vm/nr_hugepages";
 	const char *proactive = "/proc/sys/vm/compaction_proactiveness";
 	int pmd_order = __builtin_ctzl(HUGE_SIZE / page_size);
-	long frag_mib, thp_mib, before, taken, blocks, proactiveness, stalls;
+	long frag_mib, thp_mib, max_mib = 0, before, taken, blocks, proactiveness, stalls, scanned;
 	pid_t child;
-	int status;
-	size_t frag_len, thp_len;
+	int status, fields;
+	size_t frag_len, thp_len, max_len;
 	char *frag, *mem;
 
-	if (sscanf(arg, "%ld,%ld", &frag_mib, &thp_mib) != 2 || frag_mib <= 0 || thp_mib <= 0)
-		die("scarce FRAG_MIB,THP_MIB");
+	fields = sscanf(arg, "%ld,%ld,%ld", &frag_mib, &thp_mib, &max_mib);
+	if (fields < 2 || frag_mib <= 0 || thp_mib <= 0 || (fields == 3 && max_mib < thp_mib))
+		die("scarce FRAG_MIB,THP_MIB[,MAX_MIB]");
 	frag_len = (size_t)frag_mib << 20;
 	thp_len = (size_t)thp_mib << 20;
+	max_len = fields == 3 ? (size_t)max_mib << 20 : thp_len;
 	frag = map_small_pages(frag_len);
 	touch(frag, frag_len);
 	for (size_t off = 0; off < frag_len; off += 2 * page_size)
@@ -517,18 +533,23 @@ static void action_scarce(const char *arg)
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("hugetlb's child");
 	taken = read_long_file(nr_hugepages) - before;
-	mem = map_aligned(thp_len);
-	if (madvise(mem, thp_len, MADV_HUGEPAGE))
+	mem = map_aligned(max_len);
+	if (madvise(mem, max_len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	stalls = vmstat_value("compact_stall");
+	scanned = direct_compaction_scanned();
 	touch(mem, thp_len);
+	/* (a fault that falls back maps the one page touched: a few KiB per attempt) */
+	for (; thp_len < max_len && direct_compaction_scanned() == scanned; thp_len += HUGE_SIZE)
+		mem[thp_len] = 1;
 	stalls = vmstat_value("compact_stall") - stalls;
+	scanned = direct_compaction_scanned() - scanned;
 	write_long_file(nr_hugepages, before);
 	if (proactiveness > 0)
 		write_long_file(proactive, proactiveness);
 	printf("{\"pid\":%d,\"action\":\"scarce\",\"attempts\":%zu,\"huge_pages\":%ld,"
-	       "\"hugetlb_taken\":%ld,\"compact_stalls\":%ld}\n",
-	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken, stalls);
+	       "\"hugetlb_taken\":%ld,\"compact_stalls\":%ld,\"compaction_scanned\":%ld}\n",
+	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken, stalls, scanned);
 }
 
 static void action_pages(long pages)
@@ -721,7 +742,7 @@ int main(int argc, char **argv)
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
-				"faultcount FILE | scarce FRAG_MIB,THP_MIB | collapse MIB | "
+				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | collapse MIB | "
 				"compact NODE | tlbflip N | forks N | family N,M | ring N | hop N\n"
 				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
 				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
