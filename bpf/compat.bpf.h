@@ -123,4 +123,8 @@ static __always_inline __u64 verifier_bounded(__u64 idx, __u64 size)
 	return idx;
 }
 
+/* __GFP_RETRY_MAYFAIL: bit 14 of gfp_t in every kernel since 4.13, a #define up to 6.9 and an
+ * anonymous enum (which CO-RE cannot name) since, at the same place. */
+#define FS_GFP_RETRY_MAYFAIL (1U << 14)
+
 #endif /* FS_COMPAT_BPF_H */

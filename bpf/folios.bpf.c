@@ -19,9 +19,9 @@
  * order-0 ones, nearly all, cost nothing more.
  */
 static __always_inline void note_large_allocation(struct page *page, unsigned int order,
-						  bool movable)
+						  bool discardable)
 {
-	bool remember = page && movable;
+	bool remember = page && discardable;
 	struct fs_task_state *state;
 
 	state = bpf_task_storage_get(&fs_task_state, bpf_get_current_task_btf(), 0,
@@ -31,9 +31,8 @@ static __always_inline void note_large_allocation(struct page *page, unsigned in
 	if (state->compaction_order == order_bucket(order))
 		state->compaction_order = 0;
 	/* A later request, granted or not, ends the wait for the earlier folio: only the folio a
-	 * thread asked for last can be discarded. (So a thread that fills hugetlb's pool and
-	 * empties it again, with no large allocation in between, counts the last page.) */
-	if (movable)
+	 * thread asked for last can be discarded. */
+	if (discardable)
 		state->pending_folio = (__u64)page;
 }
 
@@ -55,8 +54,11 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 			 1);
 	else if (movable) /* no folio: the caller falls back to a smaller order, or fails */
 		fs_count(cpu, target->folios[FS_FOLIO_ALLOC_FAILED][order_bucket(order)], 1);
+	/* Hugetlb's pool pages and migration targets, asked for with __GFP_RETRY_MAYFAIL, are not
+	 * discardable: a pool page never goes on an LRU list, and the thread that fills the pool
+	 * may be the one that empties it. */
 	if (order && target != &cpu->interrupt)
-		note_large_allocation(page, order, movable);
+		note_large_allocation(page, order, movable && !(gfp & FS_GFP_RETRY_MAYFAIL));
 	return 0;
 }
 

@@ -74,6 +74,33 @@ test_summary_says_why_thp_fell_back() {
 		fail "no line saying why pid $pid's THP faults fell back"
 }
 
+# A process that has hugetlb take pages into its pool and give them back (no large allocation
+# in between): the pool's pages are order-9 folios it allocated, as many as perf counts, and
+# none of them is discarded, though the same thread frees them before any reaches an LRU list
+# (pool pages never do): they are asked for with __GFP_RETRY_MAYFAIL, no fault's fallback.
+test_hugetlb_pool_pages_are_not_discarded() {
+	need_root
+	mount_tracefs
+	[ -w /proc/sys/vm/nr_hugepages ] || skip "no hugetlb pool to fill"
+	# Every row (-r 0): this one has few events beside busier processes.
+	start_foliostat "$T/out" -j 0.5 -r 0
+	perf stat -x, -e kmem:mm_page_alloc --filter 'order == 9' -o "$T/perf" -- \
+		"$WORKLOAD" hugetlb 4 >"$T/workload" || fail "workload failed"
+	wait_next_record "$T/out"
+	stop_foliostat "$T/out"
+	local line pid taken got alloc9 discarded failed order0
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	taken=$(json_field "$line" taken)
+	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "$pid")"
+	echo "workload: hugetlb took $taken pages; foliostat: $alloc9 order-9 folios," \
+		"$discarded discarded, $failed found none"
+	assert_between "$taken" 1 4 "pages hugetlb's pool took"
+	assert_eq "$alloc9" "$(perf_count "$T/perf" kmem:mm_page_alloc)" "order-9 folios vs perf"
+	assert_between "$alloc9" "$taken" "$((taken + failed))" "order-9 folios allocated (the pool's)"
+	assert_eq "$discarded" 0 "order-9 folios discarded"
+}
+
 # The same workload, born in a cgroup2 directory of its own, seen by cgroup: the cgroup's row
 # shows its process's outcomes.
 test_thp_outcomes_by_cgroup() {

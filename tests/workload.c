@@ -552,6 +552,21 @@ static void action_scarce(const char *arg)
 	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken, stalls, scanned);
 }
 
+/* N: have hugetlb take N more pages into its pool and give them back, both from this thread
+ * (no other large allocation in between). Reports the pages the pool took. */
+static void action_hugetlb(long n)
+{
+	const char *nr_hugepages = "/proc/sys/vm/nr_hugepages";
+	long before = read_long_file(nr_hugepages), taken;
+
+	if (n <= 0)
+		die("hugetlb N");
+	write_long_file(nr_hugepages, before + n);
+	taken = read_long_file(nr_hugepages) - before;
+	write_long_file(nr_hugepages, before);
+	printf("{\"pid\":%d,\"action\":\"hugetlb\",\"taken\":%ld}\n", getpid(), taken);
+}
+
 static void action_pages(long pages)
 {
 	/* Neither PMD THPs nor mTHPs: exactly one order-0 folio per page. */
@@ -742,8 +757,9 @@ int main(int argc, char **argv)
 	if (i + 2 != argc) {
 		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
 				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
-				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | collapse MIB | "
-				"compact NODE | tlbflip N | forks N | family N,M | ring N | hop N\n"
+				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | hugetlb N | "
+				"collapse MIB | compact NODE | tlbflip N | forks N | family N,M | ring N | "
+				"hop N\n"
 				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
 				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
 		return 2;
@@ -760,6 +776,8 @@ int main(int argc, char **argv)
 		action_mapread(argv[i + 1]);
 	else if (strcmp(argv[i], "scarce") == 0)
 		action_scarce(argv[i + 1]);
+	else if (strcmp(argv[i], "hugetlb") == 0)
+		action_hugetlb(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "faultcount") == 0)
 		action_faultcount(argv[i + 1]);
 	else if (strcmp(argv[i], "collapse") == 0)
