@@ -82,12 +82,7 @@ test_hugetlb_pool_pages_are_not_discarded() {
 	need_root
 	mount_tracefs
 	[ -w /proc/sys/vm/nr_hugepages ] || skip "no hugetlb pool to fill"
-	# Every row (-r 0): this one has few events beside busier processes.
-	start_foliostat "$T/out" -j 0.5 -r 0
-	perf stat -x, -e kmem:mm_page_alloc --filter 'order == 9' -o "$T/perf" -- \
-		"$WORKLOAD" hugetlb 4 >"$T/workload" || fail "workload failed"
-	wait_next_record "$T/out"
-	stop_foliostat "$T/out"
+	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- hugetlb 4
 	local line pid taken got alloc9 discarded failed order0
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)

@@ -109,7 +109,8 @@ wait_next_record() {
 
 # run_workload_traced PERF_ARGS... -- WORKLOAD_ARGS...: the workload under `perf stat -x,` with
 # PERF_ARGS (output in $T/perf), inside a streaming foliostat (records in $T/out, half a second
-# each, the last after the workload ended). The workload's JSON line is in $T/workload.
+# each, every process in them, the last after the workload ended: a workload with few events
+# has its row however busy the host is). The workload's JSON line is in $T/workload.
 # /proc/vmstat is kept at four points (vmstat_delta): "outer" spans foliostat's whole run,
 # "inner" only the part where it surely counted, from its attach to the workload's end.
 run_workload_traced() {
@@ -120,7 +121,7 @@ run_workload_traced() {
 	done
 	shift
 	vmstat_snapshot outer_begin
-	start_foliostat "$T/out" -j 0.5
+	start_foliostat "$T/out" -j 0.5 -r 0
 	vmstat_snapshot inner_begin
 	perf stat -x, "${perf_args[@]}" -o "$T/perf" -- "${WRAP[@]}" "$WORKLOAD" "$@" \
 		>"$T/workload" || fail "workload $* failed"
