@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <linux/membarrier.h>
-#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -16,6 +13,7 @@
 #include "counters.h"
 #include "mountinfo.h"
 #include "options.h"
+#include "table.h"
 #include "foliostat.skel.h"
 
 void files_size_maps(struct foliostat_bpf *skel, const struct fs_options *opts)
@@ -100,10 +98,8 @@ int file_table_read(struct file_table *t)
 	if (!t->with_source)
 		return 0;
 	*src->side = !old;
-	/* BPF programs on tracepoints run inside RCU read-side sections: after a grace period
-	 * none still writes the old side. (Where membarrier is refused, the time until the next
-	 * read is the wait, as for the tables.) */
-	syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	/* No program still writes the old side after this. */
+	wait_for_bpf_programs();
 	n = drain_map(src->files_fd[old], t->keys, t->values, t->cap_read);
 	if (n < 0)
 		return (int)n;

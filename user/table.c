@@ -29,7 +29,7 @@ static int kernel_give_back(const struct table *t, __u32 index)
  * MEMBARRIER_CMD_GLOBAL is one. Where it is refused (nohz_full CPUs), the wait is the time
  * between two reads, far longer than any program runs.
  */
-static void kernel_wait_for_programs(void)
+void wait_for_bpf_programs(void)
 {
 	syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 }
@@ -37,7 +37,7 @@ static void kernel_wait_for_programs(void)
 static const struct table_ops kernel_ops = {
     .unlink_key = kernel_unlink_key,
     .give_back = kernel_give_back,
-    .wait_for_programs = kernel_wait_for_programs,
+    .wait_for_programs = wait_for_bpf_programs,
 };
 
 void table_init(struct table *t, void *values, __u64 *taken, size_t value_size, __u32 capacity,

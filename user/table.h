@@ -27,6 +27,9 @@ struct table_ops {
 	void (*wait_for_programs)(void);
 };
 
+/* Return once no BPF program that ran before the call is still running (see table.c). */
+void wait_for_bpf_programs(void);
+
 struct table {
 	size_t value_size;     /* bytes per entry, a multiple of 8 */
 	__u32 capacity;	       /* entries */
