@@ -414,10 +414,10 @@ static void print_activity_block(FILE *out, const struct fs_report *r, const cha
 
 	if (!print_results(out, r, who, thp) && (migrated || faults || any_stalls(stalls)))
 		fprintf(out, "  %s\n", who);
-	if (c)
+	if (c) {
 		print_thp_faults(out, r, c);
-	if (c)
 		print_migrate(out, c);
+	}
 	for (int k = 0; k < FS_NR_STALLS; k++) {
 		print_stall(out, stalls, reclaimed[k], k);
 		if (k == FS_STALL_COMPACTION && c)
