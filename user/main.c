@@ -451,12 +451,14 @@ static int collector_open(struct collector *c, struct loader *loader, const stru
 	}
 	kernel_counters_read(&c->kernel_files, &c->kernel_before);
 	cgroup_names_open(&c->cgroup_names);
-	if (opts->files)
+	if (opts->files) {
 		ret = file_table_open(&c->files, (size_t)opts->max_files, loader->skel);
-	if (ret) {
-		snprintf(err, err_len, "failed to allocate the table of files: %s", strerror(-ret));
-		collector_close(c);
-		return -1;
+		if (ret) {
+			snprintf(err, err_len, "failed to allocate the table of files: %s",
+				 strerror(-ret));
+			collector_close(c);
+			return -1;
+		}
 	}
 	if (opts->self)
 		self_baseline(&c->self_before);
