@@ -17,7 +17,7 @@
 #include "array.h"
 #include "cgroup_labels.h"
 #include "cgroup_names.h"
-#include "utf8.h"
+#include "sanitize.h"
 
 /* The stall histograms' bounds: every other power of two of the BPF buckets' (1 us, 4 us, ...
  * 16.8 s), so the cumulative counts are exact and a series has 14 buckets instead of 32. */
@@ -51,49 +51,54 @@ static void emit(struct exposition *e, const char *fmt, ...)
 	e->len += (size_t)n;
 }
 
-/* A label's value, as the format quotes it: valid UTF-8 with \, " and newline escaped. */
-static void label_value(char *out, size_t out_len, const char *value)
-{
-	size_t len = strlen(value), o = 0;
-	char *clean = malloc(UTF8_SANITIZED_SIZE(len));
+/* A label list being made (comma-separated name="value" pairs, no braces). */
+struct label_text {
+	char *text;
+	size_t len, cap;
+	bool failed; /* out of memory */
+};
 
-	if (!clean) {
-		out[0] = '\0';
+/* Append name="value": every label value of the exposition is quoted by label_value_quoted(),
+ * the one rule for them (sanitize.h). */
+static void label_add(struct label_text *l, const char *name, const char *value)
+{
+	char quoted[LABEL_VALUE_QUOTED_SIZE];
+	size_t len = label_value_quoted(value, quoted), name_len = strlen(name);
+
+	if (l->failed || array_reserve(&l->text, &l->cap, l->len, name_len + len + 3, 1)) {
+		l->failed = true;
 		return;
 	}
-	utf8_sanitize(value, len, clean);
-	for (const char *c = clean; *c && o + 3 < out_len; c++) {
-		if (*c == '\\' || *c == '"') {
-			out[o++] = '\\';
-			out[o++] = *c;
-		} else if (*c == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-		} else {
-			out[o++] = *c;
-		}
-	}
-	out[o] = '\0';
-	free(clean);
+	if (l->len)
+		l->text[l->len++] = ',';
+	memcpy(l->text + l->len, name, name_len);
+	l->len += name_len;
+	l->text[l->len++] = '=';
+	memcpy(l->text + l->len, quoted, len + 1);
+	l->len += len;
 }
 
-/* Append name="value" to a label list (comma-separated, no braces). */
-static void label_add(char *labels, size_t len, const char *name, const char *value)
+/* The same into a fixed buffer, for the short labels of a sample (enum and counter names):
+ * the whole pair or nothing (false), never a value cut inside its quotes. */
+static bool label_pair(char *out, size_t size, const char *name, const char *value)
 {
-	size_t used = strlen(labels);
-	char *quoted = malloc(len);
+	size_t used = strlen(out);
+	char quoted[LABEL_VALUE_QUOTED_SIZE];
+	int n;
 
-	if (!quoted)
-		return;
-	label_value(quoted, len, value);
-	snprintf(labels + used, len - used, "%s%s=\"%s\"", used ? "," : "", name, quoted);
-	free(quoted);
+	label_value_quoted(value, quoted);
+	n = snprintf(out + used, size - used, "%s%s=%s", used ? "," : "", name, quoted);
+	if (n < 0 || (size_t)n >= size - used) {
+		out[used] = '\0';
+		return false;
+	}
+	return true;
 }
 
 /* A series group as the exposition sees it: the store's groups, then the groups that are no
  * rows (other, interrupt, untracked, unselected), and for collapse outcomes unattributed. */
 struct expo_group {
-	char labels[1024];
+	const char *labels;
 	const struct fs_totals *counters;    /* NULL: none (unattributed) */
 	const struct fs_proc_counters *proc; /* NULL: none (interrupt, unselected, ...) */
 	const struct fs_thp_results *thp;    /* NULL: none */
@@ -184,7 +189,7 @@ struct figure_labels {
  * value the kernel does not name (skipped). */
 #define MAX_FIGURES (FS_NR_ORDERS * 2 > FS_NR_FAULT_KINDS ? FS_NR_ORDERS * 2 : FS_NR_FAULT_KINDS)
 struct figure_extras {
-	char text[MAX_FIGURES][128];
+	char text[MAX_FIGURES][256];
 	int nr_a, nr_b;
 	bool labelled; /* "" is then a value not named */
 };
@@ -200,16 +205,15 @@ static void figure_extras(const struct figure_labels *l, struct figure_extras *o
 	for (int a = 0; a < out->nr_a; a++) {
 		for (int b = 0; b < out->nr_b; b++) {
 			char *text = out->text[a * out->nr_b + b];
-			int n = 0;
 
 			text[0] = '\0';
 			if ((l->nr_a && !l->values_a[a]) || (l->nr_b && !l->values_b[b]))
 				continue;
-			if (l->nr_a)
-				n = snprintf(text, 128, "%s=\"%s\"", l->name_a, l->values_a[a]);
-			if (l->nr_b)
-				snprintf(text + n, 128 - n, "%s%s=\"%s\"", n ? "," : "", l->name_b,
-					 l->values_b[b]);
+			if ((l->nr_a && !label_pair(text, sizeof(out->text[0]), l->name_a,
+						    l->values_a[a])) ||
+			    (l->nr_b && !label_pair(text, sizeof(out->text[0]), l->name_b,
+						    l->values_b[b])))
+				text[0] = '\0';
 		}
 	}
 }
@@ -235,7 +239,7 @@ static void group_and_system(struct expo *x, const char *name, const char *help,
 {
 	char metric[128];
 
-	static struct figure_extras extras; /* 4 KiB: not on the stack */
+	static struct figure_extras extras; /* 8 KiB: not on the stack */
 
 	if (!measured)
 		return; /* not measured is not zero: no series at all */
@@ -513,7 +517,7 @@ static void thread_metrics(struct expo *x)
 static void thp_results(struct expo *x, const char *metric, const struct expo_group *g)
 {
 	const struct fs_report *r = x->r;
-	char extra[160];
+	char extra[256];
 
 	for (int e = 0; e < FS_NR_THP_EVENTS; e++) {
 		if (!r->thp_measured[e])
@@ -521,8 +525,10 @@ static void thp_results(struct expo *x, const char *metric, const struct expo_gr
 		for (int v = 0; v < FS_NR_SCAN_RESULTS; v++) {
 			if (!g->thp->results[e][v])
 				continue;
-			snprintf(extra, sizeof(extra), "event=\"%s\",result=\"%s\"",
-				 thp_event_names[e], r->scan_names[v]);
+			extra[0] = '\0';
+			if (!label_pair(extra, sizeof(extra), "event", thp_event_names[e]) ||
+			    !label_pair(extra, sizeof(extra), "result", r->scan_names[v]))
+				continue;
 			sample(x, metric, g->labels, extra, g->thp->results[e][v]);
 		}
 	}
@@ -538,10 +544,15 @@ static const char *const stall_kind_names[FS_NR_STALLS] = {
 static void stall_histogram(struct expo *x, const char *family_name, const char *labels, int kind,
 			    const struct fs_stalls *st)
 {
-	char extra[160], lbl[1280], metric[96];
+	size_t lbl_size = strlen(labels) + 64;
+	char extra[160], *lbl = malloc(lbl_size), metric[96];
 	__u64 cumulative = 0;
 
-	snprintf(lbl, sizeof(lbl), "%s%skind=\"%s\"", labels, labels[0] ? "," : "",
+	if (!lbl) {
+		x->e->failed = true;
+		return;
+	}
+	snprintf(lbl, lbl_size, "%s%skind=\"%s\"", labels, labels[0] ? "," : "",
 		 stall_kind_names[kind]);
 	for (int b = 0; b < FS_NR_STALL_BUCKETS; b++) {
 		cumulative += st->hist[b];
@@ -556,6 +567,7 @@ static void stall_histogram(struct expo *x, const char *family_name, const char 
 	emit(x->e, "%s_sum{%s} %.9g\n", family_name, lbl, st->total_ns / 1e9);
 	snprintf(metric, sizeof(metric), "%s_count", family_name);
 	sample(x, metric, lbl, "", st->count);
+	free(lbl);
 }
 
 static void proc_metrics(struct expo *x)
@@ -704,22 +716,28 @@ static void system_metrics(struct expo *x)
 	for (size_t i = 0; i < kc->nr; i++) {
 		if (strncmp(kc->items[i].name, "vmstat/thp_", 11))
 			continue;
-		snprintf(extra, sizeof(extra), "counter=\"%s\"", kc->items[i].name + 7);
-		sample(x, "foliostat_system_kernel_vmstat_total", "", extra, kc->items[i].value);
+		extra[0] = '\0';
+		if (label_pair(extra, sizeof(extra), "counter", kc->items[i].name + 7))
+			sample(x, "foliostat_system_kernel_vmstat_total", "", extra,
+			       kc->items[i].value);
 	}
 	family(x, "foliostat_system_kernel_mthp_total", "counter",
 	       "The kernel's per-size mTHP counters: their growth since foliostat started.");
 	for (size_t i = 0; i < kc->nr; i++) {
 		const char *name = kc->items[i].name, *slash;
+		char size[sizeof(kc->items[i].name)];
 
 		if (strncmp(name, "mthp/", 5) || !(slash = strchr(name + 5, '/')))
 			continue;
 		/* nr_anon, nr_anon_partially_mapped: levels, not events */
 		if (!strncmp(slash + 1, "nr_", 3))
 			continue;
-		snprintf(extra, sizeof(extra), "size=\"%.*s\",counter=\"%s\"",
-			 (int)(slash - name - 5), name + 5, slash + 1);
-		sample(x, "foliostat_system_kernel_mthp_total", "", extra, kc->items[i].value);
+		snprintf(size, sizeof(size), "%.*s", (int)(slash - name - 5), name + 5);
+		extra[0] = '\0';
+		if (label_pair(extra, sizeof(extra), "size", size) &&
+		    label_pair(extra, sizeof(extra), "counter", slash + 1))
+			sample(x, "foliostat_system_kernel_mthp_total", "", extra,
+			       kc->items[i].value);
 	}
 	if (r->vmscan_measured[FS_VMSCAN_SCANNED] || r->vmscan_measured[FS_VMSCAN_RECLAIMED] ||
 	    r->vmscan_measured[FS_VMSCAN_DEACTIVATED]) {
@@ -738,10 +756,12 @@ static void system_metrics(struct expo *x)
 					if (!r->lru_known[l] && !per_action[a][who][l])
 						continue;
 					snprintf(extra, sizeof(extra),
-						 "reclaimer=\"%s\",action=\"%s\",list=\"%s\"",
-						 reclaimers[who], actions[a], r->lru_names[l]);
-					sample(x, "foliostat_system_vmscan_pages_total", "", extra,
-					       per_action[a][who][l]);
+						 "reclaimer=\"%s\",action=\"%s\"", reclaimers[who],
+						 actions[a]);
+					if (label_pair(extra, sizeof(extra), "list",
+						       r->lru_names[l]))
+						sample(x, "foliostat_system_vmscan_pages_total",
+						       "", extra, per_action[a][who][l]);
 				}
 			}
 		}
@@ -774,7 +794,9 @@ static void per_probe(struct expo *x, const char *name, const char *help, const 
 	for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
 		if (!r->probes[i].attached)
 			continue;
-		snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
+		extra[0] = '\0';
+		if (!label_pair(extra, sizeof(extra), "probe", r->probes[i].name))
+			continue;
 		if (scale == 1)
 			sample(x, name, "", extra, values[i]);
 		else
@@ -803,8 +825,9 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 	for (int i = 0; i < r->nr_probes; i++) {
 		if (r->probes[i].not_needed)
 			continue;
-		snprintf(extra, sizeof(extra), "probe=\"%s\"", r->probes[i].name);
-		sample(x, "foliostat_probe_attached", "", extra, r->probes[i].attached);
+		extra[0] = '\0';
+		if (label_pair(extra, sizeof(extra), "probe", r->probes[i].name))
+			sample(x, "foliostat_probe_attached", "", extra, r->probes[i].attached);
 	}
 	if (h->bpf && h->bpf_run_time) {
 		per_probe(x, "foliostat_bpf_runs_total", "Runs of a probe's BPF program.",
@@ -843,37 +866,36 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 
 /* A store group's labels: what identifies it under --by. */
 static void group_labels(const struct fs_report *r, const struct series_store *s,
-			 const struct series_group *g, char *labels, size_t len)
+			 const struct series_group *g, struct label_text *labels)
 {
 	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, g->cgroup) : NULL;
 	struct cgroup_labels cl;
 	char pid[16];
 
-	labels[0] = '\0';
 	switch (s->by) {
 	case FS_BY_CGROUP:
-		label_add(labels, len, "cgroup", g->name);
+		label_add(labels, "cgroup", g->name);
 		cgroup_labels_parse(g->name, &cl);
 		if (cl.unit[0])
-			label_add(labels, len, "unit", cl.unit);
+			label_add(labels, "unit", cl.unit);
 		if (cl.runtime[0])
-			label_add(labels, len, "container_runtime", cl.runtime);
+			label_add(labels, "container_runtime", cl.runtime);
 		if (cl.container_id[0])
-			label_add(labels, len, "container_id", cl.container_id);
+			label_add(labels, "container_id", cl.container_id);
 		if (cl.pod_uid[0])
-			label_add(labels, len, "pod_uid", cl.pod_uid);
+			label_add(labels, "pod_uid", cl.pod_uid);
 		if (cl.qos_class[0])
-			label_add(labels, len, "qos_class", cl.qos_class);
+			label_add(labels, "qos_class", cl.qos_class);
 		break;
 	case FS_BY_PROCESS:
 		snprintf(pid, sizeof(pid), "%u", g->pid);
-		label_add(labels, len, "pid", pid);
-		label_add(labels, len, "comm", g->name);
+		label_add(labels, "pid", pid);
+		label_add(labels, "comm", g->name);
 		if (path)
-			label_add(labels, len, "cgroup", path);
+			label_add(labels, "cgroup", path);
 		break;
 	case FS_BY_COMM:
-		label_add(labels, len, "comm", g->name);
+		label_add(labels, "comm", g->name);
 		break;
 	}
 }
@@ -884,20 +906,31 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	const struct system_totals *sys = &s->system;
 	struct expo x = {.e = e, .r = r, .s = s, .om = openmetrics};
 	struct expo_group system = {.labels = "", .counters = &sys->total, .always = true};
-	size_t n = 0;
+	size_t n = 0, nr_labelled;
 
 	e->len = 0;
 	e->failed = false;
 	x.groups = calloc(s->nr + 5, sizeof(*x.groups));
 	if (!x.groups)
 		return -ENOMEM;
+	/* Each group's labels are made once per exposition, for all its samples. */
 	for (size_t i = 0; i < s->nr; i++) {
-		struct expo_group *g = &x.groups[n++];
+		struct label_text labels = {0};
 
-		group_labels(r, s, s->groups[i], g->labels, sizeof(g->labels));
-		g->counters = &s->groups[i]->counters;
-		g->proc = &s->groups[i]->proc;
-		g->thp = &s->groups[i]->proc.thp;
+		group_labels(r, s, s->groups[i], &labels);
+		if (labels.failed || !labels.text) {
+			free(labels.text);
+			break;
+		}
+		x.groups[n++] = (struct expo_group){.labels = labels.text,
+						    .counters = &s->groups[i]->counters,
+						    .proc = &s->groups[i]->proc,
+						    .thp = &s->groups[i]->proc.thp};
+	}
+	nr_labelled = n;
+	if (nr_labelled < s->nr) {
+		e->failed = true;
+		goto out;
 	}
 	x.groups[n++] = (struct expo_group){.labels = "group=\"other\"",
 					    .counters = &s->other,
@@ -922,6 +955,9 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	health_metrics(&x, health);
 	if (openmetrics)
 		emit(e, "# EOF\n");
+out:
+	for (size_t i = 0; i < nr_labelled; i++)
+		free((char *)x.groups[i].labels);
 	free(x.groups);
 	return e->failed ? -ENOMEM : 0;
 }

@@ -3,11 +3,13 @@
 #include "json_writer.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "sanitize.h"
 
 void jw_reset(struct json_writer *w)
 {
@@ -103,49 +105,33 @@ void jw_array_end(struct json_writer *w)
 	close_nested(w, ']');
 }
 
-/* A string's text with JSON's escapes: quotes, backslashes and control characters; UTF-8
- * passes through as it is. */
-static void quoted(struct json_writer *w, const char *s)
+/* A string's text, as json_quoted() makes every string (sanitize.h). */
+static void quoted(struct json_writer *w, const char *s, size_t max)
 {
-	size_t len = strlen(s);
-	/* At worst six bytes (\u00XX) for each one, and the two quotes. */
-	char *out = room(w, len * 6 + 2), *start = out;
+	size_t len = strnlen(s, max);
+	char *out = room(w, JSON_QUOTED_SIZE(len));
 
-	if (!out)
-		return;
-	*out++ = '"';
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		switch (*c) {
-		case '"': *out++ = '\\'; *out++ = '"'; break;
-		case '\\': *out++ = '\\'; *out++ = '\\'; break;
-		case '\b': *out++ = '\\'; *out++ = 'b'; break;
-		case '\f': *out++ = '\\'; *out++ = 'f'; break;
-		case '\n': *out++ = '\\'; *out++ = 'n'; break;
-		case '\r': *out++ = '\\'; *out++ = 'r'; break;
-		case '\t': *out++ = '\\'; *out++ = 't'; break;
-		default:
-			if (*c < 0x20)
-				out += sprintf(out, "\\u%04X", *c);
-			else
-				*out++ = (char)*c;
-		}
-	}
-	*out++ = '"';
-	w->len += (size_t)(out - start);
+	if (out)
+		w->len += json_quoted(s, len, out);
 }
 
 void jw_key(struct json_writer *w, const char *name)
 {
 	separate(w);
-	quoted(w, name);
+	quoted(w, name, SIZE_MAX);
 	jw_raw(w, ":", 1);
 	w->after_key = true;
 }
 
 void jw_string(struct json_writer *w, const char *s)
 {
+	jw_string_n(w, s, SIZE_MAX);
+}
+
+void jw_string_n(struct json_writer *w, const char *s, size_t max)
+{
 	separate(w);
-	quoted(w, s);
+	quoted(w, s, max);
 }
 
 /* An integer's digits, with its sign when negative. */

@@ -3,7 +3,8 @@
  * A JSON writer that appends a document to a buffer as it goes: the streaming record is written
  * every second, and building it as a tree of allocated values (one per number) and dumping the
  * tree cost more than reading every live entry of the tables. Commas are placed by the writer;
- * strings are escaped by it (they must be valid UTF-8, see utf8.h); numbers are written as
+ * every string, keys too, goes through json_quoted() (sanitize.h): whatever its bytes, the
+ * document is valid UTF-8 JSON; numbers are written as
  * jansson writes them, so the output is what the tree gave, byte for byte.
  */
 #ifndef FS_JSON_WRITER_H
@@ -44,6 +45,8 @@ void jw_uint(struct json_writer *w, unsigned long long value);
  * null if not finite (JSON has no such number). */
 void jw_real(struct json_writer *w, double value, int precision);
 void jw_string(struct json_writer *w, const char *s);
+/* A string of at most `max` bytes (a fixed array that need not end in a NUL: comm). */
+void jw_string_n(struct json_writer *w, const char *s, size_t max);
 void jw_bool(struct json_writer *w, bool value);
 void jw_null(struct json_writer *w);
 /* Raw text, for the line's end. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON renderer: one record per line (NDJSON), schema documented in foliostat(8). Written
- * straight into a buffer by json_writer.c, which escapes every string; names are made valid
- * UTF-8 first (utf8.h). */
+ * straight into a buffer by json_writer.c, through which every string passes to be made valid
+ * (sanitize.h): names from the kernel are handed to it as they are. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +14,6 @@
 #include "file_table.h"
 #include "json_writer.h"
 #include "report.h"
-#include "utf8.h"
 
 #define FS_SCHEMA_VERSION 1
 /* Significant digits of every real (the record's reals are rounded before, to ms or tenths). */
@@ -312,16 +311,11 @@ static void group_json(struct json_writer *w, const struct fs_report *r, const s
 
 static void host_json(struct json_writer *w, const struct host_info *host)
 {
-	char name[UTF8_SANITIZED_SIZE(sizeof(host->hostname))];
-	char kernel[UTF8_SANITIZED_SIZE(sizeof(host->kernel))];
-
-	utf8_sanitize(host->hostname, sizeof(host->hostname), name);
-	utf8_sanitize(host->kernel, sizeof(host->kernel), kernel);
 	jw_object_begin(w);
 	jw_key(w, "hostname");
-	jw_string(w, name);
+	jw_string_n(w, host->hostname, sizeof(host->hostname));
 	jw_key(w, "kernel");
-	jw_string(w, kernel);
+	jw_string_n(w, host->kernel, sizeof(host->kernel));
 	jw_member_int(w, "nr_cpus", host->nr_cpus);
 	jw_member_int(w, "page_size", host->page_size);
 	jw_object_end(w);
@@ -458,20 +452,10 @@ static void cgroup_json(struct json_writer *w, const struct fs_report *r, __u64 
 	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, id) : NULL;
 
 	jw_key(w, "cgroup");
-	if (path) {
-		size_t len = strlen(path);
-		char *clean = malloc(UTF8_SANITIZED_SIZE(len));
-
-		if (clean) {
-			utf8_sanitize(path, len, clean);
-			jw_string(w, clean);
-			free(clean);
-		} else {
-			jw_null(w);
-		}
-	} else {
+	if (path)
+		jw_string(w, path);
+	else
 		jw_null(w);
-	}
 	jw_member_int(w, "cgroup_id", (long long)id);
 }
 
@@ -490,16 +474,14 @@ static void label_json(struct json_writer *w, const char *name, const char *valu
 static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 			      const struct process_row *row)
 {
-	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
 	const char *path;
 	struct cgroup_labels labels;
 
-	utf8_sanitize(row->comm, FS_COMM_LEN, comm);
 	switch (r->by) {
 	case FS_BY_PROCESS:
 		jw_member_int(w, "pid", (long long)row->tgid);
 		jw_key(w, "comm");
-		jw_string(w, comm);
+		jw_string_n(w, row->comm, FS_COMM_LEN);
 		cgroup_json(w, r, row->cgroup);
 		break;
 	case FS_BY_CGROUP:
@@ -514,7 +496,7 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 		break;
 	case FS_BY_COMM:
 		jw_key(w, "comm");
-		jw_string(w, comm);
+		jw_string_n(w, row->comm, FS_COMM_LEN);
 		break;
 	}
 }
@@ -601,19 +583,14 @@ static void dev_json(struct json_writer *w, __u32 dev)
 	jw_string(w, text);
 }
 
-/* A string from the kernel or the mount table, made valid UTF-8; null for NULL. */
+/* A string from the kernel or the mount table; null for NULL. */
 static void name_json(struct json_writer *w, const char *name, const char *value)
 {
-	char *clean = value ? malloc(UTF8_SANITIZED_SIZE(strlen(value))) : NULL;
-
 	jw_key(w, name);
-	if (clean) {
-		utf8_sanitize(value, strlen(value), clean);
-		jw_string(w, clean);
-	} else {
+	if (value)
+		jw_string(w, value);
+	else
 		jw_null(w);
-	}
-	free(clean);
 }
 
 /* --files: "files", the top files by pages added, and "filesystems", every file system with

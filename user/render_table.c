@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The human-readable renderer: a header, system totals, a table of the most active processes
- * and the folio-order histograms of the top few, within 100 columns. */
+ * and the folio-order histograms of the top few, within 100 columns. Every string it did not
+ * write itself (names, paths, the kernel's) is shown through terminal_text() (sanitize.h), so
+ * the table holds no control byte but its own newlines. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,19 +13,33 @@
 #include "file_table.h"
 #include "histogram_text.h"
 #include "report.h"
-#include "utf8.h"
+#include "sanitize.h"
 
 /* Detailed histograms for this many of the top processes. */
 #define DETAILED_PROCESSES 3
 
-/* Process names for a terminal: valid UTF-8, control characters shown as '?'. */
-static void printable_comm(const char *comm, char *out)
+/* The widest column of untrusted text. */
+#define MAX_COLUMN 256
+
+/* Untrusted text (up to `len` bytes or a NUL) in at most `max` columns (MAX_COLUMN at most),
+ * padded with spaces to `pad` columns: a column of a row, or (pad 0) part of a line. */
+static void print_text(FILE *out, const char *text, size_t len, size_t max, size_t pad)
 {
-	utf8_sanitize(comm, FS_COMM_LEN, out);
-	for (char *p = out; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	char shown[TERMINAL_TEXT_SIZE(MAX_COLUMN)];
+	size_t columns = terminal_text(text, len, max < MAX_COLUMN ? max : MAX_COLUMN, shown);
+
+	fprintf(out, "%s%*s", shown, columns < pad ? (int)(pad - columns) : 0, "");
 }
+
+/* A process name in at most `width` columns, for a line of text. */
+static const char *shown_comm(const char *comm, char *out, size_t width)
+{
+	terminal_text(comm, FS_COMM_LEN, width, out);
+	return out;
+}
+
+/* Room for a name shown in a line: its escapes take up to four columns a byte. */
+#define NAME_COLUMNS 32
 
 static double pages_to_mib(__u64 pages, long page_size)
 {
@@ -38,12 +55,19 @@ static void print_header(FILE *out, const struct fs_report *r)
 		attached += r->probes[i].attached;
 		wanted += !r->probes[i].not_needed;
 	}
-	fprintf(out, "foliostat: %.2f s on %s, Linux %s, %d CPUs, %ld KiB pages\n", r->interval_s,
-		r->host->hostname, r->host->kernel, r->host->nr_cpus, r->host->page_size / 1024);
+	fprintf(out, "foliostat: %.2f s on ", r->interval_s);
+	print_text(out, r->host->hostname, sizeof(r->host->hostname), 64, 0);
+	fprintf(out, "%s", ", Linux ");
+	print_text(out, r->host->kernel, sizeof(r->host->kernel), 64, 0);
+	fprintf(out, ", %d CPUs, %ld KiB pages\n", r->host->nr_cpus, r->host->page_size / 1024);
 	fprintf(out, "probes: %d of %d attached\n", attached, wanted);
-	for (int i = 0; i < r->nr_probes; i++)
-		if (!r->probes[i].attached && !r->probes[i].not_needed)
-			fprintf(out, "  %s: %s\n", r->probes[i].name, r->probes[i].reason);
+	for (int i = 0; i < r->nr_probes; i++) {
+		if (r->probes[i].attached || r->probes[i].not_needed)
+			continue;
+		fprintf(out, "  %s: ", r->probes[i].name);
+		print_text(out, r->probes[i].reason, sizeof(r->probes[i].reason), MAX_COLUMN, 0);
+		fprintf(out, "\n");
+	}
 	fprintf(out, "\n");
 }
 
@@ -126,21 +150,27 @@ static void print_tlb_lru(FILE *out, const struct fs_report *r)
 			"TLB FLUSHES  %llu in all: %llu whole-TLB, %llu pages in ranged flushes\n",
 			(unsigned long long)words_sum(c->tlb_flushes, FS_NR_TLB_REASONS),
 			(unsigned long long)c->tlb_full, (unsigned long long)c->tlb_pages);
-		for (int v = 0; v < FS_NR_TLB_REASONS; v++)
-			if (c->tlb_flushes[v])
-				fprintf(out, "  %-30s %14llu\n", r->tlb_names[v],
-					(unsigned long long)c->tlb_flushes[v]);
+		for (int v = 0; v < FS_NR_TLB_REASONS; v++) {
+			if (!c->tlb_flushes[v])
+				continue;
+			fprintf(out, "  ");
+			print_text(out, r->tlb_names[v], FS_ENUM_NAME_LEN, FS_ENUM_NAME_LEN, 30);
+			fprintf(out, " %14llu\n", (unsigned long long)c->tlb_flushes[v]);
+		}
 		fprintf(out, "\n");
 	}
 	if (r->lru_insert_measured) {
 		fprintf(out, "%-32s %14s %14s %12s\n", "LRU", "FOLIOS", "PAGES", "MiB");
-		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-			if (c->lru_insert[l][FS_FOLIOS])
-				fprintf(out, "  added to %-21s %14llu %14llu %12.1f\n",
-					r->lru_names[l],
-					(unsigned long long)c->lru_insert[l][FS_FOLIOS],
-					(unsigned long long)c->lru_insert[l][FS_PAGES],
-					pages_to_mib(c->lru_insert[l][FS_PAGES], ps));
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
+			if (!c->lru_insert[l][FS_FOLIOS])
+				continue;
+			fprintf(out, "  added to ");
+			print_text(out, r->lru_names[l], FS_ENUM_NAME_LEN, FS_ENUM_NAME_LEN, 21);
+			fprintf(out, " %14llu %14llu %12.1f\n",
+				(unsigned long long)c->lru_insert[l][FS_FOLIOS],
+				(unsigned long long)c->lru_insert[l][FS_PAGES],
+				pages_to_mib(c->lru_insert[l][FS_PAGES], ps));
+		}
 		if (r->lru_activate_measured && !r->mglru)
 			fprintf(out, "  %-30s %14llu %14llu %12.1f\n", "activated",
 				(unsigned long long)c->lru_activate[FS_FOLIOS],
@@ -172,24 +202,15 @@ static void print_faults(FILE *out, const struct fs_report *r)
 static const char *const row_kinds[] = {
     [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "names"};
 
-/* Cgroup `id`'s path in at most `width` columns, its end kept ("...end"): "?" if unnamed. */
+/* Cgroup `id`'s path in at most `width` columns (out: TERMINAL_TEXT_SIZE(width)), its end kept
+ * ("...end"); "?" if unnamed. */
 static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, size_t width)
 {
 	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, id) : NULL;
-	size_t len;
 
 	if (!path)
 		return "?";
-	len = strlen(path);
-	if (len <= width) {
-		utf8_sanitize(path, len, out);
-		return out;
-	}
-	path += len - (width - 3);
-	while ((*path & 0xc0) == 0x80) /* not in the middle of a character */
-		path++;
-	memcpy(out, "...", 3);
-	utf8_sanitize(path, strlen(path), out + 3);
+	terminal_text(path, SIZE_MAX, width, out);
 	return out;
 }
 
@@ -197,8 +218,6 @@ static void print_processes(FILE *out, const struct fs_report *r)
 {
 	long ps = r->host->page_size;
 	__u64 alloc[FS_NR_ORDERS], cache[FS_NR_ORDERS];
-	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)];
-
 	fprintf(out, "%s with activity: %zu", row_kinds[r->by], r->processes->nr_active);
 	if (r->nr_shown < r->processes->nr_active)
 		fprintf(out, " (top %zu shown)", r->nr_shown);
@@ -215,17 +234,19 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		const struct process_row *row = &r->processes->rows[i];
 		const struct fs_totals *c = &row->counters;
 		const struct proc_row *found;
-		char name[UTF8_SANITIZED_SIZE(24)];
+		const char *path;
 
 		folio_hist(c, HIST_ALLOC, alloc);
 		folio_hist(c, HIST_PAGECACHE, cache);
-		printable_comm(row->comm, comm);
-		if (r->by == FS_BY_PROCESS)
-			fprintf(out, "%7u %-15s", row->tgid, comm);
-		else if (r->by == FS_BY_COMM)
-			fprintf(out, "%-23s", comm);
-		else
-			fprintf(out, "%-23s", cgroup_tail(r, row->cgroup, name, 23));
+		if (r->by == FS_BY_PROCESS) {
+			fprintf(out, "%7u ", row->tgid);
+			print_text(out, row->comm, FS_COMM_LEN, 15, 15);
+		} else if (r->by == FS_BY_COMM) {
+			print_text(out, row->comm, FS_COMM_LEN, 23, 23);
+		} else {
+			path = r->cgroup_names ? cgroup_name(r->cgroup_names, row->cgroup) : NULL;
+			print_text(out, path ? path : "?", SIZE_MAX, 23, 23);
+		}
 		fprintf(out, " %9llu %9.1f", (unsigned long long)hist_folios(alloc),
 			pages_to_mib(hist_pages(alloc), ps));
 		print_mib(out, 8, hist_pages(cache), ps, r->measured[HIST_PAGECACHE]);
@@ -261,8 +282,9 @@ static bool print_results(FILE *out, const struct fs_report *r, const char *who,
 		for (int v = 0; v < FS_NR_SCAN_RESULTS; v++) {
 			if (!thp->results[e][v])
 				continue;
-			fprintf(out, "%s%s %llu", sep, r->scan_names[v],
-				(unsigned long long)thp->results[e][v]);
+			fprintf(out, "%s", sep);
+			print_text(out, r->scan_names[v], FS_ENUM_NAME_LEN, FS_ENUM_NAME_LEN, 0);
+			fprintf(out, " %llu", (unsigned long long)thp->results[e][v]);
 			sep = ", ";
 		}
 		fprintf(out, "\n");
@@ -434,7 +456,7 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 {
 	static const struct fs_proc_counters none;
 	const struct system_totals *sys = &r->system;
-	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], who[96], title[64];
+	char comm[TERMINAL_TEXT_SIZE(NAME_COLUMNS)], who[192], title[64];
 	bool header = words_sum(sys->total.migrate, FS_NR_MIGRATE_COUNTERS) ||
 		      any_stalls(sys->stalls) || any_thp_faults(&sys->total) ||
 		      words_sum((const __u64 *)&sys->thp, FS_WORDS(sys->thp));
@@ -453,15 +475,20 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 		const struct proc_row *found = process_proc(r->processes, row->tgid);
 		const struct fs_proc_counters *pc = found ? &found->counters : &none;
 
-		printable_comm(row->comm, comm);
-		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
+		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid,
+			 shown_comm(row->comm, comm, NAME_COLUMNS));
 		print_activity_block(out, r, who, &pc->thp, &row->counters, pc->stalls,
 				     pc->reclaimed, &pc->compaction_by_order);
 	}
-	for (size_t i = 0; r->kernel && i < r->kernel->nr; i++)
-		if (r->kernel->items[i].value)
-			fprintf(out, "  %-60s %14lld\n", r->kernel->items[i].name,
-				(long long)r->kernel->items[i].value);
+	for (size_t i = 0; r->kernel && i < r->kernel->nr; i++) {
+		const struct kernel_counter *kc = &r->kernel->items[i];
+
+		if (!kc->value)
+			continue;
+		fprintf(out, "  ");
+		print_text(out, kc->name, sizeof(kc->name), sizeof(kc->name), 60);
+		fprintf(out, " %14lld\n", (long long)kc->value);
+	}
 	fprintf(out, "\n");
 	for (int k = 0; k < FS_NR_STALLS; k++) {
 		snprintf(title, sizeof(title), "system: %s stalls", stall_labels[k]);
@@ -479,13 +506,17 @@ static void print_vmscan(FILE *out, const struct fs_report *r)
 		return;
 	fprintf(out, "%-32s %14s %14s %14s\n", "RECLAIM (pages)", "SCANNED", "RECLAIMED",
 		"DEACTIVATED");
-	for (int w = 0; w < FS_NR_RECLAIMERS; w++)
-		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-			if (v->scanned[w][l] || v->reclaimed[w][l] || v->deactivated[w][l])
-				fprintf(out, "  %-6s %-23s %14llu %14llu %14llu\n", who[w],
-					r->lru_names[l], (unsigned long long)v->scanned[w][l],
-					(unsigned long long)v->reclaimed[w][l],
-					(unsigned long long)v->deactivated[w][l]);
+	for (int w = 0; w < FS_NR_RECLAIMERS; w++) {
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
+			if (!v->scanned[w][l] && !v->reclaimed[w][l] && !v->deactivated[w][l])
+				continue;
+			fprintf(out, "  %-6s ", who[w]);
+			print_text(out, r->lru_names[l], FS_ENUM_NAME_LEN, FS_ENUM_NAME_LEN, 23);
+			fprintf(out, " %14llu %14llu %14llu\n", (unsigned long long)v->scanned[w][l],
+				(unsigned long long)v->reclaimed[w][l],
+				(unsigned long long)v->deactivated[w][l]);
+		}
+	}
 	fprintf(out, "  kswapd wake-ups %llu, folios written by reclaim %llu (%llu pages)\n\n",
 		(unsigned long long)v->kswapd_wakes, (unsigned long long)v->written[FS_FOLIOS],
 		(unsigned long long)v->written[FS_PAGES]);
@@ -495,24 +526,28 @@ static void print_vmscan(FILE *out, const struct fs_report *r)
 static void print_cgroup_line(FILE *out, const struct fs_report *r, const struct process_row *row,
 			      const char *comm)
 {
-	char who[96], shown[UTF8_SANITIZED_SIZE(100)];
+	char who[192], shown[TERMINAL_TEXT_SIZE(100)];
+	size_t used;
 
 	if (!r->cgroup_names)
 		return;
 	snprintf(who, sizeof(who), "pid %u (%s): cgroup ", row->tgid, comm);
-	fprintf(out, "%s%s\n\n", who, cgroup_tail(r, row->cgroup, shown, 100 - strlen(who)));
+	/* A name's escapes may leave little room: the path gets 40 columns at least. */
+	used = strlen(who);
+	fprintf(out, "%s%s\n\n", who,
+		cgroup_tail(r, row->cgroup, shown, used < 60 ? 100 - used : 40));
 }
 
 static void print_details(FILE *out, const struct fs_report *r)
 {
-	char comm[UTF8_SANITIZED_SIZE(FS_COMM_LEN)], name[UTF8_SANITIZED_SIZE(50)], who[200];
-	char title[256];
+	char comm[TERMINAL_TEXT_SIZE(NAME_COLUMNS)], name[TERMINAL_TEXT_SIZE(50)], who[256];
+	char title[320];
 	__u64 hist[FS_NR_ORDERS];
 
 	for (size_t i = 0; i < r->nr_shown && i < DETAILED_PROCESSES; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 
-		printable_comm(row->comm, comm);
+		shown_comm(row->comm, comm, NAME_COLUMNS);
 		if (r->by == FS_BY_PROCESS) {
 			print_cgroup_line(out, r, row, comm);
 			snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
@@ -531,26 +566,6 @@ static void print_details(FILE *out, const struct fs_report *r)
 	}
 }
 
-/* A path for a column of `width`: its end, when it is longer; control characters as '?'. */
-static const char *path_tail(const char *path, char *out, size_t width)
-{
-	size_t len = strlen(path);
-
-	if (len > width) {
-		path += len - (width - 3);
-		while ((*path & 0xc0) == 0x80) /* not in the middle of a character */
-			path++;
-		memcpy(out, "...", 3);
-		utf8_sanitize(path, strlen(path), out + 3);
-	} else {
-		utf8_sanitize(path, len, out);
-	}
-	for (char *p = out; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return out;
-}
-
 /* The share of a histogram's pages in large folios (order 1 and up), in percent. */
 static double large_share(const __u64 *hist)
 {
@@ -563,7 +578,7 @@ static double large_share(const __u64 *hist)
 static void print_files(FILE *out, const struct fs_report *r)
 {
 	const struct file_summary *s = r->files;
-	char path[FS_FILE_NAME_DEPTH * FS_FILE_NAME_LEN + 4096], shown[UTF8_SANITIZED_SIZE(62)];
+	char path[FS_FILE_NAME_DEPTH * FS_FILE_NAME_LEN + 4096];
 	char dev[24];
 	long ps = r->host->page_size;
 
@@ -581,9 +596,10 @@ static void print_files(FILE *out, const struct fs_report *r)
 				 FILE_DEV_MINOR(row->dev));
 			p = path;
 		}
-		fprintf(out, "  %-62s %12llu %10.1f %5.1f%%\n", path_tail(p, shown, 62),
-			(unsigned long long)row->pages, pages_to_mib(row->pages, ps),
-			large_share(row->folios));
+		fprintf(out, "  ");
+		print_text(out, p, SIZE_MAX, 62, 62);
+		fprintf(out, " %12llu %10.1f %5.1f%%\n", (unsigned long long)row->pages,
+			pages_to_mib(row->pages, ps), large_share(row->folios));
 	}
 	fprintf(out, "\n%-34s %-10s %12s %10s %6s %3s %7s %10s\n", "FILE SYSTEMS", "DEV", "PAGES",
 		"MiB", "LARGE", "MAX", "FILES", "UNTRACKED");
@@ -601,10 +617,11 @@ static void print_files(FILE *out, const struct fs_report *r)
 			snprintf(path, sizeof(path), "(not mounted here)");
 		snprintf(dev, sizeof(dev), "%u:%u", FILE_DEV_MAJOR(fs->dev),
 			 FILE_DEV_MINOR(fs->dev));
-		fprintf(out, "  %-32s %-10s %12llu %10.1f %5.1f%% %3d %7zu %10llu\n",
-			path_tail(path, shown, 32), dev, (unsigned long long)pages,
-			pages_to_mib(pages, ps), large_share(fs->folios), largest, fs->files,
-			(unsigned long long)hist_pages(fs->untracked));
+		fprintf(out, "  ");
+		print_text(out, path, sizeof(path), 32, 32);
+		fprintf(out, " %-10s %12llu %10.1f %5.1f%% %3d %7zu %10llu\n", dev,
+			(unsigned long long)pages, pages_to_mib(pages, ps), large_share(fs->folios),
+			largest, fs->files, (unsigned long long)hist_pages(fs->untracked));
 	}
 	fprintf(out, "\n");
 }

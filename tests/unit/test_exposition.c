@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The exposition's form: families, labels as the formats want them, OpenMetrics when asked. */
 #include "exposition.h"
+#include "sanitize.h"
 #include "unit.h"
 
 static bool openmetrics_is_chosen_from_accept(void)
@@ -146,7 +147,107 @@ static bool fault_outcomes_and_compaction_by_order(void)
 	return ok;
 }
 
+/* Cgroup paths for the next test: two of 4,095 bytes alike but for their last byte (255-byte
+ * directories), and one with a terminal escape and ill-formed UTF-8 in its unit's name. */
+static char long_paths[2][4096];
+
+static const char *hostile_path(__u64 cgroup, void *ctx)
+{
+	(void)ctx;
+	return cgroup < 2 ? long_paths[cgroup] : "/evil\x1b]0;pwned\x07\xff.service";
+}
+
+/* Every sample line is name{name="value",...} value, each value well quoted. */
+static bool samples_well_formed(const char *text)
+{
+	for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+		const char *c = line;
+
+		if (!strchr(line, '\n'))
+			return unit_fail(__FILE__, __LINE__, "the text ends inside a line");
+		if (*c == '#')
+			continue;
+		while (*c && *c != '{' && *c != ' ')
+			c++;
+		if (*c == '{') {
+			while (*++c != '}') {
+				while (*c != '=' && *c != '\n')
+					c++;
+				if (*c != '=' || *++c != '"')
+					return unit_fail(__FILE__, __LINE__, line);
+				while (*++c != '"')
+					if (*c == '\n' || (*c == '\\' && !strchr("\\\"n", *++c)))
+						return unit_fail(__FILE__, __LINE__, line);
+				if (*++c != ',' && *c != '}')
+					return unit_fail(__FILE__, __LINE__, line);
+				if (*c == '}')
+					break;
+			}
+			c++;
+		}
+		if (*c != ' ' || c[1] == '\n')
+			return unit_fail(__FILE__, __LINE__, line);
+	}
+	return true;
+}
+
+/* Long and hostile cgroup paths, with histograms (their labels are long too): every line stays
+ * whole, and the two long paths two series. */
+static bool long_and_hostile_cgroup_labels_stay_whole(void)
+{
+	struct host_info host = {.page_size = 4096};
+	struct fs_report r = {.host = &host};
+	struct fs_options opts = {.by = FS_BY_CGROUP, .max_series = 10};
+	struct process_row rows_[3] = {{.tgid = 1, .cgroup = 0, .events = 3},
+				       {.tgid = 2, .cgroup = 1, .events = 3},
+				       {.tgid = 3, .cgroup = 2, .events = 3}};
+	struct proc_row procs[3] = {{.tgid = 1}, {.tgid = 2}, {.tgid = 3}};
+	struct process_table rows = {.rows = rows_, .nr = 3, .procs = procs, .nr_procs = 3};
+	struct system_totals system = {0};
+	struct kernel_counters kernel = {0};
+	struct exposition_health health = {.start_time = 1e9};
+	struct exposition e = {0};
+	struct series_store s;
+	char *first, *second;
+	bool ok;
+
+	for (int p = 0; p < 2; p++) {
+		memset(long_paths[p], 'd', 4095);
+		for (int slash = 0; slash < 4095; slash += 256)
+			long_paths[p][slash] = '/';
+		long_paths[p][4094] = (char)('0' + p);
+	}
+	r.faults_measured[FS_FAULT_MINOR] = true;
+	r.stall_measured[FS_STALL_COMPACTION] = true;
+	for (int i = 0; i < 3; i++) {
+		rows_[i].counters.minor_faults = 10 + i;
+		system.total.minor_faults += 10 + i;
+		procs[i].counters.stalls[FS_STALL_COMPACTION].count = 1;
+		procs[i].counters.stalls[FS_STALL_COMPACTION].hist[3] = 1;
+		system.stalls[FS_STALL_COMPACTION].count++;
+		system.stalls[FS_STALL_COMPACTION].hist[3]++;
+	}
+	series_init(&s, &opts, hostile_path, NULL, NULL, 0.0);
+	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
+	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
+	     samples_well_formed(e.text) &&
+	     ASSERT_CONTAINS(e.text, "unit=\"evil\xef\xbf\xbd]0;pwned\xef\xbf\xbd\xef\xbf\xbd"
+				     ".service~") &&
+	     ASSERT_TRUE(!strchr(e.text, '\x1b'));
+	first = strstr(e.text, "foliostat_minor_faults_total{cgroup=\"/ddd");
+	second = first ? strstr(first + 1, "foliostat_minor_faults_total{cgroup=\"/ddd") : NULL;
+	ok = ok && ASSERT_TRUE(first && second) &&
+	     ASSERT_TRUE(strchr(first, '}') - first == (long)strlen("foliostat_minor_faults_total{"
+								  "cgroup=\"") + LABEL_VALUE_MAX + 1) &&
+	     ASSERT_TRUE(memcmp(first, second, strchr(first, '~') - first) == 0) &&
+	     ASSERT_TRUE(memcmp(first, second, strchr(first, '}') - first) != 0);
+	exposition_free(&e);
+	series_free(&s);
+	return ok;
+}
+
 const struct unit_test exposition_tests[] = {
+    UNIT_TEST(long_and_hostile_cgroup_labels_stay_whole),
     UNIT_TEST(openmetrics_is_chosen_from_accept),
     UNIT_TEST(labels_are_escaped_and_families_named),
     UNIT_TEST(fault_outcomes_and_compaction_by_order),

@@ -50,7 +50,7 @@ static bool strings_are_escaped(void)
 	jw_reset(&w);
 	jw_string(&w, "q\"b\\s/ \b\f\n\r\t\x01\x1f\x7f \xe2\x82\xac");
 	ok = ASSERT_STREQ(text_of(&w),
-			  "\"q\\\"b\\\\s/ \\b\\f\\n\\r\\t\\u0001\\u001F\x7f \xe2\x82\xac\"");
+			  "\"q\\\"b\\\\s/ \\b\\f\\n\\r\\t\\u0001\\u001F\\u007F \xe2\x82\xac\"");
 	jw_free(&w);
 	return ok;
 }

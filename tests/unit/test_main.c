@@ -4,7 +4,7 @@
 
 static const struct unit_test *const groups[] = {
     options_tests, window_tests,         table_tests,
-    render_tests,  json_writer_tests,    utf8_tests,
+    render_tests,  json_writer_tests,    sanitize_tests,
     kernel_counters_tests, cgroup_names_tests, cgroup_labels_tests,
     series_tests, exposition_tests, file_table_tests,
 };
