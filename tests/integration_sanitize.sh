@@ -201,3 +201,24 @@ test_sanitize_long_cgroup_paths() {
 	check_output table "$T/table" cgroup
 	stop_named endpoint
 }
+
+# --files: a file named with a terminal escape, C1's CSI, ill-formed UTF-8, a quote, a backslash
+# and a newline, read whole after a drop from the page cache: the table shows its path without a
+# control byte, the JSON record holds it as the text Python decodes from its bytes, and both
+# count its pages.
+test_sanitize_file_paths() {
+	need_root
+	local file=/var/tmp/foliostat-sanitize.$$.$'\e]0;pwned\a\xc2\x9b\xff"\\\nx'
+	head -c $((3 << 20)) /dev/zero >"$file" || fail "cannot write a file with a hostile name"
+	at_exit "rm -f '$file'"
+	sync "$file"
+	echo "$((3 << 8)) $(stat -c '%Hd:%Ld %i' "$file") $(hex "$file")" >"$T/expect"
+	start_named table --files --top 0
+	start_named json -j --files --top 0
+	"$WORKLOAD" read "$file" >"$T/read" || fail "reading the file failed"
+	assert_eq "$(json_field "$(cat "$T/read")" resident_before)" 0 "pages of the file cached before the read"
+	stop_named table
+	stop_named json
+	check_output table "$T/table" file
+	check_output json "$T/json" file
+}

@@ -4,7 +4,9 @@
   untrusted_names.py KIND FILE BY EXPECT
 
 KIND is json (NDJSON records), table (one-shot table) or exposition (Prometheus text); BY is
-process or cgroup (the --by of the run); EXPECT is a file with a line per workload:
+process or cgroup (the --by of the run), or file (the --files rows); for file, EXPECT has a line
+"PAGES DEV INO PATH_HEX" per file read whole (pages, device as MAJOR:MINOR, inode, path's bytes);
+otherwise EXPECT is a file with a line per workload:
 "PID FAULTS CGROUP_ID CGROUP_HEX COMM_HEX": the process's pid, its minor and major faults as
 wait4 counted them, its cgroup's id (the directory's inode), and the raw bytes of the cgroup's
 path (below the cgroup2 mount) and of its name, in hex.
@@ -75,10 +77,15 @@ def fail(message):
     sys.exit(f"untrusted_names.py: {message}")
 
 
-def read_expectations(path):
+def read_expectations(path, by):
     out = []
     with open(path) as f:
         for line in f:
+            if by == "file":
+                pages, dev, ino, name = line.split()
+                out.append({"pages": int(pages), "dev": dev, "ino": int(ino),
+                            "path": bytes.fromhex(name)})
+                continue
             pid, faults, cgroup_id, cgroup, comm = line.split()
             out.append({"pid": int(pid), "faults": int(faults), "cgroup_id": int(cgroup_id),
                         "cgroup": bytes.fromhex(cgroup), "comm": bytes.fromhex(comm)[:15]})
@@ -97,6 +104,16 @@ def unit_of(path):
 def check_json(path, by, expected):
     with open(path, "rb") as f:
         recs = [json.loads(line.decode("utf-8")) for line in f]
+    if by == "file":
+        for e in expected:
+            rows = [f for r in recs for f in r["files"]
+                    if f["dev"] == e["dev"] and f["ino"] == e["ino"]]
+            if [f["path"] for f in rows] != [e["path"].decode("utf-8", "replace")]:
+                fail(f"{path}: file {e['path']!r}: {[f['path'] for f in rows]!r}")
+            if rows[0]["pages"] != e["pages"]:
+                fail(f"{path}: file {e['path']!r}: {rows[0]['pages']} pages, not {e['pages']}")
+            print(f"ok: {path}: file {rows[0]['path']!r} with its {e['pages']} pages")
+        return
     for e in expected:
         # A cgroup made since the last walk of the hierarchy may be unnamed (null) in a
         # record; it is named in a later one.
@@ -137,6 +154,14 @@ def check_table(path, by, expected):
             fail(f"{path}: U+{ord(c):04X} shown raw")
     print(f"ok: {path}: no control byte but newline, valid UTF-8, no C1 nor bidirectional control")
     for e in expected:
+        if by == "file":
+            cell, columns = terminal_text(e["path"], 62)
+            rows = [line for line in text.split("\n")
+                    if line.startswith("  " + cell + " " * (62 - columns) + " ")]
+            if len(rows) != 1 or int(rows[0][65:].split()[0]) != e["pages"]:
+                fail(f"{path}: file {cell!r}: rows {rows!r}, expected {e['pages']} pages")
+            print(f"ok: {path}: file {cell!r} with its {e['pages']} pages")
+            continue
         if by == "cgroup":
             cell, columns = terminal_text(e["cgroup"], 23)
             start = cell + " " * (23 - columns)
@@ -214,12 +239,12 @@ def check_exposition(path, by, expected):
 
 def main():
     if len(sys.argv) != 5 or sys.argv[1] not in ("json", "table", "exposition") or \
-            sys.argv[3] not in ("process", "cgroup"):
+            sys.argv[3] not in ("process", "cgroup", "file"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     kind, path, by, expect = sys.argv[1:]
     {"json": check_json, "table": check_table, "exposition": check_exposition}[kind](
-        path, by, read_expectations(expect))
+        path, by, read_expectations(expect, by))
 
 
 if __name__ == "__main__":

@@ -209,10 +209,10 @@ static void figure_extras(const struct figure_labels *l, struct figure_extras *o
 			text[0] = '\0';
 			if ((l->nr_a && !l->values_a[a]) || (l->nr_b && !l->values_b[b]))
 				continue;
-			if ((l->nr_a && !label_pair(text, sizeof(out->text[0]), l->name_a,
-						    l->values_a[a])) ||
-			    (l->nr_b && !label_pair(text, sizeof(out->text[0]), l->name_b,
-						    l->values_b[b])))
+			if ((l->nr_a &&
+			     !label_pair(text, sizeof(out->text[0]), l->name_a, l->values_a[a])) ||
+			    (l->nr_b &&
+			     !label_pair(text, sizeof(out->text[0]), l->name_b, l->values_b[b])))
 				text[0] = '\0';
 		}
 	}

@@ -14,8 +14,8 @@
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
 struct unit {
-	size_t len;    /* bytes of the input it spans */
-	bool valid;    /* a well-formed character, whose code point is cp */
+	size_t len; /* bytes of the input it spans */
+	bool valid; /* a well-formed character, whose code point is cp */
 	uint32_t cp;
 };
 

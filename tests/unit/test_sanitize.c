@@ -62,8 +62,8 @@ static bool label_is(const char *value, const char *expected)
 
 static bool label_values_are_escaped_as_the_format_says(void)
 {
-	return label_is("", "\"\"") && label_is("/system.slice/nginx.service",
-						"\"/system.slice/nginx.service\"") &&
+	return label_is("", "\"\"") &&
+	       label_is("/system.slice/nginx.service", "\"/system.slice/nginx.service\"") &&
 	       label_is("a\"b\\c\nd", "\"a\\\"b\\\\c\\nd\"") &&
 	       label_is("caf\xc3\xa9 \xe2\x82\xac", "\"caf\xc3\xa9 \xe2\x82\xac\"");
 }
