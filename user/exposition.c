@@ -51,10 +51,11 @@ static void emit(struct exposition *e, const char *fmt, ...)
 	e->len += (size_t)n;
 }
 
-/* A label list being made (comma-separated name="value" pairs, no braces). */
+/* Label lists being made (comma-separated name="value" pairs, no braces), one after another
+ * in one buffer, each ended by a NUL: the list being made begins at `start`. */
 struct label_text {
 	char *text;
-	size_t len, cap;
+	size_t len, cap, start;
 	bool failed; /* out of memory */
 };
 
@@ -69,7 +70,7 @@ static void label_add(struct label_text *l, const char *name, const char *value)
 		l->failed = true;
 		return;
 	}
-	if (l->len)
+	if (l->len > l->start)
 		l->text[l->len++] = ',';
 	memcpy(l->text + l->len, name, name_len);
 	l->len += name_len;
@@ -906,32 +907,37 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	const struct system_totals *sys = &s->system;
 	struct expo x = {.e = e, .r = r, .s = s, .om = openmetrics};
 	struct expo_group system = {.labels = "", .counters = &sys->total, .always = true};
-	size_t n = 0, nr_labelled;
+	struct label_text labels = {0};
+	size_t n = 0, *starts;
 
 	e->len = 0;
 	e->failed = false;
 	x.groups = calloc(s->nr + 5, sizeof(*x.groups));
-	if (!x.groups)
+	starts = calloc(s->nr + 1, sizeof(*starts));
+	if (!x.groups || !starts) {
+		free(x.groups);
+		free(starts);
 		return -ENOMEM;
-	/* Each group's labels are made once per exposition, for all its samples. */
-	for (size_t i = 0; i < s->nr; i++) {
-		struct label_text labels = {0};
-
-		group_labels(r, s, s->groups[i], &labels);
-		if (labels.failed || !labels.text) {
-			free(labels.text);
-			break;
-		}
-		x.groups[n++] = (struct expo_group){.labels = labels.text,
-						    .counters = &s->groups[i]->counters,
-						    .proc = &s->groups[i]->proc,
-						    .thp = &s->groups[i]->proc.thp};
 	}
-	nr_labelled = n;
-	if (nr_labelled < s->nr) {
+	/* Each group's labels are made once per exposition, for all its samples, all in one
+	 * buffer (an allocation per group was most of a scrape's time). */
+	for (size_t i = 0; i < s->nr && !labels.failed; i++) {
+		labels.start = starts[i] = labels.len;
+		group_labels(r, s, s->groups[i], &labels);
+		if (!labels.failed && !array_reserve(&labels.text, &labels.cap, labels.len, 1, 1))
+			labels.text[labels.len++] = '\0';
+		else
+			labels.failed = true;
+	}
+	if (labels.failed) {
 		e->failed = true;
 		goto out;
 	}
+	for (size_t i = 0; i < s->nr; i++)
+		x.groups[n++] = (struct expo_group){.labels = labels.text + starts[i],
+						    .counters = &s->groups[i]->counters,
+						    .proc = &s->groups[i]->proc,
+						    .thp = &s->groups[i]->proc.thp};
 	x.groups[n++] = (struct expo_group){.labels = "group=\"other\"",
 					    .counters = &s->other,
 					    .proc = &s->other_proc,
@@ -956,8 +962,8 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	if (openmetrics)
 		emit(e, "# EOF\n");
 out:
-	for (size_t i = 0; i < nr_labelled; i++)
-		free((char *)x.groups[i].labels);
+	free(labels.text);
+	free(starts);
 	free(x.groups);
 	return e->failed ? -ENOMEM : 0;
 }

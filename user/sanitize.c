@@ -92,7 +92,15 @@ size_t label_value_quoted(const char *value, char *out)
 
 	/* The value's length once made valid, and whether that changed it. */
 	for (i = 0; i < n;) {
-		struct unit u = next_unit(s + i, n - i);
+		struct unit u;
+
+		/* Most bytes are printable ASCII, which stays as it is. */
+		if (s[i] >= 0x20 && s[i] < 0x7f) {
+			clean++;
+			i++;
+			continue;
+		}
+		u = next_unit(s + i, n - i);
 
 		changed |= label_replaces(&u);
 		clean += label_replaces(&u) ? 3 : u.len;
@@ -102,9 +110,18 @@ size_t label_value_quoted(const char *value, char *out)
 	limit = changed ? LABEL_VALUE_MAX - 1 - LABEL_HASH_DIGITS : clean;
 	out[o++] = '"';
 	for (i = 0; i < n;) {
-		struct unit u = next_unit(s + i, n - i);
-		bool replace = label_replaces(&u);
+		struct unit u;
+		bool replace;
 
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\' && s[i] != '"') {
+			if (kept + 1 > limit)
+				break;
+			kept++;
+			out[o++] = (char)s[i++];
+			continue;
+		}
+		u = next_unit(s + i, n - i);
+		replace = label_replaces(&u);
 		if (kept + (replace ? 3 : u.len) > limit)
 			break; /* cut before the character that does not fit whole */
 		kept += replace ? 3 : u.len;
