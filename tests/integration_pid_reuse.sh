@@ -28,8 +28,8 @@ reuse_read() {
 }
 
 # processes_of_pid FILE PID: the processes that had PID in FILE's records, oldest first, one line
-# each: "START_TIME_S MINOR_FAULTS NAMES", their rows summed over the records by start time (a
-# row without one, or with a null count, fails).
+# each: "START_TIME_S MINOR_FAULTS NAMES", their rows summed over the records by start time (the
+# schema, which every record is checked against, requires it; a null count fails).
 processes_of_pid() {
 	python3 - "$1" "$2" <<-'EOF'
 		import json, sys
@@ -41,7 +41,7 @@ processes_of_pid() {
 		        minor = row["faults"]["minor"]
 		        if not isinstance(minor, int):
 		            sys.exit(f"a row of pid {row['pid']} without its minor faults: {row}")
-		        p = procs.setdefault(row["start_time_s"], [0, set()])
+		        p = procs.setdefault(row.get("start_time_s", -1), [0, set()])
 		        p[0] += minor
 		        p[1].add(row["comm"])
 		for start in sorted(procs):
@@ -97,10 +97,15 @@ test_pid_reuse_two_series() {
 	promtool check metrics <"$T/text" || fail "promtool check metrics rejected the exposition"
 	expo "$T/text" --adds-up >/dev/null || fail "the groups do not add up to the system"
 	local starts first second
-	starts=$(grep -oE "^foliostat_minor_faults_total\{pid=\"$REUSED\",start_time_s=\"[0-9.]+\"" "$T/text" |
-		grep -oE '[0-9]+\.[0-9]{6}' | sort -n)
-	echo "$starts" | sed 's/^/  start /'
-	assert_eq "$(echo "$starts" | wc -w)" 2 "series of pid $REUSED"
+	grep "^foliostat_minor_faults_total{pid=\"$REUSED\"," "$T/text" | sed 's/^/  /'
+	assert_eq "$(expo "$T/text" --count "foliostat_minor_faults_total{pid=\"$REUSED\"}")" 2 \
+		"series of pid $REUSED"
+	starts=$(expo "$T/text" --labels foliostat_minor_faults_total start_time_s | sort -n)
+	starts=$(for start in $starts; do
+		[ "$(expo "$T/text" --count "foliostat_minor_faults_total{pid=\"$REUSED\",start_time_s=\"$start\"}")" = 1 ] &&
+			echo "$start"
+	done)
+	assert_eq "$(echo "$starts" | wc -w)" 2 "start times of pid $REUSED's series"
 	first=$(echo "$starts" | head -1)
 	second=$(echo "$starts" | tail -1)
 	assert_eq "$(expo "$T/text" --sum "foliostat_minor_faults_total{pid=\"$REUSED\",start_time_s=\"$first\"}")" \
