@@ -25,37 +25,64 @@
 #include "entries.bpf.h"
 
 /*
+ * An exited thread's entry stays linked until the loader has reported it, so that its last
+ * events (those of exit itself) still reach it. A thread of a new process that took its key
+ * (the pid was reused meanwhile) must not continue it: is `head`, an exited thread's entry,
+ * another process's than `task`'s? It is then retired (entries.bpf.h). Asked only of exited
+ * entries, once per turn at most: a live thread's key is its own.
+ */
+static __always_inline bool retired_for_new_process(struct fs_entry_head *head, __u64 key,
+						    struct fs_entry_ref ref,
+						    struct task_struct *task)
+{
+	if (head->start == task->group_leader->start_boottime)
+		return false;
+	entry_retire_reused(&fs_tasks_index, head, key, ref, head->exited);
+	return true;
+}
+
+/*
  * The counters of the thread whose key is `key` (`task`): its entry's, through the CPU's cache
- * of recent references or the index, and if it has none yet, an entry made under its leader's
- * name. If the table is full, the untracked group's; if its process is outside the selection,
- * the unselected group's, and no entry is made. ref->index is the entry's, or FS_UNTRACKED or
- * FS_UNSELECTED.
+ * of recent references or the index, and if it has none yet (or only a dead process's, see
+ * above), an entry made under its leader's name. If the table is full, the untracked group's;
+ * if its process is outside the selection, the unselected group's, and no entry is made.
+ * ref->index is the entry's, or FS_UNTRACKED or FS_UNSELECTED.
  */
 static __noinline struct fs_counters *thread_entry(struct fs_cpu *cpu, __u64 key,
 						   struct task_struct *task,
 						   struct fs_entry_ref *ref)
 {
 	struct fs_cached_ref *cached = &cpu->cached[(__u32)key % FS_NR_CACHED_REFS];
-	struct fs_entry_head *head;
+	struct fs_entry_head *head = NULL;
 	struct fs_entry_ref *linked;
 
 	if (cached->key == key) {
 		*ref = cached->ref;
 		head = entry_checked(&fs_tasks, key, *ref);
-		if (head)
+		if (head && !(head->exited && retired_for_new_process(head, key, *ref, task)))
 			return &((struct fs_task *)head)->counters;
 	}
 	linked = bpf_map_lookup_elem(&fs_tasks_index, &key);
 	if (linked) {
 		*ref = *linked;
 		head = entry_checked(&fs_tasks, key, *ref);
-	} else if (selected(cpu, bpf_get_current_task())) {
+		if (head && head->exited && retired_for_new_process(head, key, *ref, task))
+			linked = NULL;
+	}
+	if (!linked) {
+		if (!selected(cpu, bpf_get_current_task())) {
+			ref->index = FS_UNSELECTED;
+			return &cpu->unselected;
+		}
 		/* Made in the thread's own context, always: its cgroup is the current one. */
 		head = entry_make(&fs_tasks_index, &fs_tasks, &fs_tasks_free, &fs_tasks_taken, key,
-				  task->group_leader->comm, bpf_get_current_cgroup_id(), ref);
-	} else {
-		ref->index = FS_UNSELECTED;
-		return &cpu->unselected;
+				  task->group_leader->comm, bpf_get_current_cgroup_id(),
+				  task->group_leader->start_boottime, ref);
+		/* Made past the thread's exit (its exit event has been, or is about to be): marked
+		 * as sched_process_exit would have, so that the loader frees it once reported and
+		 * a new process taking the pid meanwhile does not continue it. */
+		if (head && (task->flags & FS_PF_EXITING))
+			head->exited = FS_ENTRY_EXITED;
 	}
 	if (!head) {
 		ref->index = FS_UNTRACKED;

@@ -123,6 +123,10 @@ static __always_inline __u64 verifier_bounded(__u64 idx, __u64 size)
 	return idx;
 }
 
+/* PF_EXITING, task->flags' bit for a task in do_exit(): 0x4 in every kernel since 2.6 (a
+ * #define, which BTF does not carry). */
+#define FS_PF_EXITING 0x00000004
+
 /* __GFP_RETRY_MAYFAIL: bit 14 of gfp_t in every kernel since 4.13, a #define up to 6.9 and an
  * anonymous enum (which CO-RE cannot name) since, at the same place. */
 #define FS_GFP_RETRY_MAYFAIL (1U << 14)

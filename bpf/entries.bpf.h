@@ -27,7 +27,8 @@ static __always_inline struct fs_entry_head *entry_checked(void *values, __u64 k
  */
 static __always_inline struct fs_entry_head *entry_make(void *index_map, void *values, void *free,
 							void *taken, __u64 key, const char *comm,
-							__u64 cgroup, struct fs_entry_ref *ref)
+							__u64 cgroup, __u64 start,
+							struct fs_entry_ref *ref)
 {
 	struct fs_entry_head *head;
 	struct fs_entry_ref *linked;
@@ -42,6 +43,7 @@ static __always_inline struct fs_entry_head *entry_make(void *index_map, void *v
 	head->key = key;
 	head->exited = 0;
 	head->cgroup = cgroup;
+	head->start = start;
 	bpf_probe_read_kernel_str(head->comm, sizeof(head->comm), comm);
 	ref->gen = head->gen;
 	if (bpf_map_update_elem(index_map, &key, ref, BPF_NOEXIST)) {
@@ -60,18 +62,49 @@ static __always_inline struct fs_entry_head *entry_make(void *index_map, void *v
 	return head;
 }
 
-/* Key's entry through the index, made if it has none (`comm` names it then). */
+_Static_assert(__builtin_offsetof(struct fs_entry_head, exited) ==
+		   __builtin_offsetof(struct fs_entry_head, gen) + 4 &&
+	       __builtin_offsetof(struct fs_entry_head, gen) % 8 == 0,
+	       "gen and exited make one 64-bit word (little-endian: gen is its low half)");
+
+/*
+ * The entry `ref` names under `key` is another process's (that process ended and a new one got
+ * its pid while the entry was still linked): retire it, so that the caller makes the new process
+ * an entry of its own. Its gen is bumped (every reference to it goes stale) and it is marked
+ * reused, in one compare-and-swap of the two (`exited` is what the caller saw), then its key is
+ * unlinked; the loader reports it and frees it as it does a moved thread's, without unlinking
+ * the key (which may name the new entry by then). Of two programs retiring it at once (an
+ * interrupt in the middle of the thread's own event, two threads of the new process), one does;
+ * if the loader unlinked it meanwhile, neither does.
+ */
+static __always_inline void entry_retire_reused(void *index_map, struct fs_entry_head *head,
+						__u64 key, struct fs_entry_ref ref, __u32 exited)
+{
+	__u64 seen = (__u64)exited << 32 | ref.gen;
+	__u64 retired = (__u64)FS_ENTRY_REUSED << 32 | (__u32)(ref.gen + 1);
+
+	if (__sync_val_compare_and_swap((__u64 *)&head->gen, seen, retired) == seen)
+		bpf_map_delete_elem(index_map, &key);
+}
+
+/* Key's entry through the index, made if it has none (`comm` names it then), or if the one it
+ * has is another process's (not started at `start`: its pid was reused). */
 static __always_inline struct fs_entry_head *entry_find(void *index_map, void *values, void *free,
 							void *taken, __u64 key, const char *comm,
-							__u64 cgroup, struct fs_entry_ref *ref)
+							__u64 cgroup, __u64 start,
+							struct fs_entry_ref *ref)
 {
 	struct fs_entry_ref *linked = bpf_map_lookup_elem(index_map, &key);
+	struct fs_entry_head *head;
 
 	if (linked) {
 		*ref = *linked;
-		return entry_checked(values, key, *ref);
+		head = entry_checked(values, key, *ref);
+		if (!head || head->start == start)
+			return head;
+		entry_retire_reused(index_map, head, key, *ref, head->exited);
 	}
-	return entry_make(index_map, values, free, taken, key, comm, cgroup, ref);
+	return entry_make(index_map, values, free, taken, key, comm, cgroup, start, ref);
 }
 
 /*
@@ -90,17 +123,19 @@ static __always_inline bool selected(struct fs_cpu *cpu, __u64 task)
 }
 
 /*
- * The entry of process `tgid`, made if it has none, named from `leader_comm` (a kernel
- * address), in cgroup `cgroup`; NULL when the table is full. Its events are rare (collapses,
- * stalls), and threads of the process on several CPUs share it: its counters take atomic adds.
+ * The entry of process `tgid` started at `start`, made if it has none, named from `leader_comm`
+ * (a kernel address), in cgroup `cgroup`; NULL when the table is full. Its events are rare
+ * (collapses, stalls), and threads of the process on several CPUs share it: its counters take
+ * atomic adds.
  */
 static __always_inline struct fs_proc *proc_entry(__u32 tgid, const char *leader_comm,
-						  __u64 cgroup)
+						  __u64 cgroup, __u64 start)
 {
 	struct fs_entry_ref ref;
 
 	return (struct fs_proc *)entry_find(&fs_procs_index, &fs_procs, &fs_procs_free,
-					    &fs_procs_taken, tgid, leader_comm, cgroup, &ref);
+					    &fs_procs_taken, tgid, leader_comm, cgroup, start,
+					    &ref);
 }
 
 #endif /* FS_ENTRIES_BPF_H */

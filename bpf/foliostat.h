@@ -153,14 +153,21 @@ struct fs_entry_head {
 	__u64 key;    /* whose entry it is; valid once the entry is marked taken */
 	__u32 gen;    /* bumped by the loader when it unlinks the entry (and by BPF, see exited) */
 	__u32 exited; /* thread table: the thread has exited (set at sched_process_exit), or moved
-		       * to another cgroup: BPF then unlinked the entry itself (FS_ENTRY_MOVED) */
+		       * to another cgroup: BPF then unlinked the entry itself (FS_ENTRY_MOVED);
+		       * either table: BPF unlinked it for a new process that took its pid
+		       * (FS_ENTRY_REUSED, entries.bpf.h) */
 	char comm[FS_COMM_LEN]; /* the thread group leader's name, following its renames */
 	__u64 cgroup; /* the id of its cgroup (v2) when the entry was made: a thread that moves
 		       * gets a new entry (tasks.bpf.c), so its events stay where they happened */
+	/* When its process started: the leader's start_boottime, in ns since boot (what
+	 * /proc/PID/stat's starttime shows in clock ticks). With the tgid, the process's identity:
+	 * a pid is reused, a start time with it is not. */
+	__u64 start;
 };
 
 #define FS_ENTRY_EXITED 1
 #define FS_ENTRY_MOVED 2
+#define FS_ENTRY_REUSED 3
 
 /* What the index maps a key to. */
 struct fs_entry_ref {

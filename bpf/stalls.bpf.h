@@ -97,7 +97,8 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	}
 	if (!selected(cpu, bpf_get_current_task()))
 		return; /* outside the selection: in the system figures above only */
-	proc = proc_entry(task->tgid, task->group_leader->comm, bpf_get_current_cgroup_id());
+	proc = proc_entry(task->tgid, task->group_leader->comm, bpf_get_current_cgroup_id(),
+			  task->group_leader->start_boottime);
 	if (!proc) {
 		fs_count(cpu, cpu->stalls_untracked[kind], 1);
 		return;

@@ -168,14 +168,17 @@ int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 	}
 	if (task->pid != task->tgid)
 		return 0;
+	/* The entries linked under its pid may still be those of a process that had the pid
+	 * before (exited, not yet freed): only its own are renamed (its start time is its
+	 * leader's, which exec keeps). */
 	ref = bpf_map_lookup_elem(&fs_tasks_index, &key);
 	head = ref ? entry_checked(&fs_tasks, key, *ref) : NULL;
-	if (head)
+	if (head && head->start == task->start_boottime)
 		bpf_probe_read_kernel_str(head->comm, sizeof(head->comm), comm);
 	key = task->tgid;
 	ref = bpf_map_lookup_elem(&fs_procs_index, &key);
 	head = ref ? entry_checked(&fs_procs, key, *ref) : NULL;
-	if (head)
+	if (head && head->start == task->start_boottime)
 		bpf_probe_read_kernel_str(head->comm, sizeof(head->comm), comm);
 	return 0;
 }

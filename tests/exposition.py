@@ -27,7 +27,7 @@ SYSTEM_ONLY = {"folios_freed_total", "freed_bytes_total", "kernel_vmstat_total",
                "reclaim_written_pages_total", "processes"}
 # What identifies a group: the labels the system's series do not have.
 GROUP_LABELS = {"cgroup", "unit", "container_runtime", "container_id", "pod_uid", "qos_class",
-                "pid", "comm", "group"}
+                "pid", "start_time_s", "comm", "group"}
 
 
 def parse_labels(text):

@@ -25,6 +25,9 @@
  *                                                        a ring of pipes N times
  *   workload [--name HEX] [--linger SECS] hop N          a new thread touches N pages with THP
  *                                                        off, moving to the next CPU after each
+ *   workload [--name HEX] [--linger SECS] reuse A,B[,hold]   a child touches A pages and exits,
+ *                                                        then a second one takes its pid and
+ *                                                        touches B (needs root)
  *
  * --name sets the process name to the given bytes (hex), to test hostile names; --in-cgroup DIR
  * runs the action in a child born in cgroup DIR.
@@ -352,6 +355,75 @@ static void action_forks(long n)
 		waitpid(child, NULL, 0);
 	}
 	printf("{\"pid\":%d,\"action\":\"forks\",\"children\":%ld}\n", getpid(), n);
+}
+
+/* A child that touches `pages` pages, once it reads a byte from `hold_fd` (if not -1), and exits
+ * at once if it did not get pid `want` (if not 0). */
+static pid_t fork_toucher(long pages, int hold_fd, pid_t want)
+{
+	pid_t child = fork();
+	char go;
+
+	if (child < 0)
+		die("fork");
+	if (child > 0)
+		return child;
+	if (want && getpid() != want)
+		_exit(0);
+	if (hold_fd >= 0 && read(hold_fd, &go, 1) != 1)
+		_exit(1);
+	action_pages_quiet(pages);
+	_exit(0);
+}
+
+/*
+ * "A,B[,hold]": pid reuse. A child touches A pages and exits; once it is reaped, a second child
+ * takes its pid and touches B pages. The kernel gives a fork the pid after ns_last_pid's (when
+ * free), so it is set to the one before the first child's just before the fork (root in the
+ * initial PID namespace may); another process on the host may fork in between and take it, so
+ * this is tried again (a child that got another pid exits at once), up to 1000 times. What the
+ * kernel accounted to each child over its life (forked, not executed: every fault of its raises
+ * the perf event foliostat counts) is wait4's. With "hold", the first child waits, its pid
+ * printed ({"held": PID}), until a line comes on standard input (for a foliostat -p PID to start).
+ */
+static void action_reuse(const char *arg)
+{
+	long first_pages, second_pages;
+	struct rusage first, second;
+	char hold[8] = "", line[16];
+	int go[2] = {-1, -1}, attempts = 0, fd;
+	pid_t pid, child;
+
+	if (sscanf(arg, "%ld,%ld,%7s", &first_pages, &second_pages, hold) < 2 || first_pages < 0 ||
+	    second_pages < 0 || (hold[0] && strcmp(hold, "hold")))
+		die("reuse A,B[,hold]");
+	if (hold[0] && pipe(go))
+		die("pipe");
+	pid = fork_toucher(first_pages, go[0], 0);
+	if (hold[0]) {
+		printf("{\"held\":%d}\n", pid);
+		if (!fgets(line, sizeof(line), stdin) || write(go[1], "g", 1) != 1)
+			die("hold");
+	}
+	if (wait4(pid, NULL, 0, &first) != pid)
+		die("wait4");
+	do {
+		if (++attempts > 1000) {
+			errno = EAGAIN;
+			die("reuse: another process took the pid every time");
+		}
+		fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || dprintf(fd, "%d", pid - 1) < 0 || close(fd))
+			die("/proc/sys/kernel/ns_last_pid");
+		child = fork_toucher(second_pages, -1, pid);
+		if (wait4(child, NULL, 0, &second) != child)
+			die("wait4");
+	} while (child != pid);
+	printf("{\"pid\":%d,\"action\":\"reuse\",\"child\":%d,\"attempts\":%d,"
+	       "\"first\":{\"pages\":%ld,\"majflt\":%ld,\"minflt\":%ld},"
+	       "\"second\":{\"pages\":%ld,\"majflt\":%ld,\"minflt\":%ld}}\n",
+	       getpid(), pid, attempts, first_pages, first.ru_majflt, first.ru_minflt, second_pages,
+	       second.ru_majflt, second.ru_minflt);
 }
 
 /* "N,M": touch N pages, and fork a child that touches M (a command and its descendant). */
@@ -759,7 +831,7 @@ int main(int argc, char **argv)
 				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
 				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | hugetlb N | "
 				"collapse MIB | compact NODE | tlbflip N | forks N | family N,M | ring N | "
-				"hop N\n"
+				"hop N | reuse A,B[,hold]\n"
 				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
 				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
 		return 2;
@@ -792,6 +864,8 @@ int main(int argc, char **argv)
 		action_ring(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "hop") == 0)
 		action_hop(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "reuse") == 0)
+		action_reuse(argv[i + 1]);
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

@@ -17,6 +17,7 @@
 #include "array.h"
 #include "cgroup_labels.h"
 #include "cgroup_names.h"
+#include "process_start.h"
 #include "sanitize.h"
 
 /* The stall histograms' bounds: every other power of two of the BPF buckets' (1 us, 4 us, ...
@@ -871,7 +872,7 @@ static void group_labels(const struct fs_report *r, const struct series_store *s
 {
 	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, g->cgroup) : NULL;
 	struct cgroup_labels cl;
-	char pid[16];
+	char pid[16], start[FS_START_TIME_LEN];
 
 	switch (s->by) {
 	case FS_BY_CGROUP:
@@ -891,6 +892,9 @@ static void group_labels(const struct fs_report *r, const struct series_store *s
 	case FS_BY_PROCESS:
 		snprintf(pid, sizeof(pid), "%u", g->pid);
 		label_add(labels, "pid", pid);
+		/* With the pid, which process: one that took an exited one's pid is another. */
+		format_start_time(g->start, start);
+		label_add(labels, "start_time_s", start);
 		label_add(labels, "comm", g->name);
 		if (path)
 			label_add(labels, "cgroup", path);

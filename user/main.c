@@ -27,6 +27,7 @@
 #include "options.h"
 #include "output_file.h"
 #include "privileges.h"
+#include "process_start.h"
 #include "regroup.h"
 #include "report.h"
 #include "snapshot.h"
@@ -380,7 +381,7 @@ static bool series_group_gone(const struct series_group *g, void *ctx)
 	struct stat st;
 
 	if (c->opts->by == FS_BY_PROCESS)
-		return kill((pid_t)g->pid, 0) && errno == ESRCH;
+		return !process_alive((int)g->pid, g->start);
 	/* A cgroup made again at the same path is the same series: a restarted service's. */
 	snprintf(path, sizeof(path), "%s%s", c->cgroup_names.mount, g->name);
 	return stat(path, &st) && errno == ENOENT;
@@ -715,13 +716,18 @@ int main(int argc, char **argv)
 		break;
 	}
 	/* A PID filter that matches nothing is almost surely a typo: say so rather than report
-	 * an empty table. */
+	 * an empty table. Each is the process that has the pid now, not one that takes it
+	 * later (pid_started_before). */
 	for (int i = 0; i < opts.nr_pids; i++) {
+		unsigned long long ticks;
+
 		if (kill(opts.pids[i], 0) && errno == ESRCH) {
 			fprintf(stderr, "foliostat: failed to find process %d: %s\n", opts.pids[i],
 				strerror(errno));
 			return 1;
 		}
+		if (!process_start_ticks(opts.pids[i], &ticks))
+			opts.pid_started_before[i] = (ticks + 1) * clock_tick_ns();
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (opts.check)

@@ -36,6 +36,10 @@ struct fs_options {
 	bool verbose;
 	pid_t pids[FS_MAX_PID_FILTERS];
 	int nr_pids;
+	/* -p's processes are those that had the pids at start-up: each one started before this
+	 * (ns since boot, the end of the clock tick /proc/PID/stat gave then: main.c), not a
+	 * later one that took the pid after it exited; 0: any with the pid. */
+	__u64 pid_started_before[FS_MAX_PID_FILTERS];
 	const char *comm;    /* only processes with exactly this name */
 	long top;	     /* at most this many processes per record; 0: all */
 	long max_tasks;	     /* capacity of the BPF task table (threads) */

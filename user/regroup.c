@@ -30,10 +30,11 @@ void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts)
 		struct thread_ref ref = snap->order[i];
 		struct thread_delta *d = &snap->threads[ref.at];
 
-		if (!process_selected(opts, ref.key >> 32, d->comm))
+		if (!process_selected(opts, ref.key >> 32, d->start, d->comm))
 			continue;
 		ref.key = (__u64)group_key(opts, d->cgroup, d->comm) << 32 | (__u32)ref.key;
 		d->key = ref.key;
+		d->start = 0; /* a group's rows are not told apart by their processes' starts */
 		snap->order[kept++] = ref;
 	}
 	snap->nr_order = kept;
@@ -41,9 +42,10 @@ void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts)
 	for (size_t i = 0; i < snap->nr_procs; i++) {
 		struct proc_delta *p = &snap->procs[i];
 
-		if (!process_selected(opts, p->tgid, p->comm))
+		if (!process_selected(opts, p->tgid, p->start, p->comm))
 			continue;
 		p->tgid = group_key(opts, p->cgroup, p->comm);
+		p->start = 0;
 		snap->procs[kept++] = *p;
 	}
 	snap->nr_procs = kept;

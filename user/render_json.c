@@ -13,6 +13,7 @@
 #include "counters.h"
 #include "file_table.h"
 #include "json_writer.h"
+#include "process_start.h"
 #include "report.h"
 
 #define FS_SCHEMA_VERSION 1
@@ -480,6 +481,9 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 	switch (r->by) {
 	case FS_BY_PROCESS:
 		jw_member_int(w, "pid", (long long)row->tgid);
+		/* With the pid, which process: one that took an exited one's pid is another row. */
+		jw_key(w, "start_time_s");
+		jw_real(w, start_time_s(row->start), 15);
 		jw_key(w, "comm");
 		jw_string_n(w, row->comm, FS_COMM_LEN);
 		cgroup_json(w, r, row->cgroup);
@@ -505,7 +509,7 @@ static void process_json(struct json_writer *w, const struct fs_report *r,
 			 const struct process_row *row)
 {
 	static const struct fs_proc_counters none;
-	const struct proc_row *found = process_proc(r->processes, row->tgid);
+	const struct proc_row *found = process_proc(r->processes, row);
 	const struct fs_proc_counters *pc = found ? &found->counters : &none;
 
 	jw_object_begin(w);

@@ -254,7 +254,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 			    r->faults_measured[FS_FAULT_USER] &&
 				r->faults_measured[FS_FAULT_KERNEL]);
 		print_count(out, 8, c->file_faults, r->faults_measured[FS_FAULT_FILE]);
-		found = process_proc(r->processes, row->tgid);
+		found = process_proc(r->processes, row);
 		print_count(out, 5, found ? thp_collapsed(r, &found->counters.thp) : 0,
 			    r->thp_measured[FS_THP_COLLAPSE]);
 		print_count(out, 8, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), r->tlb_measured);
@@ -472,7 +472,7 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 	print_results(out, r, "table full", &sys->thp_untracked);
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
-		const struct proc_row *found = process_proc(r->processes, row->tgid);
+		const struct proc_row *found = process_proc(r->processes, row);
 		const struct fs_proc_counters *pc = found ? &found->counters : &none;
 
 		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid,

@@ -29,25 +29,27 @@ void series_init(struct series_store *s, const struct fs_options *opts, series_n
 	};
 }
 
-/* Groups are ordered by process, then by name (a process's series is its pid's, whatever its
- * name: a renamed process is found by its pid). */
-static int group_cmp(const struct series_store *s, __u32 pid, const char *name,
+/* Groups are ordered by process (its pid and start), then by name (a process's series is its
+ * own, whatever its name: a renamed process is found by its pid and start). */
+static int group_cmp(const struct series_store *s, __u32 pid, __u64 start, const char *name,
 		     const struct series_group *g)
 {
 	if (pid != g->pid)
 		return pid < g->pid ? -1 : 1;
+	if (start != g->start)
+		return start < g->start ? -1 : 1;
 	return s->by == FS_BY_PROCESS ? 0 : strcmp(name, g->name);
 }
 
 /* The group's series among the sorted ones, then among those made in this read (after them). */
 static struct series_group *group_find(struct series_store *s, size_t nr_sorted, __u32 pid,
-				       const char *name)
+				       __u64 start, const char *name)
 {
 	size_t lo = 0, hi = nr_sorted;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = group_cmp(s, pid, name, s->groups[mid]);
+		int cmp = group_cmp(s, pid, start, name, s->groups[mid]);
 
 		if (!cmp)
 			return s->groups[mid];
@@ -57,7 +59,7 @@ static struct series_group *group_find(struct series_store *s, size_t nr_sorted,
 			lo = mid + 1;
 	}
 	for (size_t i = nr_sorted; i < s->nr; i++)
-		if (!group_cmp(s, pid, name, s->groups[i]))
+		if (!group_cmp(s, pid, start, name, s->groups[i]))
 			return s->groups[i];
 	return NULL;
 }
@@ -82,7 +84,7 @@ static void group_add(struct series_group *g, const struct process_table *rows,
 		      const struct process_row *row, double now, struct fs_totals *other,
 		      struct fs_proc_counters *other_proc)
 {
-	const struct proc_row *proc = process_proc(rows, row->tgid);
+	const struct proc_row *proc = process_proc(rows, row);
 
 	totals_add_totals(&g->counters, &row->counters);
 	words_take((__u64 *)other, (const __u64 *)&row->counters, FS_WORDS(*other));
@@ -131,7 +133,7 @@ static int by_pid_then_name(const void *a, const void *b, void *arg)
 	const struct series_group *ga = *(struct series_group *const *)a;
 	const struct series_group *gb = *(struct series_group *const *)b;
 
-	return group_cmp(arg, ga->pid, ga->name, gb);
+	return group_cmp(arg, ga->pid, ga->start, ga->name, gb);
 }
 
 /* Rows by activity, most active first. */
@@ -142,13 +144,15 @@ static int by_events_desc(const void *a, const void *b)
 
 	if (ra->events != rb->events)
 		return ra->events > rb->events ? -1 : 1;
-	return ra->tgid < rb->tgid ? -1 : ra->tgid > rb->tgid;
+	if (ra->tgid != rb->tgid)
+		return ra->tgid < rb->tgid ? -1 : 1;
+	return ra->start < rb->start ? -1 : ra->start > rb->start;
 }
 
 /* A new group's series: in a free place, or in the place of the group idle longest (which
  * leaves: compacted away at the end of the read). NULL if there is none. */
 static struct series_group *group_make(struct series_store *s, size_t nr_sorted, __u32 pid,
-				       const char *name)
+				       __u64 start, const char *name)
 {
 	struct series_group *g;
 
@@ -169,6 +173,7 @@ static struct series_group *group_make(struct series_store *s, size_t nr_sorted,
 		return NULL;
 	}
 	g->pid = pid;
+	g->start = start;
 	s->nr_live++;
 	s->groups[s->nr++] = g;
 	return g;
@@ -237,7 +242,8 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 
 		if (!name)
 			continue;
-		g = group_find(s, nr_sorted, s->by == FS_BY_PROCESS ? row->tgid : 0, name);
+		g = group_find(s, nr_sorted, s->by == FS_BY_PROCESS ? row->tgid : 0, row->start,
+			       name);
 		if (g && s->by == FS_BY_PROCESS && strcmp(g->name, name)) {
 			/* A new name (an exec): the process's series goes on under it, which is a
 			 * new label set, so a new series to Prometheus, whose first value
@@ -271,10 +277,10 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 		const struct process_row *row = pending[i];
 		const char *name = row_name(s, row);
 		__u32 pid = s->by == FS_BY_PROCESS ? row->tgid : 0;
-		struct series_group *g = group_find(s, nr_sorted, pid, name);
+		struct series_group *g = group_find(s, nr_sorted, pid, row->start, name);
 
 		if (!g)
-			g = group_make(s, nr_sorted, pid, name);
+			g = group_make(s, nr_sorted, pid, row->start, name);
 		if (g)
 			group_add(g, rows, row, now, &other, &other_proc);
 	}

@@ -24,6 +24,9 @@
 /* One group's series: what its rows counted since it got one. */
 struct series_group {
 	__u32 pid; /* --by process: the process; else 0 */
+	/* --by process: when it started (ns since boot; else 0): a process that takes an exited
+	 * one's pid gets a series of its own, labelled with its start (exposition.c) */
+	__u64 start;
 	char
 	    *name; /* --by cgroup: the cgroup's path; --by comm: the name; --by process: its name */
 	__u64 cgroup; /* the cgroup's id (--by cgroup, --by process: the process's latest) */
@@ -47,7 +50,7 @@ struct series_store {
 	series_gone_fn gone;
 	void *ctx;
 
-	struct series_group **groups; /* sorted by (pid, name) */
+	struct series_group **groups; /* sorted by (pid, start, name) */
 	size_t nr, cap;
 	size_t nr_live; /* of them, those not leaving */
 	/* Threads with no series of their own: groups beyond the limit, processes outside the top

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading the BPF maps (see snapshot.h). The tables are read in place through their mappings;
  * the per-CPU map with one lookup for all CPUs. */
+#define _GNU_SOURCE /* qsort_r */
 #include "snapshot.h"
 
 #include <errno.h>
@@ -30,6 +31,7 @@ static void thread_delta_commit(struct snapshot *snap, const struct fs_entry_hea
 	memcpy(d->comm, head->comm, FS_COMM_LEN);
 	d->comm[FS_COMM_LEN - 1] = '\0';
 	d->cgroup = head->cgroup;
+	d->start = head->start;
 	d->exited = head->exited;
 	d->late = late;
 	snap->order[snap->nr_order++] =
@@ -58,6 +60,7 @@ int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head
 		return -ENOMEM;
 	d = &snap->procs[snap->nr_procs++];
 	d->tgid = (__u32)head->key;
+	d->start = head->start;
 	d->late = late;
 	d->cgroup = head->cgroup;
 	memcpy(d->comm, head->comm, FS_COMM_LEN);
@@ -75,9 +78,45 @@ static int compare_refs(const void *a, const void *b)
 
 static int compare_procs(const void *a, const void *b)
 {
-	__u32 ta = ((const struct proc_delta *)a)->tgid, tb = ((const struct proc_delta *)b)->tgid;
+	const struct proc_delta *pa = a, *pb = b;
 
-	return ta < tb ? -1 : ta > tb;
+	if (pa->tgid != pb->tgid)
+		return pa->tgid < pb->tgid ? -1 : 1;
+	return pa->start < pb->start ? -1 : pa->start > pb->start;
+}
+
+/* Threads of one tgid by their process's start, then by key (see separate_reused_pids()). */
+static int compare_refs_by_start(const void *a, const void *b, void *ctx)
+{
+	const struct thread_ref *ra = a, *rb = b;
+	const struct snapshot *snap = ctx;
+	__u64 sa = snap->threads[ra->at].start, sb = snap->threads[rb->at].start;
+
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	return compare_refs(a, b);
+}
+
+/*
+ * A pid reused within a read gives two processes' threads one tgid: the exited one's late or
+ * last counts and the new one's. Each process's are put together, the older first, so that the
+ * window makes a row of each (a row is a tgid and a start). A pass over refs already in key
+ * order; a tgid with threads of one process only (all but a reused pid's) is left as it is.
+ */
+static void separate_reused_pids(struct snapshot *snap)
+{
+	struct thread_ref *refs = snap->order;
+
+	for (size_t i = 0; i < snap->nr_order;) {
+		size_t first = i;
+		__u64 start = snap->threads[refs[i].at].start;
+		bool mixed = false;
+
+		for (i++; i < snap->nr_order && ref_tgid(&refs[i]) == ref_tgid(&refs[first]); i++)
+			mixed |= snap->threads[refs[i].at].start != start;
+		if (mixed)
+			qsort_r(&refs[first], i - first, sizeof(*refs), compare_refs_by_start, snap);
+	}
 }
 
 /*
@@ -130,6 +169,7 @@ static void sort_refs(struct thread_ref *refs, size_t n, struct thread_ref **spa
 void snapshot_sort(struct snapshot *snap)
 {
 	sort_refs(snap->order, snap->nr_order, &snap->sort_space, &snap->cap_sort_space);
+	separate_reused_pids(snap);
 	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_procs);
 }
 

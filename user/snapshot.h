@@ -20,14 +20,17 @@ struct thread_delta {
 	__u64 key;		/* tgid << 32 | tid */
 	char comm[FS_COMM_LEN]; /* its process's name, as its entry has it */
 	__u64 cgroup;		/* its cgroup's id while these counts happened (its entry's) */
+	__u64 start;  /* when its process started (ns since boot): with the tgid, which process */
 	__u32 exited; /* the thread has exited (FS_ENTRY_EXITED), or moved to another cgroup
-		       * (FS_ENTRY_MOVED) */
+		       * (FS_ENTRY_MOVED), or exited and a new process took its pid
+		       * (FS_ENTRY_REUSED) */
 	bool late; /* counts that reached its entry after the read that last reported it */
 	struct fs_counters counts; /* growth over the read (its sums are in its thread_ref) */
 };
 
-/* The thread deltas in key order (threads of one process together), with their growth: the
- * window ranks processes from these alone, in order, before it sums any thread's counts. */
+/* The thread deltas in key order (threads of one process together; where two processes had one
+ * pid within a read, each one's together, the older first), with their growth: the window ranks
+ * processes from these alone, in order, before it sums any thread's counts. */
 struct thread_ref {
 	__u64 key;
 	__u32 at; /* in threads[] */
@@ -48,6 +51,7 @@ static inline __u32 ref_tid(const struct thread_ref *r)
 struct proc_delta {
 	__u32 tgid;
 	bool late;
+	__u64 start; /* when the process started (see struct thread_delta) */
 	char comm[FS_COMM_LEN];
 	__u64 cgroup;
 	struct fs_proc_counters counts;
@@ -60,7 +64,7 @@ struct snapshot {
 	size_t nr_order, cap_order;
 	struct thread_ref *sort_space; /* the sort's second buffer, kept from read to read */
 	size_t cap_sort_space;
-	struct proc_delta *procs; /* by tgid, after snapshot_sort() */
+	struct proc_delta *procs; /* by tgid and start, after snapshot_sort() */
 	size_t nr_procs, cap_procs;
 	struct system_totals system; /* the read's system figures */
 };

@@ -233,6 +233,7 @@ int table_unlink_marked(struct table *t)
 	for (size_t i = 0; i < t->nr_live; i++) {
 		__u32 index = t->live[i];
 		struct fs_entry_head *head = table_head(t, index);
+		__u32 exited;
 
 		if (!t->unlink[i]) {
 			if (kept != i) {
@@ -256,9 +257,10 @@ int table_unlink_marked(struct table *t)
 			continue;
 		}
 		/* First no new reference, then every existing one stale. An entry BPF retired
-		 * (its thread moved to another cgroup) is unlinked already, and its key may name
-		 * the thread's new entry by now: that one stays linked. */
-		if (!err && __atomic_load_n(&head->exited, __ATOMIC_RELAXED) != FS_ENTRY_MOVED)
+		 * (its thread moved to another cgroup, or a new process took its pid) is unlinked
+		 * already, and its key may name the new entry by now: that one stays linked. */
+		exited = __atomic_load_n(&head->exited, __ATOMIC_RELAXED);
+		if (!err && exited != FS_ENTRY_MOVED && exited != FS_ENTRY_REUSED)
 			err = t->ops->unlink_key(t, __atomic_load_n(&head->key, __ATOMIC_RELAXED));
 		__atomic_fetch_add(&head->gen, 1, __ATOMIC_ACQ_REL);
 		t->unlinked[t->nr_unlinked] = index;

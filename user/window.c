@@ -10,13 +10,23 @@
 #include "array.h"
 #include "counters.h"
 
-bool process_selected(const struct fs_options *opts, __u32 tgid, const char *comm)
+bool process_selected(const struct fs_options *opts, __u32 tgid, __u64 start, const char *comm)
 {
 	bool pid_ok = opts->nr_pids == 0;
 
 	for (int i = 0; i < opts->nr_pids && !pid_ok; i++)
-		pid_ok = (__u32)opts->pids[i] == tgid;
+		pid_ok = (__u32)opts->pids[i] == tgid &&
+			 (!opts->pid_started_before[i] || start < opts->pid_started_before[i]);
 	return pid_ok && (!opts->comm || strncmp(opts->comm, comm, FS_COMM_LEN) == 0);
+}
+
+/* The order of rows, candidates and process figures: by tgid, then by start (a reused pid's
+ * processes, the older first). */
+static int compare_ids(__u32 tgid_a, __u64 start_a, __u32 tgid_b, __u64 start_b)
+{
+	if (tgid_a != tgid_b)
+		return tgid_a < tgid_b ? -1 : 1;
+	return start_a < start_b ? -1 : start_a > start_b;
 }
 
 static struct process_row *table_push(struct process_table *t)
@@ -43,27 +53,25 @@ static struct proc_row *proc_push(struct process_table *t)
 	return &t->procs[t->nr_procs++];
 }
 
-static int compare_row_tgids(const void *a, const void *b)
+static int compare_row_ids(const void *a, const void *b)
 {
-	__u32 ta = ((const struct process_row *)a)->tgid,
-	      tb = ((const struct process_row *)b)->tgid;
+	const struct process_row *ra = a, *rb = b;
 
-	return ta < tb ? -1 : ta > tb;
+	return compare_ids(ra->tgid, ra->start, rb->tgid, rb->start);
 }
 
-static int compare_candidate_tgids(const void *a, const void *b)
+static int compare_candidate_ids(const void *a, const void *b)
 {
-	__u32 ta = ((const struct process_candidate *)a)->tgid,
-	      tb = ((const struct process_candidate *)b)->tgid;
+	const struct process_candidate *ca = a, *cb = b;
 
-	return ta < tb ? -1 : ta > tb;
+	return compare_ids(ca->tgid, ca->start, cb->tgid, cb->start);
 }
 
 /*
  * Process-level figures (collapse outcomes, stalls) per process from the process deltas (an
  * entry's late counts and its new entry's, if both, are summed), and a candidate for every
  * process that has some, even with no activity of its own threads (khugepaged collapsed its
- * memory, say). Candidates stay sorted by tgid.
+ * memory, say). Candidates stay sorted by tgid and start.
  */
 static int window_procs(const struct snapshot *now, const struct fs_options *opts,
 			struct process_table *out, size_t *nr)
@@ -73,26 +81,31 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 	out->nr_procs = 0;
 	for (size_t i = 0; i < now->nr_procs;) {
 		const struct proc_delta *named = &now->procs[i];
-		struct process_candidate key = {.tgid = now->procs[i].tgid}, *found;
+		struct process_candidate key = {.tgid = now->procs[i].tgid,
+						.start = now->procs[i].start},
+					 *found;
 		struct fs_proc_counters sum = {0};
 		struct proc_row *proc;
 
-		for (; i < now->nr_procs && now->procs[i].tgid == key.tgid; i++) {
+		for (; i < now->nr_procs && now->procs[i].tgid == key.tgid &&
+		       now->procs[i].start == key.start;
+		     i++) {
 			words_add((__u64 *)&sum, (const __u64 *)&now->procs[i].counts,
 				  FS_WORDS(sum));
 			if (named->late)
 				named = &now->procs[i];
 		}
 		found = bsearch(&key, out->candidates, nr_threaded, sizeof(*found),
-				compare_candidate_tgids);
+				compare_candidate_ids);
 		if (!found) {
-			if (!process_selected(opts, key.tgid, named->comm))
+			if (!process_selected(opts, key.tgid, key.start, named->comm))
 				continue;
 			found = candidate_push(out, *nr);
 			if (!found)
 				return -ENOMEM;
 			(*nr)++;
 			found->tgid = key.tgid;
+			found->start = key.start;
 			memcpy(found->comm, named->comm, FS_COMM_LEN);
 			found->cgroup = named->cgroup;
 		}
@@ -101,24 +114,28 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 		if (!proc)
 			return -ENOMEM;
 		proc->tgid = key.tgid;
+		proc->start = key.start;
 		proc->counters = sum;
 	}
 	/* Candidates added for processes with only process-level figures went to the end. */
 	if (*nr > nr_threaded)
-		qsort(out->candidates, *nr, sizeof(*out->candidates), compare_candidate_tgids);
+		qsort(out->candidates, *nr, sizeof(*out->candidates), compare_candidate_ids);
 	return 0;
 }
 
-const struct proc_row *process_proc(const struct process_table *table, __u32 tgid)
+const struct proc_row *process_proc(const struct process_table *table,
+				    const struct process_row *row)
 {
 	size_t lo = 0, hi = table->nr_procs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const struct proc_row *p = &table->procs[mid];
+		int cmp = compare_ids(p->tgid, p->start, row->tgid, row->start);
 
-		if (table->procs[mid].tgid == tgid)
-			return &table->procs[mid];
-		if (table->procs[mid].tgid < tgid)
+		if (!cmp)
+			return p;
+		if (cmp < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -150,6 +167,7 @@ static struct process_row *row_for(struct process_table *out, const struct proce
 
 	if (row) {
 		row->tgid = c->tgid;
+		row->start = c->start;
 		memcpy(row->comm, c->comm, FS_COMM_LEN);
 		row->cgroup = c->cgroup;
 		row->events = c->events;
@@ -157,16 +175,18 @@ static struct process_row *row_for(struct process_table *out, const struct proce
 	return row;
 }
 
-/* The one ranking rule, for candidates and rows: more active first, ties by pid (so output is
- * stable). */
-static bool outranks(__u64 events_a, __u32 tgid_a, __u64 events_b, __u32 tgid_b)
+/* The one ranking rule, for candidates and rows: more active first, ties by pid, then start
+ * (so output is stable). */
+static bool outranks(__u64 events_a, __u32 tgid_a, __u64 start_a, __u64 events_b, __u32 tgid_b,
+		     __u64 start_b)
 {
-	return events_a != events_b ? events_a > events_b : tgid_a < tgid_b;
+	return events_a != events_b ? events_a > events_b
+				    : compare_ids(tgid_a, start_a, tgid_b, start_b) < 0;
 }
 
 static bool ranks_before(const struct process_candidate *a, const struct process_candidate *b)
 {
-	return outranks(a->events, a->tgid, b->events, b->tgid);
+	return outranks(a->events, a->tgid, a->start, b->events, b->tgid, b->start);
 }
 
 static void swap_candidates(struct process_candidate *a, struct process_candidate *b)
@@ -260,22 +280,25 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 
 	out->nr = 0;
 	/* First pass: every process's activity, from all its threads' deltas, and its sums when
-	 * every row is wanted. */
+	 * every row is wanted. A process is a tgid and a start (snapshot_sort() put a reused
+	 * pid's processes one after the other). */
 	for (size_t i = 0; i < now->nr_order;) {
 		__u32 tgid = ref_tgid(&now->order[i]);
+		__u64 start = now->threads[now->order[i].at].start;
 		size_t first = i;
 		struct fs_totals sum;
 		struct counters_growth grew;
 		struct process_candidate *c;
 		char comm[FS_COMM_LEN];
 
-		while (i < now->nr_order && ref_tgid(&now->order[i]) == tgid)
+		while (i < now->nr_order && ref_tgid(&now->order[i]) == tgid &&
+		       now->threads[now->order[i].at].start == start)
 			i++;
 		grew = sum_threads(now, first, i, keep ? NULL : &sum);
 		if (!grew.events)
 			continue;
 		memcpy(comm, process_name(now, first, i), FS_COMM_LEN);
-		if (!process_selected(opts, tgid, comm))
+		if (!process_selected(opts, tgid, start, comm))
 			continue;
 		c = candidate_push(out, nr);
 		if (!c)
@@ -284,6 +307,7 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 		memcpy(c->comm, comm, FS_COMM_LEN);
 		c->cgroup = process_cgroup(now, first, i);
 		c->tgid = tgid;
+		c->start = start;
 		c->events = grew.activity;
 		c->first = first;
 		c->end = i;
@@ -303,9 +327,13 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 		size_t r = 0, nr_rows = out->nr;
 
 		for (size_t k = 0; k < nr; k++) {
-			while (r < nr_rows && out->rows[r].tgid < out->candidates[k].tgid)
+			const struct process_candidate *c = &out->candidates[k];
+
+			while (r < nr_rows &&
+			       compare_ids(out->rows[r].tgid, out->rows[r].start, c->tgid, c->start) < 0)
 				r++;
-			if (r < nr_rows && out->rows[r].tgid == out->candidates[k].tgid) {
+			if (r < nr_rows && out->rows[r].tgid == c->tgid &&
+			    out->rows[r].start == c->start) {
 				out->rows[r].events = out->candidates[k].events;
 				continue;
 			}
@@ -313,7 +341,7 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 				return -ENOMEM;
 		}
 		if (out->nr > nr_rows)
-			qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
+			qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_ids);
 		return 0;
 	}
 	/* Second pass, only for the most active: their sums, made again. */
@@ -327,11 +355,17 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 		if (c->end > c->first)
 			sum_threads(now, c->first, c->end, &row->counters);
 	}
-	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_tgids);
+	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_ids);
 	return 0;
 }
 
-/* merged->procs = acc->procs + add->procs, both sorted by tgid. */
+/* The order of two process figures (see compare_ids()). */
+static int compare_procs(const struct proc_row *a, const struct proc_row *b)
+{
+	return compare_ids(a->tgid, a->start, b->tgid, b->start);
+}
+
+/* merged->procs = acc->procs + add->procs, both sorted by tgid and start. */
 static int accumulate_procs(struct process_table *merged, const struct process_table *acc,
 			    const struct process_table *add)
 {
@@ -343,9 +377,9 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 		if (!row)
 			return -ENOMEM;
 		if (b == add->nr_procs ||
-		    (a < acc->nr_procs && acc->procs[a].tgid < add->procs[b].tgid)) {
+		    (a < acc->nr_procs && compare_procs(&acc->procs[a], &add->procs[b]) < 0)) {
 			*row = acc->procs[a++];
-		} else if (a == acc->nr_procs || add->procs[b].tgid < acc->procs[a].tgid) {
+		} else if (a == acc->nr_procs || compare_procs(&add->procs[b], &acc->procs[a]) < 0) {
 			*row = add->procs[b++];
 		} else {
 			*row = acc->procs[a++];
@@ -361,12 +395,13 @@ static int compare_activity(const void *a, const void *b)
 {
 	const struct process_row *ra = a, *rb = b;
 
-	if (outranks(ra->events, ra->tgid, rb->events, rb->tgid))
+	if (outranks(ra->events, ra->tgid, ra->start, rb->events, rb->tgid, rb->start))
 		return -1;
-	return outranks(rb->events, rb->tgid, ra->events, ra->tgid);
+	return outranks(rb->events, rb->tgid, rb->start, ra->events, ra->tgid, ra->start);
 }
 
-/* Keep the `keep` most active rows (and their process-level figures), sorted by tgid. */
+/* Keep the `keep` most active rows (and their process-level figures), sorted by tgid and
+ * start. */
 static void drop_least_active(struct process_table *t, size_t keep)
 {
 	size_t kept = 0;
@@ -374,11 +409,11 @@ static void drop_least_active(struct process_table *t, size_t keep)
 	qsort(t->rows, t->nr, sizeof(*t->rows), compare_activity);
 	t->nr_dropped += t->nr - keep;
 	t->nr = keep;
-	qsort(t->rows, t->nr, sizeof(*t->rows), compare_row_tgids);
+	qsort(t->rows, t->nr, sizeof(*t->rows), compare_row_ids);
 	for (size_t i = 0; i < t->nr_procs; i++) {
-		struct process_row key = {.tgid = t->procs[i].tgid};
+		struct process_row key = {.tgid = t->procs[i].tgid, .start = t->procs[i].start};
 
-		if (bsearch(&key, t->rows, t->nr, sizeof(*t->rows), compare_row_tgids))
+		if (bsearch(&key, t->rows, t->nr, sizeof(*t->rows), compare_row_ids))
 			t->procs[kept++] = t->procs[i];
 	}
 	t->nr_procs = kept;
@@ -386,17 +421,19 @@ static void drop_least_active(struct process_table *t, size_t keep)
 
 /*
  * acc->rows += add->rows in place: room is made at the end of acc for the processes new to it,
- * and the two lists (sorted by tgid) are merged from the back, so no second table of all the
- * rows is ever built.
+ * and the two lists (sorted by tgid and start) are merged from the back, so no second table of
+ * all the rows is ever built. A process that took an exited one's pid is another row.
  */
 static int accumulate_rows(struct process_table *acc, const struct process_table *add)
 {
 	size_t common = 0, a = 0, b = 0, total, at;
 
 	while (a < acc->nr && b < add->nr) {
-		if (acc->rows[a].tgid == add->rows[b].tgid)
+		int cmp = compare_row_ids(&acc->rows[a], &add->rows[b]);
+
+		if (!cmp)
 			common++, a++, b++;
-		else if (acc->rows[a].tgid < add->rows[b].tgid)
+		else if (cmp < 0)
 			a++;
 		else
 			b++;
@@ -411,9 +448,11 @@ static int accumulate_rows(struct process_table *acc, const struct process_table
 		const struct process_row *from = &add->rows[b - 1];
 		struct process_row *to = &acc->rows[--at];
 
-		if (a > 0 && acc->rows[a - 1].tgid > from->tgid) {
+		int cmp = a > 0 ? compare_row_ids(&acc->rows[a - 1], from) : -1;
+
+		if (cmp > 0) {
 			*to = acc->rows[--a];
-		} else if (a > 0 && acc->rows[a - 1].tgid == from->tgid) {
+		} else if (cmp == 0) {
 			/* Same process in both: sum, and keep the newer name (exec renames) and
 			 * cgroup (a move). */
 			*to = acc->rows[--a];

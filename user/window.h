@@ -11,8 +11,14 @@
 #include "options.h"
 #include "snapshot.h"
 
+/*
+ * A row's identity is its tgid (--by process; else its group's key: regroup.h) and, by process,
+ * when the process started (ns since boot; 0 for other rows): a pid reused by a new process
+ * gives it a row of its own, never the exited one's.
+ */
 struct process_row {
 	__u32 tgid;
+	__u64 start;
 	char comm[FS_COMM_LEN];
 	__u64 cgroup; /* its cgroup's id (v2): its live threads' latest (see process_cgroup()) */
 	struct fs_totals counters;
@@ -22,12 +28,14 @@ struct process_row {
 /* Process-level figures (collapse outcomes, stalls) from the process table, beside its row. */
 struct proc_row {
 	__u32 tgid;
+	__u64 start;
 	struct fs_proc_counters counters;
 };
 
 /* A process with activity in a window, before its figures are summed (see window_processes()). */
 struct process_candidate {
 	__u32 tgid;
+	__u64 start;
 	char comm[FS_COMM_LEN];
 	__u64 cgroup;
 	__u64 events;
@@ -42,27 +50,29 @@ struct process_table {
 	size_t nr_dropped; /* accumulated: rows dropped to stay within the limit */
 	struct process_candidate *candidates; /* scratch space of window_processes() */
 	size_t cap_candidates;
-	struct proc_row *procs; /* sorted by tgid; every one has a row in rows */
+	struct proc_row *procs; /* sorted by tgid and start; every one has a row in rows */
 	size_t nr_procs;
 	size_t cap_procs;
 };
 
-/* Which processes the user asked for (-p, -c); everything when none. */
-bool process_selected(const struct fs_options *opts, __u32 tgid, const char *comm);
+/* Which processes the user asked for (-p, -n); everything when none. -p PID is the process that
+ * had PID when foliostat started, told by its start time (ns since boot). */
+bool process_selected(const struct fs_options *opts, __u32 tgid, __u64 start, const char *comm);
 
 /*
  * The per-process table of a read: rows for the selected processes with any activity, for all
  * of them when `keep` is 0, else for the `keep` most active only (out->nr_active still counts
- * them all), sorted by tgid. Returns 0 or -ENOMEM.
+ * them all), sorted by tgid and start. Returns 0 or -ENOMEM.
  */
 int window_processes(const struct snapshot *now, const struct fs_options *opts, size_t keep,
 		     struct process_table *out);
 
-/* The process's collapse outcomes, or NULL if it had none. */
-const struct proc_row *process_proc(const struct process_table *table, __u32 tgid);
+/* The row's process-level figures (collapse outcomes, stalls), or NULL if it had none. */
+const struct proc_row *process_proc(const struct process_table *table,
+				    const struct process_row *row);
 
 /*
- * acc += add, both sorted by tgid (one-shot mode sums its windows this way). When acc would hold
+ * acc += add, both sorted by tgid and start (one-shot mode sums its windows this way). When acc would hold
  * more than `limit` rows (0: no limit), the least active are dropped, down to three quarters of
  * it: a long run over a churn of processes stays bounded, and those that matter stay. Their
  * events remain in the system figures; nr_active counts them (one seen again after it was
@@ -70,7 +80,7 @@ const struct proc_row *process_proc(const struct process_table *table, __u32 tgi
  */
 int process_table_accumulate(struct process_table *acc, const struct process_table *add,
 			     size_t limit);
-/* Most active first; ties by pid so output is stable. */
+/* Most active first; ties by pid (then start) so output is stable. */
 void process_table_rank(struct process_table *table);
 void process_table_free(struct process_table *table);
 /* Give back memory a burst of processes left (see array_shrink()). Returns whether any was

@@ -246,10 +246,45 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 	return ok;
 }
 
+/* --by process: two processes that had one pid (the first exited, the second took its pid) are
+ * two series, told apart by their start time (seconds since boot, to the microsecond), with
+ * their own counts; no label set appears twice. */
+static bool a_reused_pid_has_a_series_of_its_own(void)
+{
+	struct host_info host = {.page_size = 4096};
+	struct fs_report r = {.host = &host};
+	struct fs_options opts = {.by = FS_BY_PROCESS, .max_series = 10};
+	struct process_row rows_a[2] = {{.tgid = 42, .start = 1500000000, .comm = "w", .events = 5},
+					{.tgid = 42, .start = 2000001999, .comm = "w", .events = 7}};
+	struct process_table rows = {.rows = rows_a, .nr = 2};
+	struct system_totals system = {0};
+	struct kernel_counters kernel = {0};
+	struct exposition_health health = {.start_time = 1e9};
+	struct exposition e = {0};
+	struct series_store s;
+	bool ok;
+
+	r.faults_measured[FS_FAULT_MINOR] = true;
+	rows_a[0].counters.minor_faults = 5;
+	rows_a[1].counters.minor_faults = 7;
+	system.total.minor_faults = 12;
+	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
+	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
+	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
+	     ASSERT_CONTAINS(e.text, "foliostat_minor_faults_total{pid=\"42\","
+				     "start_time_s=\"1.500000\",comm=\"w\"} 5\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_minor_faults_total{pid=\"42\","
+				     "start_time_s=\"2.000001\",comm=\"w\"} 7\n");
+	exposition_free(&e);
+	series_free(&s);
+	return ok;
+}
+
 const struct unit_test exposition_tests[] = {
     UNIT_TEST(long_and_hostile_cgroup_labels_stay_whole),
     UNIT_TEST(openmetrics_is_chosen_from_accept),
     UNIT_TEST(labels_are_escaped_and_families_named),
     UNIT_TEST(fault_outcomes_and_compaction_by_order),
+    UNIT_TEST(a_reused_pid_has_a_series_of_its_own),
     {},
 };

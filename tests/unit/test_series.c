@@ -15,15 +15,23 @@ struct read {
 
 #define WRITE_FAULT FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)
 
-static void read_add(struct read *r, __u32 tgid, const char *comm, __u64 cgroup, __u64 faults)
+/* A row of the process `tgid` started at `start` (--by process; else start is 0). */
+static void read_add_started(struct read *r, __u32 tgid, __u64 start, const char *comm,
+			     __u64 cgroup, __u64 faults)
 {
 	struct process_row *row = &r->rows[r->table.nr++];
 
-	*row = (struct process_row){.tgid = tgid, .cgroup = cgroup, .events = faults};
+	*row = (struct process_row){
+	    .tgid = tgid, .start = start, .cgroup = cgroup, .events = faults};
 	strncpy(row->comm, comm, sizeof(row->comm) - 1);
 	row->counters.fault_kinds[WRITE_FAULT] = faults;
 	r->system.total.fault_kinds[WRITE_FAULT] += faults;
 	r->table.rows = r->rows;
+}
+
+static void read_add(struct read *r, __u32 tgid, const char *comm, __u64 cgroup, __u64 faults)
+{
+	read_add_started(r, tgid, 0, comm, cgroup, faults);
 }
 
 /* Events of no row: in interrupt context, and of threads the table had no room for. */
@@ -168,6 +176,35 @@ static bool a_renamed_process_goes_on_under_its_new_name(void)
 	return ok;
 }
 
+static const struct series_group *find_process(const struct series_store *s, __u32 pid,
+					       __u64 start)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->groups[i]->pid == pid && s->groups[i]->start == start)
+			return s->groups[i];
+	return NULL;
+}
+
+/* A process that took an exited one's pid (while the exited one's series stays, for the grace
+ * period) gets a series of its own: the exited one's count never goes on with the new one's,
+ * in the same read or a later one. */
+static bool a_reused_pid_gets_a_series_of_its_own(void)
+{
+	struct series_store s = store_by(FS_BY_PROCESS, 100, 0);
+	struct read a = {0}, b = {0};
+	bool ok;
+
+	read_add_started(&a, 10, 1000, "w", 1, 5);
+	read_add_started(&b, 10, 1000, "w", 1, 1); /* its last counts */
+	read_add_started(&b, 10, 2000, "w", 1, 7);
+	ok = ASSERT_EQ(series_add_read(&s, &a.table, &a.system, &a.kernel, 1.0), 0) &&
+	     ASSERT_EQ(series_add_read(&s, &b.table, &b.system, &b.kernel, 2.0), 0) &&
+	     ASSERT_EQ(s.nr, 2) && ASSERT_EQ(faults_of(find_process(&s, 10, 1000)), 6) &&
+	     ASSERT_EQ(faults_of(find_process(&s, 10, 2000)), 7) && adds_up(&s);
+	series_free(&s);
+	return ok;
+}
+
 static bool gone_groups_leave_after_the_grace_period(void)
 {
 	struct series_store s = store_by(FS_BY_CGROUP, 10, 0);
@@ -193,6 +230,7 @@ const struct unit_test series_tests[] = {
     UNIT_TEST(a_full_store_gives_the_idle_place_or_counts_in_other),
     UNIT_TEST(by_process_only_the_top_get_series),
     UNIT_TEST(a_renamed_process_goes_on_under_its_new_name),
+    UNIT_TEST(a_reused_pid_gets_a_series_of_its_own),
     UNIT_TEST(gone_groups_leave_after_the_grace_period),
     {},
 };

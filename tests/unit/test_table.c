@@ -213,10 +213,46 @@ static bool every_count_is_read_exactly_once(void)
 	return ok;
 }
 
+/* An exited thread's entry that BPF retired for a new process that took its pid (its key is
+ * the new process's thread's now): reported with what it counted, and freed without deleting
+ * the key, which names the new entry. Each entry keeps its process's start. */
+static bool an_entry_retired_for_a_reused_pid_keeps_the_new_one_linked(void)
+{
+	struct snapshot snap = {0};
+	struct table t;
+	bool ok;
+
+	fresh_table(&t);
+	take(5, KEY(50, 50), "old");
+	entries[5].head.start = 1000;
+	fault(5, 4);
+	ok = ASSERT_EQ(snapshot_add_threads(&snap, &t), 0);
+	snapshot_free(&snap);
+	/* It exits, faults once more in its exit, and a new process takes the pid. */
+	entries[5].head.exited = FS_ENTRY_EXITED;
+	fault(5, 1);
+	entries[5].head.exited = FS_ENTRY_REUSED;
+	entries[5].head.gen++;
+	take(6, KEY(50, 50), "new");
+	entries[6].head.start = 2000;
+	fault(6, 9);
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) && ASSERT_EQ(snap.nr_threads, 2) &&
+	     ASSERT_EQ(snap.threads[0].start, 1000) &&
+	     ASSERT_EQ(snap.threads[0].counts.fault_kinds[0], 1) &&
+	     ASSERT_EQ(snap.threads[1].start, 2000) &&
+	     ASSERT_EQ(snap.threads[1].counts.fault_kinds[0], 9) &&
+	     ASSERT_EQ(kernel.nr_unlinked, 0) && ASSERT_EQ(t.nr_live, 1) &&
+	     ASSERT_EQ(t.live[0], 6) && ASSERT_EQ(t.nr_unlinked, 1);
+	snapshot_free(&snap);
+	table_close(&t);
+	return ok;
+}
+
 const struct unit_test table_tests[] = {
     UNIT_TEST(taken_entries_become_live),
     UNIT_TEST(idle_entries_are_unlinked_not_freed),
     UNIT_TEST(late_counts_are_read_once_then_the_entry_is_freed),
     UNIT_TEST(every_count_is_read_exactly_once),
+    UNIT_TEST(an_entry_retired_for_a_reused_pid_keeps_the_new_one_linked),
     {},
 };

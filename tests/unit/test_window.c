@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Aggregation: per-process sums of a read's thread deltas, filters, the one-shot accumulation
  * and ranking. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "counters.h"
+#include "process_start.h"
 #include "unit.h"
 #include "window.h"
 
@@ -12,9 +14,10 @@ static struct fs_options all; /* no filters */
 
 #define KEY(tgid, tid) (((__u64)(tgid) << 32) | (tid))
 
-/* A thread that allocated `movable` order-0 and `huge` order-9 movable folios in the read. */
-static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *comm, __u32 movable,
-		       __u32 huge, bool late)
+/* A thread of the process started at `start` (ns since boot) that allocated `movable` order-0
+ * and `huge` order-9 movable folios in the read. */
+static void add_thread_started(struct snapshot *s, __u32 tgid, __u32 tid, __u64 start,
+			       const char *comm, __u32 movable, __u32 huge, bool late)
 {
 	struct fs_counters c = {0};
 	char name[FS_COMM_LEN] = "";
@@ -22,10 +25,16 @@ static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *co
 	snprintf(name, sizeof(name), "%s", comm);
 	c.folios[FS_FOLIO_ALLOC_MOVABLE][0] = movable;
 	c.folios[FS_FOLIO_ALLOC_MOVABLE][9] = huge;
-	struct fs_entry_head head = {.key = KEY(tgid, tid)};
+	struct fs_entry_head head = {.key = KEY(tgid, tid), .start = start};
 
 	memcpy(head.comm, name, FS_COMM_LEN);
 	snapshot_append(s, &head, late, &c);
+}
+
+static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *comm, __u32 movable,
+		       __u32 huge, bool late)
+{
+	add_thread_started(s, tgid, tid, 0, comm, movable, huge, late);
 }
 
 /* A shell moves itself into a cgroup, then execs a program: its entry from before the move
@@ -121,27 +130,101 @@ static bool filters_select_by_pid_and_name(void)
 	return ok;
 }
 
-/* Late counts of a thread's old entry and its new entry's in the same read are one row, once;
- * after a pid's reuse it bears the living process's name, not the dead one's. */
-static bool late_and_new_counts_of_a_pid_are_one_row(void)
+/* Late counts of a thread's old entry and its new entry's in the same read (the loader freed
+ * the old one while the thread was idle) are one row, once, named as the live entry is. */
+static bool late_and_new_counts_of_a_process_are_one_row(void)
 {
 	struct snapshot now = {0};
 	struct process_table out = {0};
 	struct fs_proc_counters late = {0}, fresh = {0};
 	bool ok;
 
-	add_thread(&now, 60, 60, "dead", 2, 0, true);
-	add_thread(&now, 60, 60, "reborn", 3, 0, false);
+	add_thread_started(&now, 60, 60, 5000, "sh", 2, 0, true);
+	add_thread_started(&now, 60, 60, 5000, "app", 3, 0, false);
 	late.stalls[FS_STALL_COMPACTION].count = 1;
 	fresh.stalls[FS_STALL_COMPACTION].count = 2;
-	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "dead"}, true, &late);
-	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "reborn"}, false,
-			     &fresh);
+	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "sh", .start = 5000},
+			     true, &late);
+	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "app", .start = 5000},
+			     false, &fresh);
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 3) &&
-	     ASSERT_STREQ(out.rows[0].comm, "reborn") && ASSERT_EQ(out.nr_procs, 1) &&
+	     ASSERT_STREQ(out.rows[0].comm, "app") && ASSERT_EQ(out.nr_procs, 1) &&
 	     ASSERT_EQ(out.procs[0].counters.stalls[FS_STALL_COMPACTION].count, 3);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
+/*
+ * A pid reused within a read: the exited process's last counts (late, and those of a thread
+ * whose key the new process's threads share, in the table's order between them) and the new
+ * process's are two rows, each with its own counts, name and process-level figures, in every
+ * way a window is made (all rows, the top ones) and accumulated.
+ */
+static bool a_reused_pid_is_another_row(void)
+{
+	struct snapshot now = {0};
+	struct process_table out = {0}, acc = {0};
+	struct fs_proc_counters late = {0}, fresh = {0};
+	bool ok = true;
+
+	add_thread_started(&now, 60, 61, 9000, "new", 100, 0, false);
+	add_thread_started(&now, 60, 60, 5000, "old", 2, 0, true);
+	add_thread_started(&now, 60, 60, 9000, "new", 3, 0, false);
+	add_thread_started(&now, 60, 62, 5000, "old", 40, 0, false);
+	add_thread_started(&now, 59, 59, 7000, "other", 1, 0, false);
+	late.stalls[FS_STALL_COMPACTION].count = 1;
+	fresh.stalls[FS_STALL_COMPACTION].count = 2;
+	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "new", .start = 9000},
+			     false, &fresh);
+	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "old", .start = 5000},
+			     true, &late);
+	snapshot_sort(&now);
+	for (size_t keep = 0; keep <= 3 && ok; keep += 3) {
+		ok = ASSERT_EQ(window_processes(&now, &all, keep, &out), 0) &&
+		     ASSERT_EQ(out.nr, 3) && ASSERT_EQ(out.nr_active, 3) &&
+		     ASSERT_EQ(out.rows[1].tgid, 60) && ASSERT_EQ(out.rows[1].start, 5000) &&
+		     ASSERT_STREQ(out.rows[1].comm, "old") &&
+		     ASSERT_EQ(out.rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 40) &&
+		     ASSERT_EQ(out.rows[2].tgid, 60) && ASSERT_EQ(out.rows[2].start, 9000) &&
+		     ASSERT_STREQ(out.rows[2].comm, "new") &&
+		     ASSERT_EQ(out.rows[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 100 + 3) &&
+		     ASSERT_EQ(out.nr_procs, 2) &&
+		     ASSERT_EQ(process_proc(&out, &out.rows[1])->counters
+				   .stalls[FS_STALL_COMPACTION].count, 1) &&
+		     ASSERT_EQ(process_proc(&out, &out.rows[2])->counters
+				   .stalls[FS_STALL_COMPACTION].count, 2);
+	}
+	/* One-shot mode: the next read's counts of each go to its own row. */
+	ok = ok && ASSERT_EQ(process_table_accumulate(&acc, &out, 0), 0) &&
+	     ASSERT_EQ(process_table_accumulate(&acc, &out, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
+	     ASSERT_EQ(acc.rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 42) &&
+	     ASSERT_EQ(acc.rows[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 103) &&
+	     ASSERT_EQ(acc.nr_procs, 2) &&
+	     ASSERT_EQ(process_proc(&acc, &acc.rows[2])->counters.stalls[FS_STALL_COMPACTION].count,
+		       4);
+	snapshot_free(&now);
+	process_table_free(&out);
+	process_table_free(&acc);
+	return ok;
+}
+
+/* -p PID is the process that had PID at start-up: one that takes the pid after it is not. */
+static bool a_pid_selects_the_process_that_had_it_at_start(void)
+{
+	struct snapshot now = {0};
+	struct process_table out = {0};
+	struct fs_options opts = {.nr_pids = 1, .pids = {60}, .pid_started_before = {6000}};
+	bool ok;
+
+	add_thread_started(&now, 60, 60, 5000, "old", 2, 0, true);
+	add_thread_started(&now, 60, 60, 9000, "new", 3, 0, false);
+	snapshot_sort(&now);
+	ok = ASSERT_EQ(window_processes(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	     ASSERT_EQ(out.rows[0].start, 5000) &&
+	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2);
 	snapshot_free(&now);
 	process_table_free(&out);
 	return ok;
@@ -336,11 +419,37 @@ static bool histogram_pages_weigh_orders(void)
 	return ASSERT_EQ(hist_pages(hist), 3 + 2 * 512) && ASSERT_EQ(hist_folios(hist), 5);
 }
 
+/* -p's and the exporter's check of a pid's process: /proc/PID/stat's starttime (field 22), past
+ * a name that holds spaces and parentheses; the outputs' form of a start. */
+static bool a_process_start_is_read_from_its_stat_line(void)
+{
+	unsigned long long ticks = 0;
+	char text[FS_START_TIME_LEN];
+
+	format_start_time(12345678901234ULL, text);
+	return ASSERT_EQ(stat_start_ticks("4242 (a) b (c) S 1 4242 4242 0 -1 4194560 98 0 0 0 0 0 "
+					  "0 0 20 0 1 0 1234567 4812800 236\n",
+					  &ticks),
+			 0) &&
+	       ASSERT_EQ(ticks, 1234567) &&
+	       ASSERT_EQ(stat_start_ticks("1 (init) S 0 1 1 0 -1 4194560 98 0 0 0 0 0 0 0 20 0 1 0 0",
+					  &ticks),
+			 0) &&
+	       ASSERT_EQ(ticks, 0) &&
+	       ASSERT_EQ(stat_start_ticks("7 (short) S 0 1 1 0", &ticks), -EINVAL) &&
+	       ASSERT_EQ(stat_start_ticks("garbage", &ticks), -EINVAL) &&
+	       ASSERT_EQ(start_tick(1234567 * 10000000ULL + 9999999, 10000000), 1234567) &&
+	       ASSERT_STREQ(text, "12345.678901");
+}
+
 const struct unit_test window_tests[] = {
     UNIT_TEST(threads_sum_into_their_process),
     UNIT_TEST(idle_processes_are_left_out),
     UNIT_TEST(filters_select_by_pid_and_name),
-    UNIT_TEST(late_and_new_counts_of_a_pid_are_one_row),
+    UNIT_TEST(late_and_new_counts_of_a_process_are_one_row),
+    UNIT_TEST(a_reused_pid_is_another_row),
+    UNIT_TEST(a_pid_selects_the_process_that_had_it_at_start),
+    UNIT_TEST(a_process_start_is_read_from_its_stat_line),
     UNIT_TEST(a_moved_entry_does_not_name_its_process),
     UNIT_TEST(threads_sort_by_key_with_their_counts),
     UNIT_TEST(thread_counts_that_wrap_give_their_growth),
