@@ -317,3 +317,66 @@ test_exporter_flood_keeps_cpu_bounded() {
 		"minor faults of the workload's cgroup, scraped after the flood (wait4: $minflt)"
 	stop_foliostat "$T/endpoint"
 }
+
+# Clients guessing passwords as fast as they can (4 processes for 4 s; bcrypt of cost 10 takes
+# tens of milliseconds by design, so unchecked they would keep the loader busy throughout): the
+# loader spends at most its half-second allowance plus a tenth of a CPU on checking them (429
+# beyond it), with as much again for the connections, while the scraper whose password was
+# verified before is answered at once.
+test_exporter_password_guessing_is_bounded() {
+	need_root
+	command -v htpasswd >/dev/null || skip "htpasswd is not installed (apache2-utils: scripts/install-deps.sh --tests)"
+	printf 'basic_auth_users:\n  prom: %s\n' "$(htpasswd -nbB -C 10 prom right | cut -d: -f2-)" \
+		>"$T/web.yml"
+	FS_PORT=$(free_port)
+	start_foliostat "$T/endpoint" --listen "127.0.0.1:$FS_PORT" --web.config.file "$T/web.yml"
+	FS_URL=http://127.0.0.1:$FS_PORT
+	scrape "$T/first" -u prom:right
+	local clients=4 secs=4 hz before after began ended
+	hz=$(getconf CLK_TCK)
+	before=$(cpu_ticks "$FS_PID")
+	began=$(date +%s.%N)
+	python3 - "$FS_PORT" "$clients" "$secs" >"$T/guesses" 2>&1 <<-'EOF2' &
+		import base64, http.client, os, sys, time
+		port, n, secs = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+		kids = []
+		for i in range(n):
+		    pid = os.fork()
+		    if pid == 0:
+		        end, codes, guess = time.monotonic() + secs, {}, 0
+		        while time.monotonic() < end:
+		            guess += 1
+		            auth = base64.b64encode(b"prom:guess%d" % guess).decode()
+		            try:
+		                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+		                conn.request("GET", "/metrics", headers={"Authorization": "Basic " + auth})
+		                status = conn.getresponse().status
+		                conn.close()
+		            except OSError:
+		                status = 0
+		            codes[status] = codes.get(status, 0) + 1
+		        print(" ".join("%s:%d" % kv for kv in sorted(codes.items())), flush=True)
+		        os._exit(0)
+		    kids.append(pid)
+		for kid in kids:
+		    os.waitpid(kid, 0)
+	EOF2
+	local guesser=$! i code
+	for i in 1 2 3; do
+		code=$(curl -s -m 1 -u prom:right -o /dev/null -w '%{http_code} %{time_total}' "$FS_URL/metrics") || true
+		assert_eq "${code% *}" 200 "scrape $i with the right password during the guessing, in ${code#* } s"
+	done
+	wait "$guesser" || fail "the guessing failed: $(cat "$T/guesses")"
+	after=$(cpu_ticks "$FS_PID")
+	ended=$(date +%s.%N)
+	local refused busy span_ms cpu_ms bound_ms
+	refused=$(grep -o '401:[0-9]*' "$T/guesses" | cut -d: -f2 | paste -sd+ | bc)
+	busy=$(grep -o '429:[0-9]*' "$T/guesses" | cut -d: -f2 | paste -sd+ | bc)
+	span_ms=$(echo "($ended - $began) * 1000 / 1" | bc)
+	cpu_ms=$(((after - before) * 1000 / hz))
+	bound_ms=$((500 + span_ms / 10 * 2))
+	echo "guessing: ${refused:-0} answered 401, ${busy:-0} 429 in $span_ms ms; the loader used $cpu_ms ms of CPU"
+	assert_between "${busy:-0}" 1 1000000 "guesses answered 429 (checks beyond the allowance)"
+	assert_between "$cpu_ms" 0 "$bound_ms" "the loader's CPU over the guessing (ms)"
+	stop_foliostat "$T/endpoint"
+}

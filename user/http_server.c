@@ -37,9 +37,9 @@
  * protects its connection from being closed to make room. */
 #define MAX_ANSWER_S 10.0
 /* Checking passwords that are not yet known to be right (bcrypt, tens of milliseconds each)
- * takes at most this share of a CPU, after a first second's worth. */
+ * takes at most this share of a CPU, after a first half-second's worth. */
 #define PASSWORD_CHECK_SHARE 0.1
-#define PASSWORD_CHECK_BURST_S 1.0
+#define PASSWORD_CHECK_BURST_S 0.5
 
 /* A client, for the limits: its address (IPv4, IPv6), or its uid on a Unix socket. */
 struct client_key {
@@ -55,8 +55,8 @@ struct http_client {
 	struct MHD_Connection *conn;
 	int fd;
 	struct client_key key;
-	double since;	 /* connected, or its last request ended, or its answer began */
-	double arrived;	 /* when its request in hand arrived; 0: none */
+	double since;	/* connected, or its last request ended, or its answer began */
+	double arrived; /* when its request in hand arrived; 0: none */
 };
 
 struct http_state {
@@ -121,8 +121,7 @@ static void format_address(const struct sockaddr *addr, char *out, size_t len)
  * one answers on it); a socket someone listens on, or anything else at the path, is not.
  * Made with mode 0660: only its owner and group may connect.
  */
-static int listen_unix(struct http_state *st, const struct sockaddr_un *addr, socklen_t len,
-		       int fd)
+static int listen_unix(struct http_state *st, const struct sockaddr_un *addr, socklen_t len, int fd)
 {
 	struct stat sb;
 	mode_t old_mask;
@@ -456,12 +455,27 @@ out:
 	return result;
 }
 
+/* The scrapes waiting: let them be answered (from a read made since they arrived). */
+static void resume_waiting(struct http_state *st)
+{
+	for (int i = 0; i < CLIENT_SLOTS; i++) {
+		struct http_client *c = &st->clients[i];
+
+		if (c->used && c->suspended) {
+			c->suspended = false;
+			MHD_resume_connection(c->conn);
+		}
+	}
+	st->nr_suspended = 0;
+}
+
 /* The scrapes' read: for those waiting too. */
 static void shared_read(struct http_state *st, double now)
 {
 	st->last_read = now;
 	if (st->read(st->ctx))
 		st->failed_at = now;
+	resume_waiting(st);
 }
 
 /* /metrics: from a read made after the request arrived, the next one if none yet. */
@@ -605,10 +619,11 @@ static int start_daemon(struct http_server *srv, char *err, size_t err_len)
 	free(cert);
 	if (!st->daemon) {
 		if (tls)
-			snprintf(err, err_len,
-				 "failed to start the HTTPS server: the certificate '%s' or the key "
-				 "'%s' is not PEM, or they are not a pair",
-				 web->cert_file, web->key_file);
+			snprintf(
+			    err, err_len,
+			    "failed to start the HTTPS server: the certificate '%s' or the key "
+			    "'%s' is not PEM, or they are not a pair",
+			    web->cert_file, web->key_file);
 		else
 			snprintf(err, err_len, "failed to start the HTTP server: %s",
 				 errno ? strerror(errno) : "libmicrohttpd refused its options");
@@ -629,12 +644,15 @@ int http_server_open(struct http_server *srv, const struct fs_options *opts, htt
 		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
 		return 1;
 	}
-	*st = (struct http_state){.read = read, .render = render, .ctx = ctx,
+	*st = (struct http_state){.read = read,
+				  .render = render,
+				  .ctx = ctx,
 				  .check_budget_s = PASSWORD_CHECK_BURST_S,
-				  .check_refilled = monotonic_now(), .failed_at = -1,
-				  .answer_read = {-1, -1}, .last_read = -1};
-	if (opts->web_config &&
-	    (ret = web_config_load(opts->web_config, &st->web, err, err_len)))
+				  .check_refilled = monotonic_now(),
+				  .failed_at = -1,
+				  .answer_read = {-1, -1},
+				  .last_read = -1};
+	if (opts->web_config && (ret = web_config_load(opts->web_config, &st->web, err, err_len)))
 		goto fail;
 	ret = 1;
 	st->verified = calloc(st->web.nr_users + 1, sizeof(*st->verified));
@@ -642,8 +660,8 @@ int http_server_open(struct http_server *srv, const struct fs_options *opts, htt
 		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
 		goto fail;
 	}
-	if (listen_on(srv, (const struct sockaddr *)&opts->listen_addr, opts->listen_addr_len,
-		      err, err_len) ||
+	if (listen_on(srv, (const struct sockaddr *)&opts->listen_addr, opts->listen_addr_len, err,
+		      err_len) ||
 	    start_daemon(srv, err, err_len))
 		goto fail;
 	return 0;
@@ -678,20 +696,6 @@ int http_server_timeout_ms(const struct http_server *srv)
 	return timeout;
 }
 
-/* The scrapes waiting: read for them, and let them be answered. */
-static void resume_waiting(struct http_state *st)
-{
-	for (int i = 0; i < CLIENT_SLOTS; i++) {
-		struct http_client *c = &st->clients[i];
-
-		if (c->used && c->suspended) {
-			c->suspended = false;
-			MHD_resume_connection(c->conn);
-		}
-	}
-	st->nr_suspended = 0;
-}
-
 void http_server_run(struct http_server *srv)
 {
 	struct http_state *st = srv->state;
@@ -701,7 +705,6 @@ void http_server_run(struct http_server *srv)
 	now = monotonic_now();
 	if (st->nr_suspended && now >= st->last_read + HTTP_SHARE_MS / 1000.0) {
 		shared_read(st, now);
-		resume_waiting(st);
 		MHD_run(st->daemon);
 	}
 }

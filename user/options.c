@@ -178,7 +178,7 @@ static bool parse_listen(const char *text, struct sockaddr_storage *addr, sockle
 		struct sockaddr_un *un = (struct sockaddr_un *)addr;
 		size_t path_len = strlen(text + 5);
 
-		/* A path, not Linux's abstract names: those have no permissions to keep users out. */
+		/* A path, not one of Linux's abstract names: they have no permissions. */
 		if (!path_len || path_len >= sizeof(un->sun_path))
 			return false;
 		memset(addr, 0, sizeof(*addr));
@@ -469,7 +469,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		return FS_PARSE_USAGE;
 	}
 	if (opts->web_config && !opts->listen) {
-		set_error(err, err_len, "--web.config.file is the access control of --listen: give both");
+		set_error(err, err_len,
+			  "--web.config.file is the access control of --listen: give both");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->listen)

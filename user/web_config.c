@@ -14,10 +14,18 @@
 
 /* Keys of the exporters' format that foliostat does not implement: named as such, not as
  * typos. */
-static const char *const unsupported_tls_keys[] = {
-    "cert", "key", "client_auth_type", "client_ca_file", "client_ca", "cipher_suites",
-    "curve_preferences", "min_version", "max_version", "prefer_server_cipher_suites",
-    "client_allowed_sans", NULL};
+static const char *const unsupported_tls_keys[] = {"cert",
+						   "key",
+						   "client_auth_type",
+						   "client_ca_file",
+						   "client_ca",
+						   "cipher_suites",
+						   "curve_preferences",
+						   "min_version",
+						   "max_version",
+						   "prefer_server_cipher_suites",
+						   "client_allowed_sans",
+						   NULL};
 
 struct parse {
 	yaml_document_t *doc;
@@ -62,7 +70,7 @@ static int scalar(struct parse *p, const yaml_node_t *node, const char *what, co
 }
 
 /* The mapping's pairs as key text and value node; -1 for a key that is not a string. */
-#define for_each_pair(doc, map, pair)                                        \
+#define for_each_pair(doc, map, pair)                                  \
 	for (yaml_node_pair_t *pair = (map)->data.mapping.pairs.start; \
 	     pair < (map)->data.mapping.pairs.top; pair++)
 

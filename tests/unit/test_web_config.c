@@ -26,8 +26,8 @@ static bool tls_and_users_are_read(void)
 				  &config),
 			    0) &&
 		  ASSERT_STREQ(config.cert_file, "/etc/foliostat/cert.pem") &&
-		  ASSERT_STREQ(config.key_file, "/abs/key.pem") &&
-		  ASSERT_EQ(config.nr_users, 2) && ASSERT_STREQ(config.users[0].name, "prom") &&
+		  ASSERT_STREQ(config.key_file, "/abs/key.pem") && ASSERT_EQ(config.nr_users, 2) &&
+		  ASSERT_STREQ(config.users[0].name, "prom") &&
 		  ASSERT_STREQ(config.users[0].hash, HASH) &&
 		  ASSERT_STREQ(config.users[1].name, "other");
 
@@ -41,8 +41,7 @@ static bool empty_means_plain_http_without_users(void)
 
 	return ASSERT_EQ(parse("", &config), 0) && ASSERT_TRUE(!config.cert_file) &&
 	       ASSERT_EQ(config.nr_users, 0) && ASSERT_EQ(parse("# nothing\n", &config), 0) &&
-	       ASSERT_EQ(parse("basic_auth_users:\n", &config), 0) &&
-	       ASSERT_EQ(config.nr_users, 0);
+	       ASSERT_EQ(parse("basic_auth_users:\n", &config), 0) && ASSERT_EQ(config.nr_users, 0);
 }
 
 static bool unknown_keys_are_errors(void)
@@ -54,7 +53,8 @@ static bool unknown_keys_are_errors(void)
 			       &config),
 			 -1) &&
 	       ASSERT_CONTAINS(err, "line 4: unknown key 'basic_auth_user'") &&
-	       ASSERT_EQ(parse("tls_server_config:\n  cert_file: a\n  keyfile: b\n", &config), -1) &&
+	       ASSERT_EQ(parse("tls_server_config:\n  cert_file: a\n  keyfile: b\n", &config),
+			 -1) &&
 	       ASSERT_CONTAINS(err, "unknown key 'keyfile' in tls_server_config") &&
 	       /* The exporters' keys foliostat does not implement are named as such. */
 	       ASSERT_EQ(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n"
