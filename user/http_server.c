@@ -28,8 +28,8 @@
  * from any of 127.0.0.0/8's addresses) can never keep a scraper out; a limit per address that
  * refused the newcomer instead would refuse a scraper on loopback first.
  */
-#define MAX_CONNECTIONS 64
-#define MAX_PER_CLIENT 16 /* per address; per uid on a Unix socket */
+#define MAX_CONNECTIONS 128
+#define MAX_PER_CLIENT 32 /* per address; per uid on a Unix socket */
 /* Room for the connections closed to make place, until libmicrohttpd has seen them close. */
 #define CLIENT_SLOTS (MAX_CONNECTIONS + 16)
 #define CONNECTION_TIMEOUT_S 5 /* idle, or not reading what it asked for */
