@@ -37,8 +37,9 @@ PKGS := libbpf jansson libcap-ng
 ifeq ($(STATIC),1)
 HTTP_SERVER := user/http_server_absent.c
 else
-PKGS += libmicrohttpd
-HTTP_SERVER := user/http_server.c
+# --web.config.file: libyaml parses it, libcrypt (libxcrypt) checks its bcrypt hashes.
+PKGS += libmicrohttpd yaml-0.1 libcrypt
+HTTP_SERVER := user/http_server.c user/web_config.c
 endif
 ifeq ($(STATIC),1)
 PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS))
@@ -66,7 +67,8 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux
 # extern declarations of the other objects.
 BPF_SRCS := bpf/tasks.bpf.c $(filter-out bpf/tasks.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-USER_SRCS := $(filter-out user/main.c user/http_server%.c,$(wildcard user/*.c)) $(HTTP_SERVER)
+USER_SRCS := $(filter-out user/main.c user/http_server%.c user/web_config.c,$(wildcard user/*.c)) \
+	     $(HTTP_SERVER)
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%.o,$(UNIT_SRCS))

@@ -12,16 +12,20 @@
 set -eu
 
 # Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson/libcap-ng and
-# libmicrohttpd (the --listen endpoint) for the loader. Tests: python3 (JSON parsing), linux-perf
-# (independent counts), bash-completion (the completion's test); bpftrace for the benchmark's
-# peer configuration.
+# libmicrohttpd (the --listen endpoint; libyaml and libcrypt for its --web.config.file) for the
+# loader. Tests: python3 (JSON parsing), linux-perf (independent counts), bash-completion (the
+# completion's test); bpftrace for the benchmark's peer configuration.
 PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev libcap-ng-dev
-libmicrohttpd-dev pkg-config make gcc libc6-dev python3 linux-perf bpftrace bash-completion"
+libmicrohttpd-dev libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev python3 linux-perf bpftrace
+bash-completion"
 # The exporter's real peers (--tests): Prometheus (server and promtool), node_exporter (the
 # textfile collector), systemd-analyze (the unit), curl (scrapes), python3-jsonschema (records
 # against docs/foliostat.schema.json). Installed, never started: the tests start their own on
 # loopback, on free ports.
-TEST_PACKAGES="prometheus prometheus-node-exporter systemd curl python3-jsonschema"
+# openssl (a self-signed certificate) and apache2-utils (htpasswd -B: bcrypt hashes made by
+# another implementation than libcrypt's) for --web.config.file.
+TEST_PACKAGES="prometheus prometheus-node-exporter systemd curl python3-jsonschema openssl
+apache2-utils"
 no_services=""
 foreign_arch=""
 

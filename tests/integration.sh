@@ -1143,7 +1143,7 @@ test_bash_completion() {
 	[ -n "$root" ] && rmdir "$cg"
 	cat "$T/completions"
 	local option
-	for option in $("$FOLIOSTAT" --help | grep -oE '(^|[ ,(])--?[a-zA-Z][a-z-]*' | tr -d ' ,('); do
+	for option in $("$FOLIOSTAT" --help | grep -oE '(^|[ ,(])--?[a-zA-Z]([a-z.-]*[a-z])?' | tr -d ' ,('); do
 		grep -q "^options: .* $option " <(sed 's/^options: /options:  /' "$T/completions") ||
 			fail "option $option of --help is not completed"
 	done

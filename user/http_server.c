@@ -1,22 +1,84 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The --listen endpoint (see http_server.h). */
+#define _GNU_SOURCE /* struct ucred */
 #include "http_server.h"
 
 #include <arpa/inet.h>
+#include <crypt.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <microhttpd.h>
 
 #include "exposition.h"
+#include "web_config.h"
 
-/* Scrapers are few (a Prometheus or two, a person with curl): these bound what clients that
- * misbehave can hold, whatever their number. (No limit per address: scrapers often share the
- * host's, and a limit below this one would refuse them first.) */
-#define MAX_CONNECTIONS 32
-#define CONNECTION_TIMEOUT_S 10 /* idle, or not reading what it asked for */
+/*
+ * Scrapers are few (a Prometheus or two, a person with curl): these bound what other clients
+ * can hold. Beyond either limit a new connection takes the place of the oldest one that has no
+ * request in hand, so that idle connections (which any local user can open by the hundred,
+ * from any of 127.0.0.0/8's addresses) can never keep a scraper out; a limit per address that
+ * refused the newcomer instead would refuse a scraper on loopback first.
+ */
+#define MAX_CONNECTIONS 128
+#define MAX_PER_CLIENT 32 /* per address; per uid on a Unix socket */
+/* Room for the connections closed to make place, until libmicrohttpd has seen them close. */
+#define CLIENT_SLOTS (MAX_CONNECTIONS + 16)
+#define CONNECTION_TIMEOUT_S 5 /* idle, or not reading what it asked for */
+/* An answer being sent for longer than this (a client that reads a byte at a time) no longer
+ * protects its connection from being closed to make room. */
+#define MAX_ANSWER_S 10.0
+/* Checking passwords that are not yet known to be right (bcrypt, tens of milliseconds each)
+ * takes at most this share of a CPU, after a first half-second's worth. */
+#define PASSWORD_CHECK_SHARE 0.1
+#define PASSWORD_CHECK_BURST_S 0.5
+
+/* A client, for the limits: its address (IPv4, IPv6), or its uid on a Unix socket. */
+struct client_key {
+	int family;
+	unsigned char addr[16];
+};
+
+/* A connection (libmicrohttpd's socket context). */
+struct http_client {
+	bool used, closing; /* closing: shut down to make room, not yet closed */
+	bool suspended;	    /* waiting for the next read */
+	bool openmetrics;
+	struct MHD_Connection *conn;
+	int fd;
+	struct client_key key;
+	double since;	/* connected, or its last request ended, or its answer began */
+	double arrived; /* when its request in hand arrived; 0: none */
+};
+
+struct http_state {
+	struct MHD_Daemon *daemon;
+	http_read_fn read;
+	http_render_fn render;
+	void *ctx;
+	bool is_unix;
+	char *unix_path; /* the socket made, to remove at the end (if it is still ours) */
+	dev_t unix_dev;
+	ino_t unix_ino;
+	struct web_config web;
+	char **verified; /* per user: the last password that matched its hash */
+	double check_budget_s, check_refilled;
+	/* The shared reads: when the last began, when one last failed; each format's answer
+	 * rendered from a read (made then), reference-counted by libmicrohttpd. */
+	double last_read, failed_at;
+	struct MHD_Response *answers[2];
+	double answer_read[2];
+	int nr_suspended;
+	struct http_client clients[CLIENT_SLOTS];
+};
 
 static const char index_page[] =
     "<!DOCTYPE html>\n<html><head><title>foliostat</title></head><body>\n"
@@ -26,12 +88,22 @@ static const char index_page[] =
     "<p><a href=\"/metrics\">Metrics</a></p>\n"
     "</body></html>\n";
 
-/* 127.0.0.1:10140, [::1]:10140: an address as --listen takes it. */
+static double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* 127.0.0.1:10140, [::1]:10140, unix:/run/foliostat.sock: an address as --listen takes it. */
 static void format_address(const struct sockaddr *addr, char *out, size_t len)
 {
 	char host[INET6_ADDRSTRLEN] = "?";
 
-	if (addr->sa_family == AF_INET6) {
+	if (addr->sa_family == AF_UNIX) {
+		snprintf(out, len, "unix:%s", ((const struct sockaddr_un *)addr)->sun_path);
+	} else if (addr->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
 
 		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
@@ -44,41 +116,256 @@ static void format_address(const struct sockaddr *addr, char *out, size_t len)
 	}
 }
 
-int http_server_listen(struct http_server *srv, const struct sockaddr *addr, socklen_t addr_len,
-		       char *err, size_t err_len)
+/*
+ * A Unix socket's path: a socket left by a foliostat that did not exit cleanly is replaced (no
+ * one answers on it); a socket someone listens on, or anything else at the path, is not.
+ * Made with mode 0660: only its owner and group may connect.
+ */
+static int listen_unix(struct http_state *st, const struct sockaddr_un *addr, socklen_t len, int fd)
 {
-	char shown_as[INET6_ADDRSTRLEN + 16];
+	struct stat sb;
+	mode_t old_mask;
+	int ret;
+
+	if (!lstat(addr->sun_path, &sb)) {
+		int probe;
+
+		if (!S_ISSOCK(sb.st_mode)) {
+			errno = EEXIST;
+			return -1;
+		}
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe < 0)
+			return -1;
+		ret = connect(probe, (const struct sockaddr *)addr, len);
+		close(probe);
+		if (!ret) {
+			errno = EADDRINUSE;
+			return -1;
+		}
+		if (errno != ECONNREFUSED || (unlink(addr->sun_path) && errno != ENOENT))
+			return -1;
+	}
+	old_mask = umask(0117);
+	ret = bind(fd, (const struct sockaddr *)addr, len);
+	umask(old_mask);
+	if (ret || stat(addr->sun_path, &sb))
+		return -1;
+	st->unix_path = strdup(addr->sun_path);
+	st->unix_dev = sb.st_dev;
+	st->unix_ino = sb.st_ino;
+	return 0;
+}
+
+static int listen_on(struct http_server *srv, const struct sockaddr *addr, socklen_t addr_len,
+		     char *err, size_t err_len)
+{
+	char shown_as[sizeof(((struct sockaddr_un *)0)->sun_path) + 16];
 	int one = 1, fd;
 
-	*srv = (struct http_server){.listen_fd = -1};
 	fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		goto fail;
-	/* A restarted foliostat must not wait for the last one's connections to time out. */
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	/* [::] means IPv6 and IPv4 alike, whatever the host's bindv6only says. */
-	if (addr->sa_family == AF_INET6) {
-		int zero = 0;
+	if (addr->sa_family == AF_UNIX) {
+		srv->state->is_unix = true;
+		if (listen_unix(srv->state, (const struct sockaddr_un *)addr, addr_len, fd))
+			goto fail;
+	} else {
+		/* A restarted foliostat must not wait for the last one's connections to end. */
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* [::] means IPv6 and IPv4 alike, whatever the host's bindv6only says. */
+		if (addr->sa_family == AF_INET6) {
+			int zero = 0;
 
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		}
+		if (bind(fd, addr, addr_len))
+			goto fail;
 	}
-	if (bind(fd, addr, addr_len) || listen(fd, 64))
+	if (listen(fd, 128))
 		goto fail;
 	srv->listen_fd = fd;
 	return 0;
 fail:
 	format_address(addr, shown_as, sizeof(shown_as));
-	snprintf(err, err_len, "failed to listen on %s: %s", shown_as, strerror(errno));
+	snprintf(err, err_len, "failed to listen on %s: %s", shown_as,
+		 errno == EEXIST ? "a file that is not a socket is there"
+		 : errno == EADDRINUSE && addr->sa_family == AF_UNIX
+		     ? "another process listens on that socket"
+		     : strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	return -1;
+}
+
+/* A PEM file, whole and NUL-terminated, for libmicrohttpd (GnuTLS). */
+static char *read_pem(const char *path, const char *what, char *err, size_t err_len)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "re");
+
+	if (f) {
+		text = calloc(1, 1 << 20);
+		if (text)
+			len = fread(text, 1, (1 << 20) - 1, f);
+		if (!text || ferror(f) || !feof(f) || !len) {
+			errno = !text ? ENOMEM : ferror(f) ? EIO : len ? EFBIG : ENODATA;
+			free(text);
+			text = NULL;
+		}
+		fclose(f);
+	}
+	if (!text)
+		snprintf(err, err_len, "failed to read the TLS %s '%s': %s", what, path,
+			 strerror(errno));
+	return text;
+}
+
+/* The limits' key of a connection. */
+static struct client_key client_key(const struct http_state *st, struct MHD_Connection *conn,
+				    int fd)
+{
+	struct client_key key = {0};
+	const union MHD_ConnectionInfo *info;
+
+	if (st->is_unix) {
+		struct ucred cred = {0};
+		socklen_t len = sizeof(cred);
+
+		key.family = AF_UNIX;
+		getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len);
+		memcpy(key.addr, &cred.uid, sizeof(cred.uid));
+		return key;
+	}
+	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (!info || !info->client_addr)
+		return key;
+	key.family = info->client_addr->sa_family;
+	if (key.family == AF_INET6)
+		memcpy(key.addr, &((const struct sockaddr_in6 *)info->client_addr)->sin6_addr, 16);
+	else if (key.family == AF_INET)
+		memcpy(key.addr, &((const struct sockaddr_in *)info->client_addr)->sin_addr, 4);
+	return key;
+}
+
+static bool same_client(const struct client_key *a, const struct client_key *b)
+{
+	return a->family == b->family && !memcmp(a->addr, b->addr, sizeof(a->addr));
+}
+
+/* Close a connection to make room: shut down, it reads as closed by its client, and
+ * libmicrohttpd closes it (and tells on_connection) in its own time. */
+static void close_client(struct http_client *c)
+{
+	c->closing = true;
+	shutdown(c->fd, SHUT_RDWR);
+}
+
+/* The connection to close for room among those of `key` (or all), if there is one: the
+ * longest idle without a request in hand, or else the one whose answer has taken longest. */
+static struct http_client *oldest_closable(struct http_state *st, const struct http_client *new,
+					   const struct client_key *key, double now)
+{
+	struct http_client *best = NULL;
+
+	for (int i = 0; i < CLIENT_SLOTS; i++) {
+		struct http_client *c = &st->clients[i];
+
+		if (!c->used || c->closing || c == new || c->suspended)
+			continue;
+		if (key && !same_client(&c->key, key))
+			continue;
+		if (c->arrived && now - c->since < MAX_ANSWER_S)
+			continue;
+		if (!best || (!c->arrived && best->arrived) ||
+		    (!c->arrived == !best->arrived && c->since < best->since))
+			best = c;
+	}
+	return best;
+}
+
+/* Make room for a new connection within the limits, or refuse it. */
+static void admit(struct http_state *st, struct http_client *new, double now)
+{
+	int total = 0, same = 0;
+
+	for (int i = 0; i < CLIENT_SLOTS; i++) {
+		const struct http_client *c = &st->clients[i];
+
+		if (!c->used || c->closing)
+			continue;
+		total++;
+		same += same_client(&c->key, &new->key);
+	}
+	if (same > MAX_PER_CLIENT) {
+		struct http_client *victim = oldest_closable(st, new, &new->key, now);
+
+		close_client(victim ? victim : new);
+		if (!victim)
+			return;
+		total--;
+	}
+	if (total > MAX_CONNECTIONS) {
+		struct http_client *victim = oldest_closable(st, new, NULL, now);
+
+		close_client(victim ? victim : new);
+	}
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct http_state *st = cls;
+	struct http_client *c = *socket_context;
+	const union MHD_ConnectionInfo *info;
+
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (c) {
+			if (c->suspended)
+				st->nr_suspended--;
+			*c = (struct http_client){0};
+		}
+		return;
+	}
+	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	for (int i = 0; i < CLIENT_SLOTS; i++) {
+		if (!st->clients[i].used) {
+			c = &st->clients[i];
+			break;
+		}
+	}
+	if (!info)
+		return;
+	if (!c) { /* (libmicrohttpd's own limit is CLIENT_SLOTS: not reached) */
+		shutdown(info->connect_fd, SHUT_RDWR);
+		return;
+	}
+	*c = (struct http_client){.used = true, .conn = conn, .fd = info->connect_fd};
+	c->key = client_key(st, conn, c->fd);
+	c->since = monotonic_now();
+	*socket_context = c;
+	admit(st, c, c->since);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct http_client *c = *state;
+
+	(void)cls, (void)conn, (void)toe;
+	if (c) {
+		c->arrived = 0;
+		c->since = monotonic_now();
+	}
+	*state = NULL;
 }
 
 static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, const char *type,
 			      const void *body, size_t len)
 {
 	struct MHD_Response *response =
-	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!response)
@@ -86,9 +373,151 @@ static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, 
 	MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(conn, status, response);
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+		MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		ret = MHD_queue_basic_auth_fail_response(conn, "foliostat", response);
+	else
+		ret = MHD_queue_response(conn, status, response);
 	MHD_destroy_response(response);
 	return ret;
+}
+
+/* Equal strings, in a time that depends on the length of `known` only. */
+static bool same_secret(const char *known, const char *given)
+{
+	size_t known_len = strlen(known), given_len = strlen(given);
+	unsigned char diff = known_len != given_len;
+
+	for (size_t i = 0; i < known_len; i++)
+		diff |= (unsigned char)known[i] ^ (unsigned char)(i < given_len ? given[i] : 0);
+	return !diff;
+}
+
+/* Whether `password` is the one of `hash` (bcrypt, through libcrypt). */
+static bool bcrypt_matches(const char *hash, const char *password)
+{
+	static struct crypt_data data; /* 32 KiB: not on the stack */
+	const char *out;
+
+	memset(&data, 0, sizeof(data));
+	out = crypt_r(password, hash, &data);
+	/* (libcrypt's failure tokens begin with '*', which no bcrypt hash does) */
+	return out && out[0] == '$' && same_secret(hash, out);
+}
+
+enum auth { AUTH_OK, AUTH_REFUSED, AUTH_BUSY };
+
+/* Basic auth against --web.config.file's users. */
+static enum auth authenticate(struct http_state *st, struct MHD_Connection *conn)
+{
+	char *password = NULL, *name = MHD_basic_auth_get_username_password(conn, &password);
+	const struct web_user *user = NULL;
+	enum auth result = AUTH_REFUSED;
+	double began, now;
+	int u;
+
+	if (!name || !password)
+		goto out;
+	for (u = 0; u < st->web.nr_users && !user; u++)
+		if (!strcmp(st->web.users[u].name, name))
+			user = &st->web.users[u];
+	u--;
+	/* The right password again (a scraper's, every scrape): no bcrypt. */
+	if (user && st->verified[u] && same_secret(st->verified[u], password)) {
+		result = AUTH_OK;
+		goto out;
+	}
+	now = monotonic_now();
+	st->check_budget_s += (now - st->check_refilled) * PASSWORD_CHECK_SHARE;
+	if (st->check_budget_s > PASSWORD_CHECK_BURST_S)
+		st->check_budget_s = PASSWORD_CHECK_BURST_S;
+	st->check_refilled = now;
+	if (st->check_budget_s <= 0) {
+		result = AUTH_BUSY;
+		goto out;
+	}
+	began = now;
+	/* An unknown user costs a check too, so that the time does not tell which users exist. */
+	if (bcrypt_matches(user ? user->hash : st->web.users[0].hash, password) && user) {
+		free(st->verified[u]);
+		st->verified[u] = strdup(password);
+		result = AUTH_OK;
+	}
+	st->check_budget_s -= monotonic_now() - began;
+out:
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		MHD_free(password);
+	}
+	if (name)
+		MHD_free(name);
+	return result;
+}
+
+/* The scrapes waiting: let them be answered (from a read made since they arrived). */
+static void resume_waiting(struct http_state *st)
+{
+	for (int i = 0; i < CLIENT_SLOTS; i++) {
+		struct http_client *c = &st->clients[i];
+
+		if (c->used && c->suspended) {
+			c->suspended = false;
+			MHD_resume_connection(c->conn);
+		}
+	}
+	st->nr_suspended = 0;
+}
+
+/* The scrapes' read: for those waiting too. */
+static void shared_read(struct http_state *st, double now)
+{
+	st->last_read = now;
+	if (st->read(st->ctx))
+		st->failed_at = now;
+	resume_waiting(st);
+}
+
+/* /metrics: from a read made after the request arrived, the next one if none yet. */
+static enum MHD_Result answer_metrics(struct http_state *st, struct http_client *c)
+{
+	static const char failed[] = "foliostat failed to read its maps\n";
+	int f = c->openmetrics;
+	double now = monotonic_now();
+	const char *text;
+	size_t len;
+
+	if (st->answer_read[f] < c->arrived && st->last_read < c->arrived &&
+	    st->failed_at < c->arrived) {
+		if (now < st->last_read + HTTP_SHARE_MS / 1000.0) {
+			MHD_suspend_connection(c->conn);
+			c->suspended = true;
+			st->nr_suspended++;
+			return MHD_YES;
+		}
+		shared_read(st, now);
+	}
+	if (st->failed_at >= c->arrived)
+		return answer(c->conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
+			      failed, sizeof(failed) - 1);
+	if (st->answer_read[f] < c->arrived) {
+		struct MHD_Response *response;
+
+		if (st->render(st->ctx, f, &text, &len) ||
+		    !(response = MHD_create_response_from_buffer(len, (void *)text,
+								 MHD_RESPMEM_MUST_COPY)))
+			return answer(c->conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				      "text/plain; charset=utf-8", failed, sizeof(failed) - 1);
+		MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
+					f ? FS_OPENMETRICS_CONTENT_TYPE
+					  : FS_PROMETHEUS_CONTENT_TYPE);
+		/* The last answer goes once the connections sending it are done with it. */
+		if (st->answers[f])
+			MHD_destroy_response(st->answers[f]);
+		st->answers[f] = response;
+		st->answer_read[f] = st->last_read;
+	}
+	return MHD_queue_response(c->conn, MHD_HTTP_OK, st->answers[f]);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -97,17 +526,40 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	static const char not_found[] = "Not found: foliostat serves /metrics\n";
 	static const char not_allowed[] = "Method not allowed\n";
-	static const char failed[] = "foliostat failed to read its maps\n";
-	struct http_server *srv = cls;
-	const char *accept, *text;
-	bool openmetrics;
-	size_t len;
+	static const char unauthorized[] = "Unauthorized\n";
+	static const char busy[] = "Too many password checks: try again in a second\n";
+	struct http_state *st = cls;
+	const union MHD_ConnectionInfo *info;
+	struct http_client *c = *state;
+	const char *accept;
 
-	(void)version, (void)upload_data, (void)state;
+	(void)version, (void)upload_data;
+	if (c) { /* resumed: a read has been made since it arrived */
+		c->suspended = false;
+		return answer_metrics(st, c);
+	}
+	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	c = info ? info->socket_context : NULL;
+	if (!c)
+		return MHD_NO;
+	*state = c;
+	c->arrived = c->since = monotonic_now();
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
 		*upload_data_size = 0; /* a body is not read: the connection closes after this */
 		return answer(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
 			      not_allowed, sizeof(not_allowed) - 1);
+	}
+	if (st->web.nr_users) {
+		switch (authenticate(st, conn)) {
+		case AUTH_OK:
+			break;
+		case AUTH_REFUSED:
+			return answer(conn, MHD_HTTP_UNAUTHORIZED, "text/plain; charset=utf-8",
+				      unauthorized, sizeof(unauthorized) - 1);
+		case AUTH_BUSY:
+			return answer(conn, MHD_HTTP_TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
+				      busy, sizeof(busy) - 1);
+		}
 	}
 	if (!strcmp(url, "/"))
 		return answer(conn, MHD_HTTP_OK, "text/html; charset=utf-8", index_page,
@@ -116,13 +568,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return answer(conn, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8", not_found,
 			      sizeof(not_found) - 1);
 	accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	openmetrics = accept && accepts_openmetrics(accept);
-	if (srv->metrics(srv->ctx, openmetrics, &text, &len))
-		return answer(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
-			      failed, sizeof(failed) - 1);
-	return answer(conn, MHD_HTTP_OK,
-		      openmetrics ? FS_OPENMETRICS_CONTENT_TYPE : FS_PROMETHEUS_CONTENT_TYPE, text,
-		      len);
+	c->openmetrics = accept && accepts_openmetrics(accept);
+	return answer_metrics(st, c);
 }
 
 /* libmicrohttpd's own messages (a client's broken request, say) are of no use to the person
@@ -132,52 +579,166 @@ static void quiet_log(void *cls, const char *fmt, va_list ap)
 	(void)cls, (void)fmt, (void)ap;
 }
 
-int http_server_start(struct http_server *srv, http_metrics_fn metrics, void *ctx, char *err,
-		      size_t err_len)
+static int start_daemon(struct http_server *srv, char *err, size_t err_len)
 {
-	srv->metrics = metrics;
-	srv->ctx = ctx;
-	/* No thread of its own (external polling, with epoll): see http_server.h. */
-	srv->daemon = MHD_start_daemon(
-	    MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, srv,
-	    MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL, MHD_OPTION_LISTEN_SOCKET, srv->listen_fd,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONNECTION_TIMEOUT_S, MHD_OPTION_END);
-	if (!srv->daemon) {
-		snprintf(err, err_len, "failed to start the HTTP server: %s",
-			 errno ? strerror(errno) : "libmicrohttpd refused its options");
+	struct http_state *st = srv->state;
+	const struct web_config *web = &st->web;
+	char *cert = NULL, *key = NULL;
+	bool tls = web->cert_file != NULL;
+	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+
+	if (tls) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(err, err_len,
+				 "failed to serve TLS: this libmicrohttpd is built without it");
+			return -1;
+		}
+		cert = read_pem(web->cert_file, "certificate", err, err_len);
+		key = cert ? read_pem(web->key_file, "key", err, err_len) : NULL;
+		if (!key) {
+			free(cert);
+			return -1;
+		}
+		flags |= MHD_USE_TLS;
+	}
+	/* No thread of its own (external polling, with epoll): see http_server.h. The TLS
+	 * options come last, ended early without TLS. */
+	errno = 0;
+	st->daemon = MHD_start_daemon(
+	    flags, 0, NULL, NULL, on_request, st, MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL,
+	    MHD_OPTION_LISTEN_SOCKET, srv->listen_fd, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned int)CLIENT_SLOTS, MHD_OPTION_CONNECTION_TIMEOUT,
+	    (unsigned int)CONNECTION_TIMEOUT_S, MHD_OPTION_NOTIFY_CONNECTION, on_connection, st,
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, st,
+	    tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert, MHD_OPTION_HTTPS_MEM_KEY, key,
+	    MHD_OPTION_END);
+	if (key) {
+		explicit_bzero(key, strlen(key));
+		free(key);
+	}
+	free(cert);
+	if (!st->daemon) {
+		if (tls)
+			snprintf(
+			    err, err_len,
+			    "failed to start the HTTPS server: the certificate '%s' or the key "
+			    "'%s' is not PEM, or they are not a pair",
+			    web->cert_file, web->key_file);
+		else
+			snprintf(err, err_len, "failed to start the HTTP server: %s",
+				 errno ? strerror(errno) : "libmicrohttpd refused its options");
 		return -1;
 	}
 	srv->listen_fd = -1; /* the daemon's now: it closes it when stopped */
 	return 0;
 }
 
+int http_server_open(struct http_server *srv, const struct fs_options *opts, http_read_fn read,
+		     http_render_fn render, void *ctx, char *err, size_t err_len)
+{
+	struct http_state *st = calloc(1, sizeof(*st));
+	int ret = 1;
+
+	*srv = (struct http_server){.listen_fd = -1, .state = st};
+	if (!st) {
+		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
+		return 1;
+	}
+	*st = (struct http_state){.read = read,
+				  .render = render,
+				  .ctx = ctx,
+				  .check_budget_s = PASSWORD_CHECK_BURST_S,
+				  .check_refilled = monotonic_now(),
+				  .failed_at = -1,
+				  .answer_read = {-1, -1},
+				  .last_read = -1};
+	if (opts->web_config && (ret = web_config_load(opts->web_config, &st->web, err, err_len)))
+		goto fail;
+	ret = 1;
+	st->verified = calloc(st->web.nr_users + 1, sizeof(*st->verified));
+	if (!st->verified) {
+		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
+		goto fail;
+	}
+	if (listen_on(srv, (const struct sockaddr *)&opts->listen_addr, opts->listen_addr_len, err,
+		      err_len) ||
+	    start_daemon(srv, err, err_len))
+		goto fail;
+	return 0;
+fail:
+	http_server_stop(srv);
+	return ret;
+}
+
 int http_server_fd(const struct http_server *srv)
 {
 	const union MHD_DaemonInfo *info =
-	    MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	    MHD_get_daemon_info(srv->state->daemon, MHD_DAEMON_INFO_EPOLL_FD);
 
 	return info ? info->epoll_fd : -1;
 }
 
 int http_server_timeout_ms(const struct http_server *srv)
 {
+	const struct http_state *st = srv->state;
 	MHD_UNSIGNED_LONG_LONG ms;
+	int timeout = -1;
 
-	if (MHD_get_timeout(srv->daemon, &ms) != MHD_YES)
-		return -1;
-	return ms > 60000 ? 60000 : (int)ms;
+	if (MHD_get_timeout(st->daemon, &ms) == MHD_YES)
+		timeout = ms > 60000 ? 60000 : (int)ms;
+	if (st->nr_suspended) {
+		double left = st->last_read + HTTP_SHARE_MS / 1000.0 - monotonic_now();
+		int read_ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+
+		if (timeout < 0 || read_ms < timeout)
+			timeout = read_ms;
+	}
+	return timeout;
 }
 
 void http_server_run(struct http_server *srv)
 {
-	MHD_run(srv->daemon);
+	struct http_state *st = srv->state;
+	double now;
+
+	MHD_run(st->daemon);
+	now = monotonic_now();
+	if (st->nr_suspended && now >= st->last_read + HTTP_SHARE_MS / 1000.0) {
+		shared_read(st, now);
+		MHD_run(st->daemon);
+	}
 }
 
 void http_server_stop(struct http_server *srv)
 {
-	if (srv->daemon)
-		MHD_stop_daemon(srv->daemon);
+	struct http_state *st = srv->state;
+
+	if (st) {
+		if (st->daemon) {
+			resume_waiting(st); /* (libmicrohttpd stops with none suspended) */
+			MHD_stop_daemon(st->daemon);
+		}
+		for (int f = 0; f < 2; f++)
+			if (st->answers[f])
+				MHD_destroy_response(st->answers[f]);
+		/* Only the socket this foliostat made: another may have replaced it since. */
+		if (st->unix_path) {
+			struct stat sb;
+
+			if (!stat(st->unix_path, &sb) && sb.st_dev == st->unix_dev &&
+			    sb.st_ino == st->unix_ino)
+				unlink(st->unix_path);
+			free(st->unix_path);
+		}
+		for (int u = 0; st->verified && u < st->web.nr_users; u++) {
+			if (st->verified[u])
+				explicit_bzero(st->verified[u], strlen(st->verified[u]));
+			free(st->verified[u]);
+		}
+		free(st->verified);
+		web_config_free(&st->web);
+		free(st);
+	}
 	if (srv->listen_fd >= 0) /* never started */
 		close(srv->listen_fd);
 	*srv = (struct http_server){.listen_fd = -1};

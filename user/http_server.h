@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * --listen: the HTTP endpoint, on libmicrohttpd. It runs in foliostat's own loop (no thread of
- * its own): a scrape is answered between two reads of the maps, never during one, and an
- * answer is made from the maps at that moment. Slow and broken clients cost a connection each,
- * up to a limit, and are dropped after a timeout; they never hold up the loop.
+ * its own): a scrape is answered between two reads of the maps, never during one.
+ *
+ * What local users cannot do to it:
+ * - Make it read the maps more often than every HTTP_SHARE_MS: a scrape that arrives within
+ *   that time of the last read waits for the next one (at most HTTP_SHARE_MS) and shares it,
+ *   and one rendering per format serves every scrape of a read. An answer holds every event
+ *   up to the moment its request arrived.
+ * - Lock the scraper out with idle connections: a connection without a request in hand (or
+ *   whose answer has taken too long) is closed to make room for a new one, the oldest first,
+ *   beyond a limit per client address (per uid on a Unix socket) and a total limit.
+ * - Spend its CPU on bcrypt: a password once verified is remembered, and checking others gets
+ *   a bounded share of a CPU (429 beyond it).
  */
 #ifndef FS_HTTP_SERVER_H
 #define FS_HTTP_SERVER_H
@@ -12,34 +21,40 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-/* Make the exposition for a scrape: text and its length, valid until the next call; or -1 to
- * answer 500. */
-typedef int (*http_metrics_fn)(void *ctx, bool openmetrics, const char **text, size_t *len);
+#include "options.h"
 
-struct MHD_Daemon;
+/* Scrapes within this time of a read share the next one. */
+#define HTTP_SHARE_MS 250
+
+/* Read the maps for the scrapes waiting (0, or -1 to answer them 500). */
+typedef int (*http_read_fn)(void *ctx);
+/* The exposition of the counts of the last read, in a format: text and length, valid until
+ * the next call; or -1 to answer 500. */
+typedef int (*http_render_fn)(void *ctx, bool openmetrics, const char **text, size_t *len);
+
+struct http_state;
 
 struct http_server {
 	int listen_fd;
-	struct MHD_Daemon *daemon;
-	http_metrics_fn metrics;
-	void *ctx;
+	struct http_state *state;
 };
 
 /*
- * Bind and listen on addr (before privileges are dropped: a port below 1024 needs them).
- * Returns 0, or -1 with "failed to listen on ADDR:PORT: reason" in err.
+ * Everything the endpoint needs, before privileges are dropped (a port below 1024, a key
+ * file only root reads) and before any filter of system calls: the web config, the socket, the
+ * server with its descriptors. Nothing is served until http_server_run(). Returns 0, or an
+ * exit code with the message in err: 2 for an invalid --web.config.file, 1 for any failure
+ * ("failed to listen on ADDR:PORT: reason").
  */
-int http_server_listen(struct http_server *srv, const struct sockaddr *addr, socklen_t addr_len,
-		       char *err, size_t err_len);
-/* Start answering requests with `metrics`. Returns 0, or -1 with a message in err. */
-int http_server_start(struct http_server *srv, http_metrics_fn metrics, void *ctx, char *err,
-		      size_t err_len);
+int http_server_open(struct http_server *srv, const struct fs_options *opts, http_read_fn read,
+		     http_render_fn render, void *ctx, char *err, size_t err_len);
 /* The descriptor that becomes readable when the server has work (for poll()). */
 int http_server_fd(const struct http_server *srv);
-/* Milliseconds until the server has timeouts to handle, or -1 when none. */
+/* Milliseconds until the server has timeouts or waiting scrapes to handle, or -1 when none. */
 int http_server_timeout_ms(const struct http_server *srv);
 /* Do the work that is ready, without blocking. */
 void http_server_run(struct http_server *srv);
+/* Close everything, and remove the Unix socket foliostat made. */
 void http_server_stop(struct http_server *srv);
 
 #endif /* FS_HTTP_SERVER_H */

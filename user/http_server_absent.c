@@ -8,24 +8,16 @@
 
 #include <stdio.h>
 
-int http_server_listen(struct http_server *srv, const struct sockaddr *addr, socklen_t addr_len,
-		       char *err, size_t err_len)
+int http_server_open(struct http_server *srv, const struct fs_options *opts, http_read_fn read,
+		     http_render_fn render, void *ctx, char *err, size_t err_len)
 {
-	(void)addr, (void)addr_len;
+	(void)opts, (void)read, (void)render, (void)ctx;
 	*srv = (struct http_server){.listen_fd = -1};
 	snprintf(err, err_len,
 		 "failed to listen: this foliostat is a static build, without libmicrohttpd; build "
 		 "it with `make` (dynamic), or write the exposition for node_exporter's textfile "
 		 "collector with --format prometheus -o FILE INTERVAL");
-	return -1;
-}
-
-int http_server_start(struct http_server *srv, http_metrics_fn metrics, void *ctx, char *err,
-		      size_t err_len)
-{
-	(void)srv, (void)metrics, (void)ctx;
-	snprintf(err, err_len, "failed to start the HTTP server: not built in");
-	return -1;
+	return 1;
 }
 
 int http_server_fd(const struct http_server *srv)

@@ -142,6 +142,7 @@ struct collector {
 	__u64 expositions;	/* made so far */
 	double last_duration_s; /* how long the last one took */
 	double last_read;	/* monotonic seconds of the last read of the maps */
+	double scrape_began;	/* --listen: when the scrapes' last read began */
 };
 
 /* Read the maps: what happened since the last read, with rows for the `keep` most active
@@ -481,19 +482,29 @@ static void report_prepare(struct fs_report *report, struct collector *c, struct
 	c->report = report;
 }
 
-/* --listen: a scrape reads the maps now and answers with the counts since the start. */
-static int answer_scrape(void *ctx, bool openmetrics, const char **text, size_t *len)
+/* --listen: the read of the maps that the scrapes waiting share (http_server.h). */
+static int scrape_read(void *ctx)
 {
 	struct collector *c = ctx;
-	double began = monotonic_now();
 	char err[256];
 
-	if (collect_window(c, 0, err, sizeof(err)) || make_exposition(c, openmetrics, began))
+	c->scrape_began = monotonic_now();
+	if (collect_window(c, 0, err, sizeof(err)))
+		return -1;
+	if (process_table_shrink(&c->window))
+		malloc_trim(0);
+	return 0;
+}
+
+/* --listen: the counts since the start, as of the last read, in a scrape's format. */
+static int scrape_render(void *ctx, bool openmetrics, const char **text, size_t *len)
+{
+	struct collector *c = ctx;
+
+	if (make_exposition(c, openmetrics, c->scrape_began))
 		return -1;
 	*text = c->exposition.text;
 	*len = c->exposition.len;
-	if (process_table_shrink(&c->window))
-		malloc_trim(0);
 	return 0;
 }
 
@@ -512,8 +523,6 @@ static int run_endpoint(struct collector *c, struct http_server *server, char *e
 	struct pollfd pfd = {.fd = -1, .events = POLLIN};
 
 	report_prepare(&report, c, &host);
-	if (http_server_start(server, answer_scrape, c, err, err_len))
-		return -1;
 	pfd.fd = http_server_fd(server);
 	c->last_read = start;
 	while (!stop_requests) {
@@ -755,12 +764,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "foliostat: %s\n", err);
 		goto abandon;
 	}
-	/* Likewise a port in use; and a port below 1024 needs the privileges dropped later. */
-	if (opts.listen && http_server_listen(&server, (struct sockaddr *)&opts.listen_addr,
-					      opts.listen_addr_len, err, sizeof(err))) {
+	/* Likewise a port in use, or a web config that is not right; and a port below 1024 and a
+	 * key only root reads need the privileges dropped later. (Nothing is served before the
+	 * collector is open: run_endpoint.) */
+	if (opts.listen && (ret = http_server_open(&server, &opts, scrape_read, scrape_render,
+						   &collector, err, sizeof(err)))) {
 		fprintf(stderr, "foliostat: %s\n", err);
 		output_file_close(&file);
-		goto abandon;
+		command_abandon(&command);
+		return ret;
 	}
 	if (opts.self && (stats_fd = self_start()) < 0) {
 		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",

@@ -8,6 +8,8 @@
 #include <getopt.h>
 #include <netinet/in.h>
 #include <limits.h>
+#include <stddef.h>
+#include <sys/un.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@ enum {
 	OPT_SERIES_GRACE,
 	OPT_FILES,
 	OPT_MAX_FILES,
+	OPT_WEB_CONFIG,
 };
 
 static const struct option long_options[] = {
@@ -43,6 +46,8 @@ static const struct option long_options[] = {
     {"by", required_argument, NULL, OPT_BY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"listen", required_argument, NULL, OPT_LISTEN},
+    /* As node_exporter spells it: the exporters' own access control. */
+    {"web.config.file", required_argument, NULL, OPT_WEB_CONFIG},
     {"max-series", required_argument, NULL, OPT_MAX_SERIES},
     {"series-grace", required_argument, NULL, OPT_SERIES_GRACE},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
@@ -62,7 +67,7 @@ void print_usage(FILE *out)
 	    out,
 	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
 	    "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
-	    "       foliostat [OPTIONS] --listen [ADDR:][PORT]\n"
+	    "       foliostat [OPTIONS] --listen [ADDR:][PORT] [--web.config.file FILE]\n"
 	    "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
 	    "\n"
 	    "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
@@ -82,7 +87,12 @@ void print_usage(FILE *out)
 	    "      --listen [ADDR:][PORT]\n"
 	    "                       serve /metrics over HTTP on ADDR (default 127.0.0.1; [::]\n"
 	    "                       or 0.0.0.0 for every address) and PORT (default %d:\n"
-	    "                       --listen : is 127.0.0.1:%d)\n"
+	    "                       --listen : is 127.0.0.1:%d); or unix:PATH, a Unix socket\n"
+	    "                       of mode 0660 (its group: the directory's if set-group-ID)\n"
+	    "      --web.config.file FILE\n"
+	    "                       with --listen: TLS and basic-auth users (bcrypt hashes), in\n"
+	    "                       node_exporter's format (tls_server_config: cert_file,\n"
+	    "                       key_file; basic_auth_users: NAME: HASH)\n"
 	    "      --max-series N   groups (cgroups, processes, names) exported at most; the\n"
 	    "                       others are counted in a group=\"other\" series (default %d)\n"
 	    "      --series-grace SECS\n"
@@ -159,11 +169,25 @@ static bool parse_long(const char *text, long min, long max, long *value)
  * --listen's [ADDR:][PORT]: PORT alone is 127.0.0.1's; ADDR is an IPv4 address or an IPv6 one in
  * brackets ([::1]:PORT, [::]:PORT); with the colon and no PORT, the default port (":" is
  * 127.0.0.1 on it). Numeric only: a name would be resolved before the options
- * are even checked, and could resolve to several addresses.
+ * are even checked, and could resolve to several addresses. unix:PATH is a Unix socket's path.
  */
 static bool parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len)
 {
 	const char *colon = strrchr(text, ':');
+
+	if (!strncmp(text, "unix:", 5)) {
+		struct sockaddr_un *un = (struct sockaddr_un *)addr;
+		size_t path_len = strlen(text + 5);
+
+		/* A path, not one of Linux's abstract names: they have no permissions. */
+		if (!path_len || path_len >= sizeof(un->sun_path))
+			return false;
+		memset(addr, 0, sizeof(*addr));
+		un->sun_family = AF_UNIX;
+		memcpy(un->sun_path, text + 5, path_len + 1);
+		*len = offsetof(struct sockaddr_un, sun_path) + path_len + 1;
+		return true;
+	}
 	const char *port_text = colon ? colon + 1 : text;
 	char host[INET6_ADDRSTRLEN + 2];
 	size_t host_len = colon ? (size_t)(colon - text) : 0;
@@ -293,11 +317,19 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				set_error(err, err_len,
 					  "invalid --listen '%s': expected PORT, ADDR:PORT or "
 					  "[IPV6]:PORT with a numeric address and a port from 1 to "
-					  "65535",
-					  optarg);
+					  "65535, or unix:PATH (at most %zu bytes)",
+					  optarg, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
 				return FS_PARSE_USAGE;
 			}
 			opts->listen = optarg;
+			break;
+		case OPT_WEB_CONFIG:
+			if (!optarg[0]) {
+				set_error(err, err_len,
+					  "invalid --web.config.file '': expected a file name");
+				return FS_PARSE_USAGE;
+			}
+			opts->web_config = optarg;
 			break;
 		case OPT_MAX_SERIES:
 			if (!parse_long(optarg, 1, 1000000, &opts->max_series)) {
@@ -435,6 +467,11 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		set_error(err, err_len,
 			  "--listen serves metrics until SIGINT/SIGTERM (or --duration): no "
 			  "INTERVAL, --output, --check, -- COMMAND or other --format");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->web_config && !opts->listen) {
+		set_error(err, err_len,
+			  "--web.config.file is the access control of --listen: give both");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->listen)

@@ -49,8 +49,9 @@ struct fs_options {
 	bool check;	     /* only report what this host offers, then exit */
 	const char *output;  /* write each record to this file, replacing it; NULL: stdout */
 	enum fs_row_kind by; /* --by (cgroup by default when exporting) */
-	/* --listen [ADDR:]PORT: serve /metrics there until SIGTERM; NULL: no endpoint. */
+	/* --listen [ADDR:]PORT or unix:PATH: serve /metrics there until SIGTERM; NULL: none. */
 	const char *listen;
+	const char *web_config; /* --web.config.file: TLS and basic auth of --listen; NULL: none */
 	struct sockaddr_storage listen_addr;
 	socklen_t listen_addr_len;
 	long max_series;       /* --max-series: groups exported at most */

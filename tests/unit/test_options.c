@@ -2,7 +2,9 @@
 /* The command line: what is accepted, what is refused, and the message a user gets. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <sys/un.h>
 
 #include "options.h"
 #include "unit.h"
@@ -188,6 +190,35 @@ static bool listen_takes_port_address_or_both(void)
 	       ASSERT_EQ(opts.by, FS_BY_PROCESS);
 }
 
+static bool listen_takes_a_unix_socket(void)
+{
+	const struct sockaddr_un *un = (const struct sockaddr_un *)&opts.listen_addr;
+	char long_path[200];
+
+	memset(long_path, 'a', sizeof(long_path) - 1);
+	long_path[0] = 'u', long_path[1] = 'n', long_path[2] = 'i', long_path[3] = 'x';
+	long_path[4] = ':', long_path[sizeof(long_path) - 1] = '\0';
+	return ASSERT_EQ(PARSE("--listen", "unix:/run/foliostat/metrics.sock"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(un->sun_family, AF_UNIX) &&
+	       ASSERT_STREQ(un->sun_path, "/run/foliostat/metrics.sock") &&
+	       ASSERT_EQ(opts.listen_addr_len,
+			 offsetof(struct sockaddr_un, sun_path) +
+			     sizeof("/run/foliostat/metrics.sock")) &&
+	       ASSERT_EQ(PARSE("--listen", "unix:"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--listen", long_path), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "invalid --listen");
+}
+
+static bool web_config_is_for_the_endpoint(void)
+{
+	return ASSERT_EQ(PARSE("--listen", "9999", "--web.config.file", "/etc/web.yml"),
+			 FS_PARSE_RUN) &&
+	       ASSERT_STREQ(opts.web_config, "/etc/web.yml") &&
+	       ASSERT_EQ(PARSE("--web.config.file", "/etc/web.yml", "-d", "1"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--web.config.file is the access control of --listen") &&
+	       ASSERT_EQ(PARSE("--listen", "9999", "--web.config.file", ""), FS_PARSE_USAGE);
+}
+
 static bool listen_refuses_what_does_not_parse(void)
 {
 	static const char *const bad[] = {"", "0", "65536", "1.2.3:80", "localhost:80", "::1:80",
@@ -242,6 +273,8 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(files_are_asked_for),
     UNIT_TEST(listen_takes_port_address_or_both),
     UNIT_TEST(listen_refuses_what_does_not_parse),
+    UNIT_TEST(listen_takes_a_unix_socket),
+    UNIT_TEST(web_config_is_for_the_endpoint),
     UNIT_TEST(format_names_the_output),
     UNIT_TEST(a_command_follows_the_separator),
     UNIT_TEST(a_command_is_refused_where_it_makes_no_sense),

@@ -1,0 +1,384 @@
+# shellcheck shell=bash
+# The exporter on a shared host: access control in the exporters' own form (--web.config.file:
+# TLS and bcrypt basic auth, against a real Prometheus), a Unix socket, and local clients that
+# hold connections or scrape as fast as they can. Servers listen on loopback only, on free
+# ports; every client loop is bounded in count and time. (Helpers of integration_exporter.sh:
+# free_port, wait_http, scrape, expo, promql, promql_value, wait_scraped_after.)
+
+# make_web_config [USER PASSWORD]: a self-signed certificate for 127.0.0.1 and localhost
+# (openssl), and $T/web.yml naming it, with USER's password hashed by htpasswd -B (apache's own
+# bcrypt, not the libcrypt foliostat checks it with).
+make_web_config() {
+	command -v openssl >/dev/null || skip "openssl is not installed (scripts/install-deps.sh --tests)"
+	command -v htpasswd >/dev/null || skip "htpasswd is not installed (apache2-utils: scripts/install-deps.sh --tests)"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+		-subj /CN=localhost -addext subjectAltName=IP:127.0.0.1,DNS:localhost \
+		-keyout "$T/key.pem" -out "$T/cert.pem" 2>"$T/openssl.err" ||
+		fail "openssl: $(cat "$T/openssl.err")"
+	{
+		echo "tls_server_config:"
+		echo "  cert_file: cert.pem" # relative: to the config file's directory
+		echo "  key_file: $T/key.pem"
+		if [ $# -eq 2 ]; then
+			echo "basic_auth_users:"
+			echo "  $1: '$(htpasswd -nbB -C 8 "$1" "$2" | cut -d: -f2-)'"
+		fi
+	} >"$T/web.yml"
+}
+
+# cpu_ticks PID: the user and system time a process has used so far, in clock ticks
+# (/proc/PID/stat's utime and stime).
+cpu_ticks() {
+	awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# A real Prometheus scrapes foliostat over TLS with basic auth and stores what a workload did;
+# a job with a wrong password is refused. curl: no password or a wrong one is 401 with a
+# challenge, the right one 200; plain HTTP gets no answer from the TLS port.
+test_exporter_tls_and_basic_auth_with_prometheus() {
+	need_root
+	command -v prometheus >/dev/null || skip "prometheus is not installed (scripts/install-deps.sh --tests)"
+	make_cgroups auth
+	make_web_config prom 's3cret pass'
+	FS_PORT=$(free_port)
+	start_foliostat "$T/endpoint" --listen "127.0.0.1:$FS_PORT" --web.config.file "$T/web.yml"
+	FS_URL=https://127.0.0.1:$FS_PORT
+	local tls=(--cacert "$T/cert.pem") code
+	code=$(curl -s "${tls[@]}" -D "$T/headers" -o /dev/null -w '%{http_code}' "$FS_URL/metrics")
+	assert_eq "$code" 401 "a scrape without a password"
+	grep -qi '^WWW-Authenticate: Basic realm="foliostat"' "$T/headers" ||
+		fail "no challenge: $(cat "$T/headers")"
+	assert_eq "$(curl -s "${tls[@]}" -u 'prom:s3cret pasS' -o /dev/null -w '%{http_code}' "$FS_URL/metrics")" \
+		401 "a scrape with a wrong password"
+	assert_eq "$(curl -s "${tls[@]}" -u 'other:s3cret pass' -o /dev/null -w '%{http_code}' "$FS_URL/metrics")" \
+		401 "a scrape as an unknown user"
+	assert_eq "$(curl -s "${tls[@]}" -u 'prom:s3cret pass' -o /dev/null -w '%{http_code}' "$FS_URL/")" \
+		200 "the index page with the password"
+	code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$FS_PORT/metrics") || true
+	assert_eq "$code" 000 "plain HTTP to the TLS port"
+
+	local port
+	port=$(free_port)
+	cat >"$T/prometheus.yml" <<-EOF
+		global:
+		  scrape_interval: 1s
+		  scrape_timeout: 1s
+		scrape_configs:
+		  - job_name: foliostat
+		    scheme: https
+		    tls_config:
+		      ca_file: $T/cert.pem
+		    basic_auth:
+		      username: prom
+		      password: 's3cret pass'
+		    static_configs:
+		      - targets: ['127.0.0.1:$FS_PORT']
+		  - job_name: wrong-password
+		    scheme: https
+		    tls_config:
+		      ca_file: $T/cert.pem
+		    basic_auth:
+		      username: prom
+		      password: wrong
+		    static_configs:
+		      - targets: ['127.0.0.1:$FS_PORT']
+	EOF
+	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
+		--web.listen-address="127.0.0.1:$port" --log.level=warn >"$T/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	PROM_URL=http://127.0.0.1:$port
+	at_exit "kill $PROM_PID 2>/dev/null; wait $PROM_PID 2>/dev/null"
+	wait_http "$PROM_URL/-/ready"
+	wait_scraped_after "$(date +%s.%N)"
+	"$WORKLOAD" --rusage "$T/rusage" --in-cgroup "${CGROUPS[auth]}" pages 3000 >/dev/null ||
+		fail "workload"
+	wait_scraped_after "$(date +%s.%N)"
+	assert_eq "$(promql_value 'up{job="foliostat"}')" 1 "the TLS and basic-auth target is up"
+	assert_eq "$(promql_value 'up{job="wrong-password"}')" 0 "the target with a wrong password"
+	promql 'scrape_samples_scraped{job="foliostat"}' | awk '{ exit !($NF > 100) }' ||
+		fail "Prometheus scraped too few samples: $(promql 'scrape_samples_scraped')"
+	local cg=${CGROUPS[auth]#"$CGROUP_ROOT"} minflt
+	minflt=$(json_field "$(cat "$T/rusage")" minflt)
+	assert_between "$minflt" 3000 100000 "minor faults of the workload (wait4)"
+	assert_eq "$(promql_value "foliostat_minor_faults_total{cgroup=\"$cg\"}")" "$minflt" \
+		"minor faults of the workload's cgroup, in Prometheus over TLS"
+	stop_foliostat "$T/endpoint"
+}
+
+# --web.config.file errors: what is not right in the file is a usage error (2) named at its
+# line, before anything is loaded; a file that cannot be read is a failure (1).
+test_exporter_web_config_errors() {
+	make_web_config prom secret
+	local status port
+	port=$(free_port)
+	# run_config FILE: foliostat's exit status with it (its message in $T/err).
+	run_config() {
+		status=0
+		timeout 60 "$FOLIOSTAT" --listen "127.0.0.1:$port" --web.config.file "$1" -d 30 \
+			>/dev/null 2>"$T/err" || status=$?
+	}
+	sed 's/^basic_auth_users:/basic_auth_user:/' "$T/web.yml" >"$T/typo.yml"
+	run_config "$T/typo.yml"
+	assert_eq "$status" 2 "exit status for an unknown key"
+	grep -q "^foliostat: invalid --web.config.file '$T/typo.yml': line 4: unknown key 'basic_auth_user'" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	printf 'tls_server_config:\n  cert_file: %s\n  key_file: %s\n  client_ca_file: ca.pem\n' \
+		"$T/cert.pem" "$T/key.pem" >"$T/client-ca.yml"
+	run_config "$T/client-ca.yml"
+	assert_eq "$status" 2 "exit status for client certificates (not implemented)"
+	grep -q "line 4: tls_server_config.client_ca_file is not supported by foliostat" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	printf 'basic_auth_users:\n  prom: secret\n' >"$T/plain.yml"
+	run_config "$T/plain.yml"
+	assert_eq "$status" 2 "exit status for a password that is not a bcrypt hash"
+	grep -q "the hash of 'prom' is not a bcrypt hash" "$T/err" || fail "message: $(cat "$T/err")"
+
+	run_config "$T/absent.yml"
+	assert_eq "$status" 1 "exit status for a missing web config"
+	grep -qx "foliostat: failed to read the web config '$T/absent.yml': No such file or directory" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	sed "s|cert.pem|$T/absent.pem|" "$T/web.yml" >"$T/no-cert.yml"
+	run_config "$T/no-cert.yml"
+	assert_eq "$status" 1 "exit status for a missing certificate"
+	grep -qx "foliostat: failed to read the TLS certificate '$T/absent.pem': No such file or directory" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	echo "not a key" >"$T/bad-key.pem"
+	sed "s|key_file: .*|key_file: $T/bad-key.pem|" "$T/web.yml" >"$T/bad-key.yml"
+	run_config "$T/bad-key.yml"
+	assert_eq "$status" 1 "exit status for a key that is not PEM"
+	grep -q "^foliostat: failed to start the HTTPS server: the certificate .* or the key '$T/bad-key.pem' is not PEM" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	echo "ok: $(cat "$T/err")"
+}
+
+# --listen unix:PATH: a socket of mode 0660 (its group the directory's where that is
+# set-group-ID), scraped with curl --unix-socket and counted exactly; others cannot connect;
+# a stale socket is replaced, anything else at the path is left alone; gone at exit.
+test_exporter_unix_socket() {
+	need_root
+	make_cgroups unix
+	chmod 0711 "$T" # (others may pass through to the socket's directory)
+	mkdir "$T/run"
+	chgrp nogroup "$T/run" && chmod 2750 "$T/run" || fail "cannot make the socket's directory"
+	local sock=$T/run/foliostat.sock status
+	# A socket left behind: bound, never listened on, its process gone.
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock" ||
+		fail "cannot make a stale socket"
+	start_foliostat "$T/endpoint" --listen "unix:$sock"
+	assert_eq "$(stat -c '%F %a %G' "$sock")" "socket 660 nogroup" "the socket's type, mode and group"
+	"$WORKLOAD" --rusage "$T/rusage" --in-cgroup "${CGROUPS[unix]}" pages 2000 >/dev/null ||
+		fail "workload"
+	local code
+	code=$(curl -s --unix-socket "$sock" -o "$T/metrics" -w '%{http_code}' http://localhost/metrics)
+	assert_eq "$code" 200 "a scrape over the Unix socket"
+	local cg=${CGROUPS[unix]#"$CGROUP_ROOT"} minflt
+	minflt=$(json_field "$(cat "$T/rusage")" minflt)
+	assert_eq "$(expo "$T/metrics" --sum "foliostat_minor_faults_total{cgroup=\"$cg\"}")" "$minflt" \
+		"minor faults of the workload's cgroup, over the Unix socket (wait4: $minflt)"
+	# The socket's group may connect; a user outside it may not.
+	code=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		curl -s --unix-socket "$sock" -o /dev/null -w '%{http_code}' http://localhost/metrics) || true
+	assert_eq "$code" 200 "a scrape by a member of the socket's group"
+	code=$(setpriv --reuid=nobody --regid=daemon --clear-groups \
+		curl -s --unix-socket "$sock" -o /dev/null -w '%{http_code}' http://localhost/metrics) || true
+	assert_eq "$code" 000 "a scrape by a user outside the socket's group"
+	# A second foliostat finds the socket in use: it neither takes nor removes it.
+	status=0
+	timeout 60 "$FOLIOSTAT" --listen "unix:$sock" -d 30 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status for a socket in use"
+	grep -qx "foliostat: failed to listen on unix:$sock: another process listens on that socket" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	[ -S "$sock" ] || fail "the socket in use was removed"
+	stop_foliostat "$T/endpoint"
+	[ ! -e "$sock" ] || fail "the socket is still there after foliostat exited"
+	echo "ok: the socket was removed at exit"
+	# Anything but a socket is left alone.
+	echo data >"$sock"
+	status=0
+	timeout 60 "$FOLIOSTAT" --listen "unix:$sock" -d 30 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status for a file at the socket's path"
+	grep -qx "foliostat: failed to listen on unix:$sock: a file that is not a socket is there" "$T/err" ||
+		fail "message: $(cat "$T/err")"
+	assert_eq "$(cat "$sock")" data "the file at the socket's path"
+}
+
+# hold_connections PORT N SPREAD SECS: N connections to 127.0.0.1:PORT that never send a byte,
+# from 127.0.0.1 (SPREAD=same) or each from an address of its own in 127.0.0.0/8 (spread),
+# held for at most SECS seconds or until killed; "holding N" in $T/hold once all are open.
+hold_connections() {
+	python3 - "$@" >"$T/hold" 2>&1 <<-'EOF' &
+		import socket, sys, time
+		port, n, spread, secs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "spread", float(sys.argv[4])
+		held = []
+		for i in range(n):
+		    s = socket.socket()
+		    if spread:
+		        s.bind(("127.0.%d.%d" % (1 + i // 250, 2 + i % 250), 0))
+		    s.connect(("127.0.0.1", port))
+		    held.append(s)
+		print("holding", len(held), flush=True)
+		time.sleep(secs)
+	EOF
+	HOLDER=$!
+	at_exit "kill $HOLDER 2>/dev/null"
+	for _ in $(seq 300); do grep -q holding "$T/hold" && return 0; sleep 0.1; done
+	fail "could not open the connections: $(cat "$T/hold")"
+}
+
+# 64 idle connections from 127.0.0.1 (twice the limit per address), then 200 from as many
+# loopback addresses (any local user can open them; beyond the total limit): a scrape from
+# 127.0.0.1, as a Prometheus on the host makes it, is answered at once every time, with the
+# figures exact.
+test_exporter_idle_connections_do_not_lock_out() {
+	need_root
+	make_cgroups idle
+	start_endpoint
+	local how code time i minflt cg=${CGROUPS[idle]#"$CGROUP_ROOT"}
+	for how in same spread; do
+		hold_connections "$FS_PORT" "$([ $how = same ] && echo 64 || echo 200)" "$how" 60
+		"$WORKLOAD" --rusage "$T/rusage" --in-cgroup "${CGROUPS[idle]}" pages 1000 >/dev/null ||
+			fail "workload"
+		for i in 1 2 3; do
+			code=$(curl -s -m 2 -o "$T/metrics" -w '%{http_code} %{time_total}' "http://127.0.0.1:$FS_PORT/metrics") || true
+			time=${code#* }
+			assert_eq "${code% *}" 200 "scrape $i while $(cat "$T/hold") idle connections ($how address), in $time s"
+		done
+		minflt=$(json_field "$(cat "$T/rusage")" minflt)
+		[ "$how" = spread ] && minflt=$((minflt + $(cat "$T/minflt.same")))
+		echo "$minflt" >"$T/minflt.$how"
+		assert_eq "$(expo "$T/metrics" --sum "foliostat_minor_faults_total{cgroup=\"$cg\"}")" "$minflt" \
+			"minor faults of the workloads' cgroup, scraped while held (wait4: $minflt)"
+		kill "$HOLDER"
+		wait "$HOLDER" 2>/dev/null
+	done
+	stop_foliostat "$T/endpoint"
+}
+
+# Local clients scraping as fast as they can (8 processes for 5 s: half on keep-alive
+# connections, half on a new connection each time) share the reads: the loader's CPU over the
+# flood stays under a tenth of a CPU (a read and rendering every 250 ms costs a few
+# milliseconds here; unshared, every scrape pays one, and the same flood took the loader most
+# of a CPU). Meanwhile a workload's faults are counted exactly.
+test_exporter_flood_keeps_cpu_bounded() {
+	need_root
+	make_cgroups flood
+	start_endpoint
+	local clients=8 secs=5 hz before after began ended scrapes_before
+	hz=$(getconf CLK_TCK)
+	scrape "$T/before"
+	scrapes_before=$(expo "$T/before" --sum foliostat_scrapes_total)
+	before=$(cpu_ticks "$FS_PID")
+	began=$(date +%s.%N)
+	python3 - "$FS_PORT" "$clients" "$secs" >"$T/flood" 2>&1 <<-'EOF' &
+		import http.client, os, sys, time
+		port, n, secs = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+		kids = []
+		for i in range(n):
+		    pid = os.fork()
+		    if pid == 0:
+		        end, done = time.monotonic() + secs, 0
+		        conn = None
+		        while time.monotonic() < end:
+		            try:
+		                if conn is None or i % 2:
+		                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+		                conn.request("GET", "/metrics")
+		                reply = conn.getresponse()
+		                reply.read()
+		                done += reply.status == 200
+		            except OSError:
+		                conn = None
+		        print(done, flush=True)
+		        os._exit(0)
+		    kids.append(pid)
+		for kid in kids:
+		    os.waitpid(kid, 0)
+	EOF
+	local flood=$!
+	"$WORKLOAD" --rusage "$T/rusage" --in-cgroup "${CGROUPS[flood]}" pages 5000 >/dev/null ||
+		fail "workload"
+	wait "$flood" || fail "the flood failed: $(cat "$T/flood")"
+	after=$(cpu_ticks "$FS_PID")
+	ended=$(date +%s.%N)
+	local requests span_ms cpu_ms bound_ms
+	requests=$(paste -sd+ "$T/flood" | bc)
+	span_ms=$(echo "($ended - $began) * 1000 / 1" | bc)
+	cpu_ms=$(((after - before) * 1000 / hz))
+	bound_ms=$((span_ms / 10))
+	echo "flood: $requests scrapes answered in $span_ms ms; the loader used $cpu_ms ms of CPU"
+	assert_between "$requests" $((clients * secs)) 1000000 "scrapes answered during the flood"
+	assert_between "$cpu_ms" 0 "$bound_ms" "the loader's CPU over the flood (ms; a tenth of its span)"
+	# One read and rendering serves every scrape of a 250 ms window (the text format only).
+	scrape "$T/after"
+	assert_between "$(($(expo "$T/after" --sum foliostat_scrapes_total) - scrapes_before))" 1 \
+		$((span_ms / 250 + 3)) "expositions made for the flood's scrapes"
+	local cg=${CGROUPS[flood]#"$CGROUP_ROOT"} minflt
+	minflt=$(json_field "$(cat "$T/rusage")" minflt)
+	assert_eq "$(expo "$T/after" --sum "foliostat_minor_faults_total{cgroup=\"$cg\"}")" "$minflt" \
+		"minor faults of the workload's cgroup, scraped after the flood (wait4: $minflt)"
+	stop_foliostat "$T/endpoint"
+}
+
+# Clients guessing passwords as fast as they can (4 processes for 4 s, a connection each guess;
+# bcrypt of cost 10 takes tens of milliseconds by design, so unchecked they would keep the
+# loader busy throughout on a few dozen guesses): the loader spends at most its half-second
+# allowance plus a tenth of a CPU on checks (429 beyond it), and 100 us per guess on the
+# connections (about 40 us here), while the scraper whose password was verified before is
+# answered at once.
+test_exporter_password_guessing_is_bounded() {
+	need_root
+	command -v htpasswd >/dev/null || skip "htpasswd is not installed (apache2-utils: scripts/install-deps.sh --tests)"
+	printf 'basic_auth_users:\n  prom: %s\n' "$(htpasswd -nbB -C 10 prom right | cut -d: -f2-)" \
+		>"$T/web.yml"
+	FS_PORT=$(free_port)
+	start_foliostat "$T/endpoint" --listen "127.0.0.1:$FS_PORT" --web.config.file "$T/web.yml"
+	FS_URL=http://127.0.0.1:$FS_PORT
+	scrape "$T/first" -u prom:right
+	local clients=4 secs=4 hz before after began ended
+	hz=$(getconf CLK_TCK)
+	before=$(cpu_ticks "$FS_PID")
+	began=$(date +%s.%N)
+	python3 - "$FS_PORT" "$clients" "$secs" >"$T/guesses" 2>&1 <<-'EOF2' &
+		import base64, http.client, os, sys, time
+		port, n, secs = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+		kids = []
+		for i in range(n):
+		    pid = os.fork()
+		    if pid == 0:
+		        end, codes, guess = time.monotonic() + secs, {}, 0
+		        while time.monotonic() < end:
+		            guess += 1
+		            auth = base64.b64encode(b"prom:guess%d" % guess).decode()
+		            try:
+		                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+		                conn.request("GET", "/metrics", headers={"Authorization": "Basic " + auth})
+		                status = conn.getresponse().status
+		                conn.close()
+		            except OSError:
+		                status = 0
+		            codes[status] = codes.get(status, 0) + 1
+		        print(" ".join("%s:%d" % kv for kv in sorted(codes.items())), flush=True)
+		        os._exit(0)
+		    kids.append(pid)
+		for kid in kids:
+		    os.waitpid(kid, 0)
+	EOF2
+	local guesser=$! i code
+	for i in 1 2 3; do
+		code=$(curl -s -m 1 -u prom:right -o /dev/null -w '%{http_code} %{time_total}' "$FS_URL/metrics") || true
+		assert_eq "${code% *}" 200 "scrape $i with the right password during the guessing, in ${code#* } s"
+	done
+	wait "$guesser" || fail "the guessing failed: $(cat "$T/guesses")"
+	after=$(cpu_ticks "$FS_PID")
+	ended=$(date +%s.%N)
+	local refused busy span_ms cpu_ms bound_ms
+	refused=$(grep -o '401:[0-9]*' "$T/guesses" | cut -d: -f2 | paste -sd+ | bc)
+	busy=$(grep -o '429:[0-9]*' "$T/guesses" | cut -d: -f2 | paste -sd+ | bc)
+	span_ms=$(echo "($ended - $began) * 1000 / 1" | bc)
+	cpu_ms=$(((after - before) * 1000 / hz))
+	bound_ms=$((500 + span_ms / 10 + (${refused:-0} + ${busy:-0}) / 10))
+	echo "guessing: ${refused:-0} answered 401, ${busy:-0} 429 in $span_ms ms; the loader used $cpu_ms ms of CPU"
+	assert_between "${busy:-0}" 1 1000000 "guesses answered 429 (checks beyond the allowance)"
+	assert_between "$cpu_ms" 0 "$bound_ms" "the loader's CPU over the guessing (ms)"
+	stop_foliostat "$T/endpoint"
+}
