@@ -32,7 +32,8 @@
 #include "options.h"
 #include "sandbox.h"
 
-/* Keep nothing, or only CAP_BPF, as `uid` (0: stay root). 0, or -1 with errno set. */
+/* Keep nothing, or only CAP_BPF, as `uid` (the current one: no change). 0, or -1 with errno
+ * set. */
 static int keep_only(bool cap_bpf, uid_t uid, gid_t gid)
 {
 	int ret;
@@ -40,7 +41,7 @@ static int keep_only(bool cap_bpf, uid_t uid, gid_t gid)
 	capng_clear(CAPNG_SELECT_BOTH);
 	if (cap_bpf && capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_BPF))
 		return -1;
-	if (uid == 0)
+	if (uid == geteuid())
 		return capng_apply(CAPNG_SELECT_BOTH);
 	/* Keeps the capabilities chosen above across the change (PR_SET_KEEPCAPS), with no
 	 * supplementary groups and an empty bounding set. */
@@ -72,18 +73,30 @@ static bool maps_readable_without_capabilities(const struct loader *loader, uid_
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* The uid a run with these options keeps (see the top of this file), and its group. */
+/*
+ * The uid a run with these options keeps (see the top of this file), and its group. A run that
+ * is not root (a service's user of its own, with CAP_BPF and CAP_PERFMON) stays that user, and
+ * root without CAP_SETUID and CAP_SETGID (a container's) cannot change: it stays root.
+ */
 static void choose_user(const struct fs_options *opts, struct privileges_after *after)
 {
 	struct passwd *pw;
 
-	*after = (struct privileges_after){0};
+	*after = (struct privileges_after){.uid = geteuid(), .gid = getegid()};
+	if (after->uid != 0)
+		return;
 	if (opts->command) {
 		after->uid_kept_for = "-- COMMAND";
 		return;
 	}
 	if (opts->output) {
 		after->uid_kept_for = "-o";
+		return;
+	}
+	capng_get_caps_process();
+	if (!capng_have_capability(CAPNG_EFFECTIVE, CAP_SETUID) ||
+	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_SETGID)) {
+		after->uid_kept_for = "no CAP_SETUID and CAP_SETGID";
 		return;
 	}
 	pw = getpwnam(FS_UNPRIVILEGED_NAME);
