@@ -104,7 +104,8 @@ test_unprivileged_after_start_up() {
 test_escapes_after_start_up_fail() {
 	need_root
 	make -s TEST_HOOKS=1 >"$T/make" 2>&1 || { cat "$T/make"; fail "make TEST_HOOKS=1"; }
-	[ "$("$FOLIOSTAT" --check -j | python3 -c 'import json, sys; print(json.load(sys.stdin)["check"]["privileges"]["after_start"]["landlock_abi"] is not None)')" = True ] ||
+	[ -x "$HOOKED" ] || fail "make TEST_HOOKS=1 built no $HOOKED"
+	[ "$("$HOOKED" --check -j | python3 -c 'import json, sys; print(json.load(sys.stdin)["check"]["privileges"]["after_start"]["landlock_abi"] is not None)')" = True ] ||
 		skip "no Landlock on this kernel"
 	mkdir -m 0700 "$T/root" && mkdir -m 0755 "$T/etc" "$T/records" || fail "setup"
 	echo secret >"$T/root/shadow" && chmod 0640 "$T/root/shadow"
