@@ -69,7 +69,8 @@ test_unprivileged_after_start_up() {
 		4096 5096 "user faults of the workload's cgroup row"
 	assert_records_add_up "$T/cgroups"
 
-	local port=$((20000 + $$ % 20000))
+	local port
+	port=$(free_port) # (integration_exporter.sh)
 	start_foliostat "$T/listen" --listen "127.0.0.1:$port"
 	assert_confined "$FS_PID" "$NOBODY_UID"
 	curl -sf "http://127.0.0.1:$port/metrics" >"$T/metrics" || fail "scrape failed"
