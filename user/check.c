@@ -45,9 +45,9 @@ static void print_after_start(const struct privileges_after *after)
 {
 	printf("  %-46s uid %u (%s), capabilities %s, no_new_privs\n", "privileges after start-up",
 	       (unsigned)after->uid,
-	       after->uid_kept_for	? after->uid_kept_for
-	       : geteuid() == 0 ? "0 with -o or -- COMMAND"
-				  : "unchanged: not root",
+	       after->uid_kept_for ? after->uid_kept_for
+	       : geteuid() == 0	   ? "0 with -o or -- COMMAND"
+				   : "unchanged: not root",
 	       after->cap_bpf ? "CAP_BPF only" : "none");
 	if (after->landlock_abi)
 		printf("  %-46s ABI %d: reads /proc, /sys, cgroup2; writes only beneath -o's "
@@ -97,11 +97,11 @@ int run_check(const struct fs_options *opts)
 				  hf->stack_size_measured);
 		/* What a run with these options keeps (a child tries the map read). */
 		privileges_predict(&loader, opts, &after);
-		after_start = json_pack(
-		    "{s:i, s:b, s:b, s:o, s:b}", "uid", (int)after.uid, "cap_bpf", after.cap_bpf,
-		    "no_new_privs", 1, "landlock_abi",
-		    after.landlock_abi ? json_integer(after.landlock_abi) : json_null(), "seccomp",
-		    after.seccomp);
+		after_start =
+		    json_pack("{s:i, s:b, s:b, s:o, s:b}", "uid", (int)after.uid, "cap_bpf",
+			      after.cap_bpf, "no_new_privs", 1, "landlock_abi",
+			      after.landlock_abi ? json_integer(after.landlock_abi) : json_null(),
+			      "seccomp", after.seccomp);
 		loader_stop(&loader);
 	} else {
 		core_ok = false;

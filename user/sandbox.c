@@ -68,8 +68,9 @@ static int add_path_rule(int ruleset, int dir_fd, uint64_t access)
 {
 	struct ll_path_beneath_attr rule = {.allowed_access = access, .parent_fd = dir_fd};
 
-	return syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &rule, 0) ? -errno
-											  : 0;
+	if (syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &rule, 0))
+		return -errno;
+	return 0;
 }
 
 int landlock_apply(const char *const *read_paths, int write_dir_fd, bool scope_signals)
@@ -130,6 +131,7 @@ int landlock_apply(const char *const *read_paths, int write_dir_fd, bool scope_s
 #endif
 
 #ifdef FS_AUDIT_ARCH
+/* clang-format off */
 static const int denied_calls[] = {
 	__NR_execve, __NR_execveat, __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev,
 	__NR_kcmp, __NR_pidfd_getfd, __NR_socket, __NR_socketpair, __NR_setuid, __NR_setgid,
@@ -156,18 +158,18 @@ static const int denied_calls[] = {
 /* bpf() commands that make or attach something: the maps and programs are loaded and attached
  * before the filter, and only read (lookups, deletes, object information) after. */
 static const int denied_bpf_commands[] = {
-	BPF_MAP_CREATE,	      BPF_PROG_LOAD,	     BPF_OBJ_PIN,	  BPF_OBJ_GET,
-	BPF_PROG_ATTACH,      BPF_PROG_DETACH,	     BPF_PROG_TEST_RUN,	  BPF_PROG_GET_FD_BY_ID,
-	BPF_MAP_GET_FD_BY_ID, BPF_RAW_TRACEPOINT_OPEN, BPF_BTF_LOAD,	  BPF_BTF_GET_FD_BY_ID,
-	BPF_LINK_CREATE,      BPF_LINK_UPDATE,	     BPF_LINK_GET_FD_BY_ID, BPF_ENABLE_STATS,
-	BPF_ITER_CREATE,      BPF_PROG_BIND_MAP,
+	BPF_MAP_CREATE, BPF_PROG_LOAD, BPF_OBJ_PIN, BPF_OBJ_GET, BPF_PROG_ATTACH, BPF_PROG_DETACH,
+	BPF_PROG_TEST_RUN, BPF_PROG_GET_FD_BY_ID, BPF_MAP_GET_FD_BY_ID, BPF_RAW_TRACEPOINT_OPEN,
+	BPF_BTF_LOAD, BPF_BTF_GET_FD_BY_ID, BPF_LINK_CREATE, BPF_LINK_UPDATE,
+	BPF_LINK_GET_FD_BY_ID, BPF_ENABLE_STATS, BPF_ITER_CREATE, BPF_PROG_BIND_MAP,
 	36, /* BPF_TOKEN_CREATE (Linux 6.9) */
 };
+/* clang-format on */
 
 /* Threads (libraries may start some) are fine; new namespaces are not. */
-#define NAMESPACE_FLAGS                                                                  \
-	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID |      \
-	 CLONE_NEWNET | CLONE_NEWCGROUP)
+#define NAMESPACE_FLAGS                                                                            \
+	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | \
+	 CLONE_NEWCGROUP)
 
 #define NR_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define ARG0_LOW offsetof(struct seccomp_data, args[0]) /* little-endian: the low half first */
@@ -205,7 +207,8 @@ int seccomp_apply(void)
 	code[n++] = JUMP(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 0, 1);
 	code[n++] = RET_ERRNO(EPERM);
 	code[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-	code[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_bpf, 0, 2 * NR_OF(denied_bpf_commands) + 2);
+	code[n++] =
+	    JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_bpf, 0, 2 * NR_OF(denied_bpf_commands) + 2);
 	code[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW);
 	for (size_t i = 0; i < NR_OF(denied_bpf_commands); i++) {
 		code[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, denied_bpf_commands[i], 0, 1);

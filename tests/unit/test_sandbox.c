@@ -56,9 +56,8 @@ static int seccomp_body(void *arg)
 	/* What a run does keeps working: files, a map lookup reaching the kernel (EBADF). */
 	fd = open("/proc/self/status", O_RDONLY);
 	attr.map_fd = (__u32)-1;
-	if (!ASSERT_TRUE(fd >= 0) || !ASSERT_REFUSED(syscall(__NR_bpf, BPF_MAP_LOOKUP_ELEM, &attr,
-								 sizeof(attr)),
-							 EBADF))
+	if (!ASSERT_TRUE(fd >= 0) ||
+	    !ASSERT_REFUSED(syscall(__NR_bpf, BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)), EBADF))
 		return 1;
 	close(fd);
 	return 0;
