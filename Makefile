@@ -27,6 +27,12 @@ STATIC := 1
 export PKG_CONFIG_LIBDIR := /usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig
 OUTPUT ?= build/$(ARCH)
 endif
+# `make TEST_HOOKS=1`: a second binary, with the test suite's hooks (user/test_hooks.h), in
+# build/test-hooks/; a release build has none of them.
+ifeq ($(TEST_HOOKS),1)
+OUTPUT ?= build/test-hooks
+TEST_HOOKS_CFLAGS := -DFOLIOSTAT_TEST_HOOKS
+endif
 OUTPUT ?= build
 # The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
 BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
@@ -60,7 +66,7 @@ endif
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf -Iuser $(PKG_CFLAGS) \
-	  -DFOLIOSTAT_VERSION='"$(VERSION)"'
+	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS)
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP
 
 # tasks.bpf.c defines the shared maps; libbpf 1.1's linker needs the definition before the
@@ -184,6 +190,7 @@ vmtest:
 unit-tests: $(OUTPUT)/unit-tests
 
 check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor
+	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1
 	$(Q)tests/run-tests.sh
 
 # vmlinux/$(ARCH)/vmlinux.h from BTF: this kernel's, or for another architecture a kernel image

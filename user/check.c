@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 
 #include "loader.h"
+#include "privileges.h"
 #include "report.h"
 
 #define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
@@ -38,6 +39,27 @@ static void read_mode(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
+/* What a run keeps once its probes are attached (privileges.h); --check takes neither -o nor
+ * a command, so the uid is a plain run's. */
+static void print_after_start(const struct privileges_after *after)
+{
+	printf("  %-46s uid %u (%s), capabilities %s, no_new_privs\n", "privileges after start-up",
+	       (unsigned)after->uid,
+	       after->uid_kept_for ? after->uid_kept_for
+	       : geteuid() == 0	   ? "0 with -o or -- COMMAND"
+				   : "unchanged: not root",
+	       after->cap_bpf ? "CAP_BPF only" : "none");
+	if (after->landlock_abi)
+		printf("  %-46s ABI %d: reads /proc, /sys, cgroup2; writes only beneath -o's "
+		       "directory\n",
+		       "Landlock", after->landlock_abi);
+	else
+		printf("  %-46s absent (kernel without it, or not enabled at boot)\n", "Landlock");
+	printf("  %-46s %s\n", "seccomp filter",
+	       after->seccomp ? "on: no exec, ptrace, new sockets, uid changes, mounts, BPF loads"
+			      : "off (kernel or architecture without seccomp filters)");
+}
+
 int run_check(const struct fs_options *opts)
 {
 	char err[512] = "", thp[32], defrag[32];
@@ -46,6 +68,8 @@ int run_check(const struct fs_options *opts)
 	bool btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	bool cap_bpf, cap_perfmon, loaded, core_ok = true;
 	json_t *probes = json_object(), *record, *attribution = json_null(), *stack = json_null();
+	json_t *after_start = json_null();
+	struct privileges_after after;
 
 	uname(&uts);
 	capng_get_caps_process();
@@ -71,17 +95,25 @@ int run_check(const struct fs_options *opts)
 			      "preemptible", hf->preemptible);
 		stack = json_pack("{s:I, s:b}", "bytes", (json_int_t)hf->stack_size, "measured",
 				  hf->stack_size_measured);
+		/* What a run with these options keeps (a child tries the map read). */
+		privileges_predict(&loader, opts, &after);
+		after_start =
+		    json_pack("{s:i, s:b, s:b, s:o, s:b}", "uid", (int)after.uid, "cap_bpf",
+			      after.cap_bpf, "no_new_privs", 1, "landlock_abi",
+			      after.landlock_abi ? json_integer(after.landlock_abi) : json_null(),
+			      "seccomp", after.seccomp);
 		loader_stop(&loader);
 	} else {
 		core_ok = false;
 	}
 
 	if (opts->json) {
-		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b}, s:{s:s, s:s}, s:b, s:o, "
-				   "s:o, s:o, s:s?, s:b}}",
+		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b, s:o}, s:{s:s, s:s}, s:b, "
+				   "s:o, s:o, s:o, s:s?, s:b}}",
 				   "schema", 1, "check", "kernel", uts.release, "btf", btf,
 				   "privileges", "euid", (int)geteuid(), "cap_bpf", cap_bpf,
-				   "cap_perfmon", cap_perfmon, "thp", "enabled", thp, "defrag",
+				   "cap_perfmon", cap_perfmon, "after_start", after_start, "thp",
+				   "enabled", thp, "defrag",
 				   defrag, "mglru", host_mglru_enabled(), "attribution",
 				   attribution, "kernel_stack", stack, "probes", probes, "error",
 				   loaded ? NULL : err, "usable", core_ok);
@@ -97,6 +129,9 @@ int run_check(const struct fs_options *opts)
 		       btf ? "present" : "missing (needs CONFIG_DEBUG_INFO_BTF=y)");
 		printf("  %-46s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges",
 		       (int)geteuid(), cap_bpf ? "yes" : "no", cap_perfmon ? "yes" : "no");
+		if (json_is_object(after_start))
+			print_after_start(&after);
+		json_decref(after_start);
 		printf("  %-46s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
 		printf("  %-46s %s\n", "multi-generational LRU",
 		       host_mglru_enabled() ? "on" : "off");

@@ -35,6 +35,7 @@
 #include "check.h"
 #include "self.h"
 #include "series.h"
+#include "test_hooks.h"
 #include "window.h"
 
 /* One-shot mode still reads the table this often, so exited and idle threads leave it during
@@ -702,6 +703,7 @@ int main(int argc, char **argv)
 	struct output_file file = {.dir_fd = -1};
 	struct collector collector;
 	struct http_server server = {.listen_fd = -1};
+	struct privileges_after privileges;
 	char err[512];
 	int stats_fd = 0;
 	int ret;
@@ -797,10 +799,14 @@ int main(int argc, char **argv)
 		ret = collector_open(&collector, &loader, &opts, err, sizeof(err));
 	if (!ret) {
 		/* The last step of start-up: from here on, everything is counted. */
-		ret = drop_privileges(&loader, err, sizeof(err));
+		ret = drop_privileges(&loader, &opts, file.dir_fd, &privileges, err, sizeof(err));
 		/* Records are written without privileges: try one now, not after a whole run. */
 		if (!ret && opts.output)
 			ret = output_file_try(&file, err, sizeof(err));
+#ifdef FOLIOSTAT_TEST_HOOKS
+		if (!ret && opts.test_escape)
+			test_escape(opts.test_escape);
+#endif
 		if (!ret && opts.command) {
 			command_pid = command.pid;
 			collector.command = &command;

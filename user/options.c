@@ -30,6 +30,7 @@ enum {
 	OPT_FILES,
 	OPT_MAX_FILES,
 	OPT_WEB_CONFIG,
+	OPT_TEST_ESCAPE,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +59,9 @@ static const struct option long_options[] = {
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+#ifdef FOLIOSTAT_TEST_HOOKS /* make TEST_HOOKS=1 only: see test_hooks.h */
+    {"test-escape", required_argument, NULL, OPT_TEST_ESCAPE},
+#endif
     {},
 };
 
@@ -428,6 +432,11 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		case OPT_CHECK:
 			opts->check = true;
 			break;
+#ifdef FOLIOSTAT_TEST_HOOKS
+		case OPT_TEST_ESCAPE:
+			opts->test_escape = optarg;
+			break;
+#endif
 		case 'v':
 			opts->verbose = true;
 			break;

@@ -61,6 +61,9 @@ struct fs_options {
 	int nr_cgroups;
 	/* The same cgroups found on the host (main.c, with cgroups.c), for the loader. */
 	struct fs_cgroup_ref cgroup_refs[FS_MAX_CGROUP_FILTERS];
+#ifdef FOLIOSTAT_TEST_HOOKS
+	const char *test_escape; /* --test-escape FILE (test builds only: test_hooks.h) */
+#endif
 };
 
 enum fs_parse_result {

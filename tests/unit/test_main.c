@@ -8,6 +8,7 @@ static const struct unit_test *const groups[] = {
     kernel_counters_tests, cgroup_names_tests, cgroup_labels_tests,
     series_tests, exposition_tests, file_table_tests,
     web_config_tests,
+    sandbox_tests,
 };
 
 int main(int argc, char **argv)

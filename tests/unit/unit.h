@@ -70,5 +70,6 @@ extern const struct unit_test cgroup_labels_tests[];
 extern const struct unit_test series_tests[];
 extern const struct unit_test exposition_tests[];
 extern const struct unit_test file_table_tests[];
+extern const struct unit_test sandbox_tests[];
 
 #endif

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The test build's hooks (see test_hooks.h); nothing in a release build. */
+#include "test_hooks.h"
+
+#ifdef FOLIOSTAT_TEST_HOOKS
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+/* "foliostat test: WHAT: succeeded", or the error that stopped it. */
+static void say(const char *what, int error)
+{
+	fprintf(stderr, "foliostat test: %s: %s\n", what, error ? strerror(error) : "succeeded");
+}
+
+static int try_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0600);
+	int error = 0;
+
+	if (fd < 0)
+		return errno;
+	if ((flags & O_ACCMODE) != O_RDONLY && write(fd, "escaped\n", 8) != 8)
+		error = errno;
+	close(fd);
+	return error;
+}
+
+void test_escape(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char beside[4096];
+	pid_t child;
+	int fd, status;
+
+	snprintf(beside, sizeof(beside), "%.*s/escaped", slash ? (int)(slash - path) : 1,
+		 slash ? path : ".");
+	say("read", try_open(path, O_RDONLY));
+	say("write", try_open(path, O_WRONLY | O_APPEND));
+	say("create", try_open(beside, O_WRONLY | O_CREAT | O_EXCL));
+	/* In a child, so that a successful exec does not end foliostat: it exits 0 (true). */
+	child = fork();
+	if (child == 0) {
+		char *argv[] = {"true", NULL}, *envp[] = {NULL};
+
+		execve("/bin/true", argv, envp);
+		_exit(errno);
+	}
+	if (child < 0)
+		say("exec", errno);
+	else if (waitpid(child, &status, 0) == child)
+		say("exec", WIFEXITED(status) ? WEXITSTATUS(status) : EINTR);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	say("socket", fd < 0 ? errno : 0);
+	if (fd >= 0)
+		close(fd);
+}
+#endif
