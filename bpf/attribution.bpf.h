@@ -70,8 +70,13 @@ static __noinline struct fs_counters *thread_entry(struct fs_cpu *cpu, __u64 key
 			linked = NULL;
 	}
 	if (!linked) {
+		/* Read before judging: a move the judgement may have missed counts after it. */
+		__u32 moves = *(volatile __u32 *)&fs_moves;
+
 		if (!selected(cpu, bpf_get_current_task())) {
+			/* No entry: the gen of the mark is the moves it was judged after. */
 			ref->index = FS_UNSELECTED;
+			ref->gen = moves;
 			return &cpu->unselected;
 		}
 		/* Made in the thread's own context, always: its cgroup is the current one. */
@@ -148,11 +153,13 @@ static __always_inline struct fs_counters *running_counters(struct fs_cpu *cpu,
 	struct fs_task *entry;
 
 	/* One test on the path of every event for the three marks, all above any index (the
-	 * third, FS_NO_ENTRY, is found by the lookup failing, below). */
+	 * third, FS_NO_ENTRY, is found by the lookup failing, below). A thread outside the
+	 * selection stays so until a task moves to another cgroup (it may be this one): then it
+	 * is judged again, through the failing lookup. */
 	if (index >= FS_UNSELECTED) {
 		if (index == FS_UNTRACKED)
 			return &cpu->untracked;
-		if (index == FS_UNSELECTED)
+		if (index == FS_UNSELECTED && run->gen == *(volatile __u32 *)&fs_moves)
 			return &cpu->unselected;
 	}
 	entry = bpf_map_lookup_elem(&fs_tasks, &index);

@@ -124,9 +124,9 @@ static __always_inline bool selected(struct fs_cpu *cpu, __u64 task)
 
 /*
  * The entry of process `tgid` started at `start`, made if it has none, named from `leader_comm`
- * (a kernel address), in cgroup `cgroup`; NULL when the table is full. Its events are rare
- * (collapses, stalls), and threads of the process on several CPUs share it: its counters take
- * atomic adds.
+ * (a kernel address), in cgroup `cgroup` (its leader's: see fs_cgroup_attach, tasks.bpf.c);
+ * NULL when the table is full. Its events are rare (collapses, stalls), and threads of the
+ * process on several CPUs share it: its counters take atomic adds.
  */
 static __always_inline struct fs_proc *proc_entry(__u32 tgid, const char *leader_comm,
 						  __u64 cgroup, __u64 start)

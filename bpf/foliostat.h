@@ -152,10 +152,11 @@ struct fs_counters {
 struct fs_entry_head {
 	__u64 key;    /* whose entry it is; valid once the entry is marked taken */
 	__u32 gen;    /* bumped by the loader when it unlinks the entry (and by BPF, see exited) */
-	__u32 exited; /* thread table: the thread has exited (set at sched_process_exit), or moved
-		       * to another cgroup: BPF then unlinked the entry itself (FS_ENTRY_MOVED);
-		       * either table: BPF unlinked it for a new process that took its pid
-		       * (FS_ENTRY_REUSED, entries.bpf.h) */
+	__u32 exited; /* thread table: the thread has exited (set at sched_process_exit); either
+		       * table: it moved to another cgroup (its process's leader, for a process
+		       * entry): BPF then unlinked the entry itself (FS_ENTRY_MOVED), or BPF
+		       * unlinked it for a new process that took its pid (FS_ENTRY_REUSED,
+		       * entries.bpf.h) */
 	char comm[FS_COMM_LEN]; /* the thread group leader's name, following its renames */
 	__u64 cgroup; /* the id of its cgroup (v2) when the entry was made: a thread that moves
 		       * gets a new entry (tasks.bpf.c), so its events stay where they happened */
@@ -263,7 +264,8 @@ struct fs_running {
 	__u64 stack; /* its stack's base, as an offset from the struct fs_cpu's own address */
 	__u32 index; /* of its entry, FS_NO_ENTRY until an event finds it, FS_UNTRACKED if the
 		      * table had no room */
-	__u32 gen;   /* the entry's gen when it was found */
+	__u32 gen;   /* the entry's gen when it was found; with FS_UNSELECTED, the cgroup moves
+		      * counted when the thread was judged (fs_moves, maps.bpf.h) */
 };
 
 #define FS_NO_ENTRY 0xffffffffU

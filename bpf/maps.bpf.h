@@ -92,6 +92,10 @@ FS_MAP struct {
 	__type(value, __u8);
 } fs_followed SEC(".maps");
 
+/* Cgroup moves so far (tasks.bpf.c counts them): a thread found outside a --cgroup selection is
+ * judged again at its next event once any task has moved since (attribution.bpf.h). */
+FS_MAP __u32 fs_moves;
+
 static __always_inline struct fs_cpu *this_cpu(void)
 {
 	__u32 zero = 0;

@@ -97,7 +97,9 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	}
 	if (!selected(cpu, bpf_get_current_task()))
 		return; /* outside the selection: in the system figures above only */
-	proc = proc_entry(task->tgid, task->group_leader->comm, bpf_get_current_cgroup_id(),
+	/* A process's cgroup is its leader's (threads may be in other threaded cgroups). */
+	proc = proc_entry(task->tgid, task->group_leader->comm,
+			  BPF_CORE_READ(task, group_leader, cgroups, dfl_cgrp, kn, id),
 			  task->group_leader->start_boottime);
 	if (!proc) {
 		fs_count(cpu, cpu->stalls_untracked[kind], 1);

@@ -84,30 +84,93 @@ int BPF_PROG(fs_task_exit)
 }
 
 /*
- * A thread moved to another cgroup: its events from now on belong there. Its entry (made in the
- * old cgroup) is retired here, in the mover's context: marked moved (the loader reports it
- * and frees it as it does an exited thread's, without unlinking it again), unlinked from the
- * index, and its gen bumped, which makes every reference to it stale (the CPUs' records and
- * caches): the thread's next event makes a new entry in its new cgroup. Events racing the move
- * on another CPU land on either side of it. The CPU's record of a thread that moves itself is
- * cleared too: one outside a --cgroup selection has no entry to retire, and is judged again at
- * its next event.
+ * Tasks moved to another cgroup: their events from now on belong there. cgroup_attach_task()
+ * fires once per move, after it has moved every task: with the thread a write to cgroup.threads
+ * names, or with the leader of a process a write to cgroup.procs moves whole (`threadgroup`),
+ * whose other threads the tracepoint does not name: they are found on the process's list of
+ * threads. Each moved thread's entry (made in the old cgroup) is retired here, in the mover's
+ * context: marked moved (the loader reports it and frees it as it does an exited thread's,
+ * without unlinking it again), unlinked from the index, and its gen bumped, which makes every
+ * reference to it stale (the CPUs' records and caches): the thread's next event makes a new
+ * entry in its new cgroup. An entry is retired only if the thread's cgroup (v2) is no longer
+ * the entry's: a move in a v1 hierarchy changes nothing here. Events racing the move on another
+ * CPU land on either side of it; an entry being made during the move by the thread itself,
+ * before the walk, with the cgroup it read before the move, stays in the old cgroup until the
+ * loader frees it (the first read in which the thread is idle).
+ *
+ * The process's entry (collapse outcomes and stalls; its cgroup is its leader's) is retired in
+ * the same way when the leader moves. Threads outside a --cgroup selection have no entry: the
+ * count of moves tells their CPUs' records to judge them again (attribution.bpf.h).
  */
-SEC("tp_btf/cgroup_attach_task")
-int BPF_PROG(fs_cgroup_attach, struct cgroup *dst, const char *path, struct task_struct *task)
-{
-	struct fs_cpu *cpu = this_cpu();
-	__u64 key = thread_key(task);
-	struct fs_entry_ref *ref = bpf_map_lookup_elem(&fs_tasks_index, &key);
-	struct fs_entry_head *head = ref ? entry_checked(&fs_tasks, key, *ref) : NULL;
 
-	if (head && head->cgroup != dst->kn->id) {
+/* The most threads one walk visits: PID_MAX_LIMIT on 64-bit kernels (4M pids), more threads
+ * than one process can have, so a walk always ends at the end of the list. bpf_loop() allows
+ * 8M. */
+#define FS_MAX_MOVED_THREADS (1U << 22)
+
+/* Retire the entry of `key` in the table of `index`/`values` if it was made in a cgroup other
+ * than `cgroup`. */
+static __always_inline void retire_moved(void *index, void *values, __u64 key, __u64 cgroup)
+{
+	struct fs_entry_ref *ref = bpf_map_lookup_elem(index, &key);
+	struct fs_entry_head *head = ref ? entry_checked(values, key, *ref) : NULL;
+
+	if (head && head->cgroup != cgroup) {
 		head->exited = FS_ENTRY_MOVED;
-		bpf_map_delete_elem(&fs_tasks_index, &key);
+		bpf_map_delete_elem(index, &key);
 		__sync_fetch_and_add(&head->gen, 1);
 	}
-	if (cpu && task == bpf_get_current_task_btf() && cpu->running.key == key)
-		cpu->running.index = FS_NO_ENTRY;
+}
+
+/* The thread at `task` (a kernel address, read with probe reads: the list gives no typed
+ * pointer) has moved: retire its entry if it is in another cgroup. */
+static __always_inline void retire_moved_thread(struct task_struct *task)
+{
+	__u32 pid = BPF_CORE_READ(task, pid);
+
+	if (pid) /* idle tasks never move */
+		retire_moved(&fs_tasks_index, &fs_tasks, FS_THREAD_KEY(BPF_CORE_READ(task, tgid), pid),
+			     BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id));
+}
+
+/* Where a walk of a process's threads is: the list's head (in its signal_struct) and the node
+ * (a thread's thread_node) last visited, as kernel addresses. */
+struct thread_walk {
+	__u64 head;
+	__u64 node;
+};
+
+static long retire_next_thread(__u64 i, struct thread_walk *walk)
+{
+	struct list_head *at = (struct list_head *)walk->node;
+	__u64 node = (__u64)BPF_CORE_READ(at, next);
+
+	if (!node || node == walk->head)
+		return 1;
+	walk->node = node;
+	retire_moved_thread(
+	    (struct task_struct *)(node - bpf_core_field_offset(struct task_struct, thread_node)));
+	return 0;
+}
+
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(fs_cgroup_attach, struct cgroup *dst, const char *path, struct task_struct *task,
+	     bool threadgroup)
+{
+	struct thread_walk walk;
+
+	__sync_fetch_and_add(&fs_moves, 1);
+	if (threadgroup) {
+		walk.head = (__u64)BPF_CORE_READ(task, signal) +
+			    bpf_core_field_offset(struct signal_struct, thread_head);
+		walk.node = walk.head;
+		bpf_loop(FS_MAX_MOVED_THREADS, retire_next_thread, &walk, 0);
+	} else {
+		retire_moved_thread(task);
+	}
+	if (task->pid == task->tgid)
+		retire_moved(&fs_procs_index, &fs_procs, task->tgid,
+			     BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id));
 	return 0;
 }
 

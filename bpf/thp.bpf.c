@@ -39,7 +39,7 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 	if (!selected(cpu, (__u64)owner))
 		return;
 	entry = proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm),
-			   BPF_CORE_READ(owner, cgroups, dfl_cgrp, kn, id),
+			   BPF_CORE_READ(owner, group_leader, cgroups, dfl_cgrp, kn, id),
 			   BPF_CORE_READ(owner, group_leader, start_boottime));
 	if (entry) /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
 		__sync_fetch_and_add(&entry->counters.thp.results[event][bucket], 1);

@@ -28,6 +28,9 @@
  *   workload [--name HEX] [--linger SECS] reuse A,B[,hold]   a child touches A pages and exits,
  *                                                        then a second one takes its pid and
  *                                                        touches B (needs root)
+ *   workload moved N,PAGES    N threads (the leader among them) fault, then the process stops
+ *                             for the test to move it (see action_moved); then every thread
+ *                             but the leader touches PAGES pages
  *
  * --name sets the process name to the given bytes (hex), to test hostile names; --in-cgroup DIR
  * runs the action in a child born in cgroup DIR.
@@ -338,6 +341,94 @@ static void action_hop(long pages)
 		die("pthread_create");
 	pthread_join(thread, NULL);
 	printf("{\"pid\":%d,\"action\":\"hop\",\"pages_touched\":%ld}\n", getpid(), pages);
+}
+
+/*
+ * moved N,PAGES: the threads of a process that moves to another cgroup. N threads (the leader
+ * and N - 1 others) each touch 16 pages, so that each has done something where it was born; then
+ * the process stops and prints {"pid": P, "tids": [the others' tids], "minflt": N, "majflt": N}
+ * (its faults so far, getrusage(RUSAGE_SELF)), and waits for a byte on stdin: meanwhile the test
+ * moves the process, or some of its threads. Then each thread but the leader touches PAGES pages
+ * and the process prints {"pid": P, "action": "moved", "pages_touched": (N - 1) * PAGES,
+ * "threads": [{"tid": T, "minflt": N, "majflt": N}]}: each of those threads' faults since it
+ * stopped (getrusage(RUSAGE_THREAD)), all of which happened after the move. Only pipes and
+ * a barrier order the steps: nothing guesses how long one takes.
+ */
+struct moved_thread {
+	pthread_t thread;
+	pid_t tid;
+	long pages;
+	int go[2];		  /* the leader writes a byte when the thread may go on */
+	pthread_barrier_t *stopped; /* every thread has faulted where it was born */
+	struct rusage before, after;
+};
+
+static void *moved_thread_main(void *arg)
+{
+	struct moved_thread *t = arg;
+	size_t len = (size_t)t->pages * page_size;
+	char byte;
+
+	t->tid = (pid_t)syscall(SYS_gettid);
+	action_pages_quiet(16);
+	getrusage(RUSAGE_THREAD, &t->before);
+	pthread_barrier_wait(t->stopped);
+	if (read(t->go[0], &byte, 1) != 1)
+		die("read");
+	touch(map_small_pages(len), len);
+	getrusage(RUSAGE_THREAD, &t->after);
+	return NULL;
+}
+
+static void action_moved(const char *arg)
+{
+	long nr = 0, pages = 0;
+	struct moved_thread *threads;
+	static char stop_line[16384]; /* room for 1024 tids */
+	pthread_barrier_t stopped;
+	struct rusage self;
+	char byte;
+	int at;
+
+	if (sscanf(arg, "%ld,%ld", &nr, &pages) != 2 || nr < 2 || nr > 1024 || pages <= 0)
+		die("moved N,PAGES");
+	threads = calloc(nr - 1, sizeof(*threads));
+	if (!threads || pthread_barrier_init(&stopped, NULL, nr))
+		die("calloc");
+	for (long i = 0; i < nr - 1; i++) {
+		threads[i].pages = pages;
+		threads[i].stopped = &stopped;
+		if (pipe(threads[i].go))
+			die("pipe");
+		if ((errno = pthread_create(&threads[i].thread, NULL, moved_thread_main, &threads[i])))
+			die("pthread_create");
+	}
+	action_pages_quiet(16);
+	pthread_barrier_wait(&stopped);
+	/* From the count to the move, nothing may fault: the line is made in memory touched
+	 * already, and written and the answer read without stdio (whose first use allocates). */
+	memset(stop_line, 0, sizeof(stop_line));
+	at = snprintf(stop_line, sizeof(stop_line), "{\"pid\":%d,\"tids\":[", getpid());
+	for (long i = 0; i < nr - 1; i++)
+		at += snprintf(stop_line + at, sizeof(stop_line) - at, "%s%d", i ? "," : "",
+			       threads[i].tid);
+	getrusage(RUSAGE_SELF, &self);
+	at += snprintf(stop_line + at, sizeof(stop_line) - at, "],\"minflt\":%ld,\"majflt\":%ld}\n",
+		       self.ru_minflt, self.ru_majflt);
+	if (write(STDOUT_FILENO, stop_line, at) != at || read(STDIN_FILENO, &byte, 1) != 1)
+		die("stop");
+	for (long i = 0; i < nr - 1; i++)
+		if (write(threads[i].go[1], "g", 1) != 1)
+			die("write");
+	for (long i = 0; i < nr - 1; i++)
+		pthread_join(threads[i].thread, NULL);
+	printf("{\"pid\":%d,\"action\":\"moved\",\"pages_touched\":%ld,\"threads\":[", getpid(),
+	       (nr - 1) * pages);
+	for (long i = 0; i < nr - 1; i++)
+		printf("%s{\"tid\":%d,\"minflt\":%ld,\"majflt\":%ld}", i ? "," : "", threads[i].tid,
+		       threads[i].after.ru_minflt - threads[i].before.ru_minflt,
+		       threads[i].after.ru_majflt - threads[i].before.ru_majflt);
+	printf("]}\n");
 }
 
 /* Process churn: many processes that live and die within a window. */
@@ -831,7 +922,7 @@ int main(int argc, char **argv)
 				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
 				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | hugetlb N | "
 				"collapse MIB | compact NODE | tlbflip N | forks N | family N,M | ring N | "
-				"hop N | reuse A,B[,hold]\n"
+				"hop N | reuse A,B[,hold] | moved N,PAGES\n"
 				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
 				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
 		return 2;
@@ -866,6 +957,8 @@ int main(int argc, char **argv)
 		action_hop(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "reuse") == 0)
 		action_reuse(argv[i + 1]);
+	else if (strcmp(argv[i], "moved") == 0)
+		action_moved(argv[i + 1]);
 	else {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;

@@ -287,7 +287,8 @@ int snapshot_add_procs(struct snapshot *snap, struct table *t)
 		table_copy(t, t->live[i], &now);
 		err = add_proc(snap, &now, last, false, &grew);
 		*last = now;
-		if (!grew)
+		/* Retired by a move (BPF unlinked it): freed once reported, as a thread's. */
+		if (!grew || now.head.exited)
 			table_mark_unlink(t, i);
 	}
 	return err ? err : table_unlink_marked(t);

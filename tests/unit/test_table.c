@@ -248,11 +248,72 @@ static bool an_entry_retired_for_a_reused_pid_keeps_the_new_one_linked(void)
 	return ok;
 }
 
+static struct fs_proc proc_entries[64];
+static __u64 proc_taken[1];
+
+/* BPF's part for the process table: take entry `index` for process `tgid`, and count stalls. */
+static void take_proc(__u32 index, __u32 tgid, __u64 stalls)
+{
+	proc_entries[index].head.key = tgid;
+	proc_entries[index].counters.stalls[0].count += stalls;
+	proc_taken[0] |= 1ULL << index;
+}
+
+static __u64 stalls_of(const struct snapshot *s, __u32 tgid, bool late)
+{
+	__u64 sum = 0;
+
+	for (size_t i = 0; i < s->nr_procs; i++)
+		if (s->procs[i].tgid == tgid && s->procs[i].late == late)
+			sum += s->procs[i].counts.stalls[0].count;
+	return sum;
+}
+
+/* A process entry BPF retired when its leader moved to another cgroup (it unlinked the key
+ * itself, and the process's next stall made a new entry under the same key) is reported, then
+ * freed as an exited thread's: its late counts read once, its key left to the new entry, which
+ * stays live. */
+static bool a_moved_process_entry_is_freed_once_reported(void)
+{
+	struct snapshot snap = {0};
+	struct table t;
+	bool ok;
+
+	memset(proc_entries, 0, sizeof(proc_entries));
+	memset(proc_taken, 0, sizeof(proc_taken));
+	memset(&kernel, 0, sizeof(kernel));
+	table_init(&t, proc_entries, proc_taken, sizeof(struct fs_proc), 64, &fake_ops);
+	take_proc(2, 42, 3);
+	ok = ASSERT_EQ(snapshot_add_procs(&snap, &t), 0) && ASSERT_EQ(stalls_of(&snap, 42, false), 3);
+	snapshot_free(&snap);
+	/* The move: a stall just before it, the retirement, a stall in the new cgroup. */
+	proc_entries[2].counters.stalls[0].count += 1;
+	proc_entries[2].head.exited = FS_ENTRY_MOVED;
+	proc_entries[2].head.gen++;
+	take_proc(5, 42, 2);
+	ok = ok && ASSERT_EQ(snapshot_add_procs(&snap, &t), 0) &&
+	     ASSERT_EQ(stalls_of(&snap, 42, false), 3) && ASSERT_EQ(t.nr_live, 1) &&
+	     ASSERT_EQ(t.live[0], 5) && ASSERT_EQ(t.nr_unlinked, 1) &&
+	     ASSERT_EQ(kernel.nr_unlinked, 0) && ASSERT_EQ(proc_entries[2].head.gen, 2);
+	snapshot_free(&snap);
+	/* A late stall of the retired entry, then its last read: read once, then given back. */
+	proc_entries[2].counters.stalls[0].count += 1;
+	proc_entries[5].counters.stalls[0].count += 1;
+	ok = ok && ASSERT_EQ(snapshot_add_procs(&snap, &t), 0) &&
+	     ASSERT_EQ(stalls_of(&snap, 42, true), 1) && ASSERT_EQ(stalls_of(&snap, 42, false), 1) &&
+	     ASSERT_EQ(kernel.nr_given_back, 1) && ASSERT_EQ(kernel.given_back[0], 2) &&
+	     ASSERT_EQ(kernel.nr_unlinked, 0) && ASSERT_EQ(t.nr_live, 1);
+	snapshot_free(&snap);
+	table_close(&t);
+	return ok;
+}
+
 const struct unit_test table_tests[] = {
     UNIT_TEST(taken_entries_become_live),
     UNIT_TEST(idle_entries_are_unlinked_not_freed),
     UNIT_TEST(late_counts_are_read_once_then_the_entry_is_freed),
     UNIT_TEST(every_count_is_read_exactly_once),
     UNIT_TEST(an_entry_retired_for_a_reused_pid_keeps_the_new_one_linked),
+    UNIT_TEST(a_moved_process_entry_is_freed_once_reported),
     {},
 };
