@@ -218,7 +218,9 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 		long_paths[p][4094] = (char)('0' + p);
 	}
 	r.faults_measured[FS_FAULT_MINOR] = true;
+	r.faults_measured[FS_FAULT_READ] = true;
 	r.stall_measured[FS_STALL_COMPACTION] = true;
+	system.total.fault_kinds[(1 * FS_NR_FAULT_ACCESSES + 2) * FS_NR_FAULT_CAUSES + 1] = 5;
 	for (int i = 0; i < 3; i++) {
 		rows_[i].counters.minor_faults = 10 + i;
 		system.total.minor_faults += 10 + i;
@@ -231,6 +233,9 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
 	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
 	     samples_well_formed(e.text) &&
+	     /* a fault kind's first index: two labels */
+	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
+				     "access=\"exec\",cause=\"protection\"} 5\n") &&
 	     ASSERT_CONTAINS(e.text, "unit=\"evil\xef\xbf\xbd]0;pwned\xef\xbf\xbd\xef\xbf\xbd"
 				     ".service~") &&
 	     ASSERT_TRUE(!strchr(e.text, '\x1b'));
