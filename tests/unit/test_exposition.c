@@ -154,8 +154,10 @@ static bool a_reused_pid_has_a_series_of_its_own(void)
 	struct host_info host = {.page_size = 4096};
 	struct fs_report r = {.host = &host};
 	struct fs_options opts = {.by = FS_BY_PROCESS, .max_series = 10};
-	struct process_row rows_a[2] = {{.tgid = 42, .start = 1500000000, .comm = "w", .events = 5},
-					{.tgid = 42, .start = 2000001999, .comm = "w", .events = 7}};
+	struct process_row rows_a[2] = {
+	    {.tgid = 42, .start = 1500000000, .comm = "w", .events = 5},
+	    {.tgid = 42, .start = 2000001999, .comm = "w", .events = 7},
+	};
 	struct process_table rows = {.rows = rows_a, .nr = 2};
 	struct system_totals system = {0};
 	struct kernel_counters kernel = {0};
