@@ -13,13 +13,18 @@ reuse_workload() {
 	reuse_read "$1" "$2"
 }
 
+# child_minflt JSON_LINE first|second: that child's minor faults in the workload's line.
+child_minflt() {
+	python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]]["minflt"])' "$1" "$2"
+}
+
 # reuse_read A B: the same, from a workload that has ended.
 reuse_read() {
 	local line
 	line=$(tail -1 "$T/workload")
 	REUSED=$(json_field "$line" child)
-	FIRST_MINFLT=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["first"]["minflt"])' "$line")
-	SECOND_MINFLT=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["second"]["minflt"])' "$line")
+	FIRST_MINFLT=$(child_minflt "$line" first)
+	SECOND_MINFLT=$(child_minflt "$line" second)
 	echo "pid $REUSED reused (attempts: $(json_field "$line" attempts)): the first had" \
 		"$FIRST_MINFLT minor faults, the second $SECOND_MINFLT (wait4)"
 	# Each did at least its pages' worth: no guess is made below, the counts are wait4's.

@@ -185,6 +185,9 @@ struct figure_labels {
 	const char *name_b;
 	const char *const *values_b;
 	int nr_b;
+	const char
+	    *name_a2; /* a second label of the first index (a fault kind's access), or NULL */
+	const char *const *values_a2;
 };
 
 /* The extra labels of each (a, b): the same for every group, so made once per family; "" for a
@@ -213,6 +216,9 @@ static void figure_extras(const struct figure_labels *l, struct figure_extras *o
 				continue;
 			if ((l->nr_a &&
 			     !label_pair(text, sizeof(out->text[0]), l->name_a, l->values_a[a])) ||
+			    (l->nr_a && l->name_a2 &&
+			     !label_pair(text, sizeof(out->text[0]), l->name_a2,
+					 l->values_a2[a])) ||
 			    (l->nr_b &&
 			     !label_pair(text, sizeof(out->text[0]), l->name_b, l->values_b[b])))
 				text[0] = '\0';
@@ -408,64 +414,64 @@ static void thread_metrics(struct expo *x)
 {
 	const struct fs_report *r = x->r;
 	const char *tlb[FS_NR_TLB_REASONS], *lru[FS_NR_LRU_LISTS];
-	const char *mode_access[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
-	char mode_access_labels[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES][48];
+	const char *kind_mode[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
+	const char *kind_access[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
 	bool by_kind = r->faults_measured[FS_FAULT_READ];
 
 	group_and_system(x, "folios_allocated_total", "Folios allocated, by order and kind.",
 			 folios_allocated,
 			 &(struct figure_labels){"order", order_names, FS_NR_ORDERS, "kind",
-						 folio_kind_names, 2},
+						 folio_kind_names, 2, NULL, NULL},
 			 true);
-	group_and_system(x, "allocated_bytes_total", "Bytes of the folios allocated, by kind.",
-			 allocated_bytes,
-			 &(struct figure_labels){"kind", folio_kind_names, 2, NULL, NULL, 0}, true);
-	group_and_system(x, "pagecache_folios_added_total",
-			 "Folios added to the page cache, by order.", pagecache_folios,
-			 &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0},
-			 r->measured[HIST_PAGECACHE]);
+	group_and_system(
+	    x, "allocated_bytes_total", "Bytes of the folios allocated, by kind.", allocated_bytes,
+	    &(struct figure_labels){"kind", folio_kind_names, 2, NULL, NULL, 0, NULL, NULL}, true);
+	group_and_system(
+	    x, "pagecache_folios_added_total", "Folios added to the page cache, by order.",
+	    pagecache_folios,
+	    &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0, NULL, NULL},
+	    r->measured[HIST_PAGECACHE]);
 	group_and_system(x, "pagecache_added_bytes_total",
 			 "Bytes of the folios added to the page cache.", pagecache_bytes,
 			 &(struct figure_labels){0}, r->measured[HIST_PAGECACHE]);
-	group_and_system(x, "folio_allocations_failed_total",
-			 "Movable allocations that got no folio (a THP, mTHP or large page-cache "
-			 "folio that fell back to a smaller order), by order.",
-			 allocations_failed,
-			 &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0},
-			 r->measured[HIST_ALLOC_FAILED]);
+	group_and_system(
+	    x, "folio_allocations_failed_total",
+	    "Movable allocations that got no folio (a THP, mTHP or large page-cache "
+	    "folio that fell back to a smaller order), by order.",
+	    allocations_failed,
+	    &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0, NULL, NULL},
+	    r->measured[HIST_ALLOC_FAILED]);
 	group_and_system(
 	    x, "folios_discarded_total",
 	    "Movable large folios their allocating thread freed before they reached an "
 	    "LRU list (memory cgroup charge refused, or a race lost), by order.",
 	    folios_discarded,
-	    &(struct figure_labels){"order", large_order_names, FS_NR_ORDERS, NULL, NULL, 0},
+	    &(struct figure_labels){"order", large_order_names, FS_NR_ORDERS, NULL, NULL, 0, NULL,
+				    NULL},
 	    r->measured[HIST_DISCARDED]);
 	group_and_system(x, "thp_fault_alloc_total",
 			 "THP faults that got a huge page (the memory cgroup's THP_FAULT_ALLOC).",
 			 thp_fault_alloc, &(struct figure_labels){0}, r->thp_fault_alloc_measured);
-	/* The two labels of a fault kind's first index are written as one. */
+	/* A fault kind's first index has two labels: its mode and its access. */
 	for (int m = 0; m < FS_NR_FAULT_MODES; m++) {
 		for (int a = 0; a < FS_NR_FAULT_ACCESSES; a++) {
-			int i = m * FS_NR_FAULT_ACCESSES + a;
-
-			snprintf(mode_access_labels[i], sizeof(mode_access_labels[i]),
-				 "%s\",access=\"%s", mode_names[m], access_names[a]);
-			mode_access[i] = mode_access_labels[i];
+			kind_mode[m * FS_NR_FAULT_ACCESSES + a] = mode_names[m];
+			kind_access[m * FS_NR_FAULT_ACCESSES + a] = access_names[a];
 		}
 	}
 	if (by_kind)
-		group_and_system(x, "page_faults_total", "Page faults, by mode, access and cause.",
-				 fault_kind,
-				 &(struct figure_labels){"mode", mode_access,
-							 FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES,
-							 "cause", cause_names, FS_NR_FAULT_CAUSES},
-				 true);
+		group_and_system(
+		    x, "page_faults_total", "Page faults, by mode, access and cause.", fault_kind,
+		    &(struct figure_labels){"mode", kind_mode,
+					    FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES, "cause",
+					    cause_names, FS_NR_FAULT_CAUSES, "access", kind_access},
+		    true);
 	else
-		group_and_system(x, "page_faults_total",
-				 "Page faults, by mode (access and cause not known here).",
-				 fault_mode,
-				 &(struct figure_labels){"mode", mode_names, 2, NULL, NULL, 0},
-				 r->faults_measured[FS_FAULT_USER]);
+		group_and_system(
+		    x, "page_faults_total",
+		    "Page faults, by mode (access and cause not known here).", fault_mode,
+		    &(struct figure_labels){"mode", mode_names, 2, NULL, NULL, 0, NULL, NULL},
+		    r->faults_measured[FS_FAULT_USER]);
 	group_and_system(x, "file_faults_total", "Page faults served through the page cache.",
 			 file_faults, &(struct figure_labels){0},
 			 r->faults_measured[FS_FAULT_FILE]);
@@ -482,25 +488,27 @@ static void thread_metrics(struct expo *x)
 	    "(getrusage's minflt).",
 	    minor_faults, &(struct figure_labels){0}, r->faults_measured[FS_FAULT_MINOR]);
 	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, tlb);
-	group_and_system(x, "tlb_flushes_total",
-			 "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, "
-			 "remote_shootdown: suffered).",
-			 tlb_flushes,
-			 &(struct figure_labels){"reason", tlb, FS_NR_TLB_REASONS, NULL, NULL, 0},
-			 r->tlb_measured);
+	group_and_system(
+	    x, "tlb_flushes_total",
+	    "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, "
+	    "remote_shootdown: suffered).",
+	    tlb_flushes,
+	    &(struct figure_labels){"reason", tlb, FS_NR_TLB_REASONS, NULL, NULL, 0, NULL, NULL},
+	    r->tlb_measured);
 	group_and_system(x, "tlb_flushed_pages_total", "Pages of ranged TLB flushes.", tlb_pages,
 			 &(struct figure_labels){0}, r->tlb_measured);
 	group_and_system(x, "tlb_full_flushes_total", "Whole-TLB flushes.", tlb_full,
 			 &(struct figure_labels){0}, r->tlb_measured);
 	known_names(r->lru_names, r->lru_known, FS_NR_LRU_LISTS, lru);
-	group_and_system(x, "lru_inserted_folios_total", "Folios added to an LRU list, by list.",
-			 lru_folios,
-			 &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0},
-			 r->lru_insert_measured);
-	group_and_system(x, "lru_inserted_pages_total",
-			 "Pages of the folios added to an LRU list, by list.", lru_pages,
-			 &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0},
-			 r->lru_insert_measured);
+	group_and_system(
+	    x, "lru_inserted_folios_total", "Folios added to an LRU list, by list.", lru_folios,
+	    &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0, NULL, NULL},
+	    r->lru_insert_measured);
+	group_and_system(
+	    x, "lru_inserted_pages_total", "Pages of the folios added to an LRU list, by list.",
+	    lru_pages,
+	    &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0, NULL, NULL},
+	    r->lru_insert_measured);
 	group_and_system(x, "lru_activated_folios_total", "Folios activated on the LRU.",
 			 activated_folios, &(struct figure_labels){0},
 			 r->lru_activate_measured && !r->mglru);
@@ -511,7 +519,7 @@ static void thread_metrics(struct expo *x)
 			 "Page migration: pages, or folios for the thp_ and large_folio_ counters.",
 			 migrate,
 			 &(struct figure_labels){"counter", migrate_names, FS_NR_MIGRATE_COUNTERS,
-						 NULL, NULL, 0},
+						 NULL, NULL, 0, NULL, NULL},
 			 r->migrate_measured[FS_MIGRATE_SUCCEEDED]);
 }
 
@@ -762,8 +770,8 @@ static void system_metrics(struct expo *x)
 						 actions[a]);
 					if (label_pair(extra, sizeof(extra), "list",
 						       r->lru_names[l]))
-						sample(x, "foliostat_system_vmscan_pages_total",
-						       "", extra, per_action[a][who][l]);
+						sample(x, "foliostat_system_vmscan_pages_total", "",
+						       extra, per_action[a][who][l]);
 				}
 			}
 		}

@@ -115,7 +115,8 @@ static void separate_reused_pids(struct snapshot *snap)
 		for (i++; i < snap->nr_order && ref_tgid(&refs[i]) == ref_tgid(&refs[first]); i++)
 			mixed |= snap->threads[refs[i].at].start != start;
 		if (mixed)
-			qsort_r(&refs[first], i - first, sizeof(*refs), compare_refs_by_start, snap);
+			qsort_r(&refs[first], i - first, sizeof(*refs), compare_refs_by_start,
+				snap);
 	}
 }
 

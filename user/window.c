@@ -329,8 +329,8 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 		for (size_t k = 0; k < nr; k++) {
 			const struct process_candidate *c = &out->candidates[k];
 
-			while (r < nr_rows &&
-			       compare_ids(out->rows[r].tgid, out->rows[r].start, c->tgid, c->start) < 0)
+			while (r < nr_rows && compare_ids(out->rows[r].tgid, out->rows[r].start,
+							  c->tgid, c->start) < 0)
 				r++;
 			if (r < nr_rows && out->rows[r].tgid == c->tgid &&
 			    out->rows[r].start == c->start) {
@@ -379,7 +379,8 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 		if (b == add->nr_procs ||
 		    (a < acc->nr_procs && compare_procs(&acc->procs[a], &add->procs[b]) < 0)) {
 			*row = acc->procs[a++];
-		} else if (a == acc->nr_procs || compare_procs(&add->procs[b], &acc->procs[a]) < 0) {
+		} else if (a == acc->nr_procs ||
+			   compare_procs(&add->procs[b], &acc->procs[a]) < 0) {
 			*row = add->procs[b++];
 		} else {
 			*row = acc->procs[a++];

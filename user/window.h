@@ -72,11 +72,11 @@ const struct proc_row *process_proc(const struct process_table *table,
 				    const struct process_row *row);
 
 /*
- * acc += add, both sorted by tgid and start (one-shot mode sums its windows this way). When acc would hold
- * more than `limit` rows (0: no limit), the least active are dropped, down to three quarters of
- * it: a long run over a churn of processes stays bounded, and those that matter stay. Their
- * events remain in the system figures; nr_active counts them (one seen again after it was
- * dropped counts twice).
+ * acc += add, both sorted by tgid and start (one-shot mode sums its windows this way). When acc
+ * would hold more than `limit` rows (0: no limit), the least active are dropped, down to three
+ * quarters of it: a long run over a churn of processes stays bounded, and those that matter
+ * stay. Their events remain in the system figures; nr_active counts them (one seen again after
+ * it was dropped counts twice).
  */
 int process_table_accumulate(struct process_table *acc, const struct process_table *add,
 			     size_t limit);

@@ -218,7 +218,9 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 		long_paths[p][4094] = (char)('0' + p);
 	}
 	r.faults_measured[FS_FAULT_MINOR] = true;
+	r.faults_measured[FS_FAULT_READ] = true;
 	r.stall_measured[FS_STALL_COMPACTION] = true;
+	system.total.fault_kinds[(1 * FS_NR_FAULT_ACCESSES + 2) * FS_NR_FAULT_CAUSES + 1] = 5;
 	for (int i = 0; i < 3; i++) {
 		rows_[i].counters.minor_faults = 10 + i;
 		system.total.minor_faults += 10 + i;
@@ -231,6 +233,9 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
 	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
 	     samples_well_formed(e.text) &&
+	     /* a fault kind's first index: two labels */
+	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
+				     "access=\"exec\",cause=\"protection\"} 5\n") &&
 	     ASSERT_CONTAINS(e.text, "unit=\"evil\xef\xbf\xbd]0;pwned\xef\xbf\xbd\xef\xbf\xbd"
 				     ".service~") &&
 	     ASSERT_TRUE(!strchr(e.text, '\x1b'));
@@ -254,8 +259,10 @@ static bool a_reused_pid_has_a_series_of_its_own(void)
 	struct host_info host = {.page_size = 4096};
 	struct fs_report r = {.host = &host};
 	struct fs_options opts = {.by = FS_BY_PROCESS, .max_series = 10};
-	struct process_row rows_a[2] = {{.tgid = 42, .start = 1500000000, .comm = "w", .events = 5},
-					{.tgid = 42, .start = 2000001999, .comm = "w", .events = 7}};
+	struct process_row rows_a[2] = {
+	    {.tgid = 42, .start = 1500000000, .comm = "w", .events = 5},
+	    {.tgid = 42, .start = 2000001999, .comm = "w", .events = 7},
+	};
 	struct process_table rows = {.rows = rows_a, .nr = 2};
 	struct system_totals system = {0};
 	struct kernel_counters kernel = {0};

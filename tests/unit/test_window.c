@@ -432,7 +432,8 @@ static bool a_process_start_is_read_from_its_stat_line(void)
 					  &ticks),
 			 0) &&
 	       ASSERT_EQ(ticks, 1234567) &&
-	       ASSERT_EQ(stat_start_ticks("1 (init) S 0 1 1 0 -1 4194560 98 0 0 0 0 0 0 0 20 0 1 0 0",
+	       ASSERT_EQ(stat_start_ticks("1 (init) S 0 1 1 0 -1 4194560 98 0 0 0 0 0 0 0 20 0 1 0 "
+					  "0",
 					  &ticks),
 			 0) &&
 	       ASSERT_EQ(ticks, 0) &&
