@@ -18,6 +18,7 @@
 
 #include "loader.h"
 #include "report.h"
+#include "table.h"
 
 #define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
 
@@ -46,6 +47,7 @@ int run_check(const struct fs_options *opts)
 	bool btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	bool cap_bpf, cap_perfmon, loaded, core_ok = true;
 	json_t *probes = json_object(), *record, *attribution = json_null(), *stack = json_null();
+	json_t *program_wait = json_null();
 
 	uname(&uts);
 	capng_get_caps_process();
@@ -71,6 +73,11 @@ int run_check(const struct fs_options *opts)
 			      "preemptible", hf->preemptible);
 		stack = json_pack("{s:I, s:b}", "bytes", (json_int_t)hf->stack_size, "measured",
 				  hf->stack_size_measured);
+		{
+			const char *why, *method = bpf_programs_wait_method(&why);
+
+			program_wait = json_pack("{s:s, s:s?}", "method", method, "why", why);
+		}
 		loader_stop(&loader);
 	} else {
 		core_ok = false;
@@ -78,12 +85,13 @@ int run_check(const struct fs_options *opts)
 
 	if (opts->json) {
 		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b}, s:{s:s, s:s}, s:b, s:o, "
-				   "s:o, s:o, s:s?, s:b}}",
+				   "s:o, s:o, s:o, s:s?, s:b}}",
 				   "schema", 1, "check", "kernel", uts.release, "btf", btf,
 				   "privileges", "euid", (int)geteuid(), "cap_bpf", cap_bpf,
 				   "cap_perfmon", cap_perfmon, "thp", "enabled", thp, "defrag",
 				   defrag, "mglru", host_mglru_enabled(), "attribution",
-				   attribution, "kernel_stack", stack, "probes", probes, "error",
+				   attribution, "kernel_stack", stack, "program_wait", program_wait,
+				   "probes", probes, "error",
 				   loaded ? NULL : err, "usable", core_ok);
 		json_dumpf(record, stdout, JSON_COMPACT);
 		fputc('\n', stdout);
@@ -114,8 +122,17 @@ int run_check(const struct fs_options *opts)
 			       json_is_true(json_object_get(stack, "measured")) ? "measured"
 										: "assumed");
 		}
+		if (json_is_object(program_wait)) {
+			const char *why = json_string_value(json_object_get(program_wait, "why"));
+
+			/* Before --files drains a side, and before a table's entry is reused. */
+			printf("  %-46s %s%s%s\n", "wait for running BPF programs",
+			       json_string_value(json_object_get(program_wait, "method")),
+			       why ? ": " : "", why ? why : "");
+		}
 		json_decref(attribution);
 		json_decref(stack);
+		json_decref(program_wait);
 		if (!loaded)
 			printf("  %-46s %s\n", "probes", err);
 		json_object_foreach(probes, name, state)

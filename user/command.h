@@ -4,6 +4,7 @@
 #ifndef FS_COMMAND_H
 #define FS_COMMAND_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -17,8 +18,10 @@ struct command {
 	int status; /* waitpid()'s, once exited */
 };
 
-/* Fork the child; it waits for command_start(). Returns 0, or -1 with a message in err. */
-int command_prepare(struct command *cmd, char **argv, char *err, size_t err_len);
+/* Fork the child; it takes `mask` as its signal mask (and SIGPIPE's default) and waits for
+ * command_start(). Returns 0, or -1 with a message in err. */
+int command_prepare(struct command *cmd, char **argv, const sigset_t *mask, char *err,
+		    size_t err_len);
 
 /*
  * Let the child exec (as the invoking user when foliostat runs through sudo: SUDO_UID and
@@ -26,6 +29,11 @@ int command_prepare(struct command *cmd, char **argv, char *err, size_t err_len)
  * could not be run (127: not found, 126: not executable), with a message in err.
  */
 int command_start(struct command *cmd, char *err, size_t err_len);
+
+/* The waiting child died before command_start() (a signal to the process group, or one
+ * foliostat passed on, during start-up): reap it and return the exit code a shell would give,
+ * with "failed to start 'CMD': Terminated before it ran" in err. */
+int command_lost(struct command *cmd, char *err, size_t err_len);
 
 /* Has the command exited? Reaps it without waiting. */
 bool command_reap(struct command *cmd);
