@@ -111,22 +111,34 @@ test_signals_sigterm_ends_a_timed_run_at_once() {
 	sigterm_at_random_points -j -d 60
 }
 
-# --listen: the same, the loop waiting on the server's descriptor too.
+# --listen: the same, during start-up and while serving (the loop waits on the server's
+# descriptor too).
 test_signals_sigterm_ends_the_exporter_at_once() {
 	need_root
 	local port=$((20000 + RANDOM % 20000))
+	"$FOLIOSTAT" "${SLOW_STARTUP[@]}" --listen "127.0.0.1:$port" >"$T/out" 2>"$T/out.err" &
+	FS_PID=$!
+	echo "$FS_PID" >"$T/foliostat.pid"
+	sleep 0.1
+	started "$FS_PID" && fail "start-up was over before the signal: the test needs a longer one"
+	signal_and_time TERM "$FS_PID"
+	echo "exporter, start-up: exit $STATUS after $ELAPSED_MS ms"
+	assert_eq "$STATUS" 0 "exit status after SIGTERM during start-up"
+	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM during start-up to exit"
 	start_foliostat "$T/out" --listen "127.0.0.1:$port"
 	curl -sf "http://127.0.0.1:$port/metrics" >"$T/metrics" || fail "no scrape"
 	grep -q '^foliostat_' "$T/metrics" || fail "no foliostat metrics in the scrape"
 	signal_and_time TERM "$FS_PID"
-	echo "exporter: exit $STATUS after $ELAPSED_MS ms"
+	echo "exporter, serving: exit $STATUS after $ELAPSED_MS ms"
 	assert_eq "$STATUS" 0 "exit status after SIGTERM"
 	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM to exit"
+	assert_nothing_attached
 }
 
 # -- sleep 100, SIGTERM during start-up (the command forked, waiting to exec): foliostat passes
 # it on, the waiting command dies of it, and foliostat exits at once with the command's status
-# (128 + 15) and no record; nothing of either is left.
+# (128 + 15) and no record; nothing of either is left. Once the command runs, SIGTERM to
+# foliostat alone is still the command's, and the run ends with it, at once.
 test_signals_sigterm_during_startup_ends_the_command() {
 	need_root
 	local child
@@ -147,27 +159,52 @@ test_signals_sigterm_during_startup_ends_the_command() {
 	assert_eq "$STATUS" 143 "exit status (the command's: killed by SIGTERM)"
 	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM to exit"
 	kill -0 "$child" 2>/dev/null && fail "the command (pid $child) still runs"
-	pgrep -x sleep -P "$FS_PID" >/dev/null && fail "a sleep of foliostat's is left"
 	assert_eq "$(wc -c <"$T/out")" 0 "bytes of output"
 	grep -q "failed to start 'sleep': Terminated before it ran" "$T/out.err" ||
 		fail "no message of the command's end: $(cat "$T/out.err")"
 	assert_nothing_attached
-}
-
-# A command's run: SIGTERM to foliostat alone is still the command's (passed on), and the run
-# ends with it, at once.
-test_signals_sigterm_to_foliostat_is_passed_to_the_running_command() {
-	need_root
-	start_foliostat "$T/out" -j -- sleep 100
+	# The command running:
+	start_foliostat "$T/run" -j -- sleep 100
+	for _ in $(seq 500); do
+		child=$(pgrep -P "$FS_PID" -x sleep)
+		[ -n "$child" ] && break
+		sleep 0.01
+	done
+	[ -n "$child" ] || fail "no sleep running under foliostat"
+	at_exit "kill -KILL $child 2>/dev/null"
 	signal_and_time TERM "$FS_PID"
-	echo "exit $STATUS after $ELAPSED_MS ms"
+	echo "command running: exit $STATUS after $ELAPSED_MS ms"
 	assert_eq "$STATUS" 143 "exit status (the command's: killed by SIGTERM)"
 	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM to exit"
-	assert_records_valid "$T/out"
+	kill -0 "$child" 2>/dev/null && fail "the command (pid $child) still runs"
+	assert_records_valid "$T/run"
+}
+
+# faultcount_on_cpu1 OUT N: the workload's faultcount, pinned to CPU 1, once foliostat (streaming
+# to OUT) has read twice since CPU 1 came online (the second read at least began after it); its
+# child's major and minor faults in $T/workload.N.
+faultcount_on_cpu1() {
+	wait_records "$1" $(($(wc -l <"$1") + 2))
+	taskset -c 1 "$WORKLOAD" faultcount "$FILE" >"$T/workload.$2" || fail "workload failed"
+}
+
+# assert_faults_match_wait4 OUT N: foliostat's major and minor faults of faultcount N's child
+# are what wait4 reported.
+assert_faults_match_wait4() {
+	local line child majflt minflt
+	line=$(cat "$T/workload.$2")
+	child=$(json_field "$line" child)
+	majflt=$(json_field "$line" majflt)
+	minflt=$(json_field "$line" minflt)
+	echo "child $child on CPU 1: majflt $majflt, minflt $minflt (wait4)"
+	assert_between "$majflt" 1 4096 "major faults of a read of an uncached file"
+	assert_eq "$(query "$1" "faults($child, 'major')")" "$majflt" "major faults on CPU 1, foliostat vs getrusage"
+	assert_eq "$(query "$1" "faults($child, 'minor')")" "$minflt" "minor faults on CPU 1, foliostat vs getrusage"
 }
 
 # CPU 1 offline when foliostat starts, online after: a workload pinned to it has its major and
-# minor faults counted exactly (the perf-event probes), as wait4 reports them.
+# minor faults counted exactly (the perf-event probes), as wait4 reports them; and again after
+# CPU 1 went offline and came back during the run.
 test_signals_perf_probes_follow_a_cpu_brought_online() {
 	need_root
 	local online=/sys/devices/system/cpu/cpu1/online
@@ -179,20 +216,15 @@ test_signals_perf_probes_follow_a_cpu_brought_online() {
 	make_uncached_file 16
 	start_foliostat "$T/out" -j 0.5 -r 0
 	echo 1 >"$online" || fail "cannot bring CPU 1 back online"
-	# Two reads after the CPU came back: the second one at least began after it.
-	wait_records "$T/out" $(($(wc -l <"$T/out") + 2))
-	taskset -c 1 "$WORKLOAD" faultcount "$FILE" >"$T/workload" || fail "workload failed"
+	faultcount_on_cpu1 "$T/out" 1
+	# Offline and back between two reads.
+	echo 0 >"$online" || fail "cannot take CPU 1 offline again"
+	echo 1 >"$online" || fail "cannot bring CPU 1 back online again"
+	faultcount_on_cpu1 "$T/out" 2
 	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
-	local line child majflt minflt
-	line=$(cat "$T/workload")
-	child=$(json_field "$line" child)
-	majflt=$(json_field "$line" majflt)
-	minflt=$(json_field "$line" minflt)
-	echo "child $child on CPU 1: majflt $majflt, minflt $minflt (wait4)"
-	assert_between "$majflt" 1 4096 "major faults of a read of an uncached file"
-	assert_eq "$(query "$T/out" "faults($child, 'major')")" "$majflt" "major faults on CPU 1, foliostat vs getrusage"
-	assert_eq "$(query "$T/out" "faults($child, 'minor')")" "$minflt" "minor faults on CPU 1, foliostat vs getrusage"
+	assert_faults_match_wait4 "$T/out" 1
+	assert_faults_match_wait4 "$T/out" 2
 }
 
 # A build whose waits for running BPF programs never use membarrier (as on a nohz_full host, or
