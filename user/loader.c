@@ -718,7 +718,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	int ret;
 
 	memset(loader, 0, sizeof(*loader));
-	loader->online_fd = -1;
+	loader->online_fd = loader->opener_fd = -1;
 	loader->following = opts->command != NULL;
 	loader->files = opts->files;
 	loader->nr_cgroups = opts->nr_cgroups;
@@ -791,6 +791,18 @@ bool loader_has_perf_events(const struct loader *loader)
 	return false;
 }
 
+int loader_start_opener(struct loader *loader)
+{
+	if (!loader_has_perf_events(loader))
+		return 0;
+	loader->opener_fd = perf_opener_start();
+	if (loader->opener_fd < 0)
+		return loader->opener_fd;
+	for (int i = 0; i < NR_PROBES; i++)
+		loader->perf_links[i].opener = loader->opener_fd;
+	return 0;
+}
+
 int loader_follow_cpus(struct loader *loader)
 {
 	char text[4096];
@@ -861,5 +873,7 @@ void loader_stop(struct loader *loader)
 	loader->skel = NULL;
 	if (loader->online_fd >= 0)
 		close(loader->online_fd);
-	loader->online_fd = -1;
+	if (loader->opener_fd >= 0)
+		close(loader->opener_fd); /* the opener exits */
+	loader->online_fd = loader->opener_fd = -1;
 }

@@ -727,6 +727,9 @@ static int start_up(struct event_loop *loop, struct start_up *s, struct command 
 		snprintf(err, err_len, "%s", s->err);
 		return -1;
 	}
+	/* CPUs brought online later need perf events opened with a privilege the drop takes away:
+	 * a process of its own keeps it (without it they are not counted: the run goes on). */
+	loader_start_opener(s->loader);
 	/* The last step of start-up: from here on, everything is counted. */
 	if (drop_privileges(s->loader, err, err_len))
 		return -1;

@@ -21,7 +21,16 @@ struct perf_event_links {
 	__u64 *enabled;		 /* by CPU: its enabled time at the last refresh */
 	int nr;			 /* events open */
 	bool cannot_open;	 /* opening more is refused (no privileges left): stop trying */
+	int opener;		 /* once privileges are dropped: the opener's socket (-1: none) */
 };
+
+/*
+ * Fork the opener, before privileges are dropped: a process that keeps CAP_PERFMON alone (and
+ * no_new_privs, and none of foliostat's descriptors) and only opens the page-fault software
+ * events on a CPU it is asked for, handing each back over the socket returned; it exits when
+ * foliostat does. Returns the socket, or a negative errno.
+ */
+int perf_opener_start(void);
 
 /* Open software event `config` (PERF_COUNT_SW_*) on every online CPU, each occurrence a sample,
  * and attach `prog` to each. Returns 0, or a negative errno with nothing left attached. */

@@ -16,14 +16,11 @@
 #include "foliostat.h"
 #include "loader.h"
 
-/* Keep nothing, or only CAP_BPF and/or CAP_PERFMON. */
-static int keep_only(bool cap_bpf, bool cap_perfmon)
+/* Keep nothing, or only CAP_BPF. */
+static int keep_only(bool cap_bpf)
 {
 	capng_clear(CAPNG_SELECT_BOTH);
 	if (cap_bpf && capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_BPF))
-		return -1;
-	if (cap_perfmon &&
-	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_PERFMON))
 		return -1;
 	return capng_apply(CAPNG_SELECT_BOTH);
 }
@@ -38,7 +35,7 @@ static bool maps_readable_without_capabilities(const struct loader *loader)
 		static struct fs_cpu per_cpu[4096];
 		__u32 zero = 0;
 
-		_exit(keep_only(false, false) == 0 &&
+		_exit(keep_only(false) == 0 &&
 			      (loader->nr_cpus > 4096 ||
 			       bpf_map_lookup_elem(loader->cpus_fd, &zero, per_cpu) == 0)
 			  ? 0
@@ -52,11 +49,8 @@ static bool maps_readable_without_capabilities(const struct loader *loader)
 int drop_privileges(const struct loader *loader, char *err, size_t err_len)
 {
 	bool need_cap_bpf = !maps_readable_without_capabilities(loader);
-	/* Perf events are per CPU: one brought online later needs its own, and opening one on a
-	 * whole CPU needs CAP_PERFMON (which reads counts, and changes nothing). */
-	bool need_cap_perfmon = loader_has_perf_events(loader);
 
-	if (keep_only(need_cap_bpf, need_cap_perfmon)) {
+	if (keep_only(need_cap_bpf)) {
 		snprintf(err, err_len, "failed to drop capabilities: %s", strerror(errno));
 		return -1;
 	}
