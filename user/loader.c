@@ -766,7 +766,8 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	/* Before any program runs: the tables' reads wait for running programs. */
 	ret = bpf_programs_wait_prepare();
 	if (ret) {
-		set_error(err, err_len, "failed to create the map to wait for BPF programs with: %s",
+		set_error(err, err_len,
+			  "failed to create the map to wait for BPF programs with: %s",
 			  strerror(-ret));
 		goto fail;
 	}
@@ -823,8 +824,8 @@ int loader_follow_cpus(struct loader *loader)
 	ret = parse_cpu_list(text, online, loader->nr_cpus);
 	for (int i = 0; !ret && i < NR_PROBES; i++)
 		if (loader->perf_links[i].links) {
-			int opened = perf_events_refresh(&loader->perf_links[i], online,
-							 loader->nr_cpus);
+			int opened =
+			    perf_events_refresh(&loader->perf_links[i], online, loader->nr_cpus);
 
 			ret = opened < 0 ? opened : 0;
 		}

@@ -688,8 +688,8 @@ static void start_collection(void *arg)
  * its status; the kernel frees what the unfinished start-up held. Returns 0, -1 with a message
  * in err, or the exit status of a command that never ran.
  */
-static int start_up(struct event_loop *loop, struct start_up *s, struct command *command,
-		    char *err, size_t err_len)
+static int start_up(struct event_loop *loop, struct start_up *s, struct command *command, char *err,
+		    size_t err_len)
 {
 	struct aside aside;
 	int ret, events = 0;

@@ -41,9 +41,9 @@ static int kernel_give_back(const struct table *t, __u32 index)
  * side would lose its count (or write into an entry freed meanwhile).
  */
 static struct {
-	bool membarrier;	    /* MEMBARRIER_CMD_GLOBAL is allowed here */
-	int map_fd, inner_fd;	    /* the map-in-map and the map its slot holds (-1: none) */
-	char why[96];		    /* why membarrier is not used, for --check */
+	bool membarrier;      /* MEMBARRIER_CMD_GLOBAL is allowed here */
+	int map_fd, inner_fd; /* the map-in-map and the map its slot holds (-1: none) */
+	char why[96];	      /* why membarrier is not used, for --check */
 } grace = {.map_fd = -1, .inner_fd = -1};
 
 int bpf_programs_wait_prepare(void)
