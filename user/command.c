@@ -2,6 +2,7 @@
 /* Running the command foliostat follows (see command.h). */
 #define _GNU_SOURCE /* pipe2 */
 #include "command.h"
+#include "event_loop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,16 +53,15 @@ static int become_invoking_user(void)
 	return setgid((gid_t)gid) || setuid((uid_t)uid) ? -1 : 0;
 }
 
-static void child_main(char **argv, const sigset_t *mask, int go_fd, int exec_fd)
+static void child_main(char **argv, const struct event_loop *loop, int go_fd, int exec_fd)
 {
 	struct child_failure failure = {0};
 	char go;
 
-	/* foliostat blocks the signals its event loop takes and ignores SIGPIPE; both would pass
-	 * through exec. The command gets what foliostat was given, at once: a signal to it while
-	 * it waits (Ctrl-C, or one foliostat passes on) ends it then, not once it execs. */
-	signal(SIGPIPE, SIG_DFL);
-	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* foliostat's handlers are no use here, and its ignored SIGPIPE would pass through exec.
+	 * The command gets what foliostat was given, at once: a signal to it while it waits
+	 * (Ctrl-C, or one foliostat passes on) ends it then, not once it execs. */
+	event_loop_child_defaults(loop);
 	/* foliostat exits (a failed start-up) without a word: never run the command then. */
 	if (read(go_fd, &go, 1) != 1)
 		_exit(127);
@@ -77,9 +77,10 @@ static void child_main(char **argv, const sigset_t *mask, int go_fd, int exec_fd
 	_exit(127);
 }
 
-int command_prepare(struct command *cmd, char **argv, const sigset_t *mask, char *err,
+int command_prepare(struct command *cmd, char **argv, const struct event_loop *loop, char *err,
 		    size_t err_len)
 {
+	sigset_t all, before;
 	int go[2], exec[2];
 
 	*cmd = (struct command){.argv = argv, .go_fd = -1, .exec_fd = -1};
@@ -89,15 +90,19 @@ int command_prepare(struct command *cmd, char **argv, const sigset_t *mask, char
 		return -1;
 	}
 	fflush(NULL);
+	/* No handler of foliostat's may run in the child before it has its own dispositions. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &before);
 	cmd->pid = fork();
-	if (cmd->pid < 0) {
-		snprintf(err, err_len, "failed to fork the command: %s", strerror(errno));
-		return -1;
-	}
 	if (cmd->pid == 0) {
 		close(go[1]);
 		close(exec[0]);
-		child_main(argv, mask, go[0], exec[1]);
+		child_main(argv, loop, go[0], exec[1]);
+	}
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	if (cmd->pid < 0) {
+		snprintf(err, err_len, "failed to fork the command: %s", strerror(errno));
+		return -1;
 	}
 	close(go[0]);
 	close(exec[1]);

@@ -4,7 +4,6 @@
 #ifndef FS_COMMAND_H
 #define FS_COMMAND_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -18,9 +17,11 @@ struct command {
 	int status; /* waitpid()'s, once exited */
 };
 
-/* Fork the child; it takes `mask` as its signal mask (and SIGPIPE's default) and waits for
- * command_start(). Returns 0, or -1 with a message in err. */
-int command_prepare(struct command *cmd, char **argv, const sigset_t *mask, char *err,
+struct event_loop;
+
+/* Fork the child; it takes the signal dispositions and mask foliostat was given (not the
+ * loop's) and waits for command_start(). Returns 0, or -1 with a message in err. */
+int command_prepare(struct command *cmd, char **argv, const struct event_loop *loop, char *err,
 		    size_t err_len);
 
 /*

@@ -11,37 +11,73 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
-#include <sys/signalfd.h>
+
+/*
+ * What the handler saw, for the loop: signals do not wait in a queue here (they are caught,
+ * never blocked), so that a second stop request exits even while foliostat is blocked in a
+ * write no wait would see; the loop learns of them through wake_fd, an eventfd the handler
+ * writes after setting a flag, so none is missed between a check and a wait either.
+ */
+static volatile sig_atomic_t stop_requests, child_event;
+static volatile pid_t command_pid;
+static int wake_fd = -1;
+
+static void on_signal(int sig, siginfo_t *info, void *context)
+{
+	int saved = errno;
+	uint64_t one = 1;
+
+	(void)context;
+	if (sig == SIGCHLD) {
+		child_event = 1;
+	} else if (command_pid > 0) {
+		/* While a command runs, the run ends when it does, and stop signals are the
+		 * command's: a terminal's Ctrl-C reaches it directly (it is in the terminal's
+		 * foreground process group, like foliostat), and one sent to foliostat alone
+		 * (kill, a service manager) is passed on to it. */
+		if (info->si_code <= 0)
+			kill(command_pid, sig);
+		errno = saved;
+		return;
+	} else if (stop_requests++) {
+		/* A second stop request means "now": links are file descriptors, so exiting
+		 * detaches everything. */
+		_exit(130);
+	}
+	if (write(wake_fd, &one, sizeof(one)) < 0) {
+		/* (only when the count is at its maximum: the loop is awake already) */
+	}
+	errno = saved;
+}
 
 int event_loop_open(struct event_loop *loop, bool with_command)
 {
-	sigset_t set;
+	struct sigaction action = {.sa_sigaction = on_signal,
+				   .sa_flags = SA_SIGINFO | SA_RESTART};
+	struct sigaction child = action;
 
 	*loop = (struct event_loop){.signal_fd = -1};
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_SETMASK, NULL, &loop->old_mask))
+		return -errno;
+	loop->signal_fd = wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (loop->signal_fd < 0)
+		return -errno;
+	sigemptyset(&action.sa_mask);
+	child.sa_flags |= SA_NOCLDSTOP;
+	sigemptyset(&child.sa_mask);
 	/* Without a command SIGHUP keeps its default: a hang-up ends foliostat as it ends any
 	 * program of the terminal. */
-	if (with_command)
-		sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, &loop->old_mask))
+	if (sigaction(SIGINT, &action, NULL) || sigaction(SIGTERM, &action, NULL) ||
+	    (with_command && sigaction(SIGHUP, &action, NULL)) ||
+	    sigaction(SIGCHLD, &child, NULL))
 		return -errno;
-	loop->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (loop->signal_fd < 0) {
-		int err = -errno;
-
-		sigprocmask(SIG_SETMASK, &loop->old_mask, NULL);
-		return err;
-	}
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe shows up as EPIPE from the writes */
 	return 0;
 }
 
 void event_loop_set_command(struct event_loop *loop, pid_t pid)
 {
-	loop->command = pid;
+	loop->command = command_pid = pid;
 }
 
 double event_loop_now(void)
@@ -52,56 +88,21 @@ double event_loop_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void exit_now(int sig)
-{
-	(void)sig;
-	/* Links are file descriptors: exiting detaches everything. */
-	_exit(130);
-}
-
-/*
- * The first stop request is the loop's to act on; a second one means "now", and must work even
- * where no wait would see it (a write blocked on a full pipe, a long last read): from here on
- * the stop signals exit from a handler.
- */
-static void stop_requested(struct event_loop *loop)
-{
-	struct sigaction now = {.sa_handler = exit_now};
-	sigset_t set;
-
-	if (loop->stopped)
-		exit_now(0);
-	loop->stopped = true;
-	sigemptyset(&now.sa_mask);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaction(SIGINT, &now, NULL);
-	sigaction(SIGTERM, &now, NULL);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-}
-
-/* Act on every signal pending in the signalfd; returns the LOOP_* bits they make. */
+/* What the handler saw since the last call, as LOOP_* bits. */
 static int take_signals(struct event_loop *loop)
 {
-	struct signalfd_siginfo info;
+	uint64_t count;
 	int events = 0;
 
-	while (read(loop->signal_fd, &info, sizeof(info)) == (ssize_t)sizeof(info)) {
-		if (info.ssi_signo == SIGCHLD) {
-			events |= LOOP_CHILD;
-		} else if (loop->command > 0) {
-			/* While a command runs, the run ends when it does, and stop signals are
-			 * the command's: a terminal's Ctrl-C reaches it directly (it is in the
-			 * terminal's foreground process group, like foliostat), and one sent to
-			 * foliostat alone (kill, a service manager) is passed on to it. */
-			if ((int)info.ssi_code <= 0)
-				kill(loop->command, (int)info.ssi_signo);
-		} else {
-			stop_requested(loop);
-			events |= LOOP_STOP;
-		}
+	if (read(loop->signal_fd, &count, sizeof(count)) < 0) {
+		/* (EAGAIN: nothing since the last read) */
 	}
+	if (child_event) {
+		child_event = 0;
+		events |= LOOP_CHILD;
+	}
+	if (stop_requests)
+		loop->stopped = true;
 	return events;
 }
 
@@ -143,7 +144,17 @@ void event_loop_close(struct event_loop *loop)
 {
 	if (loop->signal_fd >= 0)
 		close(loop->signal_fd);
-	loop->signal_fd = -1;
+	loop->signal_fd = wake_fd = -1;
+}
+
+void event_loop_child_defaults(const struct event_loop *loop)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &loop->old_mask, NULL);
 }
 
 static void *aside_main(void *arg)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * foliostat's one event loop: every wait of the process (a tick, a scrape, the command's end,
- * start-up) is a poll of a signalfd beside at most one other descriptor, with the stop signals
- * and SIGCHLD blocked everywhere else. A signal that arrives while foliostat works stays pending
- * in the signalfd and ends the next wait at once: none is missed between a check and a wait.
+ * start-up) is a poll of one descriptor the signal handler wakes, beside at most one other.
+ * The handler only records a signal (or passes it on to the command) and writes to that
+ * descriptor, so a signal that arrives while foliostat works ends the next wait at once: none
+ * is missed between a check and a wait. Signals are caught rather than blocked and read from a
+ * signalfd so that a second stop request still exits at once while foliostat is blocked in a
+ * write to a reader that stalled, where no wait would see it.
  */
 #ifndef FS_EVENT_LOOP_H
 #define FS_EVENT_LOOP_H
@@ -19,16 +22,18 @@
 #define LOOP_FD 4    /* the descriptor given is readable */
 
 struct event_loop {
-	int signal_fd;
+	int signal_fd;	   /* the eventfd the handler writes */
 	sigset_t old_mask; /* the mask foliostat started with: the command's */
 	pid_t command;	   /* -- COMMAND: stop signals sent by a process go to it (0: none yet) */
 	bool stopped;	   /* a stop request came (never with a command: it ends with it) */
 };
 
-/* Block SIGINT, SIGTERM and SIGCHLD (and SIGHUP with a command, whose signal it is then) and
- * take them from a signalfd; ignore SIGPIPE. The first thing main() does: a signal is never
- * lost from then on. Returns 0 or a negative errno. */
+/* Catch SIGINT, SIGTERM and SIGCHLD (and SIGHUP with a command, whose signal it is then);
+ * ignore SIGPIPE. Done before anything is started: a signal is never lost from then on.
+ * Returns 0 or a negative errno. */
 int event_loop_open(struct event_loop *loop, bool with_command);
+/* In a child about to exec: the dispositions and mask foliostat was given. */
+void event_loop_child_defaults(const struct event_loop *loop);
 /* The command's pid, to pass stop signals on to from now on. */
 void event_loop_set_command(struct event_loop *loop, pid_t pid);
 /* Monotonic seconds. */

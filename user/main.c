@@ -797,17 +797,18 @@ int main(int argc, char **argv)
 			return ret;
 		}
 	}
-	/* From here on a signal is taken by the loop, whatever foliostat is doing. Before, a
+	/* From here on a signal is caught for the loop, whatever foliostat is doing. Before, a
 	 * signal's default ends foliostat with nothing started. */
 	ret = event_loop_open(&loop, opts.command != NULL);
 	if (ret) {
-		fprintf(stderr, "foliostat: failed to block signals: %s\n", strerror(-ret));
+		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n",
+			strerror(-ret));
 		return 1;
 	}
 	/* The command first, waiting, with foliostat's signal dispositions and mask as they were
 	 * given and none of its files: it execs once followed, when start-up is done. */
 	if (opts.command) {
-		if (command_prepare(&command, opts.command, &loop.old_mask, err, sizeof(err)))
+		if (command_prepare(&command, opts.command, &loop, err, sizeof(err)))
 			goto fail;
 		event_loop_set_command(&loop, command.pid);
 	}

@@ -60,6 +60,10 @@ static void opener_main(int sock)
 {
 	struct open_request req;
 
+	/* Ended by foliostat's end alone (a Ctrl-C reaches its process group too). */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	/* Nothing of foliostat's but the socket: no map, program or link stays alive here. */
 	if (dup2(sock, 3) != 3 || close_range(4, ~0U, 0))
 		_exit(1);
