@@ -32,8 +32,7 @@ signal_and_time() {
 	local start end
 	start=${EPOCHREALTIME/./}
 	kill "-$1" "$2"
-	for _ in $(seq 30000); do
-		exited "$2" && break
+	while ! exited "$2" && [ $((${EPOCHREALTIME/./} - start)) -lt 30000000 ]; do
 		sleep 0.001
 	done
 	end=${EPOCHREALTIME/./}
