@@ -33,6 +33,12 @@ ifeq ($(TEST_HOOKS),1)
 OUTPUT ?= build/test-hooks
 TEST_HOOKS_CFLAGS := -DFOLIOSTAT_TEST_HOOKS
 endif
+# A test build (tests/integration_signals.sh): foliostat's waits for running BPF programs never
+# use membarrier, as on a host that refuses it; into a folder of its own beside the release build.
+ifeq ($(TEST_WITHOUT_MEMBARRIER),1)
+OUTPUT ?= build/no-membarrier
+TEST_CFLAGS := -DFS_TEST_WITHOUT_MEMBARRIER
+endif
 OUTPUT ?= build
 # The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
 BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
@@ -66,7 +72,7 @@ endif
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf -Iuser $(PKG_CFLAGS) \
-	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS)
+	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS) $(TEST_CFLAGS)
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP
 
 # tasks.bpf.c defines the shared maps; libbpf 1.1's linker needs the definition before the

@@ -19,6 +19,7 @@
 #include "loader.h"
 #include "privileges.h"
 #include "report.h"
+#include "table.h"
 
 #define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
 
@@ -70,6 +71,7 @@ int run_check(const struct fs_options *opts)
 	json_t *probes = json_object(), *record, *attribution = json_null(), *stack = json_null();
 	json_t *after_start = json_null();
 	struct privileges_after after;
+	json_t *program_wait = json_null();
 
 	uname(&uts);
 	capng_get_caps_process();
@@ -102,20 +104,26 @@ int run_check(const struct fs_options *opts)
 			      after.cap_bpf, "no_new_privs", 1, "landlock_abi",
 			      after.landlock_abi ? json_integer(after.landlock_abi) : json_null(),
 			      "seccomp", after.seccomp);
+		{
+			const char *why, *method = bpf_programs_wait_method(&why);
+
+			program_wait = json_pack("{s:s, s:s?}", "method", method, "why", why);
+		}
 		loader_stop(&loader);
 	} else {
 		core_ok = false;
 	}
 
 	if (opts->json) {
-		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b, s:o}, s:{s:s, s:s}, s:b, "
+		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b, s:o}, s:{s:s, s:s}, s:b, s:o, "
 				   "s:o, s:o, s:o, s:s?, s:b}}",
 				   "schema", 1, "check", "kernel", uts.release, "btf", btf,
 				   "privileges", "euid", (int)geteuid(), "cap_bpf", cap_bpf,
 				   "cap_perfmon", cap_perfmon, "after_start", after_start, "thp",
 				   "enabled", thp, "defrag",
 				   defrag, "mglru", host_mglru_enabled(), "attribution",
-				   attribution, "kernel_stack", stack, "probes", probes, "error",
+				   attribution, "kernel_stack", stack, "program_wait", program_wait,
+				   "probes", probes, "error",
 				   loaded ? NULL : err, "usable", core_ok);
 		json_dumpf(record, stdout, JSON_COMPACT);
 		fputc('\n', stdout);
@@ -149,8 +157,17 @@ int run_check(const struct fs_options *opts)
 			       json_is_true(json_object_get(stack, "measured")) ? "measured"
 										: "assumed");
 		}
+		if (json_is_object(program_wait)) {
+			const char *why = json_string_value(json_object_get(program_wait, "why"));
+
+			/* Before --files drains a side, and before a table's entry is reused. */
+			printf("  %-46s %s%s%s\n", "wait for running BPF programs",
+			       json_string_value(json_object_get(program_wait, "method")),
+			       why ? ": " : "", why ? why : "");
+		}
 		json_decref(attribution);
 		json_decref(stack);
+		json_decref(program_wait);
 		if (!loaded)
 			printf("  %-46s %s\n", "probes", err);
 		json_object_foreach(probes, name, state)

@@ -2,6 +2,7 @@
 /* Running the command foliostat follows (see command.h). */
 #define _GNU_SOURCE /* pipe2 */
 #include "command.h"
+#include "event_loop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,11 +53,15 @@ static int become_invoking_user(void)
 	return setgid((gid_t)gid) || setuid((uid_t)uid) ? -1 : 0;
 }
 
-static void child_main(char **argv, int go_fd, int exec_fd)
+static void child_main(char **argv, const struct event_loop *loop, int go_fd, int exec_fd)
 {
 	struct child_failure failure = {0};
 	char go;
 
+	/* foliostat's handlers are no use here, and its ignored SIGPIPE would pass through exec.
+	 * The command gets what foliostat was given, at once: a signal to it while it waits
+	 * (Ctrl-C, or one foliostat passes on) ends it then, not once it execs. */
+	event_loop_child_defaults(loop);
 	/* foliostat exits (a failed start-up) without a word: never run the command then. */
 	if (read(go_fd, &go, 1) != 1)
 		_exit(127);
@@ -72,8 +77,10 @@ static void child_main(char **argv, int go_fd, int exec_fd)
 	_exit(127);
 }
 
-int command_prepare(struct command *cmd, char **argv, char *err, size_t err_len)
+int command_prepare(struct command *cmd, char **argv, const struct event_loop *loop, char *err,
+		    size_t err_len)
 {
+	sigset_t all, before;
 	int go[2], exec[2];
 
 	*cmd = (struct command){.argv = argv, .go_fd = -1, .exec_fd = -1};
@@ -83,15 +90,19 @@ int command_prepare(struct command *cmd, char **argv, char *err, size_t err_len)
 		return -1;
 	}
 	fflush(NULL);
+	/* No handler of foliostat's may run in the child before it has its own dispositions. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &before);
 	cmd->pid = fork();
-	if (cmd->pid < 0) {
-		snprintf(err, err_len, "failed to fork the command: %s", strerror(errno));
-		return -1;
-	}
 	if (cmd->pid == 0) {
 		close(go[1]);
 		close(exec[0]);
-		child_main(argv, go[0], exec[1]);
+		child_main(argv, loop, go[0], exec[1]);
+	}
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	if (cmd->pid < 0) {
+		snprintf(err, err_len, "failed to fork the command: %s", strerror(errno));
+		return -1;
 	}
 	close(go[0]);
 	close(exec[1]);
@@ -106,20 +117,10 @@ int command_start(struct command *cmd, char *err, size_t err_len)
 	ssize_t n;
 
 	n = write(cmd->go_fd, "g", 1);
+	if (n != 1)
+		return command_lost(cmd, err, err_len);
 	close(cmd->go_fd);
 	cmd->go_fd = -1;
-	if (n != 1) {
-		/* The waiting child is gone: a signal to the process group during start-up
-		 * (Ctrl-C) killed it. */
-		close(cmd->exec_fd);
-		cmd->exec_fd = -1;
-		waitpid(cmd->pid, &cmd->status, 0);
-		cmd->exited = true;
-		snprintf(err, err_len, "failed to start '%s': %s before it ran", cmd->argv[0],
-			 WIFSIGNALED(cmd->status) ? strsignal(WTERMSIG(cmd->status))
-						  : "it exited");
-		return command_exit_code(cmd);
-	}
 	/* EOF when exec closed the pipe (it is close-on-exec): the command runs. */
 	do
 		n = read(cmd->exec_fd, &failure, sizeof(failure));
@@ -137,6 +138,21 @@ int command_start(struct command *cmd, char *err, size_t err_len)
 	}
 	snprintf(err, err_len, "failed to run '%s': %s", cmd->argv[0], strerror(failure.error));
 	return failure.error == ENOENT ? 127 : 126;
+}
+
+int command_lost(struct command *cmd, char *err, size_t err_len)
+{
+	if (cmd->go_fd >= 0)
+		close(cmd->go_fd);
+	if (cmd->exec_fd >= 0)
+		close(cmd->exec_fd);
+	cmd->go_fd = cmd->exec_fd = -1;
+	if (!cmd->exited)
+		waitpid(cmd->pid, &cmd->status, 0);
+	cmd->exited = true;
+	snprintf(err, err_len, "failed to start '%s': %s before it ran", cmd->argv[0],
+		 WIFSIGNALED(cmd->status) ? strsignal(WTERMSIG(cmd->status)) : "it exited");
+	return command_exit_code(cmd);
 }
 
 bool command_reap(struct command *cmd)

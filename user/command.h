@@ -17,8 +17,12 @@ struct command {
 	int status; /* waitpid()'s, once exited */
 };
 
-/* Fork the child; it waits for command_start(). Returns 0, or -1 with a message in err. */
-int command_prepare(struct command *cmd, char **argv, char *err, size_t err_len);
+struct event_loop;
+
+/* Fork the child; it takes the signal dispositions and mask foliostat was given (not the
+ * loop's) and waits for command_start(). Returns 0, or -1 with a message in err. */
+int command_prepare(struct command *cmd, char **argv, const struct event_loop *loop, char *err,
+		    size_t err_len);
 
 /*
  * Let the child exec (as the invoking user when foliostat runs through sudo: SUDO_UID and
@@ -26,6 +30,11 @@ int command_prepare(struct command *cmd, char **argv, char *err, size_t err_len)
  * could not be run (127: not found, 126: not executable), with a message in err.
  */
 int command_start(struct command *cmd, char *err, size_t err_len);
+
+/* The waiting child died before command_start() (a signal to the process group, or one
+ * foliostat passed on, during start-up): reap it and return the exit code a shell would give,
+ * with "failed to start 'CMD': Terminated before it ran" in err. */
+int command_lost(struct command *cmd, char *err, size_t err_len);
 
 /* Has the command exited? Reaps it without waiting. */
 bool command_reap(struct command *cmd);

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -717,6 +718,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	int ret;
 
 	memset(loader, 0, sizeof(*loader));
+	loader->online_fd = loader->opener_fd = -1;
 	loader->following = opts->command != NULL;
 	loader->files = opts->files;
 	loader->nr_cgroups = opts->nr_cgroups;
@@ -761,14 +763,74 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 			  strerror(-ret));
 		goto fail;
 	}
+	/* Before any program runs: the tables' reads wait for running programs. */
+	ret = bpf_programs_wait_prepare();
+	if (ret) {
+		set_error(err, err_len,
+			  "failed to create the map to wait for BPF programs with: %s",
+			  strerror(-ret));
+		goto fail;
+	}
 	if (attach_probes(loader, &facts, err, err_len))
 		goto fail;
 	loader->cpus_fd = bpf_map__fd(loader->skel->maps.fs_cpus);
 	loader->nr_cpus = libbpf_num_possible_cpus();
+	/* Opened now: reads of it go on once privileges are dropped. */
+	if (loader_has_perf_events(loader))
+		loader->online_fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
 	return 0;
 fail:
 	loader_stop(loader);
 	return -1;
+}
+
+bool loader_has_perf_events(const struct loader *loader)
+{
+	for (int i = 0; i < NR_PROBES; i++)
+		if (loader->perf_links[i].links)
+			return true;
+	return false;
+}
+
+int loader_start_opener(struct loader *loader)
+{
+	if (!loader_has_perf_events(loader))
+		return 0;
+	loader->opener_fd = perf_opener_start();
+	if (loader->opener_fd < 0)
+		return loader->opener_fd;
+	for (int i = 0; i < NR_PROBES; i++)
+		loader->perf_links[i].opener = loader->opener_fd;
+	return 0;
+}
+
+int loader_follow_cpus(struct loader *loader)
+{
+	char text[4096];
+	ssize_t n;
+	bool *online;
+	int ret = 0;
+
+	if (loader->online_fd < 0)
+		return 0;
+	/* sysfs makes the text anew at each read from offset 0. */
+	n = pread(loader->online_fd, text, sizeof(text) - 1, 0);
+	if (n < 0)
+		return -errno;
+	text[n] = '\0';
+	online = calloc(loader->nr_cpus, sizeof(*online));
+	if (!online)
+		return -ENOMEM;
+	ret = parse_cpu_list(text, online, loader->nr_cpus);
+	for (int i = 0; !ret && i < NR_PROBES; i++)
+		if (loader->perf_links[i].links) {
+			int opened =
+			    perf_events_refresh(&loader->perf_links[i], online, loader->nr_cpus);
+
+			ret = opened < 0 ? opened : 0;
+		}
+	free(online);
+	return ret;
 }
 
 int loader_open_reader(const struct loader *loader, struct reader *reader)
@@ -810,4 +872,9 @@ void loader_stop(struct loader *loader)
 	foliostat_bpf__destroy(loader->skel);
 	memset(loader->links, 0, sizeof(loader->links));
 	loader->skel = NULL;
+	if (loader->online_fd >= 0)
+		close(loader->online_fd);
+	if (loader->opener_fd >= 0)
+		close(loader->opener_fd); /* the opener exits */
+	loader->online_fd = loader->opener_fd = -1;
 }

@@ -93,6 +93,8 @@ struct loader {
 	int nr_cgroups; /* --cgroup: only their tasks get entries */
 	bool migrate_large_split; /* the kernel's mm_migrate_pages reports large_folio_split */
 	int nr_cpus;		  /* possible CPUs: the per-CPU map's value count */
+	int online_fd;		  /* /sys/devices/system/cpu/online, for the perf events (-1) */
+	int opener_fd;		  /* the perf events' opener (see perf_opener_start()), or -1 */
 	char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN];
 	char tlb_names[FS_NR_TLB_REASONS][FS_ENUM_NAME_LEN];
 	bool tlb_known[FS_NR_TLB_REASONS];
@@ -106,6 +108,15 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 /* Follow process `pid` (-- COMMAND), and so every process it forks. Returns 0 or -errno. */
 int loader_follow(struct loader *loader, pid_t pid);
 void loader_stop(struct loader *loader);
+/* Whether any probe is on perf events (they are opened per CPU, also after start-up). */
+bool loader_has_perf_events(const struct loader *loader);
+/* Before privileges are dropped: fork the opener of the perf events of CPUs brought online
+ * later (see perf_opener_start()), if any probe is on perf events. Returns 0 or a negative
+ * errno (those CPUs are then not followed). */
+int loader_start_opener(struct loader *loader);
+/* Give CPUs brought online since start-up their perf events (see perf_events.h): at each read.
+ * Returns 0 or a negative errno. */
+int loader_follow_cpus(struct loader *loader);
 
 static inline const char *attribution_name(enum fs_attribution a)
 {

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <malloc.h>
-#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -33,6 +32,7 @@
 #include "snapshot.h"
 #include "counters.h"
 #include "check.h"
+#include "event_loop.h"
 #include "self.h"
 #include "series.h"
 #include "test_hooks.h"
@@ -51,76 +51,15 @@
  * not wrap between two (2^31 events of one thread in 10 s is far beyond any thread). */
 #define MAX_READ_PERIOD_S 10.0
 
-static volatile sig_atomic_t stop_requests;
-/* -- COMMAND: the command's pid while it may run, and whether SIGCHLD has come. */
-static volatile pid_t command_pid;
-static volatile sig_atomic_t child_event;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	/* A second Ctrl-C means "now": links are file descriptors, so exiting detaches. */
-	if (stop_requests++)
-		_exit(130);
-}
-
-/*
- * While a command runs, the run ends when it does, and stop signals are the command's: a
- * terminal's Ctrl-C reaches it directly (it is in the terminal's foreground process group, like
- * foliostat), and one sent to foliostat alone (kill, a service manager) is passed on to it.
- */
-static void on_stop_signal_with_command(int sig, siginfo_t *info, void *context)
-{
-	(void)context;
-	if (info->si_code <= 0 && command_pid > 0) /* sent by a process, not by the terminal */
-		kill(command_pid, sig);
-}
-
-static void on_child(int sig)
-{
-	(void)sig;
-	child_event = 1;
-}
-
-static int install_signals(bool with_command)
-{
-	struct sigaction stop = {.sa_handler = on_stop_signal};
-	struct sigaction child = {.sa_handler = on_child, .sa_flags = SA_NOCLDSTOP};
-
-	if (with_command) {
-		stop = (struct sigaction){.sa_sigaction = on_stop_signal_with_command,
-					  .sa_flags = SA_SIGINFO};
-		sigemptyset(&child.sa_mask);
-		if (sigaction(SIGCHLD, &child, NULL) || sigaction(SIGHUP, &stop, NULL))
-			return -1;
-	}
-	sigemptyset(&stop.sa_mask);
-	signal(SIGPIPE, SIG_IGN); /* a closed pipe shows up as EPIPE from the writes */
-	return sigaction(SIGINT, &stop, NULL) || sigaction(SIGTERM, &stop, NULL) ? -1 : 0;
-}
-
 static double monotonic_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Sleep until the monotonic time `until`, or until a stop signal arrives. */
-static void sleep_until(double until)
-{
-	struct timespec ts = {.tv_sec = (time_t)until,
-			      .tv_nsec = (long)((until - (time_t)until) * 1e9)};
-
-	while (!stop_requests && !child_event &&
-	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	return event_loop_now();
 }
 
 struct collector {
 	struct loader *loader;
 	const struct fs_options *opts;
+	struct event_loop *loop; /* every wait */
 	struct command *command; /* -- COMMAND: the run ends when it exits */
 	/* What the window selects rows with: opts, or for --by cgroup/comm no filter (-p and -n
 	 * select processes before their counts are regrouped: regroup.h). */
@@ -154,6 +93,9 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 	int ret;
 
 	c->last_read = monotonic_now();
+	/* CPUs brought online since the last read get their perf events. A failure there leaves
+	 * those CPUs uncounted by the perf probes until a later read succeeds; the run goes on. */
+	loader_follow_cpus(c->loader);
 	ret = snapshot_read(&c->read, &c->reader);
 	if (!ret) {
 		snapshot_regroup(&c->read, c->opts);
@@ -521,23 +463,24 @@ static int run_endpoint(struct collector *c, struct http_server *server, char *e
 	struct host_info host;
 	double start = monotonic_now();
 	double end = opts->duration_s ? start + opts->duration_s : 0;
-	struct pollfd pfd = {.fd = -1, .events = POLLIN};
 
 	report_prepare(&report, c, &host);
-	pfd.fd = http_server_fd(server);
 	c->last_read = start;
-	while (!stop_requests) {
+	for (;;) {
 		double next = c->last_read + ENDPOINT_TICK_S, now = monotonic_now();
 		double until = end && end < next ? end : next;
-		int wait_ms = until > now ? (int)((until - now) * 1000) + 1 : 0;
 		int server_ms = http_server_timeout_ms(server);
+		int events;
 
-		if (server_ms >= 0 && server_ms < wait_ms)
-			wait_ms = server_ms;
-		if (poll(&pfd, 1, wait_ms) < 0 && errno != EINTR) {
+		if (server_ms >= 0 && now + server_ms / 1000.0 < until)
+			until = now + server_ms / 1000.0;
+		events = event_loop_wait(c->loop, http_server_fd(server), until);
+		if (events < 0) {
 			snprintf(err, err_len, "failed to wait for scrapes: %s", strerror(errno));
 			return -1;
 		}
+		if (events & LOOP_STOP)
+			break;
 		http_server_run(server);
 		now = monotonic_now();
 		if (end && now >= end)
@@ -550,6 +493,22 @@ static int run_endpoint(struct collector *c, struct http_server *server, char *e
 		}
 	}
 	return 0;
+}
+
+/* Wait until monotonic `until`; *last: the run ends now (a stop request, the command's end). */
+static int wait_tick(struct collector *c, double until, bool *last, char *err, size_t err_len)
+{
+	for (;;) {
+		int events = event_loop_wait(c->loop, -1, until);
+
+		if (events < 0) {
+			snprintf(err, err_len, "failed to wait: %s", strerror(errno));
+			return -1;
+		}
+		*last = (events & LOOP_STOP) || (c->command && command_reap(c->command));
+		if (*last || !events)
+			return 0;
+	}
 }
 
 /* The collection loop: a read every tick, a record every INTERVAL (or one at the end). */
@@ -586,10 +545,10 @@ static int run(struct collector *c, struct output_file *file, char *err, size_t 
 		bool last, record_done;
 
 		next += tick;
-		sleep_until(end && end < next ? end : next);
-		child_event = 0;
-		last = stop_requests || (end && monotonic_now() >= end) ||
-		       (c->command && command_reap(c->command));
+		ret = wait_tick(c, end && end < next ? end : next, &last, err, err_len);
+		if (ret)
+			break;
+		last = last || (end && monotonic_now() >= end);
 		/* A record of one read needs rows for the processes it shows only. */
 		ret = collect_window(c, per_record == 1 && !c->series ? (size_t)opts->top : 0, err,
 				     err_len);
@@ -683,16 +642,123 @@ static int find_cgroups(struct fs_options *opts, char *err, size_t err_len)
 }
 
 /* The end of a run with -- COMMAND: the command's exit code once it has exited (waiting for it
- * if foliostat's output ended first), 1 if foliostat failed. */
-static int command_outcome(struct command *cmd, int ret)
+ * if foliostat's output ended first, passing stop signals on meanwhile), 1 if foliostat failed. */
+static int command_outcome(struct event_loop *loop, struct command *cmd, int ret)
 {
 	if (ret) {
 		command_abandon(cmd); /* one never started must not wait for good */
 		return 1;
 	}
 	while (!command_reap(cmd))
-		pause(); /* SIGCHLD ends the wait */
+		if (event_loop_wait(loop, -1, -1) < 0)
+			return 1;
 	return command_exit_code(cmd);
+}
+
+/* Start-up, the part of it that blocks for seconds: see start_up(). */
+struct start_up {
+	struct loader *loader;
+	const struct fs_options *opts;
+	struct collector *collector;
+	struct output_file *file;
+	struct event_loop *loop;
+	pid_t command;
+	int stats_fd; /* --self's (0: off) */
+	struct privileges_after privileges; /* what the run kept after start-up */
+	int ret;
+	char err[512];
+	bool loaded, collecting; /* what there is to undo */
+};
+
+static void start_collection(void *arg)
+{
+	struct start_up *s = arg;
+	int ret;
+
+	if (loader_start(s->loader, s->opts, s->err, sizeof(s->err))) {
+		s->ret = -1;
+		return;
+	}
+	s->loaded = true;
+	s->loader->stats_fd = s->stats_fd;
+	ret = pids_comparable(s->loader, s->opts, s->err, sizeof(s->err));
+	if (!ret && s->command > 0 && (ret = loader_follow(s->loader, s->command)))
+		snprintf(s->err, sizeof(s->err), "failed to follow the command: %s",
+			 strerror(-ret));
+	if (!ret)
+		ret = collector_open(s->collector, s->loader, s->opts, s->err, sizeof(s->err));
+	s->collecting = !ret;
+	s->collector->loop = s->loop;
+	s->ret = ret ? -1 : 0;
+}
+
+/*
+ * Load, attach and open everything, then drop privileges and let the command run. Loading and
+ * verifying the programs takes seconds in calls no signal interrupts, so it runs aside while
+ * the loop waits: a stop request meanwhile ends foliostat at once (exit status 0, no record: it
+ * counted nothing), and so does the command's death (a signal passed on to it, a Ctrl-C), with
+ * its status; the kernel frees what the unfinished start-up held. Returns 0, -1 with a message
+ * in err, or the exit status of a command that never ran.
+ */
+static int start_up(struct event_loop *loop, struct start_up *s, struct command *command, char *err,
+		    size_t err_len)
+{
+	struct aside aside;
+	int ret, events = 0;
+
+	s->loop = loop;
+	s->command = command->pid;
+	ret = aside_start(&aside, start_collection, s);
+	if (ret) {
+		snprintf(err, err_len, "failed to start a thread: %s", strerror(-ret));
+		return -1;
+	}
+	while (!(events & LOOP_FD)) {
+		int status = 0;
+
+		events = event_loop_wait(loop, aside.done_fd, -1);
+		if (events < 0) {
+			fprintf(stderr, "foliostat: failed to wait for start-up: %s\n",
+				strerror(errno));
+			status = 1;
+		}
+		if (events < 0 || (events & LOOP_STOP)) {
+			command_abandon(command);
+			fflush(NULL);
+			_exit(status);
+		}
+		if (s->command > 0 && (events & LOOP_CHILD) && command_reap(command)) {
+			ret = command_lost(command, err, err_len);
+			fprintf(stderr, "foliostat: %s\n", err);
+			fflush(NULL);
+			_exit(ret);
+		}
+	}
+	aside_join(&aside);
+	if (s->ret) {
+		snprintf(err, err_len, "%s", s->err);
+		return -1;
+	}
+	/* CPUs brought online later need perf events opened with a privilege the drop takes away:
+	 * a process of its own keeps it (without it they are not counted: the run goes on). */
+	loader_start_opener(s->loader);
+	/* The last step of start-up: from here on, everything is counted. */
+	if (drop_privileges(s->loader, s->opts, s->file->dir_fd, &s->privileges, err, err_len))
+		return -1;
+	/* Records are written without privileges: try one now, not after a whole run. */
+	if (s->opts->output && output_file_try(s->file, err, err_len))
+		return -1;
+#ifdef FOLIOSTAT_TEST_HOOKS
+	if (s->opts->test_escape)
+		test_escape(s->opts->test_escape);
+#endif
+	if (s->command > 0) {
+		s->collector->command = command;
+		ret = command_start(command, err, err_len);
+		if (ret)
+			return ret; /* not run at all, as a shell would say (127, 126): no record */
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -703,9 +769,11 @@ int main(int argc, char **argv)
 	struct output_file file = {.dir_fd = -1};
 	struct collector collector;
 	struct http_server server = {.listen_fd = -1};
-	struct privileges_after privileges;
-	char err[512];
-	int stats_fd = 0;
+	struct event_loop loop;
+	struct start_up start = {
+	    .loader = &loader, .opts = &opts, .collector = &collector, .file = &file};
+	char err[512] = "";
+	int status = 1;
 	int ret;
 
 	/* The tables are large arrays that grow and shrink with the processes on the host: keep
@@ -750,93 +818,68 @@ int main(int argc, char **argv)
 			return ret;
 		}
 	}
-	/* The command first, waiting, with foliostat's untouched signal dispositions and none of
-	 * its files: it execs once followed, when start-up is done. */
-	if (opts.command && command_prepare(&command, opts.command, err, sizeof(err))) {
-		fprintf(stderr, "foliostat: %s\n", err);
+	/* From here on a signal is caught for the loop, whatever foliostat is doing. Before, a
+	 * signal's default ends foliostat with nothing started. */
+	ret = event_loop_open(&loop, opts.command != NULL);
+	if (ret) {
+		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n",
+			strerror(-ret));
 		return 1;
 	}
-	if (install_signals(opts.command != NULL)) {
-		fprintf(stderr, "foliostat: failed to install signal handlers: %s\n",
-			strerror(errno));
-		goto abandon;
+	/* The command first, waiting, with foliostat's signal dispositions and mask as they were
+	 * given and none of its files: it execs once followed, when start-up is done. */
+	if (opts.command) {
+		if (command_prepare(&command, opts.command, &loop, err, sizeof(err)))
+			goto fail;
+		event_loop_set_command(&loop, command.pid);
 	}
 	/* Before anything is loaded: a missing directory is a quick error. */
-	if (opts.output && output_file_open(&file, opts.output, err, sizeof(err))) {
-		fprintf(stderr, "foliostat: %s\n", err);
-		goto abandon;
-	}
+	if (opts.output && output_file_open(&file, opts.output, err, sizeof(err)))
+		goto fail;
 	/* Likewise a port in use, or a web config that is not right; and a port below 1024 and a
 	 * key only root reads need the privileges dropped later. (Nothing is served before the
 	 * collector is open: run_endpoint.) */
 	if (opts.listen && (ret = http_server_open(&server, &opts, scrape_read, scrape_render,
 						   &collector, err, sizeof(err)))) {
-		fprintf(stderr, "foliostat: %s\n", err);
-		output_file_close(&file);
-		command_abandon(&command);
-		return ret;
+		status = ret;
+		goto fail;
 	}
-	if (opts.self && (stats_fd = self_start()) < 0) {
-		fprintf(stderr, "foliostat: failed to enable BPF run-time statistics: %s\n",
-			strerror(-stats_fd));
-		http_server_stop(&server);
-		output_file_close(&file);
-		goto abandon;
+	if (opts.self && (start.stats_fd = self_start()) < 0) {
+		snprintf(err, sizeof(err), "failed to enable BPF run-time statistics: %s",
+			 strerror(-start.stats_fd));
+		start.stats_fd = 0;
+		goto fail;
 	}
-	if (loader_start(&loader, &opts, err, sizeof(err))) {
-		fprintf(stderr, "foliostat: %s\n", err);
-		if (stats_fd > 0)
-			close(stats_fd);
-		http_server_stop(&server);
-		output_file_close(&file);
-		goto abandon;
+	ret = start_up(&loop, &start, &command, err, sizeof(err));
+	if (ret > 0) {
+		status = ret; /* the command could not run or did not live to: no record */
+		goto fail;
 	}
-	loader.stats_fd = stats_fd;
-	ret = pids_comparable(&loader, &opts, err, sizeof(err));
-	if (!ret && opts.command && (ret = loader_follow(&loader, command.pid)))
-		snprintf(err, sizeof(err), "failed to follow the command: %s", strerror(-ret));
-	if (!ret)
-		ret = collector_open(&collector, &loader, &opts, err, sizeof(err));
-	if (!ret) {
-		/* The last step of start-up: from here on, everything is counted. */
-		ret = drop_privileges(&loader, &opts, file.dir_fd, &privileges, err, sizeof(err));
-		/* Records are written without privileges: try one now, not after a whole run. */
-		if (!ret && opts.output)
-			ret = output_file_try(&file, err, sizeof(err));
-#ifdef FOLIOSTAT_TEST_HOOKS
-		if (!ret && opts.test_escape)
-			test_escape(opts.test_escape);
-#endif
-		if (!ret && opts.command) {
-			command_pid = command.pid;
-			collector.command = &command;
-			ret = command_start(&command, err, sizeof(err));
-			if (ret) {
-				/* Not run at all, as a shell would say (127, 126): no record. */
-				collector_close(&collector);
-				self_stop(&loader);
-				loader_stop(&loader);
-				output_file_close(&file);
-				fprintf(stderr, "foliostat: %s\n", err);
-				return ret;
-			}
-		}
-		if (!ret && opts.listen)
-			ret = run_endpoint(&collector, &server, err, sizeof(err));
-		else if (!ret)
-			ret = run(&collector, opts.output ? &file : NULL, err, sizeof(err));
-		collector_close(&collector);
-	}
-	http_server_stop(&server);
-	self_stop(&loader);
-	loader_stop(&loader);
-	output_file_close(&file);
 	if (ret)
+		goto fail;
+	if (opts.listen)
+		ret = run_endpoint(&collector, &server, err, sizeof(err));
+	else
+		ret = run(&collector, opts.output ? &file : NULL, err, sizeof(err));
+	if (!ret)
+		status = 0;
+fail:
+	/* The one way out: what start-up and the run left, undone in reverse. */
+	if (start.collecting)
+		collector_close(&collector);
+	http_server_stop(&server);
+	if (start.loaded) {
+		self_stop(&loader);
+		loader_stop(&loader);
+	} else if (start.stats_fd > 0) {
+		close(start.stats_fd);
+	}
+	output_file_close(&file);
+	if (status && *err)
 		fprintf(stderr, "foliostat: %s\n", err);
-	if (opts.command)
-		return command_outcome(&command, ret);
-	return ret ? 1 : 0;
-abandon:
-	command_abandon(&command);
-	return 1;
+	/* (A status above 1 is the command's already: it never ran.) */
+	if (opts.command && status <= 1)
+		status = command_outcome(&loop, &command, status);
+	event_loop_close(&loop);
+	return status;
 }

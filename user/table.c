@@ -3,6 +3,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "array.h"
 #include "counters.h"
@@ -25,13 +27,73 @@ static int kernel_give_back(const struct table *t, __u32 index)
 }
 
 /*
- * BPF programs on tracepoints run inside RCU read-side sections, so a grace period is the wait;
- * MEMBARRIER_CMD_GLOBAL is one. Where it is refused (nohz_full CPUs), the wait is the time
- * between two reads, far longer than any program runs.
+ * BPF programs on tracepoints and perf events run inside RCU read-side sections (or with
+ * preemption off, which RCU waits for too), so an RCU grace period is the wait. Two system
+ * calls give one:
+ * - membarrier(MEMBARRIER_CMD_GLOBAL), which is documented as one, but is refused where a CPU
+ *   is nohz_full (its QUERY leaves the command out then) and where a seccomp filter refuses it;
+ * - an update of a map-in-map from user space: the kernel waits for a grace period after it
+ *   (maybe_wait_bpf_programs(), since Linux 4.19) so that user space knows no program still
+ *   uses the inner map it replaced. That map is made at start-up, while privileges allow it;
+ *   no program uses it, its update is only for the wait.
+ * membarrier first, where the host allows it; the update where it does not. Never no wait:
+ * --files drains a side right after the wait, and a program still adding to an entry of that
+ * side would lose its count (or write into an entry freed meanwhile).
  */
+static struct {
+	bool membarrier;      /* MEMBARRIER_CMD_GLOBAL is allowed here */
+	int map_fd, inner_fd; /* the map-in-map and the map its slot holds (-1: none) */
+	char why[96];	      /* why membarrier is not used, for --check */
+} grace = {.map_fd = -1, .inner_fd = -1};
+
+int bpf_programs_wait_prepare(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, outer);
+	int cmds = (int)syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	if (cmds < 0)
+		snprintf(grace.why, sizeof(grace.why), "membarrier refused: %s", strerror(errno));
+	else if (!(cmds & MEMBARRIER_CMD_GLOBAL))
+		snprintf(grace.why, sizeof(grace.why),
+			 "membarrier's global command refused (nohz_full CPUs)");
+	grace.membarrier = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL);
+#ifdef FS_TEST_WITHOUT_MEMBARRIER
+	/* Test builds (make TEST_WITHOUT_MEMBARRIER=1): the fallback, on any host. */
+	grace.membarrier = false;
+	snprintf(grace.why, sizeof(grace.why), "membarrier left out of this test build");
+#endif
+	if (grace.map_fd >= 0)
+		return 0;
+	/* Made even where membarrier works: it may still be refused later (a seccomp filter). */
+	grace.inner_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fs_grace_inner", 4, 4, 1, NULL);
+	if (grace.inner_fd < 0)
+		return -errno;
+	outer.inner_map_fd = grace.inner_fd;
+	grace.map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "fs_grace", 4, 4, 1, &outer);
+	if (grace.map_fd < 0) {
+		int err = -errno;
+
+		close(grace.inner_fd);
+		grace.inner_fd = -1;
+		return err;
+	}
+	return 0;
+}
+
+const char *bpf_programs_wait_method(const char **why)
+{
+	*why = grace.membarrier ? NULL : grace.why;
+	return grace.membarrier ? "membarrier" : "map-in-map update";
+}
+
 void wait_for_bpf_programs(void)
 {
-	syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	__u32 slot = 0;
+
+	if (grace.membarrier && !syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		return;
+	if (grace.map_fd >= 0)
+		bpf_map_update_elem(grace.map_fd, &slot, &grace.inner_fd, BPF_ANY);
 }
 
 static const struct table_ops kernel_ops = {

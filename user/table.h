@@ -29,6 +29,12 @@ struct table_ops {
 
 /* Return once no BPF program that ran before the call is still running (see table.c). */
 void wait_for_bpf_programs(void);
+/* Choose how wait_for_bpf_programs() waits, and make what it needs: at start-up, with the
+ * privileges to create a map. Returns 0 or a negative errno. */
+int bpf_programs_wait_prepare(void);
+/* How it waits ("membarrier" or "map-in-map update"), and why not with membarrier (NULL when
+ * it does), for --check. */
+const char *bpf_programs_wait_method(const char **why);
 
 struct table {
 	size_t value_size;     /* bytes per entry, a multiple of 8 */

@@ -9,6 +9,7 @@ static const struct unit_test *const groups[] = {
     series_tests, exposition_tests, file_table_tests,
     web_config_tests,
     sandbox_tests,
+    perf_events_tests,
 };
 
 int main(int argc, char **argv)

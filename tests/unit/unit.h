@@ -71,5 +71,6 @@ extern const struct unit_test series_tests[];
 extern const struct unit_test exposition_tests[];
 extern const struct unit_test file_table_tests[];
 extern const struct unit_test sandbox_tests[];
+extern const struct unit_test perf_events_tests[];
 
 #endif
