@@ -38,8 +38,9 @@ expo() {
 	python3 tests/exposition.py "$@"
 }
 
-# start_prometheus: Debian's Prometheus, scraping foliostat's endpoint every second, with its
-# storage in $T; PROM_URL is its HTTP API.
+# start_prometheus [JOBS]: Debian's Prometheus, scraping every second foliostat's endpoint over
+# plain HTTP, or the scrape jobs in file JOBS (YAML list items); its storage in $T; PROM_URL is
+# its HTTP API.
 start_prometheus() {
 	command -v prometheus >/dev/null || skip "prometheus is not installed (scripts/install-deps.sh --tests)"
 	local port
@@ -49,10 +50,16 @@ start_prometheus() {
 		  scrape_interval: 1s
 		  scrape_timeout: 1s
 		scrape_configs:
-		  - job_name: foliostat
-		    static_configs:
-		      - targets: ['127.0.0.1:$FS_PORT']
 	EOF
+	if [ -n "${1:-}" ]; then
+		cat "$1" >>"$T/prometheus.yml"
+	else
+		cat >>"$T/prometheus.yml" <<-EOF
+			  - job_name: foliostat
+			    static_configs:
+			      - targets: ['127.0.0.1:$FS_PORT']
+		EOF
+	fi
 	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
 		--web.listen-address="127.0.0.1:$port" --log.level=warn >"$T/prometheus.log" 2>&1 &
 	PROM_PID=$!

@@ -57,13 +57,7 @@ test_exporter_tls_and_basic_auth_with_prometheus() {
 	code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$FS_PORT/metrics") || true
 	assert_eq "$code" 000 "plain HTTP to the TLS port"
 
-	local port
-	port=$(free_port)
-	cat >"$T/prometheus.yml" <<-EOF
-		global:
-		  scrape_interval: 1s
-		  scrape_timeout: 1s
-		scrape_configs:
+	cat >"$T/jobs.yml" <<-EOF
 		  - job_name: foliostat
 		    scheme: https
 		    tls_config:
@@ -83,12 +77,7 @@ test_exporter_tls_and_basic_auth_with_prometheus() {
 		    static_configs:
 		      - targets: ['127.0.0.1:$FS_PORT']
 	EOF
-	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
-		--web.listen-address="127.0.0.1:$port" --log.level=warn >"$T/prometheus.log" 2>&1 &
-	PROM_PID=$!
-	PROM_URL=http://127.0.0.1:$port
-	at_exit "kill $PROM_PID 2>/dev/null; wait $PROM_PID 2>/dev/null"
-	wait_http "$PROM_URL/-/ready"
+	start_prometheus "$T/jobs.yml"
 	wait_scraped_after "$(date +%s.%N)"
 	"$WORKLOAD" --rusage "$T/rusage" --in-cgroup "${CGROUPS[auth]}" pages 3000 >/dev/null ||
 		fail "workload"
