@@ -179,8 +179,15 @@ test_exporter_unix_socket() {
 		fail "message: $(cat "$T/err")"
 	[ -S "$sock" ] || fail "the socket in use was removed"
 	stop_foliostat "$T/endpoint"
-	[ ! -e "$sock" ] || fail "the socket is still there after foliostat exited"
-	echo "ok: the socket was removed at exit"
+	# Run as nobody under Landlock, foliostat may not remove it from a directory of root's: it
+	# is left stale (foliostat(8)), and the next start takes its place.
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' "$sock" \
+		2>/dev/null && fail "the socket still accepts connections after foliostat exited"
+	start_foliostat "$T/again" --listen "unix:$sock"
+	code=$(curl -s --unix-socket "$sock" -o /dev/null -w '%{http_code}' http://localhost/metrics)
+	assert_eq "$code" 200 "a scrape of the next foliostat on the socket the last one left"
+	stop_foliostat "$T/again"
+	rm -f "$sock"
 	# Anything but a socket is left alone.
 	echo data >"$sock"
 	status=0

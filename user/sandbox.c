@@ -156,11 +156,13 @@ static const int denied_calls[] = {
 };
 
 /* bpf() commands that make or attach something: the maps and programs are loaded and attached
- * before the filter, and only read (lookups, deletes, object information) after. */
+ * before the filter, and only read (lookups, deletes, object information) after. One attach
+ * stays: a link of a program already loaded to a perf event of a CPU brought online (the
+ * event opened by the opener process, loader.c), which reaches nothing that event does not. */
 static const int denied_bpf_commands[] = {
 	BPF_MAP_CREATE, BPF_PROG_LOAD, BPF_OBJ_PIN, BPF_OBJ_GET, BPF_PROG_ATTACH, BPF_PROG_DETACH,
 	BPF_PROG_TEST_RUN, BPF_PROG_GET_FD_BY_ID, BPF_MAP_GET_FD_BY_ID, BPF_RAW_TRACEPOINT_OPEN,
-	BPF_BTF_LOAD, BPF_BTF_GET_FD_BY_ID, BPF_LINK_CREATE, BPF_LINK_UPDATE,
+	BPF_BTF_LOAD, BPF_BTF_GET_FD_BY_ID, BPF_LINK_UPDATE,
 	BPF_LINK_GET_FD_BY_ID, BPF_ENABLE_STATS, BPF_ITER_CREATE, BPF_PROG_BIND_MAP,
 	36, /* BPF_TOKEN_CREATE (Linux 6.9) */
 };
