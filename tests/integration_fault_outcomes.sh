@@ -129,14 +129,6 @@ test_major_and_minor_faults_match_getrusage() {
 	"$WORKLOAD" faultcount "$FILE" >"$T/workload" || fail "workload failed"
 	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
-	local line child majflt minflt
-	line=$(cat "$T/workload")
-	child=$(json_field "$line" child)
-	majflt=$(json_field "$line" majflt)
-	minflt=$(json_field "$line" minflt)
-	echo "child $child: majflt $majflt, minflt $minflt (wait4)"
-	assert_between "$majflt" 1 4096 "major faults of a read of an uncached file"
-	assert_eq "$(query "$T/out" "faults($child, 'major')")" "$majflt" "major faults, foliostat vs getrusage"
-	assert_eq "$(query "$T/out" "faults($child, 'minor')")" "$minflt" "minor faults, foliostat vs getrusage"
+	assert_faults_match_wait4 "$T/out" "$T/workload"
 	assert_records_add_up "$T/out"
 }

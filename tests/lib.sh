@@ -360,3 +360,17 @@ assert_nothing_attached() {
 	assert_eq "$progs" 0 "foliostat BPF programs still loaded"
 	assert_eq "$maps" 0 "foliostat maps still in the kernel"
 }
+
+# assert_faults_match_wait4 OUT WORKLOAD [WHERE]: foliostat's major and minor faults (records in
+# OUT) of the child that `workload faultcount` reported in file WORKLOAD are what wait4 said.
+assert_faults_match_wait4() {
+	local line child majflt minflt
+	line=$(cat "$2")
+	child=$(json_field "$line" child)
+	majflt=$(json_field "$line" majflt)
+	minflt=$(json_field "$line" minflt)
+	echo "child $child${3:-}: majflt $majflt, minflt $minflt (wait4)"
+	assert_between "$majflt" 1 4096 "major faults of a read of an uncached file"
+	assert_eq "$(query "$1" "faults($child, 'major')")" "$majflt" "major faults${3:-}, foliostat vs getrusage"
+	assert_eq "$(query "$1" "faults($child, 'minor')")" "$minflt" "minor faults${3:-}, foliostat vs getrusage"
+}
