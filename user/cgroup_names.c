@@ -119,7 +119,10 @@ const char *cgroup_name(struct cgroup_names *n, __u64 id)
 		found->asked_at = now;
 	if (found || !n->mount[0])
 		return found ? found->path : NULL;
-	if (now - n->scanned_at < 1.0)
+	/* A cgroup made within the second of the last walk is named now: its rows, in a read
+	 * of that second, would otherwise have no name (null in a record, group="other" in the
+	 * exposition for good). */
+	if (now - n->scanned_at < 1.0 && id <= n->newest)
 		return NULL;
 	n->scanned_at = now;
 	{
@@ -132,6 +135,10 @@ const char *cgroup_name(struct cgroup_names *n, __u64 id)
 		walking = NULL;
 		sort_unique(n, nr_known);
 	}
+	if (n->nr && n->names[n->nr - 1].id > n->newest)
+		n->newest = n->names[n->nr - 1].id;
+	if (id > n->newest)
+		n->newest = id; /* removed before the walk: the next unknown id above it is newer */
 	found = find(n, id);
 	return found ? found->path : NULL;
 }

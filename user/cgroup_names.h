@@ -13,6 +13,7 @@ struct cgroup_names {
 	struct cgroup_name *names; /* sorted by id */
 	size_t nr, cap;
 	double scanned_at; /* monotonic seconds of the last walk of the hierarchy */
+	__u64 newest; /* the highest id a walk found or was made for: ids only grow */
 };
 
 /* Find the hierarchy (nothing is read until a name is asked for). */
@@ -21,7 +22,10 @@ void cgroup_names_open(struct cgroup_names *n);
 /*
  * The path of cgroup `id` below the mount ("/" for the root), or NULL when it is not known: a
  * cgroup removed before it was ever seen, or no cgroup2 here. An unknown id makes the hierarchy
- * be walked again, at most once a second, so a new cgroup is named at once and removed ones cost
+ * be walked again: at once if it is above every id walked for so far (the kernel gives cgroups
+ * ever larger ids, so it is a cgroup made since, which the walk names: each new cgroup costs one
+ * walk at most), else at most once a second (an id below them is a cgroup removed before a walk
+ * could see it, which no walk will find). So a new cgroup is named at once and removed ones cost
  * little. A removed cgroup keeps its name while it is asked for, and is forgotten at a walk an
  * hour after it was last asked for (memory stays bounded by the live and recent cgroups).
  */
