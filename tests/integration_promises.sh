@@ -92,6 +92,7 @@ test_promise_command_gets_int_term_hup() {
 	mkfifo "$T/never" || fail "mkfifo"
 	exec {hold}<>"$T/never"
 	start_foliostat "$T/out" -j -- bash -c "$script" "$T/got" "$T/never"
+	kill_command_at_exit "$FS_PID" bash
 	local sig n=1
 	for _ in $(seq 600); do [ -s "$T/got" ] && break; sleep 0.05; done
 	assert_eq "$(cat "$T/got")" ready "the command's start"
@@ -111,6 +112,7 @@ test_promise_command_gets_int_term_hup() {
 	# shellcheck disable=SC2016 # the command's own
 	start_foliostat "$T/out2" -j -- bash -c 'echo ready >>"$0"; while :; do read -r _ <"$1"; done' \
 		"$T/got2" "$T/never"
+	kill_command_at_exit "$FS_PID" bash
 	for _ in $(seq 600); do [ -s "$T/got2" ] && break; sleep 0.05; done
 	[ -s "$T/got2" ] || fail "the second command did not start"
 	kill -HUP "$FS_PID"

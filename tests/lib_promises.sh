@@ -183,3 +183,13 @@ named_workload() {
 		fail "workload $1 failed"
 	NAMED_PID[$1]=$(json_field "$(cat "$T/$1.rusage")" pid)
 }
+
+# kill_command_at_exit FS_PID NAME: the command NAME that foliostat FS_PID runs is killed when the
+# test ends (a foliostat that failed would leave it running, with the descriptors the test's
+# shell gave it: the runner's lock among them).
+kill_command_at_exit() {
+	local child
+	child=$(pgrep -P "$1" -x "$2")
+	[ -n "$child" ] || fail "foliostat $1 runs no $2"
+	at_exit "kill -KILL $child 2>/dev/null"
+}
