@@ -374,3 +374,6 @@ assert_faults_match_wait4() {
 	assert_eq "$(query "$1" "faults($child, 'major')")" "$majflt" "major faults${3:-}, foliostat vs getrusage"
 	assert_eq "$(query "$1" "faults($child, 'minor')")" "$minflt" "minor faults${3:-}, foliostat vs getrusage"
 }
+
+# shellcheck source=tests/lib_figures.sh
+. tests/lib_figures.sh

@@ -1,0 +1,120 @@
+# shellcheck shell=bash
+# Figures no other test asserts, each against the kernel's own count of the same events (perf
+# on the same tracepoint, per process or over a span that sandwiches foliostat's), a kernel
+# counter (/proc/vmstat, bpftool, /proc/PID/stat) or a workload whose count is known. A figure
+# that is null, absent or not a number fails (figure, assert_counts_*: tests/lib_figures.sh).
+
+# MADV_COLLAPSE of 8 MiB of anonymous memory: each 2 MiB is scanned (mm_khugepaged_scan_pmd,
+# whose result is the collapse's) and collapsed in the process, 4 of each. The process's scan
+# and collapse results are perf's counts of the same events in the process, result by result
+# (each value of the kernel's enum scan_result filtered apart). The kernel keeps every mm's owner
+# (CONFIG_MEMCG, which every kernel foliostat runs on here has), so nothing is unattributed.
+test_figures_anonymous_collapse_scan_results() {
+	need_root
+	mount_tracefs
+	scan_results
+	PERF_ARGS=()
+	scan_result_events huge_memory:mm_khugepaged_scan_pmd status
+	scan_result_events huge_memory:mm_collapse_huge_page status
+	run_workload_traced "${PERF_ARGS[@]}" -- collapse 8
+	local line pid theirs
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	assert_eq "$(json_field "$line" collapse_errno)" 0 "MADV_COLLAPSE's errno"
+	assert_eq "$(json_field "$line" huge_pages)" 4 "huge pages after the collapse (smaps)"
+	theirs=$(perf_results "$T/perf" huge_memory:mm_khugepaged_scan_pmd)
+	assert_same_results "$theirs" '{"succeed": 4}' "the kernel's scans of the 4 blocks (perf)"
+	assert_same_results "$(query "$T/out" "thp($pid, 'scan')")" "$theirs" "thp.scan of the process vs perf"
+	theirs=$(perf_results "$T/perf" huge_memory:mm_collapse_huge_page)
+	assert_same_results "$(query "$T/out" "thp($pid, 'collapse')")" "$theirs" "thp.collapse of the process vs perf"
+	# Every outcome had an owner: thp.unattributed stays empty, for each of its four events.
+	local event n
+	for event in collapse collapse_file scan scan_file; do
+		figure n "$T/out" "sum(len(r['system']['thp']['unattributed']['$event']) for r in recs)" \
+			"thp.unattributed.$event results"
+		assert_counts_eq "$n" 0 "results in thp.unattributed.$event over the run"
+	done
+}
+
+# MADV_COLLAPSE of 8 MiB of a memfd (shmem) through a shared mapping: 4 scans of the file
+# (mm_khugepaged_scan_file) and 4 file collapses (mm_khugepaged_collapse_file) in the process,
+# which thp.scan_file and thp.collapse_file are, result by result, as perf counts them there.
+test_figures_file_collapse_scan_results() {
+	need_root
+	mount_tracefs
+	scan_results
+	PERF_ARGS=()
+	scan_result_events huge_memory:mm_khugepaged_scan_file result
+	scan_result_events huge_memory:mm_khugepaged_collapse_file result
+	run_workload_traced "${PERF_ARGS[@]}" -- collapse_file 8
+	local line pid theirs total
+	line=$(cat "$T/workload")
+	pid=$(json_field "$line" pid)
+	assert_eq "$(json_field "$line" collapse_errno)" 0 "MADV_COLLAPSE's errno"
+	assert_eq "$(json_field "$line" huge_pages)" 4 "huge pages mapped after the collapse (smaps)"
+	theirs=$(perf_results "$T/perf" huge_memory:mm_khugepaged_scan_file)
+	figure total "$T/out" "sum(thp($pid, 'scan_file').values())" "file scans of the process"
+	assert_counts_eq "$total" 4 "file scans of the process (one per 2 MiB)"
+	assert_same_results "$(query "$T/out" "thp($pid, 'scan_file')")" "$theirs" "thp.scan_file of the process vs perf"
+	theirs=$(perf_results "$T/perf" huge_memory:mm_khugepaged_collapse_file)
+	figure total "$T/out" "sum(thp($pid, 'collapse_file').values())" "file collapses of the process"
+	assert_counts_eq "$total" 4 "file collapses of the process (one per 2 MiB)"
+	assert_same_results "$(query "$T/out" "thp($pid, 'collapse_file')")" "$theirs" "thp.collapse_file of the process vs perf"
+}
+
+# A process that zaps 8 pages then 512, 200 times: ranged flushes of 8 pages and full flushes
+# (512 pages is beyond the kernel's page-by-page ceiling), beside whatever else its life flushes
+# (task switches, shootdowns it suffers). tlb.pages and tlb.full are, exactly, the sum of the
+# pages of its ranged tlb_flush events and the number of its full ones, as a system-wide perf
+# record around its whole life (fork to last switch away) saw them in its threads.
+test_figures_tlb_pages_and_full_flushes() {
+	need_root
+	mount_tracefs
+	start_foliostat "$T/out" -j 0.5 -r 0
+	perf_record_begin tlb tlb:tlb_flush
+	"$WORKLOAD" tlbrange 200 >"$T/workload" || fail "tlbrange workload"
+	perf_record_end tlb
+	wait_next_record "$T/out"
+	stop_foliostat "$T/out"
+	local pid pages full theirs
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	figure pages "$T/out" "sum(p['tlb']['pages'] for r in recs for p in r['processes'] if p['pid'] == $pid)" "tlb.pages"
+	figure full "$T/out" "sum(p['tlb']['full'] for r in recs for p in r['processes'] if p['pid'] == $pid)" "tlb.full"
+	theirs=$(perf_record_sum tlb "$pid" tlb:tlb_flush 'pages if pages != -1 else 0')
+	assert_counts_between "$theirs" 1600 100000000 "pages of the process's ranged flushes (perf; 200 of 8 at least)"
+	assert_counts_eq "$pages" "$theirs" "tlb.pages of the process vs perf"
+	theirs=$(perf_record_sum tlb "$pid" tlb:tlb_flush 'pages == -1')
+	assert_counts_between "$theirs" 200 100000000 "full flushes of the process (perf; 200 zaps of 512 at least)"
+	assert_counts_eq "$full" "$theirs" "tlb.full of the process vs perf"
+}
+
+# Reading a file twice activates its folios on the second read (not under the multi-generational
+# LRU, where activate is null, which this test then requires). The process's lru.activate
+# folios are, exactly, the mm_lru_activate events a system-wide perf record saw in it; its pages,
+# between those folios and the file's pages (page-cache folios may be large).
+test_figures_lru_activate() {
+	need_root
+	mount_tracefs
+	make_uncached_file 32
+	start_foliostat "$T/out" -j 0.5 -r 0
+	perf_record_begin lru pagemap:mm_lru_activate
+	"$WORKLOAD" reread "$FILE" >"$T/workload" || fail "reread workload"
+	perf_record_end lru
+	wait_next_record "$T/out"
+	stop_foliostat "$T/out"
+	local pid folios pages theirs
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	if [ "$(query "$T/out" "recs[0]['system']['lru']['mglru']")" = true ]; then
+		assert_eq "$(query "$T/out" "[p['lru']['activate'] for r in recs for p in r['processes'] if p['pid'] == $pid]")" \
+			"$(query "$T/out" "[None for r in recs for p in r['processes'] if p['pid'] == $pid]")" \
+			"lru.activate under the multi-generational LRU"
+		return 0
+	fi
+	figure folios "$T/out" "sum(p['lru']['activate']['folios'] for r in recs for p in r['processes'] if p['pid'] == $pid)" "lru.activate.folios"
+	figure pages "$T/out" "sum(p['lru']['activate']['pages'] for r in recs for p in r['processes'] if p['pid'] == $pid)" "lru.activate.pages"
+	theirs=$(perf_record_sum lru "$pid" pagemap:mm_lru_activate 1)
+	assert_counts_between "$theirs" 1 8192 "folios perf saw activated in the process (of a file of 8192 pages)"
+	assert_counts_eq "$folios" "$theirs" "lru.activate.folios of the process vs perf"
+	# All but the last per-CPU batch or two (31 folios each) of the file's 8192 pages.
+	assert_counts_between "$pages" "$folios" 8192 "lru.activate.pages of the process"
+}

@@ -1,0 +1,144 @@
+# shellcheck shell=bash
+# Helpers for tests/integration_figures.sh: figures read so that null or an error fails, the
+# kernel's own count of the same tracepoint events (per process with perf stat, per thread
+# group from a system-wide perf record), and the kernel's enum scan_result.
+
+# is_count VALUE: VALUE is a count (a non-negative integer; never null, empty or an error).
+is_count() {
+	[[ $1 =~ ^[0-9]+$ ]]
+}
+
+# figure VAR FILE EXPR WHAT: set VAR to records.py's EXPR over the records in FILE, failing the
+# test unless it is a count. Not in a $(...): the failure ends the test, it is not lost.
+figure() {
+	local value
+	value=$(python3 tests/records.py "$2" "$3") || fail "$4: records.py failed on $3"
+	is_count "$value" || fail "$4: not a count: '$value' (null is not measured, never 0)"
+	printf -v "$1" '%s' "$value"
+}
+
+# assert_counts_eq ACTUAL EXPECTED WHAT: both counts, and equal.
+assert_counts_eq() {
+	is_count "$1" || fail "$3: '$1' is not a count"
+	is_count "$2" || fail "$3: the expected '$2' is not a count"
+	assert_eq "$1" "$2" "$3"
+}
+
+# assert_counts_between VALUE LOW HIGH WHAT: all counts, VALUE within LOW..HIGH.
+assert_counts_between() {
+	if ! is_count "$1" || ! is_count "$2" || ! is_count "$3"; then
+		fail "$4: '$1' '$2' '$3' are not all counts"
+	fi
+	assert_between "$1" "$2" "$3" "$4"
+}
+
+# scan_results: "VALUE NAME" lines of the running kernel's enum scan_result (its BTF), NAME as
+# foliostat writes it (lowercased, without SCAN_), into $T/scan_results.
+scan_results() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux format raw >"$T/btf" || fail "bpftool btf dump"
+	awk '/^\[[0-9]+\] ENUM .scan_result. / { on = 1; next }
+		on && /^\[/ { exit }
+		on { name = $1; gsub(/\047/, "", name); sub(/^SCAN_/, "", name)
+		     val = $2; sub(/^val=/, "", val); print val, tolower(name) }' "$T/btf" >"$T/scan_results"
+	[ "$(grep -c . "$T/scan_results")" -ge 2 ] || fail "no enum scan_result in the kernel's BTF"
+}
+
+# scan_result_events EVENT FIELD: perf arguments that count EVENT, then EVENT once per value of
+# enum scan_result in FIELD (scan_results first), appended to the array PERF_ARGS.
+scan_result_events() {
+	local value
+	PERF_ARGS+=(-e "$1")
+	while read -r value _; do
+		PERF_ARGS+=(-e "$1" --filter "$2 == $value")
+	done <"$T/scan_results"
+}
+
+# perf_results PERF EVENT: EVENT's counts by result from perf stat's output PERF (made with
+# scan_result_events), as JSON {name: count} without the zero ones. Fails unless the results
+# add up to perf's unfiltered count of EVENT.
+perf_results() {
+	python3 - "$1" "$2" "$T/scan_results" <<-'EOF' || fail "perf's counts of $2 by result"
+		import json, sys
+		perf, event, results = sys.argv[1:]
+		counts = [int(line.split(",")[0]) for line in open(perf)
+		          if line.count(",") >= 2 and line.split(",")[2] == event]
+		names = [line.split()[1] for line in open(results)]
+		if len(counts) != len(names) + 1:
+		    sys.exit(f"{len(counts)} counts of {event} for {len(names)} results")
+		if sum(counts[1:]) != counts[0]:
+		    sys.exit(f"{event}: results sum to {sum(counts[1:])}, unfiltered {counts[0]}")
+		print(json.dumps({n: c for n, c in zip(names, counts[1:]) if c}, sort_keys=True))
+	EOF
+}
+
+# assert_same_results OURS THEIRS WHAT: two JSON objects of result -> count are the same (a
+# null, or a value that is not a count, fails).
+assert_same_results() {
+	python3 - "$1" "$2" <<-'EOF' || fail "$3: foliostat $1, the kernel $2"
+		import json, sys
+		ours, theirs = (json.loads(a) for a in sys.argv[1:])
+		for m in (ours, theirs):
+		    if not isinstance(m, dict) or not all(type(v) is int and v > 0 for v in m.values()):
+		        sys.exit(f"not a map of counts: {m}")
+		sys.exit(ours != theirs)
+	EOF
+	echo "ok: $3 = $1"
+}
+
+# perf_record_begin NAME EVENT...: a system-wide perf record of the tracepoints EVENT..., on
+# from when this returns (as perf_window_begin), into $T/NAME.data; perf_record_end NAME stops
+# it and writes its samples as perf script does ("TGID EVENT: FIELDS") to $T/NAME.script.
+perf_record_begin() {
+	local name=$1 ctl ack event
+	shift
+	local events=()
+	for event in "$@"; do events+=(-e "$event"); done
+	mkfifo "$T/$name.ctl" "$T/$name.ack" || fail "mkfifo"
+	perf record -q -a -D -1 --control "fifo:$T/$name.ctl,$T/$name.ack" -o "$T/$name.data" \
+		"${events[@]}" 2>"$T/$name.perf.err" &
+	exec {ctl}<>"$T/$name.ctl" {ack}<>"$T/$name.ack"
+	# shellcheck disable=SC2034,SC2004 # lib.sh's associative arrays, which perf_window_* read
+	{
+		PERF_WINDOW_PID[$name]=$!
+		PERF_WINDOW_CTL[$name]=$ctl
+		PERF_WINDOW_ACK[$name]=$ack
+	}
+	perf_window_command "$name" enable
+}
+
+perf_record_end() {
+	local name=$1
+	perf_window_end "$name"
+	perf script -i "$T/$name.data" -F pid,event,trace >"$T/$name.script" 2>"$T/$name.script.err" ||
+		fail "perf script: $(cat "$T/$name.script.err")"
+	[ -s "$T/$name.script" ] || fail "perf recorded no sample at all"
+}
+
+# perf_record_sum NAME TGID EVENT PYTHON: over the samples of EVENT of thread group TGID that
+# perf_record_end kept, the sum of PYTHON, an expression of the event's fields as written by
+# perf script (integers as numbers, e.g. `pages if pages != -1 else 0`).
+perf_record_sum() {
+	python3 - "$T/$1.script" "$2" "$3" "$4" <<-'EOF' || fail "perf's samples of $3"
+		import re, sys
+		path, tgid, event, expr = sys.argv[1:]
+		total = 0
+		for line in open(path):
+		    m = re.match(r"\s*(\d+)\s+(\S+):\s*(.*)$", line)
+		    if not m or m.group(1) != tgid or m.group(2) != event:
+		        continue
+		    fields = {k: int(v) for k, v in re.findall(r"(\w+)[:=](-?\d+)\b", m.group(3))}
+		    total += eval(expr, {}, fields)
+		print(total)
+	EOF
+}
+
+# expo_figure FILE 'NAME{...}' VAR WHAT: VAR = the sum of the samples of the exposition FILE
+# that match, failing unless there is at least one (a family that is absent is not 0).
+expo_figure() {
+	local n value
+	n=$(python3 tests/exposition.py "$1" --count "$2") || fail "$4: exposition.py"
+	[ "$n" -ge 1 ] || fail "$4: no sample of $2 in the exposition"
+	value=$(python3 tests/exposition.py "$1" --sum "$2") || fail "$4: exposition.py"
+	is_count "$value" || fail "$4: not a count: $value"
+	printf -v "$3" '%s' "$value"
+}
