@@ -118,3 +118,113 @@ test_figures_lru_activate() {
 	# All but the last per-CPU batch or two (31 folios each) of the file's 8192 pages.
 	assert_counts_between "$pages" "$folios" 8192 "lru.activate.pages of the process"
 }
+
+# No free 2 MiB block left, then order-9 allocations from one process (hugetlb's pool grown one
+# page at a time, until the kernel has counted a direct reclaim: workload starve): they wake
+# kswapd, compact (migrating pages, some of which fail) and reclaim, in the process.
+# - Per process: reclaim.direct's stalls and reclaimed pages are, exactly, the process's
+#   mm_vmscan_direct_reclaim_end events and the sum of their nr_reclaimed in a system-wide perf
+#   record around its life; its total_us, perf's begin-to-end time within 1% + 20 us a stall
+#   (two clocks read at slightly different points); its migrate figures, exactly, the sums of
+#   the fields of its mm_migrate_pages events.
+# - System-wide: vmscan.kswapd_wakes between perf's counts of mm_vmscan_kswapd_wake within
+#   foliostat's span and around it (the workload guarantees one at least: kswapd sleeps while
+#   memory is plentiful, and the first allocation that finds no block wakes it); migrate's
+#   counters between /proc/vmstat's counts of the same batches (pgmigrate_success, _fail,
+#   thp_migration_success, _fail, _split, counted where the tracepoint is), and
+#   large_folio_split, which has no vmstat counter, between perf's sums.
+test_figures_direct_reclaim_kswapd_and_migration() {
+	need_root
+	mount_tracefs
+	local events=(vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_direct_reclaim_end
+		vmscan:mm_vmscan_kswapd_wake migrate:mm_migrate_pages)
+	vmstat_snapshot outer_begin
+	perf_record_begin outer "${events[@]}"
+	start_foliostat "$T/out" -j 0.5 -r 0
+	perf_record_begin inner "${events[@]}"
+	vmstat_snapshot inner_begin
+	"$WORKLOAD" starve 256 >"$T/workload" || fail "starve workload"
+	wait_next_record "$T/out"
+	vmstat_snapshot inner_end
+	perf_record_end inner
+	stop_foliostat "$T/out"
+	perf_record_end outer
+	vmstat_snapshot outer_end
+	local line pid ours theirs
+	line=$(cat "$T/workload")
+	echo "workload: $line"
+	pid=$(json_field "$line" pid)
+	# Per process.
+	figure ours "$T/out" "reclaim($pid, 'direct', 'stalls')" "reclaim.direct.stalls"
+	theirs=$(perf_record_sum outer "$pid" vmscan:mm_vmscan_direct_reclaim_end 1)
+	assert_counts_between "$theirs" 1 100000 "direct reclaims perf saw in the process"
+	assert_counts_eq "$ours" "$theirs" "reclaim.direct.stalls of the process vs perf"
+	figure ours "$T/out" "reclaim($pid, 'direct', 'reclaimed')" "reclaim.direct.reclaimed"
+	assert_counts_eq "$ours" "$(perf_record_sum outer "$pid" vmscan:mm_vmscan_direct_reclaim_end nr_reclaimed)" \
+		"reclaim.direct.reclaimed of the process vs perf's sum of nr_reclaimed"
+	figure ours "$T/out" "reclaim($pid, 'direct', 'total_us')" "reclaim.direct.total_us"
+	theirs=$(perf_record_stall_us outer "$pid" vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_direct_reclaim_end)
+	local stalls
+	stalls=$(perf_record_sum outer "$pid" vmscan:mm_vmscan_direct_reclaim_end 1)
+	assert_counts_between "$ours" $((theirs - theirs / 100 - 20 * stalls > 0 ? theirs - theirs / 100 - 20 * stalls : 0)) \
+		$((theirs + theirs / 100 + 20 * stalls)) "reclaim.direct.total_us of the process vs perf's times ($theirs us)"
+	# (perf script writes the fields as the tracepoint prints them: large_folio_split as nr_split)
+	local pair
+	for pair in succeeded:nr_succeeded failed:nr_failed thp_succeeded:nr_thp_succeeded \
+		thp_failed:nr_thp_failed thp_split:nr_thp_split large_folio_split:nr_split; do
+		figure ours "$T/out" "thp_sum($pid, 'migrate', '${pair%%:*}')" "thp.migrate.${pair%%:*}"
+		assert_counts_eq "$ours" "$(perf_record_sum outer "$pid" migrate:mm_migrate_pages "${pair#*:}")" \
+			"thp.migrate.${pair%%:*} of the process vs perf's sum of ${pair#*:}"
+	done
+	# System-wide.
+	figure ours "$T/out" "sum(r['system']['reclaim']['vmscan']['kswapd_wakes'] for r in recs)" "vmscan.kswapd_wakes"
+	theirs=$(perf_record_sum inner all vmscan:mm_vmscan_kswapd_wake 1)
+	assert_counts_between "$theirs" 1 100000000 "kswapd wake-ups perf counted within foliostat's span"
+	assert_sandwiched "$ours" "$theirs" "$(perf_record_sum outer all vmscan:mm_vmscan_kswapd_wake 1)" \
+		"vmscan.kswapd_wakes vs perf -a"
+	for pair in succeeded:pgmigrate_success failed:pgmigrate_fail thp_succeeded:thp_migration_success \
+		thp_failed:thp_migration_fail thp_split:thp_migration_split; do
+		figure ours "$T/out" "sys_thp_sum('migrate', '${pair%%:*}')" "system thp.migrate.${pair%%:*}"
+		assert_sandwiched "$ours" "$(vmstat_delta inner "${pair#*:}")" "$(vmstat_delta outer "${pair#*:}")" \
+			"system thp.migrate.${pair%%:*} vs /proc/vmstat ${pair#*:}"
+	done
+	figure ours "$T/out" "sys_thp_sum('migrate', 'large_folio_split')" "system thp.migrate.large_folio_split"
+	assert_sandwiched "$ours" "$(perf_record_sum inner all migrate:mm_migrate_pages nr_split)" \
+		"$(perf_record_sum outer all migrate:mm_migrate_pages nr_split)" \
+		"system thp.migrate.large_folio_split vs perf -a's sums"
+}
+
+# 48 MiB of anonymous memory touched in a memory cgroup of 16 MiB, with a swap file: reclaim
+# writes at least the 32 MiB over the limit to swap. vmscan.written's folios are between perf's
+# counts of mm_vmscan_write_folio within foliostat's span and around it, and its pages between
+# /proc/vmstat's nr_vmscan_write over the same two spans (the kernel adds a written folio's pages
+# to it where the tracepoint is); both at least the workload's 8192 pages over the limit.
+test_figures_reclaim_writes() {
+	need_root
+	mount_tracefs
+	make_swapfile 128
+	make_memcg 16
+	allow_memcg_swap
+	vmstat_exact_snapshot outer_begin
+	perf_record_begin outer vmscan:mm_vmscan_write_folio
+	start_foliostat "$T/out" -j 0.5 -r 0
+	perf_record_begin inner vmscan:mm_vmscan_write_folio
+	vmstat_exact_snapshot inner_begin
+	"${WRAP[@]}" "$WORKLOAD" pages 12288 >"$T/workload" || fail "workload in the memory cgroup"
+	wait_next_record "$T/out"
+	vmstat_exact_snapshot inner_end
+	perf_record_end inner
+	stop_foliostat "$T/out"
+	perf_record_end outer
+	vmstat_exact_snapshot outer_end
+	local folios pages inner
+	figure folios "$T/out" "sum(r['system']['reclaim']['vmscan']['written']['folios'] for r in recs)" "vmscan.written.folios"
+	figure pages "$T/out" "sum(r['system']['reclaim']['vmscan']['written']['pages'] for r in recs)" "vmscan.written.pages"
+	inner=$(perf_record_sum inner all vmscan:mm_vmscan_write_folio 1)
+	assert_counts_between "$(vmstat_delta inner nr_vmscan_write)" $(((48 - 16) * 256)) 100000000 \
+		"pages reclaim wrote within foliostat's span (/proc/vmstat nr_vmscan_write)"
+	assert_sandwiched "$folios" "$inner" "$(perf_record_sum outer all vmscan:mm_vmscan_write_folio 1)" \
+		"vmscan.written.folios vs perf -a"
+	assert_sandwiched "$pages" "$(vmstat_delta inner nr_vmscan_write)" "$(vmstat_delta outer nr_vmscan_write)" \
+		"vmscan.written.pages vs /proc/vmstat nr_vmscan_write"
+}

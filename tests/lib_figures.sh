@@ -109,26 +109,45 @@ perf_record_begin() {
 perf_record_end() {
 	local name=$1
 	perf_window_end "$name"
-	perf script -i "$T/$name.data" -F pid,event,trace >"$T/$name.script" 2>"$T/$name.script.err" ||
-		fail "perf script: $(cat "$T/$name.script.err")"
+	perf script -i "$T/$name.data" -F pid,tid,time,event,trace >"$T/$name.script" \
+		2>"$T/$name.script.err" || fail "perf script: $(cat "$T/$name.script.err")"
 	[ -s "$T/$name.script" ] || fail "perf recorded no sample at all"
 }
 
-# perf_record_sum NAME TGID EVENT PYTHON: over the samples of EVENT of thread group TGID that
-# perf_record_end kept, the sum of PYTHON, an expression of the event's fields as written by
-# perf script (integers as numbers, e.g. `pages if pages != -1 else 0`).
+# perf_record_sum NAME TGID EVENT PYTHON: over the samples of EVENT of thread group TGID (or of
+# every thread: all) that perf_record_end kept, the sum of PYTHON, an expression of the event's
+# fields as perf script writes them (integers as numbers, e.g. `pages if pages != -1 else 0`).
 perf_record_sum() {
 	python3 - "$T/$1.script" "$2" "$3" "$4" <<-'EOF' || fail "perf's samples of $3"
 		import re, sys
 		path, tgid, event, expr = sys.argv[1:]
 		total = 0
 		for line in open(path):
-		    m = re.match(r"\s*(\d+)\s+(\S+):\s*(.*)$", line)
-		    if not m or m.group(1) != tgid or m.group(2) != event:
+		    m = re.match(r"\s*(\d+)/(\d+)\s+([\d.]+):\s+(\S+):\s*(.*)$", line)
+		    if not m or (tgid != "all" and m.group(1) != tgid) or m.group(4) != event:
 		        continue
-		    fields = {k: int(v) for k, v in re.findall(r"(\w+)[:=](-?\d+)\b", m.group(3))}
+		    fields = {k: int(v) for k, v in re.findall(r"(\w+)[:=](-?\d+)\b", m.group(5))}
 		    total += eval(expr, {}, fields)
-		print(total)
+		print(int(total))
+	EOF
+}
+
+# perf_record_stall_us NAME TGID BEGIN END: the microseconds the threads of TGID spent between
+# each BEGIN and the END that follows it in the same thread, by perf's timestamps.
+perf_record_stall_us() {
+	python3 - "$T/$1.script" "$2" "$3" "$4" <<-'EOF' || fail "perf's stalls $3..$4"
+		import re, sys
+		path, tgid, begin, end = sys.argv[1:]
+		started, total = {}, 0.0
+		for line in open(path):
+		    m = re.match(r"\s*(\d+)/(\d+)\s+([\d.]+):\s+(\S+):", line)
+		    if not m or m.group(1) != tgid:
+		        continue
+		    if m.group(4) == begin:
+		        started[m.group(2)] = float(m.group(3))
+		    elif m.group(4) == end and m.group(2) in started:
+		        total += float(m.group(3)) - started.pop(m.group(2))
+		print(round(total * 1e6))
 	EOF
 }
 
@@ -141,4 +160,35 @@ expo_figure() {
 	value=$(python3 tests/exposition.py "$1" --sum "$2") || fail "$4: exposition.py"
 	is_count "$value" || fail "$4: not a count: $value"
 	printf -v "$3" '%s' "$value"
+}
+
+# make_swapfile MIB: a swap file of MIB MiB on a disk file system, on until the test ends (after
+# which the workloads that used it have exited, so swapoff has nothing to read back).
+make_swapfile() {
+	local file=/var/tmp/foliostat-swap.$$
+	command -v mkswap >/dev/null || skip "no mkswap (util-linux)"
+	head -c $(($1 << 20)) /dev/zero >"$file" || fail "cannot write $file"
+	chmod 600 "$file"
+	at_exit "rm -f '$file'"
+	mkswap -q "$file" >/dev/null || fail "mkswap $file"
+	swapon "$file" || fail "swapon $file"
+	at_exit "swapoff '$file'"
+}
+
+# allow_memcg_swap: let make_memcg's cgroup swap (it turns swap off for it).
+allow_memcg_swap() {
+	local dir=${MEMCG_LIMIT%/*}
+	if [ -e "$dir/memory.swap.max" ]; then
+		echo max >"$dir/memory.swap.max" || fail "cannot allow swap in $dir"
+	elif [ -e "$dir/memory.swappiness" ]; then
+		echo 60 >"$dir/memory.swappiness" || fail "cannot allow swap in $dir"
+	fi
+}
+
+# vmstat_exact_snapshot POINT: vmstat_snapshot, with the per-CPU differences of the node and zone
+# counters (nr_*) folded in first: /proc/vmstat shows those only once a CPU's difference passes
+# a threshold, or a refresh folds them.
+vmstat_exact_snapshot() {
+	echo 1 >/proc/sys/vm/stat_refresh || fail "cannot fold the per-CPU vmstat counters"
+	vmstat_snapshot "$1"
 }
