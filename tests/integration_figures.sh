@@ -228,3 +228,118 @@ test_figures_reclaim_writes() {
 	assert_sandwiched "$pages" "$(vmstat_delta inner nr_vmscan_write)" "$(vmstat_delta outer nr_vmscan_write)" \
 		"vmscan.written.pages vs /proc/vmstat nr_vmscan_write"
 }
+
+# The exporter, while workloads born in cgroups of their own collapse memory (anonymous and a
+# memfd), zap ranges, re-read a file, starve the allocator of 2 MiB blocks (compaction,
+# migration, direct reclaim) and read a file in a memory cgroup (memcg reclaim). Each cgroup's
+# series are the kernel's count of the same events in its one process (the workload's child
+# born there), exactly: collapse results by event and result against perf stat of each result;
+# TLB flushes by reason, flushed pages and full flushes, LRU insertions by list and activations,
+# migration counters against a system-wide perf record of the child's events; the stall
+# histograms' buckets, _count and _sum against the stalls perf timed in it. System-wide,
+# foliostat_system_migrate_total between /proc/vmstat's counts within and around its span.
+test_figures_exporter_matches_the_kernel() {
+	need_root
+	mount_tracefs
+	make_cgroups collapse fcollapse tlb reread starve memcg
+	make_uncached_file 64
+	scan_results
+	kernel_enum tlb_flush_reason TLB_ "$T/tlb_reasons"
+	kernel_enum lru_list LRU_ "$T/lru_lists"
+	local events=(tlb:tlb_flush pagemap:mm_lru_insertion pagemap:mm_lru_activate
+		migrate:mm_migrate_pages compaction:mm_compaction_begin compaction:mm_compaction_end
+		vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_direct_reclaim_end
+		vmscan:mm_vmscan_memcg_reclaim_begin vmscan:mm_vmscan_memcg_reclaim_end)
+	vmstat_snapshot outer_begin
+	start_endpoint
+	vmstat_snapshot inner_begin
+	perf_record_begin all "${events[@]}"
+	PERF_ARGS=()
+	scan_result_events huge_memory:mm_khugepaged_scan_pmd status
+	scan_result_events huge_memory:mm_collapse_huge_page status
+	perf stat -x, "${PERF_ARGS[@]}" -o "$T/collapse.perf" -- \
+		"$WORKLOAD" --in-cgroup "${CGROUPS[collapse]}" collapse 8 >"$T/collapse" || fail "collapse"
+	PERF_ARGS=()
+	scan_result_events huge_memory:mm_khugepaged_scan_file result
+	scan_result_events huge_memory:mm_khugepaged_collapse_file result
+	perf stat -x, "${PERF_ARGS[@]}" -o "$T/fcollapse.perf" -- \
+		"$WORKLOAD" --in-cgroup "${CGROUPS[fcollapse]}" collapse_file 8 >"$T/fcollapse" || fail "collapse_file"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[tlb]}" tlbrange 200 >"$T/tlb" || fail "tlbrange"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[reread]}" reread "$FILE" >"$T/reread" || fail "reread"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[starve]}" starve 256 >"$T/starve" || fail "starve"
+	make_memcg 16
+	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "${CGROUPS[memcg]}" read "$FILE" >"$T/memcg" || fail "read in a memory cgroup"
+	vmstat_snapshot inner_end
+	scrape "$T/expo"
+	perf_record_end all
+	vmstat_snapshot outer_end
+	local cg pid
+	# Collapse results, by event and result.
+	cg=${CGROUPS[collapse]#"$CGROUP_ROOT"}
+	assert_same_results "$(expo_map "$T/expo" foliostat_thp_collapse_results_total result event=scan cgroup="$cg")" \
+		"$(perf_results "$T/collapse.perf" huge_memory:mm_khugepaged_scan_pmd)" "scan results of $cg vs perf"
+	assert_same_results "$(expo_map "$T/expo" foliostat_thp_collapse_results_total result event=collapse cgroup="$cg")" \
+		"$(perf_results "$T/collapse.perf" huge_memory:mm_collapse_huge_page)" "collapse results of $cg vs perf"
+	cg=${CGROUPS[fcollapse]#"$CGROUP_ROOT"}
+	assert_same_results "$(expo_map "$T/expo" foliostat_thp_collapse_results_total result event=scan_file cgroup="$cg")" \
+		"$(perf_results "$T/fcollapse.perf" huge_memory:mm_khugepaged_scan_file)" "scan_file results of $cg vs perf"
+	assert_same_results "$(expo_map "$T/expo" foliostat_thp_collapse_results_total result event=collapse_file cgroup="$cg")" \
+		"$(perf_results "$T/fcollapse.perf" huge_memory:mm_khugepaged_collapse_file)" "collapse_file results of $cg vs perf"
+	assert_eq "$(expo_map "$T/expo" foliostat_thp_collapse_results_total result group=unattributed)" '{}' \
+		"collapse results of memory without an owner (CONFIG_MEMCG keeps every owner)"
+	# TLB flushes.
+	local ours
+	cg=${CGROUPS[tlb]#"$CGROUP_ROOT"}
+	pid=$(json_field "$(cat "$T/tlb")" pid)
+	assert_same_results "$(expo_map "$T/expo" foliostat_tlb_flushes_total reason cgroup="$cg")" \
+		"$(perf_record_map all "$pid" tlb:tlb_flush paren "$T/tlb_reasons")" "TLB flushes of $cg by reason vs perf"
+	expo_figure "$T/expo" "foliostat_tlb_flushed_pages_total{cgroup=\"$cg\"}" ours "flushed pages of $cg"
+	assert_counts_eq "$ours" "$(perf_record_sum all "$pid" tlb:tlb_flush 'pages if pages != -1 else 0')" \
+		"foliostat_tlb_flushed_pages_total of $cg vs perf"
+	expo_figure "$T/expo" "foliostat_tlb_full_flushes_total{cgroup=\"$cg\"}" ours "full flushes of $cg"
+	assert_counts_eq "$ours" "$(perf_record_sum all "$pid" tlb:tlb_flush 'pages == -1')" \
+		"foliostat_tlb_full_flushes_total of $cg vs perf"
+	# LRU insertions by list, and activations.
+	cg=${CGROUPS[reread]#"$CGROUP_ROOT"}
+	pid=$(json_field "$(cat "$T/reread")" pid)
+	assert_same_results "$(expo_map "$T/expo" foliostat_lru_inserted_folios_total list cgroup="$cg")" \
+		"$(perf_record_map all "$pid" pagemap:mm_lru_insertion lru "$T/lru_lists")" "LRU insertions of $cg by list vs perf"
+	expo_figure "$T/expo" "foliostat_lru_activated_folios_total{cgroup=\"$cg\"}" ours "activations of $cg"
+	assert_counts_eq "$ours" "$(perf_record_sum all "$pid" pagemap:mm_lru_activate 1)" \
+		"foliostat_lru_activated_folios_total of $cg vs perf"
+	local pages
+	expo_figure "$T/expo" "foliostat_lru_activated_pages_total{cgroup=\"$cg\"}" pages "activated pages of $cg"
+	assert_counts_between "$pages" "$ours" 16384 "foliostat_lru_activated_pages_total of $cg (folios..the file's pages)"
+	# Migration, and the stall histograms.
+	cg=${CGROUPS[starve]#"$CGROUP_ROOT"}
+	pid=$(json_field "$(cat "$T/starve")" pid)
+	local pair
+	for pair in succeeded:nr_succeeded failed:nr_failed thp_succeeded:nr_thp_succeeded \
+		thp_failed:nr_thp_failed thp_split:nr_thp_split large_folio_split:nr_split; do
+		ours=$(expo "$T/expo" --sum "foliostat_migrate_total{cgroup=\"$cg\",counter=\"${pair%%:*}\"}") ||
+			fail "exposition.py"
+		assert_counts_eq "$ours" "$(perf_record_sum all "$pid" migrate:mm_migrate_pages "${pair#*:}")" \
+			"foliostat_migrate_total{counter=${pair%%:*}} of $cg vs perf's sum of ${pair#*:}"
+	done
+	[ "$(expo "$T/expo" --count "foliostat_migrate_total{cgroup=\"$cg\",counter=\"succeeded\"}")" = 1 ] ||
+		fail "no migration series for $cg"
+	perf_record_durations all "$pid" compaction:mm_compaction_begin compaction:mm_compaction_end
+	assert_stall_buckets "$T/expo" "foliostat_stall_seconds{cgroup=\"$cg\",kind=\"compaction\"}" \
+		"$T/all.durations" "compaction stalls of $cg"
+	perf_record_durations all "$pid" vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_direct_reclaim_end
+	assert_stall_buckets "$T/expo" "foliostat_stall_seconds{cgroup=\"$cg\",kind=\"direct_reclaim\"}" \
+		"$T/all.durations" "direct reclaim stalls of $cg"
+	cg=${CGROUPS[memcg]#"$CGROUP_ROOT"}
+	pid=$(json_field "$(cat "$T/memcg")" pid)
+	perf_record_durations all "$pid" vmscan:mm_vmscan_memcg_reclaim_begin vmscan:mm_vmscan_memcg_reclaim_end
+	assert_stall_buckets "$T/expo" "foliostat_stall_seconds{cgroup=\"$cg\",kind=\"memcg_reclaim\"}" \
+		"$T/all.durations" "memcg reclaim stalls of $cg"
+	# System-wide migration.
+	for pair in succeeded:pgmigrate_success failed:pgmigrate_fail thp_succeeded:thp_migration_success \
+		thp_failed:thp_migration_fail thp_split:thp_migration_split; do
+		expo_figure "$T/expo" "foliostat_system_migrate_total{counter=\"${pair%%:*}\"}" ours "system migration"
+		assert_sandwiched "$ours" "$(vmstat_delta inner "${pair#*:}")" "$(vmstat_delta outer "${pair#*:}")" \
+			"foliostat_system_migrate_total{counter=${pair%%:*}} vs /proc/vmstat ${pair#*:}"
+	done
+	stop_foliostat "$T/endpoint"
+}

@@ -109,7 +109,7 @@ perf_record_begin() {
 perf_record_end() {
 	local name=$1
 	perf_window_end "$name"
-	perf script -i "$T/$name.data" -F pid,tid,time,event,trace >"$T/$name.script" \
+	perf script --ns -i "$T/$name.data" -F pid,tid,time,event,trace >"$T/$name.script" \
 		2>"$T/$name.script.err" || fail "perf script: $(cat "$T/$name.script.err")"
 	[ -s "$T/$name.script" ] || fail "perf recorded no sample at all"
 }
@@ -191,4 +191,118 @@ allow_memcg_swap() {
 vmstat_exact_snapshot() {
 	echo 1 >/proc/sys/vm/stat_refresh || fail "cannot fold the per-CPU vmstat counters"
 	vmstat_snapshot "$1"
+}
+
+# kernel_enum ENUM PREFIX FILE: "VALUE NAME" lines of the kernel's enum ENUM (its BTF) into FILE,
+# NAME as foliostat writes it (lowercased, without PREFIX).
+kernel_enum() {
+	[ -s "$T/btf" ] || bpftool btf dump file /sys/kernel/btf/vmlinux format raw >"$T/btf" ||
+		fail "bpftool btf dump"
+	awk -v enum="'$1'" -v prefix="$2" '$2 == "ENUM" && $3 == enum { on = 1; next }
+		on && /^\[/ { exit }
+		on { name = $1; gsub(/\047/, "", name); sub("^" prefix, "", name)
+		     val = $2; sub(/^val=/, "", val); print val, tolower(name) }' "$T/btf" >"$3"
+	[ "$(grep -c . "$3")" -ge 2 ] || fail "no enum $1 in the kernel's BTF"
+}
+
+# perf_record_map NAME TGID EVENT KEY ENUM_FILE: over the samples of EVENT of thread group TGID
+# that perf_record_end kept, how many there are for each value of the field KEY (or of the
+# number in parentheses that ends the line, for KEY "paren": how perf script writes a symbolic
+# field), named by ENUM_FILE (kernel_enum), as JSON {name: count} without zeros.
+perf_record_map() {
+	python3 - "$T/$1.script" "$2" "$3" "$4" "$5" <<-'EOF' || fail "perf's samples of $3 by $4"
+		import json, re, sys
+		path, tgid, event, key, enum = sys.argv[1:]
+		names = dict(line.split() for line in open(enum))
+		counts = {}
+		for line in open(path):
+		    m = re.match(r"\s*(\d+)/(\d+)\s+([\d.]+):\s+(\S+):\s*(.*)$", line)
+		    if not m or (tgid != "all" and m.group(1) != tgid) or m.group(4) != event:
+		        continue
+		    if key == "paren":
+		        value = re.search(r"\((-?\d+)\)\s*$", m.group(5)).group(1)
+		    else:
+		        value = re.search(r"\b" + key + r"[:=](-?\d+)\b", m.group(5)).group(1)
+		    name = names.get(value, f"?{value}")
+		    counts[name] = counts.get(name, 0) + 1
+		print(json.dumps(counts, sort_keys=True))
+	EOF
+}
+
+# perf_record_durations NAME TGID BEGIN END: the microseconds (fractions kept) of each BEGIN to
+# the END that follows it in the same thread of TGID, one a line, into $T/NAME.durations.
+perf_record_durations() {
+	python3 - "$T/$1.script" "$2" "$3" "$4" >"$T/$1.durations" <<-'EOF' || fail "perf's stalls $3..$4"
+		import re, sys
+		path, tgid, begin, end = sys.argv[1:]
+		started = {}
+		for line in open(path):
+		    m = re.match(r"\s*(\d+)/(\d+)\s+([\d.]+):\s+(\S+):", line)
+		    if not m or m.group(1) != tgid:
+		        continue
+		    if m.group(4) == begin:
+		        started[m.group(2)] = float(m.group(3))
+		    elif m.group(4) == end and m.group(2) in started:
+		        print(f"{(float(m.group(3)) - started.pop(m.group(2))) * 1e6:.3f}")
+	EOF
+}
+
+# expo_map FILE NAME LABEL [LABEL=VALUE...]: the samples of NAME in the exposition FILE whose
+# labels include the LABEL=VALUE pairs, summed by the value of LABEL, as JSON {value: count}
+# without zeros.
+expo_map() {
+	python3 - "$@" <<-'EOF' || fail "exposition $2 by $3"
+		import json, sys
+		sys.path.insert(0, "tests")
+		import exposition
+		path, name, label, *pairs = sys.argv[1:]
+		want = dict(p.split("=", 1) for p in pairs)
+		counts = {}
+		for n, labels, v in exposition.parse(path):
+		    if n == name and label in labels and all(labels.get(k) == x for k, x in want.items()):
+		        counts[labels[label]] = counts.get(labels[label], 0) + int(v)
+		print(json.dumps({k: v for k, v in counts.items() if v}, sort_keys=True))
+	EOF
+}
+
+# assert_stall_buckets FILE SELECTOR DURATIONS WHAT: the cumulative buckets of the histogram
+# SELECTOR (NAME{labels} without le) in the exposition FILE against the stall lengths in
+# DURATIONS (perf_record_durations): its _count is their number, each bucket le holds at least
+# those shorter than le less 5 us and 1% (perf and BPF read the clock at slightly different
+# points of the same two tracepoint hits), at most those shorter than le plus as much; _sum is
+# their sum within as much a stall.
+assert_stall_buckets() {
+	python3 - "$@" <<-'EOF' || fail "$4: the histogram does not match perf's stalls"
+		import re, sys
+		sys.path.insert(0, "tests")
+		import exposition
+		path, selector, durations, what = sys.argv[1:]
+		name, want = exposition.selector(selector)
+		stalls = [float(line) for line in open(durations)]
+		def tol(us):
+		    return 5 + us / 100
+		buckets, count, total = {}, None, None
+		for n, labels, v in exposition.parse(path):
+		    if not all(labels.get(k) == x for k, x in want.items()):
+		        continue
+		    if n == name + "_bucket":
+		        buckets[labels["le"]] = v
+		    elif n == name + "_count":
+		        count = v
+		    elif n == name + "_sum":
+		        total = v * 1e6
+		if count is None or total is None or not buckets:
+		    sys.exit(f"{what}: no histogram {selector}")
+		if count != len(stalls):
+		    sys.exit(f"{what}: _count {count}, perf saw {len(stalls)} stalls")
+		if abs(total - sum(stalls)) > sum(tol(d) for d in stalls):
+		    sys.exit(f"{what}: _sum {total:.1f} us, perf {sum(stalls):.1f} us")
+		for le, v in sorted(buckets.items(), key=lambda b: float(b[0])):
+		    bound = float(le) * 1e6
+		    low = sum(d < bound - tol(bound) for d in stalls)
+		    high = sum(d < bound + tol(bound) for d in stalls) if le != "+Inf" else len(stalls)
+		    if not low <= v <= high:
+		        sys.exit(f"{what}: bucket le={le} holds {v:.0f}, perf's stalls say {low}..{high}")
+		print(f"ok: {what}: {len(stalls)} stalls, {len(buckets)} buckets, each within perf's")
+	EOF
 }
