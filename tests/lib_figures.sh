@@ -306,3 +306,52 @@ assert_stall_buckets() {
 		print(f"ok: {what}: {len(stalls)} stalls, {len(buckets)} buckets, each within perf's")
 	EOF
 }
+
+# bpf_prog_stats FILE: bpftool's view of the loaded programs (run_cnt, run_time_ns,
+# recursion_misses), as JSON in FILE.
+bpf_prog_stats() {
+	bpftool prog show -j >"$1" || fail "bpftool prog show"
+}
+
+# assert_bpf_statistics EXPOSITION BEFORE AFTER: for every probe with a foliostat_bpf_* series,
+# the runs, run time and missed runs are between bpftool's figures of the probe's program
+# (loaded under the name user/loader.c gives it: bpftool shows it whole from the program's BTF,
+# or as the kernel keeps it, 15 bytes) read just before and just after the scrape. Every
+# attached probe has a series of each.
+assert_bpf_statistics() {
+	python3 - "$@" <<-'EOF' || fail "foliostat_bpf_* against bpftool"
+		import json, re, sys
+		sys.path.insert(0, "tests")
+		import exposition
+		expo, before, after = sys.argv[1:]
+		samples = exposition.parse(expo)
+		table = re.finditer(r'\[PROBE_\w+\]\s*=\s*\{"([^"]+)",\s*(?:"\w+"|NULL),\s*'
+		                    r'(?:ONE\("(\w+)"\)|\{\{"(\w+)",\s*\d+\},\s*\{"(\w+)",\s*\d+\}\})',
+		                    open("user/loader.c").read())
+		programs = {m.group(1): {n for p in m.group(2, 3, 4) if p for n in (p, p[:15])}
+		            for m in table}
+		def stats(path, probe, key):
+		    return sum(p.get(key, 0) for p in json.load(open(path))
+		               if p.get("name") in programs[probe])
+		attached = {l["probe"] for n, l, v in samples if n == "foliostat_probe_attached" and v == 1}
+		checked = 0
+		for family, key, scale in (("foliostat_bpf_runs_total", "run_cnt", 1),
+		                           ("foliostat_bpf_run_seconds_total", "run_time_ns", 1e-9),
+		                           ("foliostat_bpf_missed_runs_total", "recursion_misses", 1)):
+		    series = {l["probe"]: v for n, l, v in samples if n == family}
+		    if set(series) != attached:
+		        sys.exit(f"{family}: series for {sorted(series)}, attached {sorted(attached)}")
+		    for probe, value in series.items():
+		        if probe not in programs:
+		            sys.exit(f"{probe}: no program in user/loader.c's table")
+		        low, high = stats(before, probe, key) * scale, stats(after, probe, key) * scale
+		        slack = 5e-9 * value if scale != 1 else 0  # 9 significant digits
+		        if not low - slack <= value <= high + slack:
+		            sys.exit(f"{family}{{probe={probe}}} = {value}, bpftool {low}..{high}")
+		        checked += 1
+		runs = {l["probe"]: v for n, l, v in samples if n == "foliostat_bpf_runs_total"}
+		if runs.get("kmem:mm_page_alloc", 0) < 4096:
+		    sys.exit(f"kmem:mm_page_alloc ran {runs.get('kmem:mm_page_alloc')} times, < 4096")
+		print(f"ok: {checked} foliostat_bpf_* series within bpftool's figures around the scrape")
+	EOF
+}

@@ -38,6 +38,9 @@
  *   workload [--name HEX] [--linger SECS] starve MAX     have hugetlb take every free 2 MiB block,
  *                                                        then one more at a time (MAX at most)
  *                                                        until direct reclaim ran (needs root)
+ *   workload [--name HEX] [--linger SECS] threads N,PAGES   N threads, all alive while any
+ *                                                        works, each touch PAGES pages (THP
+ *                                                        off)
  *   workload moved N,PAGES    N threads (the leader among them) fault, then the process stops
  *                             for the test to move it (see action_moved); then every thread
  *                             but the leader touches PAGES pages
@@ -860,6 +863,42 @@ static void action_starve(long max)
 	       getpid(), taken, asked, stalls);
 }
 
+/*
+ * threads N,PAGES: N threads (besides the leader), all alive while any works: each touches a
+ * page of its own (its first event), waits until every one has, touches PAGES fresh pages with
+ * THP off, and waits until every one has before it exits.
+ */
+static pthread_barrier_t threads_started, threads_done;
+
+static void *touching_thread(void *arg)
+{
+	action_pages_quiet(1);
+	pthread_barrier_wait(&threads_started);
+	action_pages_quiet(*(long *)arg);
+	pthread_barrier_wait(&threads_done);
+	return NULL;
+}
+
+static void action_threads(const char *arg)
+{
+	long nr = 0, pages = 0;
+	pthread_t *threads;
+
+	if (sscanf(arg, "%ld,%ld", &nr, &pages) != 2 || nr < 1 || nr > 4096 || pages <= 0)
+		die("threads N,PAGES");
+	threads = calloc(nr, sizeof(*threads));
+	if (!threads || pthread_barrier_init(&threads_started, NULL, nr) ||
+	    pthread_barrier_init(&threads_done, NULL, nr))
+		die("calloc");
+	for (long i = 0; i < nr; i++)
+		if ((errno = pthread_create(&threads[i], NULL, touching_thread, &pages)))
+			die("pthread_create");
+	for (long i = 0; i < nr; i++)
+		pthread_join(threads[i], NULL);
+	printf("{\"pid\":%d,\"action\":\"threads\",\"threads\":%ld,\"pages_each\":%ld}\n", getpid(),
+	       nr, pages);
+}
+
 static void action_pages(long pages)
 {
 	/* Neither PMD THPs nor mTHPs: exactly one order-0 folio per page. */
@@ -1083,7 +1122,7 @@ int main(int argc, char **argv)
 				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | hugetlb N | "
 				"collapse MIB | compact NODE | tlbflip N | forks N | family N,M | ring N | "
 				"hop N | reuse A,B[,hold] | moved N,PAGES | collapse_file MIB | "
-				"tlbrange N | reread FILE | starve MAX\n"
+				"tlbrange N | reread FILE | starve MAX | threads N,PAGES\n"
 				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
 				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
 		return 2;
@@ -1112,6 +1151,8 @@ int main(int argc, char **argv)
 		action_tlbrange(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "reread") == 0)
 		action_reread(argv[i + 1]);
+	else if (strcmp(argv[i], "threads") == 0)
+		action_threads(argv[i + 1]);
 	else if (strcmp(argv[i], "starve") == 0)
 		action_starve(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "compact") == 0)
