@@ -1022,13 +1022,14 @@ static void action_read(const char *path)
 static void action_reread(const char *path)
 {
 	static char buf[1 << 20];
-	size_t size, total = 0;
+	size_t size, total = 0, before;
 	int fd, cpu = sched_getcpu();
 	ssize_t n;
 
 	if (cpu >= 0)
 		pin_to_cpu(cpu);
 	fd = open_uncached(path, &size);
+	before = resident_pages(fd, size);
 	for (int pass = 0; pass < 2; pass++) {
 		if (lseek(fd, 0, SEEK_SET))
 			die("lseek");
@@ -1038,8 +1039,8 @@ static void action_reread(const char *path)
 			die("read");
 	}
 	printf("{\"pid\":%d,\"action\":\"reread\",\"pages\":%zu,\"bytes_read\":%zu,"
-	       "\"resident_after\":%zu}\n",
-	       getpid(), size / page_size, total, resident_pages(fd, size));
+	       "\"resident_before\":%zu,\"resident_after\":%zu}\n",
+	       getpid(), size / page_size, total, before, resident_pages(fd, size));
 	close(fd);
 }
 
