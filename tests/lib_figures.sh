@@ -268,9 +268,10 @@ expo_map() {
 # assert_stall_buckets FILE SELECTOR DURATIONS WHAT: the cumulative buckets of the histogram
 # SELECTOR (NAME{labels} without le) in the exposition FILE against the stall lengths in
 # DURATIONS (perf_record_durations): its _count is their number, each bucket le holds at least
-# those shorter than le less 5 us and 1% (perf and BPF read the clock at slightly different
-# points of the same two tracepoint hits), at most those shorter than le plus as much; _sum is
-# their sum within as much a stall.
+# those shorter than le less 20 us and 5% (perf and BPF read the clock in different handlers of
+# the same two tracepoint hits, which a preemption can part), at most those shorter than le plus
+# as much (the bounds are 4 times apart: a bucket off by one still fails); _sum is their sum
+# within as much a stall.
 assert_stall_buckets() {
 	python3 - "$@" <<-'EOF' || fail "$4: the histogram does not match perf's stalls"
 		import re, sys
@@ -280,7 +281,7 @@ assert_stall_buckets() {
 		name, want = exposition.selector(selector)
 		stalls = [float(line) for line in open(durations)]
 		def tol(us):
-		    return 5 + us / 100
+		    return 20 + us / 20
 		buckets, count, total = {}, None, None
 		for n, labels, v in exposition.parse(path):
 		    if not all(labels.get(k) == x for k, x in want.items()):
