@@ -3,6 +3,25 @@
 # on the same tracepoint, per process or over a span that sandwiches foliostat's), a kernel
 # counter (/proc/vmstat, bpftool, /proc/PID/stat) or a workload whose count is known. A figure
 # that is null, absent or not a number fails (figure, assert_counts_*: tests/lib_figures.sh).
+#
+# What these tests check but cannot make nonzero on this kind of host (one NUMA node, Linux
+# with CONFIG_MEMCG, no CONFIG_MEMORY_FAILURE, 2 MiB huge pages only):
+# - thp.unattributed (and group="unattributed"): only memory whose mm has no owner, which a
+#   kernel keeps only with CONFIG_MEMCG (every kernel foliostat is tested on has it, Debian
+#   12's 6.1 too). Checked to be empty while collapses happen: an outcome counted there is a
+#   failure.
+# - migrate thp_succeeded, thp_failed, thp_split: a PMD-sized THP is migrated by NUMA balancing,
+#   mbind or move_pages to another node (one node here), memory hot-remove or
+#   alloc_contig_range (CMA, gigantic pages: none here), never by compaction (it skips folios
+#   of the pageblock order). They are checked equal to perf's sums and /proc/vmstat's
+#   thp_migration_* (0 here), which a count landing in the wrong field fails. (Offlining the
+#   memory block that holds a test THP would provoke them; not done: it takes 128 MiB from
+#   the host under every other test.)
+# - migrate failed is nonzero only when compaction meets a page in use at that moment: most
+#   starve runs have some, some have none; the check is exact either way.
+# - vmscan.written folios and pages differ only for large folios written back (mTHP swap-out):
+#   here every folio written is one page, so the two are checked against different counts
+#   (perf's events, nr_vmscan_write's pages) but a swap of the two would not show.
 
 # MADV_COLLAPSE of 8 MiB of anonymous memory: each 2 MiB is scanned (mm_khugepaged_scan_pmd,
 # whose result is the collapse's) and collapsed in the process, 4 of each. The process's scan
@@ -403,7 +422,9 @@ test_figures_exporter_self_statistics_and_start_time() {
 # having had an event) before any touches its 64 pages and until all have: 63 threads at most
 # besides the leader have entries, so the work of 137 at least is untracked: each of its pages
 # a user fault, a minor fault and an order-0 folio allocated (in alloc and alloc_movable), 4
-# counts at least. The rest of the host is outside the selection, never untracked.
+# counts at least. The rest of the host is outside the selection, never untracked. (A lower
+# bound only: the figure sums every counter of those threads, faults by kind, folios by order,
+# LRU folios and pages, TLB flushes and pages..., which no kernel count adds up the same way.)
 test_figures_exporter_untracked_events() {
 	need_root
 	make_cgroups threads
