@@ -377,3 +377,5 @@ assert_faults_match_wait4() {
 
 # shellcheck source=tests/lib_promises.sh
 . tests/lib_promises.sh
+# shellcheck source=tests/lib_figures.sh
+. tests/lib_figures.sh

@@ -28,6 +28,19 @@
  *   workload [--name HEX] [--linger SECS] reuse A,B[,hold]   a child touches A pages and exits,
  *                                                        then a second one takes its pid and
  *                                                        touches B (needs root)
+ *   workload [--name HEX] [--linger SECS] collapse_file MIB   write MIB of a memfd (shmem)
+ *                                                        through a 2 MiB-aligned shared mapping,
+ *                                                        then MADV_COLLAPSE it
+ *   workload [--name HEX] [--linger SECS] tlbrange N     N times: zap 8 touched pages (a ranged
+ *                                                        flush) and 512 (a full one), THP off
+ *   workload [--name HEX] [--linger SECS] reread FILE    drop FILE from the cache, read it twice
+ *                                                        on one CPU (the second read activates)
+ *   workload [--name HEX] [--linger SECS] starve MAX     have hugetlb take every free 2 MiB block,
+ *                                                        then one more at a time (MAX at most)
+ *                                                        until direct reclaim ran (needs root)
+ *   workload [--name HEX] [--linger SECS] threads N,PAGES   N threads, all alive while any
+ *                                                        works, each touch PAGES pages (THP
+ *                                                        off)
  *   workload moved N,PAGES    N threads (the leader among them) fault, then the process stops
  *                             for the test to move it (see action_moved); then every thread
  *                             but the leader touches PAGES pages
@@ -730,6 +743,162 @@ static void action_hugetlb(long n)
 	printf("{\"pid\":%d,\"action\":\"hugetlb\",\"taken\":%ld}\n", getpid(), taken);
 }
 
+/* Of an smaps counter in kB (e.g. "ShmemPmdMapped:"), over the mappings that overlap
+ * [mem, mem + len), in huge pages. */
+static long smaps_huge_pages(const char *mem, size_t len, const char *key)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	unsigned long start, end, kib, total_kib = 0;
+	size_t key_len = strlen(key);
+	int overlaps = 0;
+
+	if (!f)
+		die("/proc/self/smaps");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+			overlaps = start < (uintptr_t)mem + len && (uintptr_t)mem < end;
+		else if (overlaps && strncmp(line, key, key_len) == 0 &&
+			 sscanf(line + key_len, "%lu kB", &kib) == 1)
+			total_kib += kib;
+	}
+	fclose(f);
+	return (long)(total_kib * 1024 / HUGE_SIZE);
+}
+
+/*
+ * File (shmem) collapse: MIB of a memfd written through a shared mapping aligned to 2 MiB (with
+ * shmem THP off, small pages), then MADV_COLLAPSE, which scans and collapses each 2 MiB of the
+ * file in this process (huge_memory:mm_khugepaged_scan_file, _collapse_file). khugepaged leaves
+ * it alone: shmem THP is not enabled for it.
+ */
+static void action_collapse_file(long mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *mem = map_aligned(len);
+	int fd = memfd_create("foliostat-collapse", 0), err = 0;
+
+	if (fd < 0 || ftruncate(fd, (off_t)len))
+		die("memfd");
+	if (mmap(mem, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) != mem)
+		die("mmap of the memfd");
+	touch(mem, len);
+	if (madvise(mem, len, MADV_COLLAPSE))
+		err = errno;
+	printf("{\"pid\":%d,\"action\":\"collapse_file\",\"bytes\":%zu,\"collapse_errno\":%d,"
+	       "\"huge_pages\":%ld}\n",
+	       getpid(), len, err, smaps_huge_pages(mem, len, "ShmemPmdMapped:"));
+	close(fd);
+}
+
+/*
+ * TLB flushes of known ranges: N times, touch 8 + 512 pages (THP off), then zap the 8 (one
+ * ranged flush of 8 pages) and the 512 (more than the kernel flushes page by page, 33 by
+ * default: a full flush). With a single thread, each is a local flush of this mm.
+ */
+static void action_tlbrange(long rounds)
+{
+	size_t small = 8 * page_size, large = 512 * page_size;
+	char *mem = map_small_pages(small + large);
+
+	for (long i = 0; i < rounds; i++) {
+		touch(mem, small + large);
+		if (madvise(mem, small, MADV_DONTNEED) || madvise(mem + small, large, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
+	}
+	printf("{\"pid\":%d,\"action\":\"tlbrange\",\"rounds\":%ld,\"small_pages\":8,"
+	       "\"large_pages\":512}\n",
+	       getpid(), rounds);
+}
+
+/* Sum of /proc/vmstat's allocstall_* counters: global direct reclaim runs so far. */
+static long allocstalls(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, sum = 0;
+
+	if (!f)
+		die("/proc/vmstat");
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (strncmp(key, "allocstall_", 11) == 0)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+/*
+ * MAX: no free 2 MiB block left, then allocations that need one, from this process: hugetlb
+ * takes every free block of the PMD order into its pool (as scarce's child does), then this
+ * process asks it for one more page at a time, each an order-9 allocation that finds no block
+ * (it wakes kswapd, compacts, reclaims), until /proc/vmstat's allocstall_* show that a direct
+ * reclaim ran, MAX pages at most; then the pool is given back. Reports the pages the pool took
+ * and the extra pages asked for, and the direct reclaims the kernel counted meanwhile.
+ */
+static void action_starve(long max)
+{
+	const char *nr_hugepages = "/proc/sys/vm/nr_hugepages";
+	const char *proactive = "/proc/sys/vm/compaction_proactiveness";
+	int pmd_order = __builtin_ctzl(HUGE_SIZE / page_size);
+	long before, blocks, proactiveness, stalls, asked = 0, taken;
+
+	if (max <= 0)
+		die("starve MAX");
+	proactiveness = access(proactive, W_OK) == 0 ? read_long_file(proactive) : -1;
+	if (proactiveness > 0)
+		write_long_file(proactive, 0);
+	before = read_long_file(nr_hugepages);
+	for (int round = 0; round < 8 && (blocks = free_pmd_blocks(pmd_order)); round++)
+		write_long_file(nr_hugepages, read_long_file(nr_hugepages) + blocks);
+	stalls = allocstalls();
+	for (; asked < max && allocstalls() == stalls; asked++)
+		write_long_file(nr_hugepages, read_long_file(nr_hugepages) + 1);
+	stalls = allocstalls() - stalls;
+	taken = read_long_file(nr_hugepages) - before;
+	write_long_file(nr_hugepages, before);
+	if (proactiveness > 0)
+		write_long_file(proactive, proactiveness);
+	printf("{\"pid\":%d,\"action\":\"starve\",\"hugetlb_taken\":%ld,\"asked_more\":%ld,"
+	       "\"allocstalls\":%ld}\n",
+	       getpid(), taken, asked, stalls);
+}
+
+/*
+ * threads N,PAGES: N threads (besides the leader), all alive while any works: each touches a
+ * page of its own (its first event), waits until every one has, touches PAGES fresh pages with
+ * THP off, and waits until every one has before it exits.
+ */
+static pthread_barrier_t threads_started, threads_done;
+
+static void *touching_thread(void *arg)
+{
+	action_pages_quiet(1);
+	pthread_barrier_wait(&threads_started);
+	action_pages_quiet(*(long *)arg);
+	pthread_barrier_wait(&threads_done);
+	return NULL;
+}
+
+static void action_threads(const char *arg)
+{
+	long nr = 0, pages = 0;
+	pthread_t *threads;
+
+	if (sscanf(arg, "%ld,%ld", &nr, &pages) != 2 || nr < 1 || nr > 4096 || pages <= 0)
+		die("threads N,PAGES");
+	threads = calloc(nr, sizeof(*threads));
+	if (!threads || pthread_barrier_init(&threads_started, NULL, nr) ||
+	    pthread_barrier_init(&threads_done, NULL, nr))
+		die("calloc");
+	for (long i = 0; i < nr; i++)
+		if ((errno = pthread_create(&threads[i], NULL, touching_thread, &pages)))
+			die("pthread_create");
+	for (long i = 0; i < nr; i++)
+		pthread_join(threads[i], NULL);
+	printf("{\"pid\":%d,\"action\":\"threads\",\"threads\":%ld,\"pages_each\":%ld}\n", getpid(),
+	       nr, pages);
+}
+
 static void action_pages(long pages)
 {
 	/* Neither PMD THPs nor mTHPs: exactly one order-0 folio per page. */
@@ -844,6 +1013,37 @@ static void action_read(const char *path)
 	close(fd);
 }
 
+/*
+ * Read FILE twice, its pages dropped from the cache first, on one CPU: the first read adds each
+ * folio to the inactive file list, the second finds it referenced and activates it
+ * (pagemap:mm_lru_activate). Activations wait in a per-CPU batch; on one CPU, all but the last
+ * batch are made by this process, and its exit drains that one.
+ */
+static void action_reread(const char *path)
+{
+	static char buf[1 << 20];
+	size_t size, total = 0, before;
+	int fd, cpu = sched_getcpu();
+	ssize_t n;
+
+	if (cpu >= 0)
+		pin_to_cpu(cpu);
+	fd = open_uncached(path, &size);
+	before = resident_pages(fd, size);
+	for (int pass = 0; pass < 2; pass++) {
+		if (lseek(fd, 0, SEEK_SET))
+			die("lseek");
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			total += n;
+		if (n < 0)
+			die("read");
+	}
+	printf("{\"pid\":%d,\"action\":\"reread\",\"pages\":%zu,\"bytes_read\":%zu,"
+	       "\"resident_before\":%zu,\"resident_after\":%zu}\n",
+	       getpid(), size / page_size, total, before, resident_pages(fd, size));
+	close(fd);
+}
+
 static void set_name_hex(const char *hex)
 {
 	char name[16] = {0};
@@ -922,7 +1122,8 @@ int main(int argc, char **argv)
 				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
 				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | hugetlb N | "
 				"collapse MIB | compact NODE | tlbflip N | forks N | family N,M | ring N | "
-				"hop N | reuse A,B[,hold] | moved N,PAGES\n"
+				"hop N | reuse A,B[,hold] | moved N,PAGES | collapse_file MIB | "
+				"tlbrange N | reread FILE | starve MAX | threads N,PAGES\n"
 				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
 				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
 		return 2;
@@ -945,6 +1146,16 @@ int main(int argc, char **argv)
 		action_faultcount(argv[i + 1]);
 	else if (strcmp(argv[i], "collapse") == 0)
 		action_collapse(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "collapse_file") == 0)
+		action_collapse_file(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "tlbrange") == 0)
+		action_tlbrange(atol(argv[i + 1]));
+	else if (strcmp(argv[i], "reread") == 0)
+		action_reread(argv[i + 1]);
+	else if (strcmp(argv[i], "threads") == 0)
+		action_threads(argv[i + 1]);
+	else if (strcmp(argv[i], "starve") == 0)
+		action_starve(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "compact") == 0)
 		action_compact(atol(argv[i + 1]));
 	else if (strcmp(argv[i], "tlbflip") == 0)

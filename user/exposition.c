@@ -828,7 +828,8 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 	emit(x->e, "foliostat_build_info{version=\"%s\"} 1\n", FOLIOSTAT_VERSION);
 	family(x, "foliostat_start_time_seconds", "gauge",
 	       "When foliostat started counting (Unix time).");
-	sample_real(x, "foliostat_start_time_seconds", "", h->start_time);
+	/* Not %.9g: a Unix time has 10 digits before the point (that rounded it to 10 s). */
+	emit(x->e, "foliostat_start_time_seconds %.6f\n", h->start_time);
 	family(x, "foliostat_probe_attached", "gauge",
 	       "Whether a probe (tracepoint group:event) is attached: 1, or 0 (see --check for why "
 	       "not).");
