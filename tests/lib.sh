@@ -37,10 +37,10 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (BPF on the live kernel)"
 }
 
-# test_timeout TEST SECONDS: TEST may take up to SECONDS (run-tests.sh allows 300 otherwise).
+# set_test_timeout TEST SECONDS: TEST may take up to SECONDS (run-tests.sh allows 300 otherwise).
 # Called at the top level of a test file, beside the test.
 declare -gA TEST_TIMEOUTS
-test_timeout() {
+set_test_timeout() {
 	# shellcheck disable=SC2034 # read by run-tests.sh
 	TEST_TIMEOUTS[$1]=$2
 }

@@ -13,7 +13,7 @@
 # - the unit tests' binary must exit 0 and report one result per test it lists (--list): a
 #   crash part of the way is a failure, not a shorter run;
 # - each test runs in its own process group, with `set -u -o pipefail`, and at most TEST_TIMEOUT
-#   seconds (300 unless the test declared more with `test_timeout test_NAME SECONDS` in its
+#   seconds (300 unless the test declared more with `set_test_timeout test_NAME SECONDS` in its
 #   file; TEST_TIMEOUT in the environment overrides both): then its whole group is killed and
 #   it fails. Whatever it left running in its group (foliostat, workloads, perf, servers) is
 #   killed after it, and every foliostat it started (start_foliostat, track_foliostat); a
@@ -21,6 +21,7 @@
 # For the harness's own tests (tests/integration_harness.sh): TESTS_DIR (where the
 # integration*.sh files are, tests/ by default) and UNIT_TESTS (the unit tests' binary).
 set -u
+shopt -s nullglob # (a TESTS_DIR without integration files has none, not one named "*")
 cd "$(dirname "$0")/.." || exit 1
 filter=${1:-}
 TESTS_DIR=${TESTS_DIR:-tests}
@@ -50,6 +51,8 @@ result() {
 summary_printed=
 on_exit() {
 	local status=$?
+	# (Only this shell: a child that has not yet reset its traps must not report for it.)
+	[ "$BASHPID" = "$$" ] || return
 	# Interrupted: the running test's process group goes too.
 	[ -n "${pid:-}" ] && kill -KILL -- "-$pid" 2>/dev/null
 	rm -rf "$run_tmp" "${T:-}"
@@ -153,10 +156,10 @@ fi
 # lib.sh holds what every test needs: if it is broken, no test can run.
 declare -A expected_in
 all_expected=()
-for file in "${files[@]}"; do
+for file in "${files[@]:1}"; do # (lib.sh has helpers, never a test_*)
 	while read -r name; do
-		all_expected+=("$name")
-		expected_in[$name]=$file
+		[ -n "${expected_in[$name]:-}" ] || all_expected+=("$name")
+		expected_in[$name]="${expected_in[$name]:-}${expected_in[$name]:+ }$file"
 	done < <(tests_in "$file")
 done
 
@@ -201,16 +204,18 @@ for name in "${defined[@]}"; do
 done
 declare -A seen
 for name in "${all_expected[@]}"; do
-	[ -n "${broken[${expected_in[$name]}]:-}" ] && continue
-	if [ -n "${seen[$name]:-}" ]; then
-		echo "defined twice (the last definition replaces the first): ${seen[$name]} ${expected_in[$name]}" \
+	seen[$name]=${expected_in[$name]}
+	[ -n "${broken[${expected_in[$name]%% *}]:-}" ] && continue
+	case $name in *"$filter"*) ;; *) continue ;; esac
+	if [ "${expected_in[$name]}" != "${expected_in[$name]%% *}" ]; then
+		echo "defined more than once (the last definition replaces the others): ${expected_in[$name]}" \
 			>"$check_log"
 		result FAIL "$name" "$check_log"
+		is_defined[$name]="" # not run: which of its definitions would be a guess
 	elif [ -z "${is_defined[$name]:-}" ]; then
 		echo "found in ${expected_in[$name]} but not defined once it was sourced" >"$check_log"
 		result FAIL "$name" "$check_log"
 	fi
-	seen[$name]=${expected_in[$name]}
 done
 for name in "${defined[@]}"; do
 	if [ -z "${seen[$name]:-}" ]; then
@@ -235,10 +240,10 @@ leftovers() {
 	} | sort -un
 }
 
-# Tests that declare a longer timeout (test_timeout in lib.sh) have it in TEST_TIMEOUTS.
+# Tests that declare a longer timeout (set_test_timeout in lib.sh) have it in TEST_TIMEOUTS.
 for test in "${defined[@]}"; do
 	case $test in *"$filter"*) ;; *) continue ;; esac
-	[ -n "${seen[$test]:-}" ] || continue
+	[ -n "${seen[$test]:-}" ] && [ -n "${is_defined[$test]}" ] || continue
 	T=$(mktemp -d)
 	log="$T/log"
 	timeout=${TEST_TIMEOUT:-${TEST_TIMEOUTS[$test]:-$DEFAULT_TEST_TIMEOUT}}
@@ -259,7 +264,7 @@ for test in "${defined[@]}"; do
 	wait -n -p finished "$pid" "$timer"
 	status=$?
 	if [ "$finished" = "$pid" ]; then
-		kill "$timer" 2>/dev/null
+		kill -KILL "$timer" 2>/dev/null
 		wait "$timer" 2>/dev/null
 		why=
 	else
@@ -284,6 +289,11 @@ for test in "${defined[@]}"; do
 		echo "left running, killed: $(echo "$left" | tr '\n' ' ')" >>"$log"
 		echo "$left" | while read -r lpid _; do kill -KILL "$lpid" 2>/dev/null; done
 		kill -KILL -- "-$pid" 2>/dev/null
+		# Gone (and reaped) before the next test, which may count foliostats.
+		for _ in $(seq 100); do
+			[ -z "$(leftovers "$T" "$pid")" ] && break
+			sleep 0.1
+		done
 		if echo "$left" | grep -q ' foliostat$' && [ -z "$why" ]; then
 			why="left foliostat running"
 		fi
