@@ -105,3 +105,11 @@ test_harness_fails_a_shellcheck_finding() {
 	assert_harness_failed 'FAIL tests/harness/shellcheck/integration_shellcheck.sh: shellcheck -x' \
 		'FAIL test_unquoted'
 }
+
+# Two files that define the same test: one definition would silently replace the other.
+test_harness_fails_a_test_defined_twice() {
+	run_harness duplicate unit-none
+	assert_harness_failed 'FAIL test_same'
+	grep -qx '    defined more than once .*integration_a.sh .*integration_b.sh' "$T/run" ||
+		fail "the files are not named"
+}
