@@ -37,24 +37,6 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (BPF on the live kernel)"
 }
 
-# set_test_timeout TEST SECONDS: TEST may take up to SECONDS (run-tests.sh allows 300 otherwise).
-# Called at the top level of a test file, beside the test.
-declare -gA TEST_TIMEOUTS
-set_test_timeout() {
-	# shellcheck disable=SC2034 # read by run-tests.sh
-	TEST_TIMEOUTS[$1]=$2
-}
-
-# is_number VALUE: VALUE is a whole number (a sign allowed); "", null and text are not.
-is_number() {
-	[[ $1 =~ ^-?[0-9]+$ ]]
-}
-
-# assert_number VALUE WHAT: VALUE is a whole number; "null" (not measured) and "" never are.
-assert_number() {
-	is_number "$1" || fail "$2: got '$1', expected a number"
-}
-
 # assert_eq ACTUAL EXPECTED WHAT: the same text; an empty ACTUAL or EXPECTED never passes (a
 # failed $(...) is empty: see assert_empty), and where a number is expected ACTUAL must be one.
 assert_eq() {
@@ -62,12 +44,6 @@ assert_eq() {
 	is_number "$2" && assert_number "$1" "$3"
 	[ "$1" = "$2" ] || fail "$3: got $1, expected $2"
 	echo "ok: $3 = $1"
-}
-
-# assert_empty VALUE WHAT: VALUE is empty (output that must be none).
-assert_empty() {
-	[ -z "$1" ] || fail "$2: expected none, got: $1"
-	echo "ok: $2: none"
 }
 
 # assert_between VALUE LOW HIGH WHAT: whole numbers, LOW <= VALUE <= HIGH.
@@ -91,12 +67,6 @@ mount_tracefs() {
 	[ -e /sys/kernel/tracing/events ] ||
 		mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null ||
 		skip "cannot mount tracefs for perf"
-}
-
-# track_foliostat PID: a foliostat this test started in the background, which the runner kills
-# if it is still running when the test ends (and fails the test then).
-track_foliostat() {
-	echo "$1" >>"$T/foliostat.pid"
 }
 
 # Start foliostat in the background with OUT as stdout; returns once it has finished starting
@@ -350,14 +320,6 @@ tlb_shootdown_interrupts() {
 		/proc/interrupts
 }
 
-# start_workload COMMAND...: COMMAND in the background, for wait_workloads (redirections of the
-# call apply to it).
-WORKLOAD_PIDS=()
-start_workload() {
-	"$@" &
-	WORKLOAD_PIDS+=("$!")
-}
-
 # wait_workloads: wait for every workload start_workload started, by pid (the shell keeps the
 # status of one that ended long ago; `jobs -p` forgets it), failing if one failed.
 wait_workloads() {
@@ -435,3 +397,6 @@ assert_faults_match_wait4() {
 	assert_eq "$(query "$1" "faults($child, 'major')")" "$majflt" "major faults${3:-}, foliostat vs getrusage"
 	assert_eq "$(query "$1" "faults($child, 'minor')")" "$minflt" "minor faults${3:-}, foliostat vs getrusage"
 }
+
+# shellcheck source=tests/lib_harness.sh
+. tests/lib_harness.sh
