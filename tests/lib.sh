@@ -12,7 +12,7 @@ SKIP_STATUS=77
 fail() {
 	if [ -n "${TEST_PID:-}" ] && [ "$BASHPID" != "$TEST_PID" ]; then
 		echo "FAIL: $*" >&2
-		kill -TERM "$TEST_PID"
+		kill -TERM "$TEST_PID" 2>/dev/null
 	else
 		echo "FAIL: $*"
 	fi
