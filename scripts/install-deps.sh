@@ -23,9 +23,10 @@ bash-completion"
 # against docs/foliostat.schema.json). Installed, never started: the tests start their own on
 # loopback, on free ports.
 # openssl (a self-signed certificate) and apache2-utils (htpasswd -B: bcrypt hashes made by
-# another implementation than libcrypt's) for --web.config.file.
+# another implementation than libcrypt's) for --web.config.file. shellcheck: tests/run-tests.sh
+# checks every shell file with it before a run.
 TEST_PACKAGES="prometheus prometheus-node-exporter systemd curl python3-jsonschema openssl
-apache2-utils"
+apache2-utils shellcheck"
 no_services=""
 foreign_arch=""
 

@@ -31,6 +31,7 @@ x86)
 arm64)
 	WORK=${VMTEST_DIR:-build/vmtest-arm64}
 	KERNEL_FLAVOUR=cloud-arm64 DEB_ARCH=arm64
+	# shellcheck disable=SC2054 # one argument: a CPU model and its option
 	QEMU=(qemu-system-aarch64 -accel tcg -M virt -cpu max,pauth-impdef=on)
 	CONSOLE=ttyAMA0
 	STATIC_OUT=build/arm64

@@ -32,8 +32,10 @@ moved_workload() {
 	rm -f "$T/ready" "$T/go"
 	total=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["minflt"] + r["majflt"])' "$T/rusage")
 	MOVED_AFTER=$((total - MOVED_BEFORE))
-	mapfile -t MOVED_THREAD < <(python3 -c 'import json, sys
-for t in json.loads(sys.argv[1])["threads"]: print(t["minflt"] + t["majflt"])' "$line")
+	python3 -c 'import json, sys
+for t in json.loads(sys.argv[1])["threads"]: print(t["minflt"] + t["majflt"])' "$line" \
+		>"$T/threads" || fail "the workload's threads: $line"
+	mapfile -t MOVED_THREAD <"$T/threads"
 	echo "workload $MOVED_PID ($arg): $MOVED_BEFORE faults before the move, $MOVED_AFTER after" \
 		"(its threads' own: ${MOVED_THREAD[*]})"
 	[ "$MOVED_AFTER" -gt "${MOVED_THREAD[0]}" ] || fail "the workload's counts do not add up"

@@ -89,7 +89,7 @@ test_grafana_dashboard_is_well_formed() {
 	# series of a per-group metric its name with foliostat_system_ (PROMETHEUS METRICS in
 	# foliostat(8) lists each metric as a ".B name" line).
 	cut -f2 "$T/queries" | grep -o 'foliostat_[a-z_]*' | sed -E 's/_(bucket|count|sum)$//' |
-		sort -u >"$T/metrics"
+		sort -u >"$T/metrics" || fail "no metric in the dashboard's queries"
 	while read -r metric; do
 		grep -qx "\\.B $metric" man/foliostat.8 ||
 			grep -qx "\\.B foliostat_${metric#foliostat_system_}" man/foliostat.8 ||

@@ -41,6 +41,7 @@ expo() {
 # start_prometheus [JOBS]: Debian's Prometheus, scraping every second foliostat's endpoint over
 # plain HTTP, or the scrape jobs in file JOBS (YAML list items); its storage in $T; PROM_URL is
 # its HTTP API.
+# shellcheck disable=SC2120 # JOBS is optional
 start_prometheus() {
 	command -v prometheus >/dev/null || skip "prometheus is not installed (scripts/install-deps.sh --tests)"
 	local port
@@ -69,7 +70,8 @@ start_prometheus() {
 }
 
 # promql EXPR: the value of an instant query now, one "LABELS VALUE" line per series (LABELS as
-# JSON), through Prometheus's HTTP API.
+# JSON), through Prometheus's HTTP API. A query that fails fails the test (nothing is printed
+# then: the message goes to stderr, so that it cannot pass for a series).
 promql() {
 	curl -sf --get "$PROM_URL/api/v1/query" --data-urlencode "query=$1" | python3 -c '
 import json, sys
@@ -88,9 +90,19 @@ else:
 # promql_value EXPR: the single value of EXPR (fails if it is not exactly one series).
 promql_value() {
 	local out
-	out=$(promql "$1")
+	out=$(promql "$1") || fail "query failed: $1"
 	[ "$(printf '%s\n' "$out" | grep -c .)" -eq 1 ] || fail "$1: expected one series, got: $out"
 	printf '%s\n' "$out" | awk '{ print $NF }'
+}
+
+# assert_scraped_samples: Prometheus's own count of the samples of its last scrape of foliostat
+# (it asked for OpenMetrics and parsed it) is over 100.
+assert_scraped_samples() {
+	local samples
+	samples=$(promql_value 'scrape_samples_scraped{job="foliostat"}')
+	assert_number "$samples" "samples of Prometheus's last scrape"
+	[ "$samples" -gt 100 ] || fail "Prometheus scraped too few samples: $samples"
+	echo "ok: Prometheus scraped $samples samples"
 }
 
 # wait_scraped_after UNIX_TIME: until Prometheus holds a scrape of foliostat made after that
@@ -123,6 +135,7 @@ test_prometheus_stores_known_figures() {
 	# A scrape before the workloads, for increase() to start from.
 	wait_scraped_after "$(date +%s.%N)"
 	"$WORKLOAD" --in-cgroup "${CGROUPS[thp]}" thp 16 >"$T/thp" || fail "thp workload"
+	# shellcheck disable=SC2153 # FILE is make_uncached_file's
 	"$WORKLOAD" --in-cgroup "${CGROUPS[reader]}" read "$FILE" >"$T/read" || fail "read workload"
 	local ended
 	ended=$(date +%s.%N)
@@ -151,12 +164,12 @@ test_prometheus_stores_known_figures() {
 		assert_eq "$(promql_value "foliostat_thp_fault_alloc_total{cgroup=\"$thp_cg\"}")" "$huge" \
 			"THP faults that got a huge page, of the THP workload's cgroup, in Prometheus"
 	else
-		assert_eq "$(promql 'foliostat_system_thp_fault_alloc_total')" "" \
-			"THP faults that got a huge page, not measured here"
+		local series
+		series=$(promql 'foliostat_system_thp_fault_alloc_total') || fail "query failed"
+		assert_empty "$series" "THP faults that got a huge page, not measured here"
 	fi
 	# Prometheus asked for OpenMetrics and parsed it: its own view of the target.
-	promql 'scrape_samples_scraped{job="foliostat"}' | awk '{ exit !($NF > 100) }' ||
-		fail "Prometheus scraped too few samples: $(promql 'scrape_samples_scraped')"
+	assert_scraped_samples
 	# Every panel of the dashboard has data to show, once the host has done each kind of work:
 	# collapses, compaction (stalls and migration), shootdowns, reclaim in a memory cgroup.
 	"$WORKLOAD" collapse 4 >/dev/null || fail "collapse workload"
@@ -217,10 +230,14 @@ test_prometheus_stores_known_figures() {
 	local no_huge_page compact_stalls
 	no_huge_page=$(($(vmstat_delta run thp_fault_fallback) - $(vmstat_delta run thp_fault_fallback_charge)))
 	compact_stalls=$(vmstat_delta run compact_stall)
-	local title expr metric count=0 empty="" excused nothing_here=0
+	local title expr metric count=0 empty="" excused nothing_here=0 series
+	python3 tests/dashboard_queries.py contrib/grafana/foliostat.json \
+		--var "cgroup=.*" --var "instance=.+" --range 5m >"$T/queries" ||
+		fail "tests/dashboard_queries.py failed"
 	while IFS=$'\t' read -r title expr; do
 		count=$((count + 1))
-		[ -n "$(promql "$expr")" ] && continue
+		series=$(promql "$expr") || fail "query failed: $expr"
+		[ -n "$series" ] && continue
 		excused=""
 		case $expr in *remote_shootdown* | *remote_send_ipi*)
 			[ "$tlb_interrupts" -eq 0 ] && excused="no TLB shootdown interrupt on this host" ;;
@@ -237,6 +254,7 @@ test_prometheus_stores_known_figures() {
 			[ "$compact_stalls" -eq 0 ] && excused="no direct compaction (vmstat compact_stall did not grow)" ;;
 		esac
 		# (Only where foliostat reports a probe missing: a misspelt metric is no excuse.)
+		# shellcheck disable=SC2013 # metric names are words
 		for metric in $(grep -o 'foliostat_[a-z_]*' <<<"$expr" | sed -E 's/_(bucket|count|sum)$//'); do
 			grep -q "^# TYPE $metric " "$T/final" || ! grep -q '^foliostat_probe_attached{.*} 0$' "$T/final" ||
 				excused="$metric is not measured here"
@@ -247,8 +265,7 @@ test_prometheus_stores_known_figures() {
 		else
 			empty="$empty"$'\n'"  $title: $expr"
 		fi
-	done < <(python3 tests/dashboard_queries.py contrib/grafana/foliostat.json \
-		--var "cgroup=.*" --var "instance=.+" --range 5m)
+	done <"$T/queries"
 	[ -z "$empty" ] || fail "dashboard panels without data:$empty"
 	[ "$count" -gt 5 ] || fail "only $count dashboard queries"
 	echo "ok: $((count - nothing_here)) of the $count queries of the dashboard return data, the others' figures are none on this host"
@@ -271,7 +288,8 @@ test_endpoint_exposition_is_valid() {
 	grep -q '^# TYPE foliostat_folios_allocated counter$' "$T/om" || fail "OpenMetrics counter family"
 	assert_eq "$(curl -s -o /dev/null -w '%{content_type}' -H 'Accept: application/openmetrics-text' "$FS_URL/metrics")" \
 		"application/openmetrics-text; version=1.0.0; charset=utf-8" "OpenMetrics' content type"
-	curl -s "$FS_URL/" | grep -q 'href="/metrics"' || fail "/ does not link to /metrics"
+	curl -s "$FS_URL/" >"$T/index" && grep -q 'href="/metrics"' "$T/index" ||
+		fail "/ does not link to /metrics"
 	assert_eq "$(curl -s -o /dev/null -w '%{http_code}' "$FS_URL/nothing")" 404 "another path"
 	assert_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "$FS_URL/metrics")" 405 "a POST"
 	expo "$T/text" --adds-up >/dev/null || fail "the groups do not add up to the system"
@@ -285,9 +303,11 @@ test_endpoint_exposition_is_valid() {
 	! grep -qE '[[:space:]]10140/(tcp|udp)' /etc/services || fail "10140 is in /etc/services"
 	! grep -hs 'listen-address' /etc/default/prometheus* | grep -q ':10140' ||
 		fail "an installed exporter's default is 10140"
-	"$FOLIOSTAT" --help | grep -q 'PORT (default 10140' || fail "--help does not give the default port"
+	"$FOLIOSTAT" --help >"$T/help" && grep -q 'PORT (default 10140' "$T/help" ||
+		fail "--help does not give the default port"
 	# Every family is documented in foliostat(8) (the system's as their group's counterpart).
 	local family documented=0
+	# shellcheck disable=SC2013 # family names are words
 	for family in $(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$T/text"); do
 		grep -qx "\.B ${family/_system_/_}" man/foliostat.8 ||
 			grep -qx "\.B $family" man/foliostat.8 || fail "$family is not in foliostat(8)"

@@ -84,8 +84,7 @@ test_exporter_tls_and_basic_auth_with_prometheus() {
 	wait_scraped_after "$(date +%s.%N)"
 	assert_eq "$(promql_value 'up{job="foliostat"}')" 1 "the TLS and basic-auth target is up"
 	assert_eq "$(promql_value 'up{job="wrong-password"}')" 0 "the target with a wrong password"
-	promql 'scrape_samples_scraped{job="foliostat"}' | awk '{ exit !($NF > 100) }' ||
-		fail "Prometheus scraped too few samples: $(promql 'scrape_samples_scraped')"
+	assert_scraped_samples
 	local cg=${CGROUPS[auth]#"$CGROUP_ROOT"} minflt
 	minflt=$(json_field "$(cat "$T/rusage")" minflt)
 	assert_between "$minflt" 3000 100000 "minor faults of the workload (wait4)"

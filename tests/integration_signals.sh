@@ -59,7 +59,7 @@ sigterm_at_random_points() {
 	for try in 1 2 3 4; do
 		"$FOLIOSTAT" "${SLOW_STARTUP[@]}" "$@" >"$T/out.$try" 2>"$T/err.$try" &
 		FS_PID=$!
-		echo "$FS_PID" >"$T/foliostat.pid"
+		track_foliostat "$FS_PID"
 		if [ "$try" -le 2 ]; then
 			# During start-up: a random point of its first 300 ms.
 			delay=$(random_ms 0 300)
@@ -117,7 +117,7 @@ test_signals_sigterm_ends_the_exporter_at_once() {
 	local port=$((20000 + RANDOM % 20000))
 	"$FOLIOSTAT" "${SLOW_STARTUP[@]}" --listen "127.0.0.1:$port" >"$T/out" 2>"$T/out.err" &
 	FS_PID=$!
-	echo "$FS_PID" >"$T/foliostat.pid"
+	track_foliostat "$FS_PID"
 	sleep 0.1
 	started "$FS_PID" && fail "start-up was over before the signal: the test needs a longer one"
 	signal_and_time TERM "$FS_PID"
@@ -143,7 +143,7 @@ test_signals_sigterm_during_startup_ends_the_command() {
 	local child
 	"$FOLIOSTAT" -j "${SLOW_STARTUP[@]}" -- sleep 100 >"$T/out" 2>"$T/out.err" &
 	FS_PID=$!
-	echo "$FS_PID" >"$T/foliostat.pid"
+	track_foliostat "$FS_PID"
 	# The command is forked first, before anything loads.
 	for _ in $(seq 500); do
 		child=$(pgrep -P "$FS_PID" | head -1)

@@ -6,8 +6,16 @@ FOLIOSTAT=./foliostat
 WORKLOAD=build/workload
 SKIP_STATUS=77
 
+# fail MESSAGE: the test fails, wherever this is called: in a subshell, a pipeline or a $(...)
+# the message goes to stderr (stdout may be captured) and the test's own shell is stopped too,
+# so that no failure is lost where a plain exit would only end the subshell.
 fail() {
-	echo "FAIL: $*"
+	if [ -n "${TEST_PID:-}" ] && [ "$BASHPID" != "$TEST_PID" ]; then
+		echo "FAIL: $*" >&2
+		kill -TERM "$TEST_PID" 2>/dev/null
+	else
+		echo "FAIL: $*"
+	fi
 	exit 1
 }
 
@@ -29,14 +37,20 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (BPF on the live kernel)"
 }
 
-# assert_eq ACTUAL EXPECTED WHAT
+# assert_eq ACTUAL EXPECTED WHAT: the same text; an empty ACTUAL or EXPECTED never passes (a
+# failed $(...) is empty: see assert_empty), and where a number is expected ACTUAL must be one.
 assert_eq() {
+	[ -n "$1" ] && [ -n "$2" ] || fail "$3: got '$1', expected '$2' (empty)"
+	is_number "$2" && assert_number "$1" "$3"
 	[ "$1" = "$2" ] || fail "$3: got $1, expected $2"
 	echo "ok: $3 = $1"
 }
 
-# assert_between VALUE LOW HIGH WHAT
+# assert_between VALUE LOW HIGH WHAT: whole numbers, LOW <= VALUE <= HIGH.
 assert_between() {
+	assert_number "$1" "$4"
+	assert_number "$2" "$4 (low bound)"
+	assert_number "$3" "$4 (high bound)"
 	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ] || fail "$4: got $1, expected $2..$3"
 	echo "ok: $4 = $1 (within $2..$3)"
 }
@@ -62,7 +76,7 @@ start_foliostat() {
 	shift
 	"$FOLIOSTAT" "$@" >"$out" 2>"$out.err" &
 	FS_PID=$!
-	echo "$FS_PID" >"$T/foliostat.pid" # for the runner to clean up after a failed test
+	track_foliostat "$FS_PID"
 	# foliostat sets no_new_privs as the last step of its start-up, after every probe is attached
 	# and, with --self, the statistics are on: from then on it counts everything.
 	# However long that takes on this host; the minute is only a guard against a hang.
@@ -158,6 +172,7 @@ make_cgroups() {
 	for name in "$@"; do
 		dir=$CGROUP_ROOT/foliostat-test-${name%%/*}.$$${name#"${name%%/*}"}
 		mkdir "$dir" || fail "cannot create $dir"
+		# shellcheck disable=SC2034 # read by the tests
 		CGROUPS[$name]=$dir
 		remove="rmdir '$dir' 2>/dev/null; $remove"
 	done
@@ -192,6 +207,7 @@ make_memcg() {
 	elif [ -e "$dir/memory.swappiness" ]; then
 		echo 0 >"$dir/memory.swappiness" || fail "cannot turn swap off for $dir"
 	fi
+	# shellcheck disable=SC2034 # read by the tests
 	MEMCG_LIMIT=$dir/$limit_file
 	# shellcheck disable=SC2016 # $$ and $0 are the wrapper shell's
 	WRAP=(sh -c 'echo $$ >"$0" && exec "$@"' "$dir/cgroup.procs")
@@ -199,7 +215,7 @@ make_memcg() {
 
 # vmstat_snapshot POINT: keep /proc/vmstat as it is now, as $T/vmstat.POINT.
 vmstat_snapshot() {
-	cp /proc/vmstat "$T/vmstat.$1"
+	cp /proc/vmstat "$T/vmstat.$1" || fail "cannot keep /proc/vmstat"
 }
 
 # vmstat_delta WINDOW NAME...: how much these counters grew over WINDOW (inner or outer: the
@@ -207,6 +223,8 @@ vmstat_snapshot() {
 vmstat_delta() {
 	local window=$1
 	shift
+	[ -s "$T/vmstat.${window}_begin" ] && [ -s "$T/vmstat.${window}_end" ] ||
+		fail "vmstat_delta $window: no snapshots ${window}_begin and ${window}_end"
 	awk -v names=" $* " 'index(names, " " $1 " ") { sum += (FILENAME ~ /_end$/ ? $2 : -$2) }
 		END { print sum + 0 }' "$T/vmstat.${window}_begin" "$T/vmstat.${window}_end"
 }
@@ -262,9 +280,8 @@ perf_window_command() {
 # removed when the test ends; its path in FILE.
 make_uncached_file() {
 	FILE=/var/tmp/foliostat-test.$$
-	head -c $(($1 << 20)) /dev/zero >"$FILE"
-	sync "$FILE"
 	at_exit "rm -f '$FILE'"
+	head -c $(($1 << 20)) /dev/zero >"$FILE" && sync "$FILE" || fail "cannot write $FILE"
 }
 
 # query FILE EXPR: evaluate EXPR over foliostat's NDJSON (see records.py).
@@ -303,27 +320,31 @@ tlb_shootdown_interrupts() {
 		/proc/interrupts
 }
 
-# wait_workloads: wait for every background job but foliostat, failing if one failed.
+# wait_workloads: wait for every workload start_workload started, by pid (the shell keeps the
+# status of one that ended long ago; `jobs -p` forgets it), failing if one failed.
 wait_workloads() {
-	local job
-	for job in $(jobs -p); do
-		[ "$job" = "${FS_PID:-}" ] && continue
-		wait "$job" || fail "a workload failed"
+	local pid status
+	[ "${#WORKLOAD_PIDS[@]}" -gt 0 ] || fail "wait_workloads: no workload was started (start_workload)"
+	for pid in "${WORKLOAD_PIDS[@]}"; do
+		status=0
+		wait "$pid" || status=$?
+		[ "$status" -eq 0 ] || fail "a workload (pid $pid) failed with status $status"
 	done
+	WORKLOAD_PIDS=()
 }
 
 # mixed_workload: several workloads at once, each of a different kind of event (anonymous and
 # huge pages, a page-cache read, shootdowns, context switches, short-lived processes, a thread
 # hopping CPUs, collapses), for the invariant tests. Needs a FILE (make_uncached_file).
 mixed_workload() {
-	"$WORKLOAD" pages 20000 >/dev/null &
-	"$WORKLOAD" thp 16 >/dev/null &
-	"$WORKLOAD" read "$FILE" >/dev/null &
-	"$WORKLOAD" tlbflip 500 >/dev/null &
-	"$WORKLOAD" ring 2000 >/dev/null &
-	"$WORKLOAD" forks 300 >/dev/null &
-	"$WORKLOAD" hop 2000 >/dev/null &
-	"$WORKLOAD" collapse 4 >/dev/null &
+	start_workload "$WORKLOAD" pages 20000 >/dev/null
+	start_workload "$WORKLOAD" thp 16 >/dev/null
+	start_workload "$WORKLOAD" read "$FILE" >/dev/null
+	start_workload "$WORKLOAD" tlbflip 500 >/dev/null
+	start_workload "$WORKLOAD" ring 2000 >/dev/null
+	start_workload "$WORKLOAD" forks 300 >/dev/null
+	start_workload "$WORKLOAD" hop 2000 >/dev/null
+	start_workload "$WORKLOAD" collapse 4 >/dev/null
 	wait_workloads
 }
 
@@ -352,8 +373,10 @@ assert_records_valid() {
 assert_nothing_attached() {
 	local progs maps
 	for _ in $(seq 30); do
-		progs=$(bpftool prog show 2>/dev/null | grep -cE 'name fs_[a-z_]+ ' || true)
-		maps=$(bpftool map show 2>/dev/null | grep -cE 'name fs_(tasks|procs|cpus) ' || true)
+		# (bpftool's output in files: grep -c || true would hide a failure of bpftool.)
+		bpftool prog show >"$T/progs" && bpftool map show >"$T/maps" || fail "bpftool failed"
+		progs=$(grep -cE 'name fs_[a-z_]+ ' "$T/progs")
+		maps=$(grep -cE 'name fs_(tasks|procs|cpus) ' "$T/maps")
 		[ "$progs" -eq 0 ] && [ "$maps" -eq 0 ] && break
 		sleep 0.1
 	done
@@ -375,6 +398,8 @@ assert_faults_match_wait4() {
 	assert_eq "$(query "$1" "faults($child, 'minor')")" "$minflt" "minor faults${3:-}, foliostat vs getrusage"
 }
 
+# shellcheck source=tests/lib_harness.sh
+. tests/lib_harness.sh
 # shellcheck source=tests/lib_promises.sh
 . tests/lib_promises.sh
 # shellcheck source=tests/lib_figures.sh

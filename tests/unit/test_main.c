@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Runs every unit test, one result line each ("PASS name" / "FAIL name"), then a summary. */
+/*
+ * Runs every unit test, one result line each ("PASS name" / "FAIL name"), then a summary.
+ * `unit-tests --list [FILTER]` prints the name of each test it would run instead: the runner
+ * expects one result line per name, so a test that crashes cannot drop itself and the rest.
+ */
 #include "unit.h"
 
 static const struct unit_test *const groups[] = {
@@ -15,19 +19,27 @@ static const struct unit_test *const groups[] = {
 int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0;
+	bool list = argc > 1 && !strcmp(argv[1], "--list");
+	const char *filter = argc > 1 + list ? argv[1 + list] : NULL;
 
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
 		for (const struct unit_test *t = groups[g]; t->name; t++) {
 			bool ok;
 
-			if (argc > 1 && !strstr(t->name, argv[1]))
+			if (filter && !strstr(t->name, filter))
 				continue;
+			if (list) {
+				printf("unit:%s\n", t->name);
+				continue;
+			}
 			fflush(stdout);
 			ok = t->run();
 			printf("%s unit:%s\n", ok ? "PASS" : "FAIL", t->name);
 			ok ? passed++ : failed++;
 		}
 	}
+	if (list)
+		return fflush(stdout) ? 1 : 0;
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
