@@ -16,7 +16,7 @@ test_promise_second_sigint_exits_130_during_a_blocked_write() {
 	hold_pipe_full "$T/pipe"
 	"$FOLIOSTAT" -j 0.05 -r 0 >"$T/pipe" 2>"$T/err" &
 	FS_PID=$!
-	echo "$FS_PID" >"$T/foliostat.pid"
+	track_foliostat "$FS_PID"
 	for _ in $(seq 600); do
 		blocked_writing "$FS_PID" 1 && break
 		proc_exited "$FS_PID" && fail "foliostat exited: $(cat "$T/err")"
@@ -48,7 +48,7 @@ test_promise_second_sigint_exits_130_during_start_up() {
 	# A start-up of seconds (tables of a million threads), as in integration_signals.sh.
 	"$FOLIOSTAT" -j --max-tasks 1000000 >"$T/out" 2>"$T/err" &
 	FS_PID=$!
-	echo "$FS_PID" >"$T/foliostat.pid"
+	track_foliostat "$FS_PID"
 	wait_catching "$FS_PID" INT TERM
 	kill -STOP "$FS_PID"
 	at_exit "kill -CONT $FS_PID 2>/dev/null"
