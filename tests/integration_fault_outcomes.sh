@@ -29,7 +29,7 @@ PY
 test_memcg_refused_thp_is_a_discarded_folio() {
 	need_root
 	mount_tracefs
-	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	need_pmd_thp
 	make_memcg 16
 	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- thp 16,15360
 	local line pid huge got alloc9 discarded failed order0
@@ -60,7 +60,7 @@ test_memcg_refused_thp_is_a_discarded_folio() {
 # limit, race), F fell back (none free)".
 test_summary_says_why_thp_fell_back() {
 	need_root
-	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	need_pmd_thp
 	make_memcg 16
 	# -n: the name the process ends with. The wrapper shell moves itself into the memory cgroup
 	# (its entry from before the move keeps the shell's name) and execs the workload.
@@ -103,7 +103,7 @@ test_hugetlb_pool_pages_are_not_discarded() {
 # shows its process's outcomes.
 test_thp_outcomes_by_cgroup() {
 	need_root
-	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	need_pmd_thp
 	make_memcg 16
 	make_cgroups thp
 	local dir=${CGROUPS[thp]}

@@ -374,3 +374,5 @@ assert_faults_match_wait4() {
 	assert_eq "$(query "$1" "faults($child, 'major')")" "$majflt" "major faults${3:-}, foliostat vs getrusage"
 	assert_eq "$(query "$1" "faults($child, 'minor')")" "$minflt" "minor faults${3:-}, foliostat vs getrusage"
 }
+# shellcheck source=tests/lib_host.sh
+. tests/lib_host.sh
