@@ -153,12 +153,21 @@ echo "vmsuite: kernel $(uname -r), $(nproc) CPUs, thp $(cat /sys/kernel/mm/trans
 [ -n "$(sed -n 's/.*vmsuite.verbose=1.*/1/p' /proc/cmdline)" ] && export VERBOSE=1
 echo "vmsuite: filter '${filter}'; start $(date -u +%s)"
 cd /root/foliostat || exit 1
-echo vmsuite-begin
-unset CI
-tests/run-tests.sh "$filter"
-echo "vmsuite: exit $? end $(date -u +%s)"
-echo vmsuite-end
+# The suite's output goes to a file on the disk, which the host reads after the power-off; the
+# console gets a copy from a process of its own, since a write to the emulated serial port can
+# block for minutes (seen under load), and must not hold up the suite.
+log=/root/vmsuite.log
+: >"$log"
+tail -n +1 -f "$log" &
+{
+	echo vmsuite-begin
+	unset CI
+	tests/run-tests.sh "$filter"
+	echo "vmsuite: exit $? end $(date -u +%s)"
+	echo vmsuite-end
+} >>"$log" 2>&1
 sync
+sleep 2 # the copy's last lines
 echo o >/proc/sysrq-trigger
 sleep 60 # init must not exit before the power-off
 INIT
@@ -186,19 +195,36 @@ start=$(date +%s)
 timeout "$VM_TIMEOUT" nice -n 19 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "$MEM" \
 	-nographic -no-reboot -kernel "$vmlinuz" -initrd "$WORK/initramfs.gz" \
 	-drive "file=$image,format=raw,if=virtio" \
-	-append "console=ttyS0 panic=-1 quiet vmsuite.filter=$FILTER vmsuite.verbose=${VERBOSE:-0}" </dev/null 2>&1 |
-	tr -d '\r' | tee "$WORK/console.log" |
-	grep --line-buffered -E "^(vmsuite:|PASS |FAIL |SKIP |[0-9]+ passed${VERBOSE:+|    })" || true
+	-append "console=ttyS0 panic=-1 quiet vmsuite.filter=$FILTER vmsuite.verbose=${VERBOSE:-0}" \
+	</dev/null >"$WORK/console.log" 2>&1 &
+qemu=$!
+# Progress: the results so far, read every half minute from the disk as the guest has written
+# it back (for show only: the verdict is read once the VM is off).
+shown=0
+while kill -0 "$qemu" 2>/dev/null; do
+	sleep 30
+	debugfs -R "cat /root/vmsuite.log" "$image" 2>/dev/null |
+		grep -aE "^(PASS |FAIL |SKIP |[0-9]+ passed${VERBOSE:+|    })" >"$WORK/progress" || true
+	tail -n +$((shown + 1)) "$WORK/progress"
+	shown=$(wc -l <"$WORK/progress")
+done
+wait "$qemu" || true
 elapsed=$(($(date +%s) - start))
-echo "vmtest-suite: the VM ran $((elapsed / 60)) min $((elapsed % 60)) s (console: $WORK/console.log)"
+echo "vmtest-suite: the VM ran $((elapsed / 60)) min $((elapsed % 60)) s (console: $WORK/console.log, suite: $WORK/suite.log)"
 
-log=$WORK/console.log
-grep -q '^vmsuite-end$' "$log" || fail "the suite did not finish (timeout ${VM_TIMEOUT}s?)"
+# The suite's output from the disk (the console's copy may lag or be cut).
+log=$WORK/suite.log
+debugfs -R "cat /root/vmsuite.log" "$image" >"$log" 2>/dev/null || fail "cannot read the suite's log from $image"
+grep -q '^vmsuite-end$' "$log" || fail "the suite did not finish (timeout ${VM_TIMEOUT}s?): see $log"
+grep -aE "^(PASS |FAIL |SKIP |[0-9]+ passed${VERBOSE:+|    })" "$log" | tail -n +$((shown + 1))
 summary=$(sed -n '/^vmsuite-begin$/,/^vmsuite-end$/p' "$log" | grep -E '^[0-9]+ passed, ' | tail -1)
 [ -n "$summary" ] || fail "no summary from tests/run-tests.sh"
 echo "vmtest-suite: $summary"
 case $summary in "0 passed, 0 failed, "*) fail "no test matches '$FILTER'" ;; esac
 skips=$(grep -E '^SKIP ' "$log" | grep -vE '^SKIP test_vmtest_on_debian_linux_6_1(_arm64)?:' || true)
 [ -z "$skips" ] || fail "skipped here: $skips"
-grep -qx 'vmsuite: exit 0 end [0-9]*' "$log" || fail "tests/run-tests.sh failed"
+if ! grep -qx 'vmsuite: exit 0 end [0-9]*' "$log"; then
+	grep -E '^(FAIL |    )' "$log"
+	fail "tests/run-tests.sh failed (its whole output: $log)"
+fi
 echo "vmtest-suite: PASS"
