@@ -418,12 +418,16 @@ test_self_reports_its_own_cost() {
 	start_foliostat "$T/out" -j 0.5 --self
 	"$WORKLOAD" pages 4096 >"$T/workload"
 	wait_next_record "$T/out"
+	# The loader's peak resident memory so far, from the kernel: no record can say more.
+	local peak
+	peak=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$FS_PID/status")
 	stop_foliostat "$T/out"
 	assert_between "$(query "$T/out" "sum(r['self']['probes']['kmem:mm_page_alloc']['events'] for r in recs)")" \
 		4096 100000000 "mm_page_alloc program runs"
 	assert_eq "$(query "$T/out" "all(r['self']['probes']['kmem:mm_page_alloc']['ns_per_event'] > 0 for r in recs if r['self']['probes']['kmem:mm_page_alloc']['events'])")" \
 		true "time per event"
-	assert_between "$(query "$T/out" "max(r['self']['loader_rss_kib'] for r in recs)")" 1 65536 "loader RSS in KiB"
+	assert_between "$(query "$T/out" "max(r['self']['loader_rss_kib'] for r in recs)")" 1 "$peak" \
+		"loader RSS in KiB (VmHWM $peak)"
 	assert_eq "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$before" "kernel.bpf_stats_enabled after the run"
 	"$FOLIOSTAT" -j -d 0.3 >"$T/plain"
 	assert_records_valid "$T/plain"
@@ -686,12 +690,11 @@ test_process_churn_stays_bounded_and_exact() {
 test_one_shot_churn_keeps_at_most_max_tasks() {
 	need_root
 	local threads_before pid_before at_rest
-	# What the loader holds with a handful of rows, to bound what the churn adds to it.
-	at_rest=$("$FOLIOSTAT" -j --self -d 0.5 | python3 -c 'import json, sys
-print(json.load(sys.stdin)["self"]["loader_rss_kib"])')
 	threads_before=$(find /proc/[0-9]*/task -maxdepth 1 -mindepth 1 2>/dev/null | wc -l)
 	pid_before=$(cat /proc/sys/kernel/ns_last_pid)
 	start_foliostat "$T/out" -j --self --top 0 --max-tasks 4096
+	# What the loader holds once started (the kernel's count), to bound what the churn adds.
+	at_rest=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$FS_PID/status")
 	"$WORKLOAD" forks 10000 >"$T/workload"
 	stop_foliostat "$T/out"
 	local rows seen untracked created
