@@ -51,7 +51,11 @@ test_madv_collapse_is_charged_to_the_process() {
 	assert_sandwiched "$(query "$T/out" "vmstat('thp_collapse_alloc')")" "$(vmstat_delta inner thp_collapse_alloc)" \
 		"$(vmstat_delta outer thp_collapse_alloc)" "thp_collapse_alloc change in the records"
 	assert_between "$(vmstat_delta inner thp_collapse_alloc)" 4 100000000 "/proc/vmstat thp_collapse_alloc delta"
-	assert_eq "$(query "$T/out" "all('2048kB' in r['system']['thp']['mthp'] for r in recs)")" true "mTHP counters for 2 MiB"
+	# Per-size counters where the kernel keeps them (6.1 has none).
+	local has_stats=false
+	[ -d /sys/kernel/mm/transparent_hugepage/hugepages-2048kB/stats ] && has_stats=true
+	assert_eq "$(query "$T/out" "all('2048kB' in (r['system']['thp']['mthp'] or {}) for r in recs)")" "$has_stats" \
+		"mTHP counters for 2 MiB (as the kernel has hugepages-2048kB/stats)"
 }
 
 # A process that compacts memory stalls once per zone it compacts (perf counts the same
@@ -232,8 +236,18 @@ test_mapped_file_read_takes_file_faults() {
 	need_root
 	mount_tracefs
 	make_uncached_file 64
-	run_workload_traced -e filemap:mm_filemap_fault -- mapread "$FILE"
 	local line pid file_faults theirs
+	if ! host_has_tracepoint filemap:mm_filemap_fault; then
+		# Debian 12's 6.1 has no such tracepoint: the figure is null (not measured), never 0.
+		run_workload_traced -e page-faults -- mapread "$FILE"
+		pid=$(json_field "$(cat "$T/workload")" pid)
+		assert_eq "$(json_field "$(cat "$T/workload")" resident_after)" 16384 "pages cached after the mapped read (mincore)"
+		assert_eq "$(query "$T/out" "sorted({p['faults']['file'] for r in recs for p in r['processes'] if p['pid'] == $pid}, key=str)")" \
+			"[null]" "file-backed faults of the reader, not measured on this kernel"
+		assert_eq "$(query "$T/out" "pages(hist($pid, 'pagecache')) >= 16384")" true "the file's pages added by the reader"
+		return
+	fi
+	run_workload_traced -e filemap:mm_filemap_fault -- mapread "$FILE"
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
 	assert_eq "$(json_field "$line" resident_after)" 16384 "pages cached after the mapped read (mincore)"

@@ -77,3 +77,22 @@ wait_foliostat_read() {
 now_ms() {
 	date +%s%3N
 }
+
+# host_has_tracepoint GROUP:EVENT: whether this kernel offers the tracepoint (tracefs).
+host_has_tracepoint() {
+	mount_tracefs
+	[ -d "/sys/kernel/tracing/events/${1%%:*}/${1#*:}" ]
+}
+
+# measured_or VALUE FALLBACK FILE PROBE: VALUE, a figure of FILE's records, where it is
+# measured; where it is null, PROBE must be one this host lacks and FILE must say so, and
+# FALLBACK (the same figure from an independent source) stands for it.
+measured_or() {
+	if [ "$1" != null ] && [ "$1" != None ]; then
+		echo "$1"
+		return
+	fi
+	host_has_tracepoint "$4" && fail "$4: this host has it, yet the figure is null"
+	query "$3" "recs[0]['probes']['$4']" | grep -q '^"unavailable' || fail "$4 not said unavailable"
+	echo "$2"
+}
