@@ -5,7 +5,8 @@
 # host it runs on. Needs root (debootstrap, chroot, mke2fs -d) and Debian's package registry.
 # Prints every test's result as it comes, then the summary, and exits 0 if the suite passed,
 # 1 if not. Slow: see README.md (Testing) for how long the whole suite takes there.
-# Usage: scripts/vmtest-suite.sh [NAME-FILTER]   (as tests/run-tests.sh's filter); VERBOSE=1 as
+# Usage: scripts/vmtest-suite.sh [NAME-FILTER[,NAME-FILTER...]]   (as tests/run-tests.sh's filter,
+# one run each); VERBOSE=1 as
 # for tests/run-tests.sh (every test's log, on the console and in build/vmsuite/console.log).
 # VMSUITE_DIR: where it works (build/vmsuite); VMSUITE_TIMEOUT: seconds the VM may run (6 h);
 # VMSUITE_MEM: the VM's memory (4G).
@@ -162,8 +163,13 @@ tail -n +1 -f "$log" &
 {
 	echo vmsuite-begin
 	unset CI
-	tests/run-tests.sh "$filter"
-	echo "vmsuite: exit $? end $(date -u +%s)"
+	# Several filters, comma-separated: one run of the suite each.
+	status=0
+	for f in ${filter//,/ }; do
+		tests/run-tests.sh "$f" || status=1
+	done
+	[ -n "$filter" ] || tests/run-tests.sh || status=1
+	echo "vmsuite: exit $status end $(date -u +%s)"
 	echo vmsuite-end
 } >>"$log" 2>&1
 sync
@@ -217,7 +223,8 @@ log=$WORK/suite.log
 debugfs -R "cat /root/vmsuite.log" "$image" >"$log" 2>/dev/null || fail "cannot read the suite's log from $image"
 grep -q '^vmsuite-end$' "$log" || fail "the suite did not finish (timeout ${VM_TIMEOUT}s?): see $log"
 grep -aE "^(PASS |FAIL |SKIP |[0-9]+ passed${VERBOSE:+|    })" "$log" | tail -n +$((shown + 1))
-summary=$(sed -n '/^vmsuite-begin$/,/^vmsuite-end$/p' "$log" | grep -E '^[0-9]+ passed, ' | tail -1)
+summary=$(sed -n '/^vmsuite-begin$/,/^vmsuite-end$/p' "$log" | awk '/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+	p += $1; f += $3; s += $5; n++ } END { if (n) printf "%d passed, %d failed, %d skipped\n", p, f, s }')
 [ -n "$summary" ] || fail "no summary from tests/run-tests.sh"
 echo "vmtest-suite: $summary"
 case $summary in "0 passed, 0 failed, "*) fail "no test matches '$FILTER'" ;; esac
