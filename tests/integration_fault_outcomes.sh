@@ -117,6 +117,7 @@ test_thp_outcomes_by_cgroup() {
 	need_pmd_thp
 	make_memcg 16
 	make_cgroups thp
+	in_memcg thp
 	local dir=${CGROUPS[thp]}
 	start_foliostat "$T/out" -j -r 0 --by cgroup
 	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "$dir" thp 16,15360 >"$T/workload" || fail "workload failed"

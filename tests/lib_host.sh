@@ -96,3 +96,16 @@ measured_or() {
 	query "$3" "recs[0]['probes']['$4']" | grep -q '^"unavailable' || fail "$4 not said unavailable"
 	echo "$2"
 }
+
+# in_memcg NAME: where the memory cgroup of make_memcg is in the cgroup2 hierarchy (a host with
+# cgroup2 alone, as Debian 12's), CGROUPS[NAME] (make_cgroups) becomes a directory inside it, so
+# that a workload moved there stays under its limit; on a hybrid host (cgroup v1's memory
+# controller) the two hierarchies are apart, and it stays where it is.
+in_memcg() {
+	local memcg=${MEMCG_LIMIT%/*}
+	case $memcg in "$CGROUP_ROOT"/*) ;; *) return 0 ;; esac
+	rmdir "${CGROUPS[$1]}" || fail "cannot remove ${CGROUPS[$1]}"
+	CGROUPS[$1]=$memcg/${CGROUPS[$1]##*/}
+	mkdir "${CGROUPS[$1]}" || fail "cannot create ${CGROUPS[$1]}"
+	at_exit "rmdir '${CGROUPS[$1]}' 2>/dev/null"
+}
