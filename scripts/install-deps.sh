@@ -7,7 +7,8 @@
 #   --tests         also the peers the tests check foliostat against (scripts/run-tests.sh)
 #   --cross arm64   also a cross build for arm64 (`make ARCH=arm64`): Debian's cross compiler
 #                   and the arm64 multiarch libraries (adds the arm64 architecture to dpkg)
-#   --vmtest ARCH   also what `make vmtest ARCH=...` boots the kernel with (QEMU, cpio)
+#   --vmtest ARCH   also what `make vmtest ARCH=...` boots the kernel with (QEMU, cpio), and
+#                   debootstrap for `make vmtest-suite`'s Debian userland
 # The quick start (scripts/run-summary.sh) installs the first group only.
 set -eu
 
@@ -24,9 +25,10 @@ bash-completion"
 # loopback, on free ports.
 # openssl (a self-signed certificate) and apache2-utils (htpasswd -B: bcrypt hashes made by
 # another implementation than libcrypt's) for --web.config.file. shellcheck: tests/run-tests.sh
-# checks every shell file with it before a run.
+# checks every shell file with it before a run. bc: the exporter's flood tests add up their
+# counts with it.
 TEST_PACKAGES="prometheus prometheus-node-exporter systemd curl python3-jsonschema openssl
-apache2-utils shellcheck"
+apache2-utils shellcheck bc"
 no_services=""
 foreign_arch=""
 
@@ -49,7 +51,7 @@ libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libjansson-dev:arm64 libcap-n
 		;;
 	--vmtest)
 		case "${2:-}" in
-		x86) PACKAGES="$PACKAGES qemu-system-x86 busybox-static cpio" ;;
+		x86) PACKAGES="$PACKAGES qemu-system-x86 busybox-static cpio debootstrap" ;;
 		arm64) PACKAGES="$PACKAGES qemu-system-arm cpio" ;;
 		*) echo "install-deps: --vmtest: x86 or arm64" >&2; exit 2 ;;
 		esac

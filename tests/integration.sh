@@ -10,7 +10,7 @@
 test_thp_region_gives_order9_folios() {
 	need_root
 	mount_tracefs
-	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
+	need_pmd_thp
 	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- thp 64
 	local pid huge
 	pid=$(json_field "$(cat "$T/workload")" pid)
@@ -51,7 +51,11 @@ test_madv_collapse_is_charged_to_the_process() {
 	assert_sandwiched "$(query "$T/out" "vmstat('thp_collapse_alloc')")" "$(vmstat_delta inner thp_collapse_alloc)" \
 		"$(vmstat_delta outer thp_collapse_alloc)" "thp_collapse_alloc change in the records"
 	assert_between "$(vmstat_delta inner thp_collapse_alloc)" 4 100000000 "/proc/vmstat thp_collapse_alloc delta"
-	assert_eq "$(query "$T/out" "all('2048kB' in r['system']['thp']['mthp'] for r in recs)")" true "mTHP counters for 2 MiB"
+	# Per-size counters where the kernel keeps them (6.1 has none).
+	local has_stats=false
+	[ -d /sys/kernel/mm/transparent_hugepage/hugepages-2048kB/stats ] && has_stats=true
+	assert_eq "$(query "$T/out" "all('2048kB' in (r['system']['thp']['mthp'] or {}) for r in recs)")" "$has_stats" \
+		"mTHP counters for 2 MiB (as the kernel has hugepages-2048kB/stats)"
 }
 
 # A process that compacts memory stalls once per zone it compacts (perf counts the same
@@ -138,9 +142,11 @@ test_faults_by_mode_from_the_perf_event() {
 # Two processes faulting on one CPU take turns on it: each gets exactly its own faults and
 # folios, though the hot probes charge them to the thread each CPU records as running.
 two_on_one_cpu_get_their_own_events() {
+	local cpu
+	cpu=$(allowed_cpus | head -1) # CPU 0 need not be in this test's cpuset
 	start_foliostat "$T/out" -j 0.5
-	taskset -c 0 "$WORKLOAD" pages 65536 >"$T/a" &
-	taskset -c 0 "$WORKLOAD" pages 65536 >"$T/b" || fail "workload failed"
+	taskset -c "$cpu" "$WORKLOAD" pages 65536 >"$T/a" &
+	taskset -c "$cpu" "$WORKLOAD" pages 65536 >"$T/b" || fail "workload failed"
 	wait $! || fail "workload failed"
 	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
@@ -230,8 +236,18 @@ test_mapped_file_read_takes_file_faults() {
 	need_root
 	mount_tracefs
 	make_uncached_file 64
-	run_workload_traced -e filemap:mm_filemap_fault -- mapread "$FILE"
 	local line pid file_faults theirs
+	if ! host_has_tracepoint filemap:mm_filemap_fault; then
+		# Debian 12's 6.1 has no such tracepoint: the figure is null (not measured), never 0.
+		run_workload_traced -e page-faults -- mapread "$FILE"
+		pid=$(json_field "$(cat "$T/workload")" pid)
+		assert_eq "$(json_field "$(cat "$T/workload")" resident_after)" 16384 "pages cached after the mapped read (mincore)"
+		assert_eq "$(query "$T/out" "sorted({p['faults']['file'] for r in recs for p in r['processes'] if p['pid'] == $pid}, key=str)")" \
+			"[null]" "file-backed faults of the reader, not measured on this kernel"
+		assert_eq "$(query "$T/out" "pages(hist($pid, 'pagecache')) >= 16384")" true "the file's pages added by the reader"
+		return
+	fi
+	run_workload_traced -e filemap:mm_filemap_fault -- mapread "$FILE"
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
 	assert_eq "$(json_field "$line" resident_after)" 16384 "pages cached after the mapped read (mincore)"
@@ -416,12 +432,16 @@ test_self_reports_its_own_cost() {
 	start_foliostat "$T/out" -j 0.5 --self
 	"$WORKLOAD" pages 4096 >"$T/workload"
 	wait_next_record "$T/out"
+	# The loader's peak resident memory so far, from the kernel: no record can say more.
+	local peak
+	peak=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$FS_PID/status")
 	stop_foliostat "$T/out"
 	assert_between "$(query "$T/out" "sum(r['self']['probes']['kmem:mm_page_alloc']['events'] for r in recs)")" \
 		4096 100000000 "mm_page_alloc program runs"
 	assert_eq "$(query "$T/out" "all(r['self']['probes']['kmem:mm_page_alloc']['ns_per_event'] > 0 for r in recs if r['self']['probes']['kmem:mm_page_alloc']['events'])")" \
 		true "time per event"
-	assert_between "$(query "$T/out" "max(r['self']['loader_rss_kib'] for r in recs)")" 1 65536 "loader RSS in KiB"
+	assert_between "$(query "$T/out" "max(r['self']['loader_rss_kib'] for r in recs)")" 1 "$peak" \
+		"loader RSS in KiB (VmHWM $peak)"
 	assert_eq "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$before" "kernel.bpf_stats_enabled after the run"
 	"$FOLIOSTAT" -j -d 0.3 >"$T/plain"
 	assert_records_valid "$T/plain"
@@ -453,6 +473,8 @@ test_vmtest_on_debian_linux_6_1_arm64() {
 
 run_vmtest() {
 	need_root
+	# make vmtest-suite runs this suite in that very VM, with no QEMU or registry inside.
+	grep -q 'vmsuite\.filter=' /proc/cmdline && skip "in make vmtest-suite's VM"
 	command -v apt-get >/dev/null || skip "needs Debian's packages"
 	local status=0
 	scripts/vmtest.sh "$1" >"$T/vmtest" 2>&1 || status=$?
@@ -483,25 +505,37 @@ test_one_shot_summary_is_readable() {
 # --duration ends a one-shot run by itself with one JSON record.
 test_one_shot_json_with_duration() {
 	need_root
+	local launched ended
+	launched=$(now_ms)
 	"$FOLIOSTAT" -j -d 1 >"$T/out" || fail "exit status $?"
+	ended=$(now_ms)
 	assert_records_valid "$T/out"
 	assert_eq "$(wc -l <"$T/out")" 1 "records"
 	assert_eq "$(query "$T/out" "recs[0]['schema']")" 1 "schema"
-	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 950 1500 "interval_s in ms"
-	assert_eq "$(query "$T/out" "sorted(set(v for v in recs[0]['probes'].values() if not v.startswith('not needed')))")" \
-		'["attached"]' "probe states"
-	# On x86 the exceptions tracepoints count faults; perf's event is their stand-in elsewhere.
-	assert_eq "$(query "$T/out" "recs[0]['probes']['software:page-faults']")" \
-		'"not needed: the exceptions tracepoints count faults here"' "software:page-faults state"
+	# The duration at least (less a millisecond of rounding), and within foliostat's life.
+	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 999 $((ended - launched)) "interval_s in ms"
+	# Every probe this kernel offers attached, the others said unavailable and their figures
+	# null; on x86 the exceptions tracepoints count faults, perf's event where they are absent.
+	assert_probes_as_host_offers "$T/out"
 }
 
 # Streaming prints COUNT records of INTERVAL each, and exits 0.
 test_streaming_prints_count_records() {
 	need_root
-	timeout 10 "$FOLIOSTAT" -j 0.3 4 >"$T/out" || fail "exit status $?"
+	local launched ended
+	launched=$(now_ms)
+	timeout 60 "$FOLIOSTAT" -j 0.3 4 >"$T/out" || fail "exit status $?"
+	ended=$(now_ms)
 	assert_records_valid "$T/out"
 	assert_eq "$(wc -l <"$T/out")" 4 "records"
-	assert_eq "$(query "$T/out" "all(250 <= r['interval_s'] * 1000 <= 450 for r in recs)")" true "intervals near 0.3 s"
+	# Records come on a schedule of 0.3 s from the start (one late record makes the next
+	# shorter): after k records at least 0.3 k s have passed (less a millisecond of rounding),
+	# and all four within foliostat's life as seen here.
+	assert_eq "$(query "$T/out" "[int(sum(r['interval_s'] for r in recs[:k]) * 1000) >= 300 * k - 1 for k in range(1, 5)]")" \
+		"[true, true, true, true]" "time covered after each record, at least 0.3 s each"
+	assert_between "$(query "$T/out" "int(sum(r['interval_s'] for r in recs) * 1000)")" 1199 $((ended - launched)) \
+		"the four intervals in ms"
+	assert_eq "$(query "$T/out" "all(r['interval_s'] > 0 for r in recs)")" true "every interval > 0"
 	assert_eq "$(query "$T/out" "len({r['time'] for r in recs})")" 4 "distinct times"
 }
 
@@ -509,17 +543,30 @@ test_streaming_prints_count_records() {
 # between two): one record still covers the whole interval, every event in it once.
 test_long_interval_record_sums_its_reads() {
 	need_root
+	local launched first_end second_start ended syscalls
+	launched=$(now_ms)
 	start_foliostat "$T/out" -j --self 10.5 1
 	"$WORKLOAD" pages 4096 >"$T/workload"
-	sleep 6
+	first_end=$(now_ms)
+	# The second workload once foliostat has made the record's first read (after 5.25 s).
+	syscalls=$(foliostat_syscalls) || fail "foliostat exited"
+	wait_foliostat_read "$syscalls"
+	second_start=$(now_ms)
 	"$WORKLOAD" pages 2048 >>"$T/workload"
 	wait "$FS_PID" || fail "exit status $?"
+	ended=$(now_ms)
 	assert_records_valid "$T/out"
 	local first second
 	first=$(json_field "$(sed -n 1p "$T/workload")" pid)
 	second=$(json_field "$(sed -n 2p "$T/workload")" pid)
 	assert_eq "$(wc -l <"$T/out")" 1 "records"
-	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 10400 10800 "interval in ms"
+	# The interval asked for at least, and no more than foliostat's whole life as seen here.
+	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 10499 $((ended - launched)) "interval in ms"
+	# From the record's own times: its first read (halfway) came between the two workloads.
+	local first_read
+	first_read=$(query "$T/out" "(lambda r: int(__import__('datetime').datetime.fromisoformat(r['time'].replace('Z', '+00:00')).timestamp() * 1000 - r['interval_s'] * 500))(recs[0])")
+	echo "first workload ended at $first_end, first read at $first_read, second began at $second_start (ms)"
+	assert_between "$first_read" "$first_end" "$second_start" "the record's first read, between the workloads"
 	# Each touched its pages once: at least that many order-0 movable folios, and a little over
 	# at most (page tables, the C library).
 	assert_between "$(query "$T/out" "hist($first, 'alloc_movable').get('0', 0)")" 4096 4400 \
@@ -657,12 +704,11 @@ test_process_churn_stays_bounded_and_exact() {
 test_one_shot_churn_keeps_at_most_max_tasks() {
 	need_root
 	local threads_before pid_before at_rest
-	# What the loader holds with a handful of rows, to bound what the churn adds to it.
-	at_rest=$("$FOLIOSTAT" -j --self -d 0.5 | python3 -c 'import json, sys
-print(json.load(sys.stdin)["self"]["loader_rss_kib"])')
 	threads_before=$(find /proc/[0-9]*/task -maxdepth 1 -mindepth 1 2>/dev/null | wc -l)
 	pid_before=$(cat /proc/sys/kernel/ns_last_pid)
 	start_foliostat "$T/out" -j --self --top 0 --max-tasks 4096
+	# What the loader holds once started (the kernel's count), to bound what the churn adds.
+	at_rest=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$FS_PID/status")
 	"$WORKLOAD" forks 10000 >"$T/workload"
 	stop_foliostat "$T/out"
 	local rows seen untracked created
@@ -711,13 +757,19 @@ test_closed_pipe_ends_quietly() {
 # SIGTERM in streaming mode prints the final partial record and exits 0.
 test_sigterm_prints_final_record() {
 	need_root
+	local launched started signalled
+	launched=$(now_ms)
 	start_foliostat "$T/out" -j 10
+	started=$(now_ms)
 	sleep 0.5
+	signalled=$(now_ms)
 	kill -TERM "$FS_PID"
 	wait "$FS_PID" || fail "exit status $?"
 	assert_records_valid "$T/out"
 	assert_eq "$(wc -l <"$T/out")" 1 "records"
-	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" 300 3000 "final window in ms"
+	# The window began before the start-up ended and ended after SIGTERM, within the run.
+	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" $((signalled - started)) \
+		$(($(now_ms) - launched)) "final window in ms"
 	assert_nothing_attached
 }
 
@@ -766,8 +818,8 @@ test_refused_program_degrades() {
 	assert_eq "$(query "$T/out" "recs[0]['probes']['tlb:tlb_flush'].startswith('failed to load: the kernel refused')")" \
 		true "state of the refused probe"
 	assert_eq "$(query "$T/out" "recs[0]['system']['tlb']")" null "its figures"
-	assert_eq "$(query "$T/out" "sorted(set(v for k, v in recs[0]['probes'].items() if k != 'tlb:tlb_flush' and not v.startswith('not needed')))")" \
-		'["attached"]' "every other probe attached (but those not needed here)"
+	# Every other probe as this host offers it: the refusal took nothing else with it.
+	assert_probes_as_host_offers "$T/out" --except=tlb:tlb_flush
 	local status=0
 	FOLIOSTAT_TEST_REFUSE_PROBE=kmem:mm_page_alloc "$FOLIOSTAT" -d 0.3 >/dev/null 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status when a required probe is refused"
@@ -921,11 +973,9 @@ test_check_reports_what_the_host_offers() {
 	need_root
 	"$FOLIOSTAT" --check -j >"$T/out" || fail "exit status $? on this host"
 	assert_eq "$(query "$T/out" "recs[0]['check']['usable']")" true "usable"
-	assert_eq "$(query "$T/out" "sorted(set(v for v in recs[0]['check']['probes'].values() if not v.startswith('not needed')))")" \
-		'["attached"]' "probe states"
-	assert_eq "$(query "$T/out" "recs[0]['check']['probes']['software:page-faults']")" \
-		'"not needed: the exceptions tracepoints count faults here"' "software:page-faults state"
-	assert_eq "$(query "$T/out" "recs[0]['check']['attribution']['method']")" '"records"' "attribution"
+	assert_probes_as_host_offers "$T/out" --check
+	assert_eq "$(query "$T/out" "recs[0]['check']['attribution']['method']")" "$(host_attribution)" \
+		"attribution"
 	# THREAD_SIZE, measured at start-up: a power of two of at least 8 KiB.
 	assert_eq "$(query "$T/out" "recs[0]['check']['kernel_stack']['measured']")" true "kernel stack size measured"
 	assert_eq "$(query "$T/out" "(lambda b: b >= 8192 and b & (b - 1) == 0)(recs[0]['check']['kernel_stack']['bytes'])")" \

@@ -216,10 +216,16 @@ test_cgroup_selection_follows_moved_threads() {
 	moved_workload "$a" 8,4096 move_whole
 	stop_foliostat "$T/in_b"
 	FS_PID=$select_a stop_foliostat "$T/in_a"
-	assert_eq "$(process_faults "$T/in_a" "$MOVED_PID")" "$MOVED_BEFORE" \
-		"--cgroup A: the process's faults before its move"
-	assert_eq "$(process_faults "$T/in_b" "$MOVED_PID")" "$MOVED_AFTER" \
-		"--cgroup B: the process's faults after its move"
+	# As in test_moved_process_threads_land_in_the_new_cgroup: a fault the workload takes after
+	# its count before the move (writing its stop line) is A's, where it happened (seen on
+	# Debian 12's 6.1 under QEMU). A and B together are wait4's total exactly.
+	local in_a in_b
+	in_a=$(process_faults "$T/in_a" "$MOVED_PID")
+	in_b=$(process_faults "$T/in_b" "$MOVED_PID")
+	assert_eq "$((in_a + in_b))" "$((MOVED_BEFORE + MOVED_AFTER))" \
+		"--cgroup A and B: the process's faults, wait4's"
+	assert_between "$in_b" $((MOVED_AFTER - 64)) "$MOVED_AFTER" \
+		"--cgroup B: the process's faults after its move ($MOVED_AFTER)"
 	assert_eq "$(query "$T/in_b" "[p['cgroup'] for p in recs[-1]['processes'] if p['pid'] == $MOVED_PID]")" \
 		"[\"/${b##*/}\"]" "--cgroup B: the process row's cgroup"
 }

@@ -180,6 +180,7 @@ test_prometheus_stores_known_figures() {
 	# workload is born in a cgroup2 directory of its own, the group its series are labelled with
 	# (the memory cgroup may be cgroup v1's).
 	make_memcg 16
+	in_memcg memcg-thp
 	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "${CGROUPS[memcg-thp]}" thp 16,15360 >"$T/memcg-thp" ||
 		fail "THP workload in a memory cgroup"
 	echo $((8 << 20)) >"$MEMCG_LIMIT" || fail "cannot lower the memory cgroup's limit"

@@ -404,3 +404,5 @@ assert_faults_match_wait4() {
 . tests/lib_promises.sh
 # shellcheck source=tests/lib_figures.sh
 . tests/lib_figures.sh
+# shellcheck source=tests/lib_host.sh
+. tests/lib_host.sh
