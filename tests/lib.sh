@@ -374,3 +374,7 @@ assert_faults_match_wait4() {
 	assert_eq "$(query "$1" "faults($child, 'major')")" "$majflt" "major faults${3:-}, foliostat vs getrusage"
 	assert_eq "$(query "$1" "faults($child, 'minor')")" "$minflt" "minor faults${3:-}, foliostat vs getrusage"
 }
+
+# Independent counts of the kernel's own, for the system figures (tests/lib_kernel_counts.sh).
+# shellcheck source=tests/lib_kernel_counts.sh
+. tests/lib_kernel_counts.sh
