@@ -14,10 +14,17 @@ out, select = sys.argv[1], sys.argv[2]
 recs = [json.loads(l) for l in open(out)]
 rows = [p for r in recs for p in r[{"process": "processes", "cgroup": "cgroups"}[r["by"]]]
         if str(p.get("pid", p.get("cgroup"))) == select]
-def hist9(name):
-    return sum((p["folios"][name] or {}).get("9", 0) for p in rows)
-print(sum(p["thp"]["fault_alloc"] for p in rows), hist9("alloc"), hist9("discarded"),
-      hist9("alloc_failed"), sum((p["folios"]["alloc_movable"] or {}).get("0", 0) for p in rows))
+if not rows:  # no row is not 0 of everything
+    sys.exit(f"{out}: no row of {select}")
+def measured(value, what):
+    if value is None:
+        sys.exit(f"{out}: {select}: {what} is null (not measured)")
+    return value
+def order(name, o):
+    # Histograms leave their empty orders out: an absent order is 0, a null histogram is not.
+    return sum(measured(p["folios"][name], f"folios.{name}").get(o, 0) for p in rows)
+print(sum(measured(p["thp"]["fault_alloc"], "thp.fault_alloc") for p in rows), order("alloc", "9"),
+      order("discarded", "9"), order("alloc_failed", "9"), order("alloc_movable", "0"))
 PY
 }
 
@@ -32,11 +39,12 @@ test_memcg_refused_thp_is_a_discarded_folio() {
 	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && skip "THP disabled"
 	make_memcg 16
 	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- thp 16,15360
-	local line pid huge got alloc9 discarded failed order0
+	local line pid huge got alloc9 discarded failed order0 outcomes
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
 	huge=$(json_field "$line" huge_pages)
-	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "$pid")"
+	outcomes=$(outcomes_of "$T/out" "$pid") || fail "no figures of $pid"
+	read -r got alloc9 discarded failed order0 <<<"$outcomes"
 	echo "workload: $huge huge pages (smaps); foliostat: $got got, $alloc9 order-9 folios," \
 		"$discarded discarded, $failed found none"
 	assert_between "$huge" 1 7 "huge pages the cgroup took (smaps), of 8 attempts"
@@ -85,11 +93,12 @@ test_hugetlb_pool_pages_are_not_discarded() {
 	mount_tracefs
 	[ -w /proc/sys/vm/nr_hugepages ] || skip "no hugetlb pool to fill"
 	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- hugetlb 4
-	local line pid taken got alloc9 discarded failed order0
+	local line pid taken got alloc9 discarded failed order0 outcomes
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
 	taken=$(json_field "$line" taken)
-	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "$pid")"
+	outcomes=$(outcomes_of "$T/out" "$pid") || fail "no figures of $pid"
+	read -r got alloc9 discarded failed order0 <<<"$outcomes"
 	echo "workload: hugetlb took $taken pages; foliostat: $alloc9 order-9 folios," \
 		"$discarded discarded, $failed found none"
 	assert_between "$taken" 1 4 "pages hugetlb's pool took"
@@ -110,9 +119,10 @@ test_thp_outcomes_by_cgroup() {
 	start_foliostat "$T/out" -j -r 0 --by cgroup
 	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "$dir" thp 16,15360 >"$T/workload" || fail "workload failed"
 	stop_foliostat "$T/out"
-	local huge got alloc9 discarded failed order0
+	local huge got alloc9 discarded failed order0 outcomes
 	huge=$(json_field "$(cat "$T/workload")" huge_pages)
-	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "/${dir##*/}")"
+	outcomes=$(outcomes_of "$T/out" "/${dir##*/}") || fail "no figures of /${dir##*/}"
+	read -r got alloc9 discarded failed order0 <<<"$outcomes"
 	echo "cgroup /${dir##*/}: $got got, $discarded discarded, $failed found none; smaps: $huge"
 	assert_eq "$got" "$huge" "the cgroup's THP faults that got a huge page"
 	assert_eq "$((got + discarded + failed))" 8 "the cgroup's THP attempts"

@@ -24,6 +24,10 @@ prints the value of the Python expression EXPR, which can use:
   total(key, ...)      system[key][...] summed over all records (numbers, or maps of them
                        summed key by key, e.g. total("folios", "alloc"))
   order(h, o)          folios of order o in histogram h (0 where the order is left out)
+  procs(pid)           the process's rows over all records (fails if it has none)
+  cgroup_rows(path)    the rows of cgroup path (--by cgroup) over all records (fails if none)
+  one(rows)            the only row of rows (fails unless there is exactly one)
+  measured(x, what)    x, failing if it is null (not measured)
 
 A figure is never read as 0 when it is not there: a process with no row in any record, a null
 figure (its probe is not attached: not measured) or a missing member fails the query (exit 1,
@@ -100,6 +104,17 @@ def main():
             fail(f"process {pid} has no row in any record of {path}")
         return rows
 
+    def cgroup_rows(path_):
+        rows = [g for r in recs for g in r["cgroups"] if g["cgroup"] == path_]
+        if not rows:
+            fail(f"cgroup {path_} has no row in any record of {path}")
+        return rows
+
+    def one(rows):
+        if len(rows) != 1:
+            fail(f"{len(rows)} rows where one was expected")
+        return rows[0]
+
     def figures(pid, what, get):
         return [measured(get(p), f"process {pid}: {what}") for p in procs(pid)]
 
@@ -152,6 +167,10 @@ def main():
             if lst.startswith(prefix)),
         "total": total,
         "order": order,
+        "procs": procs,
+        "cgroup_rows": cgroup_rows,
+        "one": one,
+        "measured": measured,
     }
     print(json.dumps(eval(expr, env)))
 

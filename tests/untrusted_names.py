@@ -230,7 +230,10 @@ def check_exposition(path, by, expected):
         minor = value("foliostat_minor_faults_total")
         if minor is None:
             fail(f"{path}: no foliostat_minor_faults_total series with {want}")
-        faults = int(minor + (value("foliostat_major_faults_total") or 0))
+        major = value("foliostat_major_faults_total")
+        if major is None:  # absent is not measured (or not written), never 0
+            fail(f"{path}: no foliostat_major_faults_total series with {want}")
+        faults = int(minor + major)
         if faults != e["faults"]:
             fail(f"{path}: {want}: {faults} minor and major faults, wait4 counted {e['faults']}")
         shown = {k: v if len(v) < 80 else v[:30] + "..." + v[-40:] for k, v in want.items()}
