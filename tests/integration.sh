@@ -66,13 +66,15 @@ test_compaction_is_charged_to_the_compacting_process() {
 	stalls=$(query "$T/out" "thp_sum($pid, 'compaction', 'stalls')")
 	assert_between "$stalls" 1 100 "compaction stalls of the compacting process"
 	assert_eq "$stalls" "$(perf_count "$T/perf" compaction:mm_compaction_end)" "stalls, foliostat vs perf"
-	assert_between "$(query "$T/out" "sum(sum(measured(p['thp']['compaction'], 'thp.compaction')['hist_us'].values()) for p in procs($pid))")" \
-		"$stalls" "$stalls" "stalls in the histogram"
+	assert_eq "$(query "$T/out" "sum(sum(measured(p['thp']['compaction'], 'thp.compaction')['hist_us'].values()) for p in procs($pid))")" \
+		"$(perf_count "$T/perf" compaction:mm_compaction_end)" "stalls in the histogram, foliostat vs perf"
 	local ours
 	ours=$(query "$T/out" "sys_thp_sum('migrate', 'succeeded')")
 	assert_sandwiched "$ours" "$(vmstat_delta inner pgmigrate_success)" "$(vmstat_delta outer pgmigrate_success)" \
 		"pages migrated, foliostat vs /proc/vmstat pgmigrate_success"
-	assert_between "$(query "$T/out" "thp_sum($pid, 'migrate', 'succeeded')")" 1 "$ours" "pages migrated by the compacting process"
+	# At most what the kernel migrated over foliostat's run, all processes together.
+	assert_between "$(query "$T/out" "thp_sum($pid, 'migrate', 'succeeded')")" 1 \
+		"$(vmstat_delta outer pgmigrate_success)" "pages migrated by the compacting process"
 }
 
 # N fresh anonymous pages with THP off are N order-0 movable folios (plus start-up). Which orders

@@ -154,12 +154,17 @@ system_totals_match_the_kernels_counts() {
 # and migrates pages for it, which foliostat counts like any other).
 compact_after_mixed_workload() {
 	mixed_workload
-	# Anonymous pages enough that the workload's allocations, faults, LRU insertions and frees
-	# outnumber those of foliostat's and perf's start and exit, and of the rest of the host.
+	anonymous_pages_and_uncached_reads
+	echo 1 >/proc/sys/vm/compact_memory || fail "cannot compact memory"
+}
+
+# Anonymous pages enough that the workload's allocations, faults, LRU insertions and frees
+# outnumber those of foliostat's and perf's start and exit, and of the rest of the host; then
+# FILE, uncached, through a mapping read a page at a time without readahead (which would add
+# large folios, fewer of them): a major fault and a page-cache addition per page; then read()
+# into a fresh mapping: a kernel-mode fault per page.
+anonymous_pages_and_uncached_reads() {
 	"$WORKLOAD" pages 262144 >/dev/null || fail "pages workload"
-	# And the file again, uncached, through a mapping read a page at a time without readahead
-	# (which would add large folios, fewer of them): a major fault and a page-cache addition
-	# per page; then read() into a fresh mapping: a kernel-mode fault per page.
 	python3 - "$FILE" <<'READ' || fail "uncached reads"
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
@@ -173,7 +178,6 @@ fresh = mmap.mmap(-1, size)
 if os.preadv(fd, [fresh], 0) != size:
     sys.exit("short read")
 READ
-	echo 1 >/proc/sys/vm/compact_memory || fail "cannot compact memory"
 }
 
 # A read in a memory cgroup limited to a quarter of the file reclaims; foliostat's reclaim
@@ -223,6 +227,56 @@ test_reclaim_totals_match_the_kernels_counts() {
 	for label in memcg_stalls trace:vmscan:mm_vmscan_memcg_reclaim_end:nr_reclaimed \
 		trace:vmscan:mm_vmscan_lru_isolate:nr_scanned:by=direct:lru=inactive_file \
 		trace:vmscan:mm_vmscan_lru_shrink_inactive:nr_reclaimed:by=direct; do
+		assert_kernel_count_decisive "$label" "$label"
+	done
+}
+
+# The exporter's system figures (/metrics, counts since its start) against the kernel's counts
+# of the same events: the scrape at the end is foliostat's last read, so the inner span ends
+# before it and the outer one after it. (The exporter's own groups adding up to these, checked
+# by exposition.py --adds-up, says nothing of a double count or a loss in BPF.)
+test_exported_system_totals_match_the_kernels_counts() {
+	need_root
+	mount_tracefs
+	make_uncached_file 128
+	kcount_define user exceptions:page_fault_user
+	kcount_define kernel exceptions:page_fault_kernel
+	kcount_define major major-faults
+	kcount_define minor minor-faults
+	kcount_define alloc0 kmem:mm_page_alloc "order == 0 && pfn != $NO_PAGE"
+	kcount_define free0 kmem:mm_page_free "order == 0"
+	kcount_define pagecache0 filemap:mm_filemap_add_to_page_cache "order == 0"
+	kcount_define lru_inactive_anon pagemap:mm_lru_insertion "lru == $(tracepoint_enum LRU_INACTIVE_ANON)"
+	kcount_define tlb_flush_on_task_switch tlb:tlb_flush "reason == $(tracepoint_enum TLB_FLUSH_ON_TASK_SWITCH)"
+	kernel_counts_start outer
+	kernel_counts_start inner
+	kernel_counts_enable outer
+	start_endpoint
+	kernel_counts_enable inner
+	(anonymous_pages_and_uncached_reads) || fail "the workload failed"
+	kernel_counts_end inner
+	scrape "$T/metrics"
+	kernel_counts_end outer
+	stop_foliostat "$T/endpoint"
+	local mode
+	for mode in user kernel; do
+		assert_matches_kernel "$(expo "$T/metrics" --sum "foliostat_system_page_faults_total{mode=\"$mode\"}")" \
+			"$mode" "$mode-mode faults (exported)"
+	done
+	assert_matches_kernel "$(expo "$T/metrics" --sum foliostat_system_major_faults_total)" major "major faults (exported)"
+	assert_matches_kernel "$(expo "$T/metrics" --sum foliostat_system_minor_faults_total)" minor "minor faults (exported)"
+	assert_matches_kernel "$(expo "$T/metrics" --sum 'foliostat_system_folios_allocated_total{order="0"}')" \
+		alloc0 "folios of order 0 allocated (exported)"
+	assert_matches_kernel "$(expo "$T/metrics" --sum 'foliostat_system_folios_freed_total{order="0"}')" \
+		free0 "folios of order 0 freed (exported)"
+	assert_matches_kernel "$(expo "$T/metrics" --sum 'foliostat_system_pagecache_folios_added_total{order="0"}')" \
+		pagecache0 "folios of order 0 added to the page cache (exported)"
+	assert_matches_kernel "$(expo "$T/metrics" --sum 'foliostat_system_lru_inserted_folios_total{list="inactive_anon"}')" \
+		lru_inactive_anon "folios put on the inactive_anon list (exported)"
+	assert_matches_kernel "$(expo "$T/metrics" --sum 'foliostat_system_tlb_flushes_total{reason="flush_on_task_switch"}')" \
+		tlb_flush_on_task_switch "TLB flushes on task switch (exported)"
+	local label
+	for label in user kernel major minor alloc0 free0 pagecache0 lru_inactive_anon; do
 		assert_kernel_count_decisive "$label" "$label"
 	done
 }

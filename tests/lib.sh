@@ -277,9 +277,11 @@ query() {
 }
 
 # perf_count PERF_OUTPUT EVENT [N]: the count perf stat -x, wrote for EVENT (its Nth line for
-# that event, when it was given N times with different filters; the first by default).
+# that event, when it was given N times with different filters; the first by default). Nothing,
+# and a failure, if perf wrote no such line: never 0.
 perf_count() {
-	awk -F, -v ev="$2" -v n="${3:-1}" '$3 == ev && ++seen == n { print $1; exit }' "$1"
+	awk -F, -v ev="$2" -v n="${3:-1}" '$3 == ev && ++seen == n { print $1; found = 1; exit }
+		END { exit !found }' "$1"
 }
 
 # json_field JSON_LINE FIELD

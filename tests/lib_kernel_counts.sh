@@ -11,7 +11,8 @@
 #	ktrace_define EVENT...			what perf record keeps, for ktrace_sum
 #	kernel_counts_start, kernel_counts_enable, kernel_counts_end WINDOW (inner or outer)
 #	kcount WINDOW LABEL, ktrace_sum WINDOW EVENT FIELD [KEY=VALUE]...
-#	assert_system_matches_kernel OUT LABEL EXPR WHAT
+#	assert_system_matches_kernel OUT LABEL EXPR WHAT, assert_matches_kernel VALUE LABEL WHAT
+#	assert_kernel_count_decisive LABEL WHAT
 #	run_foliostat_counted OUT COMMAND...	foliostat -j around COMMAND, the kernel's counts around
 
 declare -ga KCOUNT_ARGS=() KTRACE_ARGS=()
@@ -178,22 +179,34 @@ run_foliostat_counted() {
 
 # assert_system_matches_kernel OUT LABEL EXPR WHAT: foliostat's system figure EXPR (a records.py
 # expression over OUT, e.g. "order(total('folios', 'free'), 0)"; a null figure fails it) between
-# the kernel's counts LABEL over the inner and the outer span. LABEL is a kcount_define label,
-# or "trace:EVENT:FIELD[:KEY=VALUE...]" for a ktrace_sum.
+# the kernel's counts LABEL over the inner and the outer span (assert_matches_kernel).
 assert_system_matches_kernel() {
-	local ours inner outer spec
+	local ours
 	ours=$(query "$1" "$3" 2>&1) || fail "$4: foliostat's figure $3: $ours"
-	[[ $ours =~ ^[0-9]+$ ]] || fail "$4: foliostat's figure is not a count: '$ours' ($3)"
+	assert_matches_kernel "$ours" "$2" "$4"
+}
+
+# assert_matches_kernel VALUE LABEL WHAT: VALUE, a system figure of foliostat's, between the
+# kernel's counts LABEL over the inner and the outer span. LABEL is a kcount_define label, or
+# "trace:EVENT:FIELD[:KEY=VALUE...]" for a ktrace_sum.
+assert_matches_kernel() {
+	local inner outer
+	[[ $1 =~ ^[0-9]+$ ]] || fail "$3: foliostat's figure is not a count: '$1'"
+	inner=$(kernel_count inner "$2") || fail "$inner"
+	outer=$(kernel_count outer "$2") || fail "$outer"
+	assert_sandwiched "$1" "$inner" "$outer" "$3, system: foliostat vs the kernel's count"
+}
+
+# kernel_count WINDOW LABEL: kcount or ktrace_sum, as LABEL says (see assert_matches_kernel).
+kernel_count() {
+	local spec
 	if [[ $2 == trace:* ]]; then
 		IFS=: read -r -a spec <<<"${2#trace:}"
 		# EVENT is group:name: its two parts were split apart above.
-		inner=$(ktrace_sum inner "${spec[0]}:${spec[1]}" "${spec[@]:2}") || fail "$inner"
-		outer=$(ktrace_sum outer "${spec[0]}:${spec[1]}" "${spec[@]:2}") || fail "$outer"
+		ktrace_sum "$1" "${spec[0]}:${spec[1]}" "${spec[@]:2}"
 	else
-		inner=$(kcount inner "$2") || fail "$inner"
-		outer=$(kcount outer "$2") || fail "$outer"
+		kcount "$1" "$2"
 	fi
-	assert_sandwiched "$ours" "$inner" "$outer" "$4, system: foliostat vs the kernel's count"
 }
 
 # assert_kernel_count_decisive LABEL WHAT: the run's events of LABEL (as for
@@ -203,15 +216,9 @@ assert_system_matches_kernel() {
 # other event below the inner count; a host too busy to tell fails here rather than passing
 # a check that could not fail.
 assert_kernel_count_decisive() {
-	local inner outer spec
-	if [[ $1 == trace:* ]]; then
-		IFS=: read -r -a spec <<<"${1#trace:}"
-		inner=$(ktrace_sum inner "${spec[0]}:${spec[1]}" "${spec[@]:2}") || fail "$inner"
-		outer=$(ktrace_sum outer "${spec[0]}:${spec[1]}" "${spec[@]:2}") || fail "$outer"
-	else
-		inner=$(kcount inner "$1") || fail "$inner"
-		outer=$(kcount outer "$1") || fail "$outer"
-	fi
+	local inner outer
+	inner=$(kernel_count inner "$1") || fail "$inner"
+	outer=$(kernel_count outer "$1") || fail "$outer"
 	if [ "$inner" -lt 1 ] || [ "$outer" -ge $((2 * inner)) ]; then
 		fail "$2: the kernel counted $inner within foliostat's span and $outer around it:" \
 			"the workload's events do not dominate, and a double count or a loss would pass"
