@@ -14,8 +14,9 @@
                                        (tests/integration_kernel_counts.sh)
   exposition.py FILE --sum 'NAME{label="value",...}'
                                        the sum of the samples of NAME whose labels include those;
-                                       fails if there is none (a family that is absent is not
-                                       measured, or misspelt: never 0)
+                                       fails if there is none (a group's series appears once
+                                       nonzero, a family is absent where not measured: a test
+                                       that expects 0 checks --count and the system's family)
   exposition.py FILE --count 'NAME{...}'
                                        how many samples match
   exposition.py FILE --labels NAME LABEL
