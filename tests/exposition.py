@@ -2,13 +2,21 @@
 """Reads a Prometheus text exposition of foliostat's and checks or extracts figures from it.
 
   exposition.py FILE --adds-up [--plus EARLIER LABEL=VALUE]...
-                                       every per-group counter, summed over all its series (the
-                                       groups and the group="..." ones), equals the system's
-                                       foliostat_system_ counter of the same labels, sample by
-                                       sample; --plus adds a series that has ended since, as
-                                       EARLIER (an exposition it was in) last showed it
+                                       no group lost in user space: every per-group counter,
+                                       summed over all its series (the groups and the
+                                       group="..." ones), equals the system's foliostat_system_
+                                       counter of the same labels, sample by sample; --plus adds
+                                       a series that has ended since, as EARLIER (an exposition
+                                       it was in) last showed it. The exporter makes the system
+                                       figures by adding the same groups: an event the BPF side
+                                       counts twice or misses passes here, and is checked
+                                       against the kernel's counts elsewhere
+                                       (tests/integration_kernel_counts.sh)
   exposition.py FILE --sum 'NAME{label="value",...}'
-                                       the sum of the samples of NAME whose labels include those
+                                       the sum of the samples of NAME whose labels include those;
+                                       fails if there is none (a group's series appears once
+                                       nonzero, a family is absent where not measured: a test
+                                       that expects 0 checks --count and the system's family)
   exposition.py FILE --count 'NAME{...}'
                                        how many samples match
   exposition.py FILE --labels NAME LABEL
@@ -88,20 +96,28 @@ def adds_up(samples, ended=()):
         rest = tuple(sorted((k, v) for k, v in labels.items() if k not in GROUP_LABELS))
         if (short, rest) not in system:
             continue
-        groups[(short, rest)] = groups.get((short, rest), 0) + value
-        parts[(short, rest)] = parts.get((short, rest), 0) + 1
+        if (short, rest) not in groups:
+            groups[(short, rest)] = parts[(short, rest)] = 0
+        groups[(short, rest)] += value
+        parts[(short, rest)] += 1
     problems = []
     checked = 0
     for key, total in system.items():
         if key[0] in SYSTEM_ONLY:
             continue
         checked += 1
+        if key not in groups:
+            # No group has a series of it: the system's must then have counted none.
+            if total != 0:
+                problems.append(f"foliostat_{key[0]}{dict(key[1])}: no group series, the "
+                                f"system has {total:.9g}")
+            continue
         # Counts are exact; seconds are written with 9 significant digits, half a unit of the
         # last one off in each group's and in the system's.
-        slack = 0 if float(total).is_integer() else 5e-9 * abs(total) * (parts.get(key, 0) + 1)
-        if abs(groups.get(key, 0) - total) > slack:
+        slack = 0 if float(total).is_integer() else 5e-9 * abs(total) * (parts[key] + 1)
+        if abs(groups[key] - total) > slack:
             problems.append(f"foliostat_{key[0]}{dict(key[1])}: groups sum to "
-                            f"{groups.get(key, 0):.9g}, the system has {total:.9g}")
+                            f"{groups[key]:.9g}, the system has {total:.9g}")
     # A group figure the system does not have would be counted nowhere.
     for key in groups:
         if key not in system:
@@ -138,7 +154,11 @@ def main(argv):
             return 1
         print(checked)
     elif argv[2] == "--sum" and len(argv) == 4:
-        print(f"{sum(matching(samples, argv[3])):.0f}")
+        values = matching(samples, argv[3])
+        if not values:
+            print(f"exposition.py: no sample of {argv[3]} in {argv[1]}", file=sys.stderr)
+            return 1
+        print(f"{sum(values):.0f}")
     elif argv[2] == "--count" and len(argv) == 4:
         print(len(matching(samples, argv[3])))
     elif argv[2] == "--labels" and len(argv) == 5:

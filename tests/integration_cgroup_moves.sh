@@ -42,20 +42,25 @@ for t in json.loads(sys.argv[1])["threads"]: print(t["minflt"] + t["majflt"])' "
 }
 
 # cgroup_faults FILE PATH: completed faults (major and minor, as getrusage counts them) in the row
-# of cgroup PATH of the last record of FILE (--by cgroup); 0 if it has none.
+# of cgroup PATH of the last record of FILE (--by cgroup); fails if it has none (no row is not
+# 0 faults) or its figures are null. Callers check the status: $((...)) reads "" as 0.
 cgroup_faults() {
-	query "$1" "sum(g['faults']['major'] + g['faults']['minor'] for g in recs[-1]['cgroups'] if g['cgroup'] == '$2')"
+	query "$1" "(lambda g: measured(g['faults']['major'], 'major') + measured(g['faults']['minor'], 'minor'))(one([g for g in recs[-1]['cgroups'] if g['cgroup'] == '$2']))"
 }
 
 # process_faults FILE PID: the same for a process row.
 process_faults() {
-	query "$1" "sum(p['faults']['major'] + p['faults']['minor'] for p in recs[-1]['processes'] if p['pid'] == $2)"
+	query "$1" "(lambda p: measured(p['faults']['major'], 'major') + measured(p['faults']['minor'], 'minor'))(one([p for p in recs[-1]['processes'] if p['pid'] == $2]))"
 }
 
 # exported_faults FILE PATH: the same from a scraped exposition (the exporter's --by cgroup).
+# A group's series appears once nonzero, the system's always where measured: fails without the
+# group's minor faults (it has had some) or without the system's major faults (not measured).
 exported_faults() {
 	awk -v label="cgroup=\"$2\"" '($1 ~ /^foliostat_(major|minor)_faults_total\{/) && index($1, label) {
-		sum += $2 } END { printf "%d\n", sum }' "$1"
+		sum += $2; minor += ($1 ~ /^foliostat_minor/) }
+		$1 == "foliostat_system_major_faults_total" { major = 1 }
+		END { if (!minor || !major) exit 1; printf "%d\n", sum }' "$1"
 }
 
 # memory_pgfault DIR: the pgfault count of a memory cgroup's memory.stat.
@@ -136,10 +141,10 @@ test_moved_process_threads_land_in_the_new_cgroup() {
 		# after that count (writing the stop line) is A's, where it happened. A and B together
 		# are wait4's total exactly; B is the count after the move, less at most those few.
 		local groups_b groups_a expo_b expo_a total=$((before[$n] + after[$n]))
-		groups_b=$(cgroup_faults "$T/groups" "$path_b")
-		groups_a=$(cgroup_faults "$T/groups" "$path_a")
-		expo_b=$(exported_faults "$T/metrics.$n" "$path_b")
-		expo_a=$(exported_faults "$T/metrics.$n" "$path_a")
+		groups_b=$(cgroup_faults "$T/groups" "$path_b") || fail "no row of $path_b: $groups_b"
+		groups_a=$(cgroup_faults "$T/groups" "$path_a") || fail "no row of $path_a: $groups_a"
+		expo_b=$(exported_faults "$T/metrics.$n" "$path_b") || fail "no fault series of $path_b"
+		expo_a=$(exported_faults "$T/metrics.$n" "$path_a") || fail "no fault series of $path_a"
 		assert_eq "$((groups_a + groups_b))" "$total" "$n threads: faults in A and B (--by cgroup), wait4's"
 		assert_eq "$((expo_a + expo_b))" "$total" "$n threads: faults in A and B (exporter), wait4's"
 		assert_between "$groups_b" $((after[$n] - 64)) "${after[$n]}" \
@@ -189,8 +194,8 @@ test_threads_moved_in_a_threaded_subtree() {
 	# as glibc's thread exit needs, here 0 to 4) are T1's too, and in wait4's total. So T2 has
 	# at most the rest, and at most 64 fewer; T1 and T2 together have every fault exactly.
 	local t2_faults t1_faults
-	t2_faults=$(cgroup_faults "$T/groups" "$d/t2")
-	t1_faults=$(cgroup_faults "$T/groups" "$d/t1")
+	t2_faults=$(cgroup_faults "$T/groups" "$d/t2") || fail "no row of $d/t2: $t2_faults"
+	t1_faults=$(cgroup_faults "$T/groups" "$d/t1") || fail "no row of $d/t1: $t1_faults"
 	assert_eq "$((t1_faults + t2_faults))" $((MOVED_BEFORE + MOVED_AFTER)) \
 		"faults in T1 and T2 together (wait4: $((MOVED_BEFORE + MOVED_AFTER)))"
 	[ "$t2_faults" -le $((MOVED_AFTER - MOVED_THREAD[1])) ] &&

@@ -14,15 +14,19 @@ out, select = sys.argv[1], sys.argv[2]
 recs = [json.loads(l) for l in open(out)]
 rows = [p for r in recs for p in r[{"process": "processes", "cgroup": "cgroups"}[r["by"]]]
         if str(p.get("pid", p.get("cgroup"))) == select]
-def hist9(name):
-    return sum((p["folios"][name] or {}).get("9", 0) for p in rows)
-if not rows:
-    print(f"no-row-for-{select} " * 5)  # fails every check that follows
-    sys.exit()
+if not rows:  # no row is not 0 of everything
+    sys.exit(f"{out}: no row of {select}")
+def measured(value, what):
+    if value is None:
+        sys.exit(f"{out}: {select}: {what} is null (not measured)")
+    return value
+def order(name, o):
+    # Histograms leave their empty orders out: an absent order is 0, a null histogram is not.
+    return sum(measured(p["folios"][name], f"folios.{name}").get(o, 0) for p in rows)
 got = [p["thp"]["fault_alloc"] for p in rows]
-# null (the probe is not attached here) stays null: never 0.
-print("null" if None in got else sum(got), hist9("alloc"), hist9("discarded"),
-      hist9("alloc_failed"), sum((p["folios"]["alloc_movable"] or {}).get("0", 0) for p in rows))
+# null (the probe is not attached here) stays null, never 0: the caller's measured_or judges it.
+print("null" if None in got else sum(got), order("alloc", "9"), order("discarded", "9"),
+      order("alloc_failed", "9"), order("alloc_movable", "0"))
 PY
 }
 
@@ -37,11 +41,12 @@ test_memcg_refused_thp_is_a_discarded_folio() {
 	need_pmd_thp
 	make_memcg 16
 	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- thp 16,15360
-	local line pid huge got alloc9 discarded failed order0
+	local line pid huge got alloc9 discarded failed order0 outcomes
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
 	huge=$(json_field "$line" huge_pages)
-	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "$pid")"
+	outcomes=$(outcomes_of "$T/out" "$pid") || fail "no figures of $pid"
+	read -r got alloc9 discarded failed order0 <<<"$outcomes"
 	echo "workload: $huge huge pages (smaps); foliostat: $got got, $alloc9 order-9 folios," \
 		"$discarded discarded, $failed found none"
 	assert_between "$huge" 1 7 "huge pages the cgroup took (smaps), of 8 attempts"
@@ -99,11 +104,12 @@ test_hugetlb_pool_pages_are_not_discarded() {
 	mount_tracefs
 	[ -w /proc/sys/vm/nr_hugepages ] || skip "no hugetlb pool to fill"
 	run_workload_traced -e kmem:mm_page_alloc --filter 'order == 9' -- hugetlb 4
-	local line pid taken got alloc9 discarded failed order0
+	local line pid taken got alloc9 discarded failed order0 outcomes
 	line=$(cat "$T/workload")
 	pid=$(json_field "$line" pid)
 	taken=$(json_field "$line" taken)
-	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "$pid")"
+	outcomes=$(outcomes_of "$T/out" "$pid") || fail "no figures of $pid"
+	read -r got alloc9 discarded failed order0 <<<"$outcomes"
 	echo "workload: hugetlb took $taken pages; foliostat: $alloc9 order-9 folios," \
 		"$discarded discarded, $failed found none"
 	assert_between "$taken" 1 4 "pages hugetlb's pool took"
@@ -125,9 +131,10 @@ test_thp_outcomes_by_cgroup() {
 	start_foliostat "$T/out" -j -r 0 --by cgroup
 	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "$dir" thp 16,15360 >"$T/workload" || fail "workload failed"
 	stop_foliostat "$T/out"
-	local huge got alloc9 discarded failed order0
+	local huge got alloc9 discarded failed order0 outcomes
 	huge=$(json_field "$(cat "$T/workload")" huge_pages)
-	read -r got alloc9 discarded failed order0 <<<"$(outcomes_of "$T/out" "${dir#"$CGROUP_ROOT"}")"
+	outcomes=$(outcomes_of "$T/out" "${dir#"$CGROUP_ROOT"}") || fail "no figures of ${dir#"$CGROUP_ROOT"}"
+	read -r got alloc9 discarded failed order0 <<<"$outcomes"
 	echo "cgroup ${dir#"$CGROUP_ROOT"}: $got got, $discarded discarded, $failed found none; smaps: $huge"
 	got=$(measured_or "$got" "$huge" "$T/out" memcg:count_memcg_events) || exit 1
 	assert_eq "$got" "$huge" "the cgroup's THP faults that got a huge page"

@@ -61,11 +61,11 @@ test_unprivileged_after_start_up() {
 	FS_PID=$plain stop_foliostat "$T/out"
 	local pid
 	pid=$(json_field "$(cat "$T/workload")" pid)
-	assert_between "$(query "$T/out" "sum(p['faults']['user'] for r in recs for p in r['processes'] if p['pid'] == $pid)")" \
+	assert_between "$(query "$T/out" "faults($pid, 'user')")" \
 		4096 5096 "user faults of a workload of 4,096 pages, counted as nobody"
 	assert_eq "$(query "$T/out" "sorted(set(p['cgroup'] for r in recs for p in r['processes'] if p['pid'] == $pid))")" \
 		"[\"/${cg##*/}\"]" "the workload's cgroup, named as nobody"
-	assert_between "$(query "$T/cgroups" "sum(g['faults']['user'] for r in recs for g in r['cgroups'] if g['cgroup'] == '/${cg##*/}')")" \
+	assert_between "$(query "$T/cgroups" "sum(measured(g['faults']['user'], 'faults.user') for g in cgroup_rows('/${cg##*/}'))")" \
 		4096 5096 "user faults of the workload's cgroup row"
 	assert_records_add_up "$T/cgroups"
 

@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
-"""Checks that every record of foliostat's NDJSON adds up, exactly:
+"""Checks that no row is lost in user space: every record of foliostat's NDJSON adds up, exactly:
 
     invariant.py FILE [--threads-only]
+
+What this can and cannot catch: the loader computes each system figure by adding the same
+groups (processes, interrupt, untracked, unselected) it writes, so a group dropped or counted
+twice between the maps and the output fails here; an event the BPF side counts twice or misses
+does not (both sides have it). That is checked against the kernel's own counts of the same
+events (tests/integration_kernel_counts.sh).
+
+A figure that is null (not measured) must be null in the system and in every group; a null
+beside a count, or a count missing from a map that lists every key, is a mismatch, never 0.
 
 For every counter a process row has, the system figure is the sum of the processes', the
 interrupt group's, the untracked group's and the unselected group's (threads outside a -c or
@@ -16,17 +25,32 @@ import sys
 
 
 def leaves(value, path=()):
-    """(path, number) for every number under value; histograms are dicts of numbers too."""
+    """(path, number) for every number under value, (path, None) for every null (a figure not
+    measured); histograms are dicts of numbers too."""
     if isinstance(value, dict):
         for key, sub in value.items():
             yield from leaves(sub, path + (key,))
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+    elif value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
         yield path, value
 
 
-def add_into(total, value):
+def sparse(path):
+    """Is path an order of a folio histogram (folios.NAME.ORDER)? Histograms leave their
+    empty orders out (docs/foliostat.schema.json): an absent order is 0. A key absent from
+    any other map (faults, TLB reasons, LRU lists: every one listed) is an error."""
+    return len(path) == 3 and path[0] == "folios"
+
+
+def add_into(total, value, prefix=()):
+    """Adds value's leaves into total; a null leaf makes its sum null only where every part
+    is null (where parts disagree, the sum is "mixed", which matches no figure)."""
     for path, number in leaves(value):
-        total[path] = total.get(path, 0) + number
+        if path not in total:
+            total[path] = number
+        elif total[path] is None or number is None:
+            total[path] = None if total[path] is None and number is None else "mixed"
+        elif total[path] != "mixed":
+            total[path] += number
 
 
 # The counter groups of a process row, and where the interrupt and untracked groups keep them.
@@ -62,15 +86,19 @@ def check_record(n, rec, problems, threads_only):
             sys_group = {k: v for k, v in sys_group.items() if k != "free"}
         add_into(actual, sys_group)
         for path in set(actual) | set(expected):
-            if actual.get(path, 0) != expected.get(path, 0):
+            have = actual.get(path, 0 if sparse(group + path) else "absent")
+            want = expected.get(path, 0 if sparse(group + path) else "absent")
+            if have != want or have in ("absent", "mixed"):
                 problems.append(f"record {n}: {'.'.join(group + path)}: system "
-                                f"{actual.get(path, 0)}, processes + interrupt + untracked + unselected "
-                                f"{expected.get(path, 0)}")
+                                f"{have}, processes + interrupt + untracked + unselected {want}")
     if threads_only:
         return
     thp = system["thp"]
     for event in ("collapse", "collapse_file", "scan", "scan_file"):
         if thp[event] is None:
+            # Not measured: then in no row either.
+            if any(p["thp"][event] is not None for p in rows(rec)):
+                problems.append(f"record {n}: thp.{event}: null in the system, not in every row")
             continue
         expected = {}
         for p in rows(rec):
@@ -85,7 +113,13 @@ def check_record(n, rec, problems, threads_only):
     stalls = [("thp", "compaction"), ("reclaim", "direct"), ("reclaim", "memcg")]
     for path in stalls:
         sys_stalls = get(system, path)
-        if sys_stalls["stalls"] is None:
+        if sys_stalls is None:
+            # Not measured: then in no row either.
+            if any(get(p, path) is not None for p in rows(rec)):
+                problems.append(f"record {n}: {'.'.join(path)}: null in the system, not in every row")
+            continue
+        if any(get(p, path) is None for p in rows(rec)):
+            problems.append(f"record {n}: {'.'.join(path)}: null in a row, not in the system")
             continue
         procs = sum(get(p, path)["stalls"] for p in rows(rec))
         if sys_stalls["stalls"] != procs + sys_stalls["untracked"]:
@@ -106,11 +140,19 @@ def main():
                      f"{rec['system']['processes']} processes: run with --top 0")
         check_record(n, rec, problems, threads_only)
     s = [r["system"] for r in recs]
-    print(f"{len(recs)} records: {sum(x['faults']['user'] or 0 for x in s)} user faults, "
-          f"{sum(sum(x['folios']['alloc'].values()) for x in s)} folios allocated, "
-          f"{sum(sum(x['untracked']['folios']['alloc'].values()) for x in s)} of them untracked, "
-          f"{sum(sum(x['interrupt']['folios']['alloc'].values()) for x in s)} in interrupt "
-          f"context, {sum(sum(x['tlb']['flushes'].values()) for x in s)} TLB flushes")
+
+    def summary(get):
+        """The records' sum of a figure for the summary line; null if one is not measured."""
+        values = [get(x) for x in s]
+        if any(v is None for v in values):
+            return "null"
+        return sum(sum(v.values()) if isinstance(v, dict) else v for v in values)
+
+    print(f"{len(recs)} records: {summary(lambda x: x['faults']['user'])} user faults, "
+          f"{summary(lambda x: x['folios']['alloc'])} folios allocated, "
+          f"{summary(lambda x: x['untracked']['folios']['alloc'])} of them untracked, "
+          f"{summary(lambda x: x['interrupt']['folios']['alloc'])} in interrupt "
+          f"context, {summary(lambda x: x['tlb'] and x['tlb']['flushes'])} TLB flushes")
     for p in problems[:20]:
         print(p)
     if problems:

@@ -219,14 +219,18 @@ vmstat_snapshot() {
 }
 
 # vmstat_delta WINDOW NAME...: how much these counters grew over WINDOW (inner or outer: the
-# snapshots WINDOW_begin and WINDOW_end).
+# snapshots WINDOW_begin and WINDOW_end). A counter this kernel does not have prints nothing
+# (and fails), never 0.
 vmstat_delta() {
 	local window=$1
 	shift
 	[ -s "$T/vmstat.${window}_begin" ] && [ -s "$T/vmstat.${window}_end" ] ||
 		fail "vmstat_delta $window: no snapshots ${window}_begin and ${window}_end"
-	awk -v names=" $* " 'index(names, " " $1 " ") { sum += (FILENAME ~ /_end$/ ? $2 : -$2) }
-		END { print sum + 0 }' "$T/vmstat.${window}_begin" "$T/vmstat.${window}_end"
+	awk -v names=" $* " 'index(names, " " $1 " ") { sum += (FILENAME ~ /_end$/ ? $2 : -$2); seen[$1]++ }
+		END { n = split(names, want, " ")
+			for (i = 1; i <= n; i++) if (seen[want[i]] != 2) {
+				print "vmstat_delta: no " want[i] " in /proc/vmstat" > "/dev/stderr"; exit 1 }
+			print sum }' "$T/vmstat.${window}_begin" "$T/vmstat.${window}_end"
 }
 
 # assert_sandwiched VALUE INNER OUTER WHAT: foliostat's VALUE against an independent count of the
@@ -290,9 +294,11 @@ query() {
 }
 
 # perf_count PERF_OUTPUT EVENT [N]: the count perf stat -x, wrote for EVENT (its Nth line for
-# that event, when it was given N times with different filters; the first by default).
+# that event, when it was given N times with different filters; the first by default). Nothing,
+# and a failure, if perf wrote no such line: never 0.
 perf_count() {
-	awk -F, -v ev="$2" -v n="${3:-1}" '$3 == ev && ++seen == n { print $1; exit }' "$1"
+	awk -F, -v ev="$2" -v n="${3:-1}" '$3 == ev && ++seen == n { print $1; found = 1; exit }
+		END { exit !found }' "$1"
 }
 
 # json_field JSON_LINE FIELD
@@ -314,10 +320,10 @@ print(count)' "$1"
 }
 
 # tlb_shootdown_interrupts: TLB shootdown interrupts received so far, over all CPUs
-# (/proc/interrupts).
+# (/proc/interrupts); nothing (and a failure) where the kernel lists no TLB line, never 0.
 tlb_shootdown_interrupts() {
-	awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) sum += $i } END { print sum + 0 }' \
-		/proc/interrupts
+	awk '$1 == "TLB:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) sum += $i; found = 1 }
+		END { if (!found) exit 1; print sum }' /proc/interrupts
 }
 
 # wait_workloads: wait for every workload start_workload started, by pid (the shell keeps the
@@ -348,11 +354,13 @@ mixed_workload() {
 	wait_workloads
 }
 
-# assert_records_add_up FILE [--threads-only]: in every record, each system figure is exactly the sum of the
-# groups its events land in (tests/invariant.py).
+# assert_records_add_up FILE [--threads-only]: no row lost in user space: in every record, each
+# system figure is exactly the sum of the groups its events land in (tests/invariant.py). The
+# loader makes the system figures by adding those groups, so this cannot see an event the BPF
+# side counts twice or misses: assert_system_matches_kernel (lib_kernel_counts.sh) does.
 assert_records_add_up() {
-	python3 tests/invariant.py "$@" || fail "records do not add up"
-	echo "ok: every record adds up"
+	python3 tests/invariant.py "$@" || fail "records do not add up (rows lost in user space)"
+	echo "ok: every record adds up (no row lost in user space)"
 }
 
 # assert_records_valid FILE...: every line of each FILE is one whole record that matches
@@ -406,3 +414,6 @@ assert_faults_match_wait4() {
 . tests/lib_figures.sh
 # shellcheck source=tests/lib_host.sh
 . tests/lib_host.sh
+# Independent counts of the kernel's own, for the system figures (tests/lib_kernel_counts.sh).
+# shellcheck source=tests/lib_kernel_counts.sh
+. tests/lib_kernel_counts.sh
