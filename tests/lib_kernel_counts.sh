@@ -166,8 +166,8 @@ run_foliostat_counted() {
 	kernel_counts_enable outer
 	start_foliostat "$out" -j 0.5 -r 0
 	kernel_counts_enable inner
-	# In a subshell of its own, whose jobs are the command's only (the perf counters are jobs
-	# of this shell: wait_workloads would wait for them).
+	# In a subshell of its own, so that the workloads the command starts (start_workload) are
+	# waited for there, apart from this shell's perf counters.
 	("$@") || fail "$* failed"
 	# One read of foliostat's after the work, so that a record holds its end whatever the
 	# interval.
