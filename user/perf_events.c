@@ -56,9 +56,27 @@ static bool request_allowed(const struct open_request *req)
 	       req->cpu >= 0;
 }
 
+/*
+ * Whether to keep CAP_SYS_ADMIN too: Debian's and Ubuntu's kernels add perf_event_paranoid
+ * levels above 2 (their default is 3) at which perf_event_open() refuses every caller without
+ * CAP_SYS_ADMIN, CAP_PERFMON or not. Kept only if foliostat has it (a service may not).
+ */
+static bool perf_wants_sys_admin(void)
+{
+	char text[16] = "";
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 && atoi(text) > 2 && !capng_get_caps_process() &&
+	       capng_have_capability(CAPNG_PERMITTED, CAP_SYS_ADMIN);
+}
+
 static void opener_main(int sock)
 {
 	struct open_request req;
+	bool sys_admin;
 
 	/* A name of its own: it is no second foliostat (run-tests.sh looks for those). */
 	prctl(PR_SET_NAME, "foliostat-perf", 0, 0, 0);
@@ -69,8 +87,11 @@ static void opener_main(int sock)
 	/* Nothing of foliostat's but the socket: no map, program or link stays alive here. */
 	if (dup2(sock, 3) != 3 || close_range(4, ~0U, 0))
 		_exit(1);
+	sys_admin = perf_wants_sys_admin();
 	capng_clear(CAPNG_SELECT_BOTH);
 	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_PERFMON) ||
+	    (sys_admin &&
+	     capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SYS_ADMIN)) ||
 	    capng_apply(CAPNG_SELECT_BOTH) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 	    prctl(PR_SET_PDEATHSIG, SIGKILL))
 		_exit(1);
