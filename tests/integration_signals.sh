@@ -14,13 +14,6 @@ SIGNAL_BOUND_MS=1000
 # up, so a signal sent early lands in it.
 SLOW_STARTUP=(--max-tasks 1000000)
 
-# exited PID: whether PID is gone or a zombie (this shell's child, exited, not yet waited for).
-exited() {
-	local state
-	state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
-	[ -z "$state" ] || [ "$state" = Z ]
-}
-
 # started PID: whether foliostat PID has finished starting up (no_new_privs is its last step).
 started() {
 	grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$1/status" 2>/dev/null
@@ -29,21 +22,9 @@ started() {
 # signal_and_time SIGNAL PID: send SIGNAL, wait (30 s at most) for PID to exit; sets
 # ELAPSED_MS (kill to exit) and STATUS (its exit status).
 signal_and_time() {
-	local start end
-	start=${EPOCHREALTIME/./}
 	kill "-$1" "$2"
-	while ! exited "$2" && [ $((${EPOCHREALTIME/./} - start)) -lt 30000000 ]; do
-		sleep 0.001
-	done
-	end=${EPOCHREALTIME/./}
-	ELAPSED_MS=$(((end - start) / 1000))
-	if ! exited "$2"; then
-		kill -KILL "$2"
-		wait "$2"
-		fail "foliostat did not exit within 30 s of SIG$1"
-	fi
-	STATUS=0
-	wait "$2" || STATUS=$?
+	time_exit "$2" 30
+	STATUS=$EXIT_STATUS
 }
 
 # random_ms LOW HIGH
@@ -69,7 +50,7 @@ sigterm_at_random_points() {
 			# third of an INTERVAL of 10).
 			for _ in $(seq 600); do
 				started "$FS_PID" && break
-				exited "$FS_PID" && break
+				proc_exited "$FS_PID" && break
 				sleep 0.1
 			done
 			started "$FS_PID" || { cat "$T/err.$try"; fail "foliostat did not start"; }

@@ -133,22 +133,12 @@ perf_record_sum() {
 }
 
 # perf_record_stall_us NAME TGID BEGIN END: the microseconds the threads of TGID spent between
-# each BEGIN and the END that follows it in the same thread, by perf's timestamps.
+# each BEGIN and the END that follows it in the same thread, by perf's timestamps (the sum of
+# perf_record_durations).
 perf_record_stall_us() {
-	python3 - "$T/$1.script" "$2" "$3" "$4" <<-'EOF' || fail "perf's stalls $3..$4"
-		import re, sys
-		path, tgid, begin, end = sys.argv[1:]
-		started, total = {}, 0.0
-		for line in open(path):
-		    m = re.match(r"\s*(\d+)/(\d+)\s+([\d.]+):\s+(\S+):", line)
-		    if not m or m.group(1) != tgid:
-		        continue
-		    if m.group(4) == begin:
-		        started[m.group(2)] = float(m.group(3))
-		    elif m.group(4) == end and m.group(2) in started:
-		        total += float(m.group(3)) - started.pop(m.group(2))
-		print(round(total * 1e6))
-	EOF
+	perf_record_durations "$@"
+	awk '{ total += $1 } END { printf "%.0f\n", total }' "$T/$1.durations" ||
+		fail "perf's stalls $3..$4"
 }
 
 # expo_figure FILE 'NAME{...}' VAR WHAT: VAR = the sum of the samples of the exposition FILE
