@@ -163,6 +163,7 @@ test_figures_direct_reclaim_kswapd_and_migration() {
 	start_foliostat "$T/out" -j 0.5 -r 0
 	perf_record_begin inner "${events[@]}"
 	vmstat_snapshot inner_begin
+	starve_undone_at_exit
 	"$WORKLOAD" starve 256 >"$T/workload" || fail "starve workload"
 	wait_next_record "$T/out"
 	vmstat_snapshot inner_end
@@ -286,6 +287,7 @@ test_figures_exporter_matches_the_kernel() {
 		"$WORKLOAD" --in-cgroup "${CGROUPS[fcollapse]}" collapse_file 8 >"$T/fcollapse" || fail "collapse_file"
 	"$WORKLOAD" --in-cgroup "${CGROUPS[tlb]}" tlbrange 200 >"$T/tlb" || fail "tlbrange"
 	"$WORKLOAD" --in-cgroup "${CGROUPS[reread]}" reread "$FILE" >"$T/reread" || fail "reread"
+	starve_undone_at_exit
 	"$WORKLOAD" --in-cgroup "${CGROUPS[starve]}" starve 256 >"$T/starve" || fail "starve"
 	make_memcg 16
 	"${WRAP[@]}" "$WORKLOAD" --in-cgroup "${CGROUPS[memcg]}" read "$FILE" >"$T/memcg" || fail "read in a memory cgroup"

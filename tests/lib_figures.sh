@@ -346,3 +346,16 @@ assert_bpf_statistics() {
 		print(f"ok: {checked} foliostat_bpf_* series within bpftool's figures around the scrape")
 	EOF
 }
+
+# starve_undone_at_exit: the hugetlb pool and compaction proactiveness as they are now are put
+# back when the test ends, whatever ends it: `workload starve` puts them back itself, but not
+# when it is killed (a test that times out), and a pool holding the host's memory would starve
+# every later test.
+starve_undone_at_exit() {
+	local pool proactiveness=/proc/sys/vm/compaction_proactiveness
+	pool=$(cat /proc/sys/vm/nr_hugepages) || fail "cannot read nr_hugepages"
+	at_exit "echo $pool >/proc/sys/vm/nr_hugepages"
+	if [ -w "$proactiveness" ]; then
+		at_exit "echo $(cat "$proactiveness") >$proactiveness"
+	fi
+}
