@@ -352,12 +352,9 @@ test_figures_exporter_matches_the_kernel() {
 		"pages $cg put on the inactive file list"
 	# A list's series appears at its first nonzero count: none is 0 here, the family being
 	# there (the inactive file list's series above).
-	local pages series
-	series="foliostat_lru_inserted_pages_total{cgroup=\"$cg\",list=\"active_file\"}"
-	pages=0
-	if [ "$(expo "$T/expo" --count "$series")" != 0 ]; then
-		pages=$(expo "$T/expo" --sum "$series") || fail "exposition.py"
-	fi
+	local pages
+	expo_series_or_zero "$T/expo" "foliostat_lru_inserted_pages_total{cgroup=\"$cg\",list=\"active_file\"}" \
+		pages "pages $cg put on the active file list"
 	assert_counts_between "$((ours + pages))" $((16384 - 31 * 32 - $(json_field "$(cat "$T/reread")" resident_before))) \
 		$((16384 + 256)) \
 		"foliostat_lru_inserted_pages_total of $cg's file lists (the file's pages)"
@@ -372,15 +369,17 @@ test_figures_exporter_matches_the_kernel() {
 	cg=${CGROUPS[starve]#"$CGROUP_ROOT"}
 	pid=$(json_field "$(cat "$T/starve")" pid)
 	local pair
+	# The family is measured for the cgroup (its succeeded series is there); a counter still 0
+	# has no series yet.
+	[ "$(expo "$T/expo" --count "foliostat_migrate_total{cgroup=\"$cg\",counter=\"succeeded\"}")" = 1 ] ||
+		fail "no migration series for $cg"
 	for pair in succeeded:nr_succeeded failed:nr_failed thp_succeeded:nr_thp_succeeded \
 		thp_failed:nr_thp_failed thp_split:nr_thp_split large_folio_split:nr_split; do
-		ours=$(expo "$T/expo" --sum "foliostat_migrate_total{cgroup=\"$cg\",counter=\"${pair%%:*}\"}") ||
-			fail "exposition.py"
+		expo_series_or_zero "$T/expo" "foliostat_migrate_total{cgroup=\"$cg\",counter=\"${pair%%:*}\"}" ours \
+			"migrations of $cg"
 		assert_counts_eq "$ours" "$(perf_record_sum all "$pid" migrate:mm_migrate_pages "${pair#*:}")" \
 			"foliostat_migrate_total{counter=${pair%%:*}} of $cg vs perf's sum of ${pair#*:}"
 	done
-	[ "$(expo "$T/expo" --count "foliostat_migrate_total{cgroup=\"$cg\",counter=\"succeeded\"}")" = 1 ] ||
-		fail "no migration series for $cg"
 	perf_record_durations all "$pid" compaction:mm_compaction_begin compaction:mm_compaction_end
 	assert_stall_buckets "$T/expo" "foliostat_stall_seconds{cgroup=\"$cg\",kind=\"compaction\"}" \
 		"$T/all.durations" "compaction stalls of $cg"

@@ -152,6 +152,20 @@ expo_figure() {
 	printf -v "$3" '%s' "$value"
 }
 
+# expo_series_or_zero FILE 'NAME{...}' VAR WHAT: VAR = the sum of the samples that match, or 0
+# where none does: a group's series appears at its first nonzero count. Only for a family the
+# caller has seen measured for that group (a family that is absent is not 0).
+expo_series_or_zero() {
+	local n value=0
+	n=$(python3 tests/exposition.py "$1" --count "$2") || fail "$4: exposition.py"
+	is_count "$n" || fail "$4: not a count: $n"
+	if [ "$n" -ge 1 ]; then
+		value=$(python3 tests/exposition.py "$1" --sum "$2") || fail "$4: exposition.py"
+		is_count "$value" || fail "$4: not a count: $value"
+	fi
+	printf -v "$3" '%s' "$value"
+}
+
 # make_swapfile MIB: a swap file of MIB MiB on a disk file system, on until the test ends (after
 # which the workloads that used it have exited, so swapoff has nothing to read back).
 make_swapfile() {
