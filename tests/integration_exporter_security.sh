@@ -301,7 +301,9 @@ test_exporter_flood_keeps_cpu_bounded() {
 	cost=$(loader_cost "$FS_PID" "$FS_PORT" / 20 3) || fail "calibrating a request"
 	read -r conn_n conn_ticks _ <<<"$cost"
 	assert_between "$read_n" 4 100000 "scrapes made to calibrate a read"
-	assert_between "$conn_n" 100 100000 "requests made to calibrate a request"
+	# (a slow host, e.g. under emulation, makes few in the time given: the cost is then over-
+	# rather than underestimated, by at most a tick over their number)
+	assert_between "$conn_n" 10 100000 "requests made to calibrate a request"
 	scrape "$T/before"
 	scrapes_before=$(expo "$T/before" --sum foliostat_scrapes_total)
 	before=$(cpu_ticks "$FS_PID")
@@ -391,7 +393,9 @@ test_exporter_password_guessing_is_bounded() {
 	cost=$(loader_cost "$FS_PID" "$FS_PORT" / 20 10 guess) || fail "calibrating a check"
 	read -r _ check_ticks checks _ <<<"$cost"
 	assert_between "$read_n" 4 100000 "scrapes made to calibrate a read"
-	assert_between "$conn_n" 100 100000 "requests made to calibrate a request"
+	# (a slow host, e.g. under emulation, makes few in the time given: the cost is then over-
+	# rather than underestimated, by at most a tick over their number)
+	assert_between "$conn_n" 10 100000 "requests made to calibrate a request"
 	assert_between "$checks" 1 100000 "password checks made to calibrate a check"
 	before=$(cpu_ticks "$FS_PID")
 	began=$(date +%s.%N)
