@@ -28,10 +28,7 @@ test_promise_second_sigint_exits_130_during_a_blocked_write() {
 	# The handler has run; the write goes on waiting for the reader.
 	proc_exited "$FS_PID" && fail "foliostat exited after the first SIGINT, the write not done"
 	blocked_writing "$FS_PID" 1 || fail "foliostat left its blocked write after one SIGINT"
-	local start=${EPOCHREALTIME/./}
-	kill -INT "$FS_PID"
-	time_exit "$FS_PID"
-	ELAPSED_MS=$(((${EPOCHREALTIME/./} - start) / 1000))
+	signal_and_time INT "$FS_PID"
 	echo "second SIGINT: exit $EXIT_STATUS after $ELAPSED_MS ms"
 	assert_eq "$EXIT_STATUS" 130 "exit status after a second SIGINT"
 	assert_between "$ELAPSED_MS" 0 "$PROMISE_BOUND_MS" "ms from the second SIGINT to exit"
@@ -65,10 +62,7 @@ if ctypes.CDLL(None, use_errno=True).tgkill(pid, pid, 2):
 	kill -INT "$FS_PID"
 	has_signal "$FS_PID" SigPnd INT || fail "no SIGINT pending for the main thread"
 	has_signal "$FS_PID" ShdPnd INT || fail "no SIGINT pending for the process"
-	local start=${EPOCHREALTIME/./}
-	kill -CONT "$FS_PID"
-	time_exit "$FS_PID"
-	ELAPSED_MS=$(((${EPOCHREALTIME/./} - start) / 1000))
+	signal_and_time CONT "$FS_PID"
 	echo "two SIGINTs during start-up: exit $EXIT_STATUS after $ELAPSED_MS ms"
 	assert_eq "$EXIT_STATUS" 130 "exit status after two SIGINTs during start-up"
 	assert_between "$ELAPSED_MS" 0 "$PROMISE_BOUND_MS" "ms from the signals to exit"

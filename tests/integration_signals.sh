@@ -19,14 +19,6 @@ started() {
 	grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$1/status" 2>/dev/null
 }
 
-# signal_and_time SIGNAL PID: send SIGNAL, wait (30 s at most) for PID to exit; sets
-# ELAPSED_MS (kill to exit) and STATUS (its exit status).
-signal_and_time() {
-	kill "-$1" "$2"
-	time_exit "$2" 30
-	STATUS=$EXIT_STATUS
-}
-
 # random_ms LOW HIGH
 random_ms() {
 	echo $(($1 + RANDOM % ($2 - $1 + 1)))
@@ -60,8 +52,8 @@ sigterm_at_random_points() {
 		phase="start-up"
 		started "$FS_PID" && phase=run
 		signal_and_time TERM "$FS_PID"
-		echo "try $try: SIGTERM ${delay} ms into the $phase: exit $STATUS after $ELAPSED_MS ms"
-		[ "$STATUS" -eq 0 ] || { cat "$T/err.$try"; fail "exit status $STATUS after SIGTERM"; }
+		echo "try $try: SIGTERM ${delay} ms into the $phase: exit $EXIT_STATUS after $ELAPSED_MS ms"
+		[ "$EXIT_STATUS" -eq 0 ] || { cat "$T/err.$try"; fail "exit status $EXIT_STATUS after SIGTERM"; }
 		[ "$ELAPSED_MS" -lt "$SIGNAL_BOUND_MS" ] ||
 			fail "SIGTERM in the $phase answered after $ELAPSED_MS ms (bound $SIGNAL_BOUND_MS ms)"
 		if [ "$phase" = "run" ]; then
@@ -102,15 +94,15 @@ test_signals_sigterm_ends_the_exporter_at_once() {
 	sleep 0.1
 	started "$FS_PID" && fail "start-up was over before the signal: the test needs a longer one"
 	signal_and_time TERM "$FS_PID"
-	echo "exporter, start-up: exit $STATUS after $ELAPSED_MS ms"
-	assert_eq "$STATUS" 0 "exit status after SIGTERM during start-up"
+	echo "exporter, start-up: exit $EXIT_STATUS after $ELAPSED_MS ms"
+	assert_eq "$EXIT_STATUS" 0 "exit status after SIGTERM during start-up"
 	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM during start-up to exit"
 	start_foliostat "$T/out" --listen "127.0.0.1:$port"
 	curl -sf "http://127.0.0.1:$port/metrics" >"$T/metrics" || fail "no scrape"
 	grep -q '^foliostat_' "$T/metrics" || fail "no foliostat metrics in the scrape"
 	signal_and_time TERM "$FS_PID"
-	echo "exporter, serving: exit $STATUS after $ELAPSED_MS ms"
-	assert_eq "$STATUS" 0 "exit status after SIGTERM"
+	echo "exporter, serving: exit $EXIT_STATUS after $ELAPSED_MS ms"
+	assert_eq "$EXIT_STATUS" 0 "exit status after SIGTERM"
 	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM to exit"
 	assert_nothing_attached
 }
@@ -135,8 +127,8 @@ test_signals_sigterm_during_startup_ends_the_command() {
 	at_exit "kill -KILL $child 2>/dev/null"
 	started "$FS_PID" && fail "start-up was over before the signal: the test needs a longer one"
 	signal_and_time TERM "$FS_PID"
-	echo "exit $STATUS after $ELAPSED_MS ms: $(cat "$T/out.err")"
-	assert_eq "$STATUS" 143 "exit status (the command's: killed by SIGTERM)"
+	echo "exit $EXIT_STATUS after $ELAPSED_MS ms: $(cat "$T/out.err")"
+	assert_eq "$EXIT_STATUS" 143 "exit status (the command's: killed by SIGTERM)"
 	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM to exit"
 	kill -0 "$child" 2>/dev/null && fail "the command (pid $child) still runs"
 	assert_eq "$(wc -c <"$T/out")" 0 "bytes of output"
@@ -153,8 +145,8 @@ test_signals_sigterm_during_startup_ends_the_command() {
 	[ -n "$child" ] || fail "no sleep running under foliostat"
 	at_exit "kill -KILL $child 2>/dev/null"
 	signal_and_time TERM "$FS_PID"
-	echo "command running: exit $STATUS after $ELAPSED_MS ms"
-	assert_eq "$STATUS" 143 "exit status (the command's: killed by SIGTERM)"
+	echo "command running: exit $EXIT_STATUS after $ELAPSED_MS ms"
+	assert_eq "$EXIT_STATUS" 143 "exit status (the command's: killed by SIGTERM)"
 	assert_between "$ELAPSED_MS" 0 "$SIGNAL_BOUND_MS" "ms from SIGTERM to exit"
 	kill -0 "$child" 2>/dev/null && fail "the command (pid $child) still runs"
 	assert_records_valid "$T/run"

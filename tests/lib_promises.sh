@@ -82,6 +82,13 @@ time_exit() {
 	wait "$1" || EXIT_STATUS=$?
 }
 
+# signal_and_time SIGNAL PID: send SIGNAL, wait (30 s at most) for PID to exit; sets
+# ELAPSED_MS and EXIT_STATUS as time_exit does.
+signal_and_time() {
+	kill "-$1" "$2"
+	time_exit "$2" 30
+}
+
 # hold_pipe_full FIFO: a process that holds FIFO open for reading (so a writer's open does not
 # block), shrinks its buffer to one page and never reads. Its pid in PIPE_HOLDER.
 hold_pipe_full() {
