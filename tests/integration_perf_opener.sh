@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The perf opener (user/perf_events.c): the child that opens the page-fault perf events of CPUs
-# brought online after start-up keeps what this kernel's perf_event_open wants and nothing more.
+# brought online after start-up keeps what this kernel's perf_event_open wants and nothing more,
+# and makes no system call but those its work needs (a seccomp allow-list).
 
 # CAP_PERFMON (bit 38), and CAP_SYS_ADMIN (bit 21) too where kernel.perf_event_paranoid is above 2
 # (Debian's and Ubuntu's kernels, whose perf_event_open then refuses any caller without it: a
@@ -32,5 +33,17 @@ test_perf_opener_keeps_what_perf_event_open_wants() {
 		"the opener's bounding set"
 	assert_eq "$(awk '/^NoNewPrivs:/ { print $2 }' "/proc/$opener/status")" 1 \
 		"the opener's no_new_privs"
+	# Where foliostat gets a seccomp filter, the opener gets its allow-list (mode 2: a filter;
+	# one of its own, foliostat's being installed after the fork). It still opens events: the
+	# CPU brought online in integration_signals.sh is counted through it.
+	if grep -qE '^  seccomp filter +on' "$T/check"; then
+		# (its very last step, just after no_new_privs)
+		for _ in $(seq 100); do
+			grep -qx 'Seccomp:[[:space:]]*2' "/proc/$opener/status" && break
+			sleep 0.1
+		done
+		assert_eq "$(awk '/^Seccomp:/ { print $2 }' "/proc/$opener/status")" 2 "the opener's seccomp mode"
+		assert_eq "$(awk '/^Seccomp_filters:/ { print $2 }' "/proc/$opener/status")" 1 "the opener's seccomp filters"
+	fi
 	stop_foliostat "$T/out"
 }

@@ -17,6 +17,8 @@
 #include <cap-ng.h>
 #include <linux/capability.h>
 
+#include "sandbox.h"
+
 /* An event and what its read() gives (read_format below). */
 struct event_read {
 	__u64 value, enabled;
@@ -59,7 +61,7 @@ static bool request_allowed(const struct open_request *req)
 /*
  * Whether to keep CAP_SYS_ADMIN too: Debian's and Ubuntu's kernels add perf_event_paranoid
  * levels above 2 (their default is 3) at which perf_event_open() refuses every caller without
- * CAP_SYS_ADMIN, CAP_PERFMON or not. Kept only if foliostat has it (a service may not).
+ * CAP_SYS_ADMIN, even one with CAP_PERFMON. Kept only if foliostat has it (a service may not).
  */
 static bool perf_wants_sys_admin(void)
 {
@@ -72,6 +74,14 @@ static bool perf_wants_sys_admin(void)
 	return n > 0 && atoi(text) > 2 && !capng_get_caps_process() &&
 	       capng_have_capability(CAPNG_PERMITTED, CAP_SYS_ADMIN);
 }
+
+/* The opener's calls once it serves: recv() is recvfrom on both architectures; exit_group is
+ * _exit's; rt_sigreturn and restart_syscall are the kernel's own returns. */
+static const int opener_calls[] = {
+    __NR_recvfrom,   __NR_sendmsg, __NR_perf_event_open, __NR_close,
+    __NR_exit_group, __NR_exit,	   __NR_rt_sigreturn,	 __NR_restart_syscall,
+};
+#define NR_OPENER_CALLS (sizeof(opener_calls) / sizeof(opener_calls[0]))
 
 static void opener_main(int sock)
 {
@@ -94,6 +104,9 @@ static void opener_main(int sock)
 	     capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SYS_ADMIN)) ||
 	    capng_apply(CAPNG_SELECT_BOTH) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 	    prctl(PR_SET_PDEATHSIG, SIGKILL))
+		_exit(1);
+	/* Its every call from here on is known: only those pass. */
+	if (seccomp_available() && seccomp_allow_only(opener_calls, NR_OPENER_CALLS))
 		_exit(1);
 	/* foliostat's end closes its end of the socket: recv() returns 0. */
 	while (recv(3, &req, sizeof(req), 0) == (ssize_t)sizeof(req)) {
@@ -289,7 +302,8 @@ int perf_events_refresh(struct perf_event_links *pel, const bool *online, int nr
 		else
 			opened += err;
 	}
-	return err < 0 && !pel->cannot_open ? err : opened;
+	/* A refusal is returned once, at the refresh that met it; later ones no longer try. */
+	return err < 0 ? err : opened;
 }
 
 void perf_events_detach(struct perf_event_links *pel)

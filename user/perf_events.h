@@ -40,7 +40,8 @@ int perf_events_attach(struct perf_event_links *pel, struct bpf_program *prog,
  * Follow the CPUs online now (`online`, by CPU, nr_cpus of them): open the event on each that
  * has none, reopen one the kernel no longer runs (its enabled time stood still: its CPU went
  * offline and came back since the last refresh), close those of offline CPUs. Returns how many
- * CPUs got an event, or a negative errno (the others keep theirs).
+ * CPUs got an event, or a negative errno (the others keep theirs): a refusal (EACCES, EPERM)
+ * once, after which no CPU is tried again.
  */
 int perf_events_refresh(struct perf_event_links *pel, const bool *online, int nr_cpus);
 void perf_events_detach(struct perf_event_links *pel);

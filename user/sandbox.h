@@ -8,6 +8,7 @@
 #define FS_SANDBOX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The Landlock ABI version this kernel offers: 1 and up, or 0 when it has none (not built,
  * not enabled at boot, or disabled). */
@@ -32,5 +33,14 @@ int landlock_apply(const char *const *read_paths, int write_dir_fd, bool scope_s
  * no_new_privs set.
  */
 int seccomp_apply(void);
+
+/*
+ * A seccomp filter that lets through only `calls` (system call numbers, FS_MAX_ALLOWED_CALLS at
+ * most) and refuses every other with EPERM: for a process whose every call is known (the perf
+ * opener, perf_events.c), where a deny-list would leave more than it needs. 0, or -errno.
+ * Needs no_new_privs set.
+ */
+#define FS_MAX_ALLOWED_CALLS 16
+int seccomp_allow_only(const int *calls, size_t nr);
 
 #endif

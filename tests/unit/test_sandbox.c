@@ -72,6 +72,36 @@ static bool seccomp_refuses_exec_sockets_and_bpf_loads(void)
 	return in_child(seccomp_body, NULL);
 }
 
+/* The allow-list as the perf opener uses it: what it names passes, anything else is EPERM. */
+static int allow_only_body(void *arg)
+{
+	/* write: the child's failures are printed. */
+	static const int calls[] = {__NR_getppid, __NR_write, __NR_exit_group};
+
+	(void)arg;
+	if (!ASSERT_EQ(seccomp_allow_only(calls, sizeof(calls) / sizeof(calls[0])), 0))
+		return 1;
+	if (!ASSERT_TRUE(syscall(__NR_getppid) > 0) ||
+	    !ASSERT_REFUSED(syscall(__NR_getpid), EPERM) ||
+	    !ASSERT_REFUSED(open("/proc/self/status", O_RDONLY), EPERM) ||
+	    !ASSERT_REFUSED(socket(AF_UNIX, SOCK_SEQPACKET, 0), EPERM) ||
+	    !ASSERT_REFUSED(close(0), EPERM))
+		return 1;
+	return 0;
+}
+
+static bool seccomp_allow_list_passes_only_what_it_names(void)
+{
+	static const int too_many[FS_MAX_ALLOWED_CALLS + 1];
+
+	if (!seccomp_available()) {
+		printf("  SKIP seccomp: not available here\n");
+		return true;
+	}
+	return ASSERT_EQ(seccomp_allow_only(too_many, FS_MAX_ALLOWED_CALLS + 1), -E2BIG) &&
+	       in_child(allow_only_body, NULL);
+}
+
 static int landlock_body(void *arg)
 {
 	const char *dir = arg;
@@ -119,6 +149,7 @@ static bool landlock_reads_proc_and_sys_writes_only_beneath_the_output_directory
 
 const struct unit_test sandbox_tests[] = {
     UNIT_TEST(seccomp_refuses_exec_sockets_and_bpf_loads),
+    UNIT_TEST(seccomp_allow_list_passes_only_what_it_names),
     UNIT_TEST(landlock_reads_proc_and_sys_writes_only_beneath_the_output_directory),
     {},
 };
