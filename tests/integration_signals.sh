@@ -185,6 +185,31 @@ test_signals_perf_probes_follow_a_cpu_brought_online() {
 	assert_faults_match_wait4 "$T/out" "$T/workload.2" " on CPU 1"
 }
 
+# Where the perf events of a CPU brought online cannot be opened (here: the opener child is
+# gone, as when it could not be started), foliostat goes on and says so on stderr, once however
+# often the CPU comes and goes, and its records stay whole.
+test_signals_a_cpu_that_cannot_be_followed_is_said_once() {
+	need_root
+	local online=/sys/devices/system/cpu/cpu1/online opener
+	[ -w "$online" ] || skip "no CPU 1 that can be taken offline ($online)"
+	at_exit "echo 1 >$online"
+	echo 0 >"$online" || skip "the kernel refused to take CPU 1 offline"
+	start_foliostat "$T/out" -j 0.3 -r 0
+	opener=$(pgrep -P "$FS_PID" -x foliostat-perf) || fail "foliostat has no perf opener child"
+	assert_number "$opener" "the opener's pid"
+	kill -KILL "$opener"
+	for _ in 1 2; do
+		echo 1 >"$online" || fail "cannot bring CPU 1 online"
+		wait_records "$T/out" $(($(wc -l <"$T/out") + 2))
+		echo 0 >"$online" || fail "cannot take CPU 1 offline"
+	done
+	echo 1 >"$online" || fail "cannot bring CPU 1 back online"
+	stop_foliostat "$T/out"
+	cat "$T/out.err"
+	assert_eq "$(grep -c '^foliostat: failed to open perf events on a CPU brought online: ' "$T/out.err")" 1 \
+		"warnings that CPU 1's perf events could not be opened"
+}
+
 # A build whose waits for running BPF programs never use membarrier (as on a nohz_full host, or
 # under a seccomp filter that refuses it) says so in --check, and --files still counts every
 # page added to the page cache exactly once: files of known sizes read whole while the sides are

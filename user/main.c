@@ -83,6 +83,7 @@ struct collector {
 	double last_duration_s; /* how long the last one took */
 	double last_read;	/* monotonic seconds of the last read of the maps */
 	double scrape_began;	/* --listen: when the scrapes' last read began */
+	bool cpus_refused_said; /* the warning that a CPU brought online went uncounted, once */
 };
 
 /* Read the maps: what happened since the last read, with rows for the `keep` most active
@@ -94,8 +95,16 @@ static int collect_window(struct collector *c, size_t keep, char *err, size_t er
 
 	c->last_read = monotonic_now();
 	/* CPUs brought online since the last read get their perf events. A failure there leaves
-	 * those CPUs uncounted by the perf probes until a later read succeeds; the run goes on. */
-	loader_follow_cpus(c->loader);
+	 * those CPUs uncounted by the perf probes until a later read succeeds; the run goes on,
+	 * and says so once (a refusal is usually for good: each read would repeat it). */
+	ret = loader_follow_cpus(c->loader);
+	if (ret && !c->cpus_refused_said) {
+		fprintf(stderr,
+			"foliostat: failed to open perf events on a CPU brought online: %s; "
+			"its faults from perf's events go uncounted\n",
+			strerror(-ret));
+		c->cpus_refused_said = true;
+	}
 	ret = snapshot_read(&c->read, &c->reader);
 	if (!ret) {
 		snapshot_regroup(&c->read, c->opts);
@@ -663,7 +672,7 @@ struct start_up {
 	struct output_file *file;
 	struct event_loop *loop;
 	pid_t command;
-	int stats_fd; /* --self's (0: off) */
+	int stats_fd;			    /* --self's (0: off) */
 	struct privileges_after privileges; /* what the run kept after start-up */
 	int ret;
 	char err[512];
