@@ -84,6 +84,51 @@ host_has_tracepoint() {
 	[ -d "/sys/kernel/tracing/events/${1%%:*}/${1#*:}" ]
 }
 
+# probe_offered GROUP:EVENT: whether foliostat may attach this tracepoint here: the kernel
+# offers it and FOLIOSTAT_DISABLE_PROBES (which a run may export to stand for a host without
+# it, e.g. an arm64 one on x86) leaves it.
+probe_offered() {
+	host_has_tracepoint "$1" && [[ ,${FOLIOSTAT_DISABLE_PROBES:-}, != *",$1,"* ]]
+}
+
+# faults_from_exceptions: whether foliostat counts faults with x86's exceptions tracepoints on
+# this host (either is offered), which give faults by mode, access and cause; elsewhere (every
+# other architecture) perf's software page-fault event is its source, by mode alone, and
+# access and cause are null.
+faults_from_exceptions() {
+	probe_offered exceptions:page_fault_user || probe_offered exceptions:page_fault_kernel
+}
+
+# fault_event MODE: the perf event that counts MODE's faults (user or kernel) independently of
+# foliostat, as it splits them: the exceptions tracepoint of the mode where faults come from
+# those, else the software page-fault event with perf's u or k modifier (which keeps the faults
+# whose registers are in that mode, as foliostat's program does by the instruction pointer).
+fault_event() {
+	if faults_from_exceptions; then
+		echo "exceptions:page_fault_$1"
+	else
+		echo "page-faults:${1:0:1}"
+	fi
+}
+
+# tlb_null_unless_traced WORKLOAD_ARGS...: where foliostat cannot count TLB flushes here (no
+# tlb:tlb_flush: every architecture but x86), run the workload under foliostat, check that the
+# TLB figures of every process and of the system are null (not measured, never 0), and return
+# 0: the test ends there. Where it can, return 1 at once.
+tlb_null_unless_traced() {
+	probe_offered tlb:tlb_flush && return 1
+	run_workload_traced -e page-faults -- "$@"
+	assert_eq "$(query "$T/out" "sorted({str(p['tlb']) for r in recs for p in r['processes']})")" \
+		"['None']" "TLB figures of every process where the kernel has no tlb:tlb_flush"
+	assert_system_null "$T/out" "['tlb']" "TLB flushes"
+}
+
+# assert_system_null FILE KEYS WHAT: the system figure at KEYS (a Python subscript, e.g.
+# "['faults']['file']") is null in every record of FILE: not measured on this host, never 0.
+assert_system_null() {
+	assert_eq "$(query "$1" "sorted({str(r['system']$2) for r in recs})")" "['None']" "$3, null on this host"
+}
+
 # measured_or VALUE FALLBACK FILE PROBE: VALUE, a figure of FILE's records, where it is
 # measured; where it is null, PROBE must be one this host lacks and FILE must say so, and
 # FALLBACK (the same figure from an independent source) stands for it.
