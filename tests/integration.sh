@@ -690,6 +690,9 @@ test_full_table_counts_untracked() {
 # Tens of thousands of short-lived processes: each is reported in its window and its entry is
 # freed, so the table and the loader stay small. The system's fault total lies between two
 # system-wide perf counts of the same run: one within foliostat's span, one around it.
+# 20,000 processes take a few seconds on a host, minutes under software emulation (make
+# vmtest-suite): the timeout is the emulation's.
+set_test_timeout test_process_churn_stays_bounded_and_exact 1500
 test_process_churn_stays_bounded_and_exact() {
 	need_root
 	mount_tracefs

@@ -94,8 +94,10 @@ perf_record_begin() {
 	local events=()
 	for event in "$@"; do events+=(-e "$event"); done
 	mkfifo "$T/$name.ctl" "$T/$name.ack" || fail "mkfifo"
-	perf record -q -a -D -1 --control "fifo:$T/$name.ctl,$T/$name.ack" -o "$T/$name.data" \
-		"${events[@]}" 2>"$T/$name.perf.err" &
+	# Timestamps from CLOCK_MONOTONIC, the clock BPF's stall times are read from: perf's own
+	# (the scheduler's clock) may run at another rate (under emulation, by a third).
+	perf record -q -a -D -1 -k CLOCK_MONOTONIC --control "fifo:$T/$name.ctl,$T/$name.ack" \
+		-o "$T/$name.data" "${events[@]}" 2>"$T/$name.perf.err" &
 	exec {ctl}<>"$T/$name.ctl" {ack}<>"$T/$name.ack"
 	# shellcheck disable=SC2034,SC2004 # lib.sh's associative arrays, which perf_window_* read
 	{
