@@ -196,12 +196,15 @@ size_mib=$(($(du -sm "$ROOTFS" | cut -f1) + 3072))
 mke2fs -q -t ext4 -d "$ROOTFS" "$image" "${size_mib}M" || fail "mke2fs -d failed"
 
 # Under nice: other tests on this host measure time, and the emulation takes both CPUs.
+# A kernel that locks up (no CPU scheduling for two minutes: emulation makes 20 s, the usual
+# threshold, a mere slow compaction) or a task blocked for good panics with every CPU's stack
+# on the console, which ends the VM and fails the run at once instead of at the timeout.
 echo "vmtest-suite: booting $kver under qemu (tcg, 2 CPUs, $MEM), filter '$FILTER'"
 start=$(date +%s)
 timeout "$VM_TIMEOUT" nice -n 19 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "$MEM" \
 	-nographic -no-reboot -kernel "$vmlinuz" -initrd "$WORK/initramfs.gz" \
 	-drive "file=$image,format=raw,if=virtio" \
-	-append "console=ttyS0 panic=-1 quiet vmsuite.filter=$FILTER vmsuite.verbose=${VERBOSE:-0}" \
+	-append "console=ttyS0 panic=-1 loglevel=5 watchdog_thresh=60 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 vmsuite.filter=$FILTER vmsuite.verbose=${VERBOSE:-0}" \
 	</dev/null >"$WORK/console.log" 2>&1 &
 qemu=$!
 # Progress: the results so far, read every half minute from the disk as the guest has written
