@@ -133,7 +133,7 @@ test_anonymous_pages_fault_once_each() {
 	done
 	if ! faults_from_exceptions; then
 		assert_eq "$(query "$T/out" "sorted({str(p['faults'][k]) for r in recs for p in r['processes'] for k in ('read', 'write', 'exec', 'protection', 'not_present')})")" \
-			"['None']" "access and cause, which perf's software event does not tell"
+			'["None"]' "access and cause, which perf's software event does not tell"
 		return
 	fi
 	# perf lists each event under its filters in order: the mode's total first.

@@ -119,14 +119,14 @@ tlb_null_unless_traced() {
 	probe_offered tlb:tlb_flush && return 1
 	run_workload_traced -e page-faults -- "$@"
 	assert_eq "$(query "$T/out" "sorted({str(p['tlb']) for r in recs for p in r['processes']})")" \
-		"['None']" "TLB figures of every process where the kernel has no tlb:tlb_flush"
+		'["None"]' "TLB figures of every process where the kernel has no tlb:tlb_flush"
 	assert_system_null "$T/out" "['tlb']" "TLB flushes"
 }
 
 # assert_system_null FILE KEYS WHAT: the system figure at KEYS (a Python subscript, e.g.
 # "['faults']['file']") is null in every record of FILE: not measured on this host, never 0.
 assert_system_null() {
-	assert_eq "$(query "$1" "sorted({str(r['system']$2) for r in recs})")" "['None']" "$3, null on this host"
+	assert_eq "$(query "$1" "sorted({str(r['system']$2) for r in recs})")" '["None"]' "$3, null on this host"
 }
 
 # measured_or VALUE FALLBACK FILE PROBE: VALUE, a figure of FILE's records, where it is
