@@ -431,7 +431,7 @@ print(s.getsockname()[1], flush=True); time.sleep(60)' >"$T/busy" &
 	scrape "$T/after"
 	kill "$abuser"
 	local cg=${CGROUPS[work]#"$CGROUP_ROOT"} faults
-	faults=$(expo "$T/after" --sum "foliostat_page_faults_total{cgroup=\"$cg\",mode=\"user\",access=\"write\"}")
+	faults=$(expo "$T/after" --sum "foliostat_page_faults_total{cgroup=\"$cg\",$(user_write_faults)}")
 	assert_between "$faults" 5000 5100 "write faults of the workload touching 5000 pages"
 	expo "$T/after" --adds-up >/dev/null || fail "the groups do not add up after the abuse"
 	echo "ok: counted and served through the abuse"
@@ -453,7 +453,7 @@ test_series_are_bounded() {
 	scrape "$T/both" # (a scrape reads the maps: both workloads are in)
 	assert_eq "$(expo "$T/both" --sum foliostat_series)" 1 "groups with series of their own"
 	local in_other
-	in_other=$(expo "$T/both" --sum 'foliostat_page_faults_total{group="other",mode="user",access="write"}')
+	in_other=$(expo "$T/both" --sum "foliostat_page_faults_total{group=\"other\",$(user_write_faults)}")
 	assert_between "$in_other" 500 600 "write faults counted in other"
 	expo "$T/both" --adds-up >/dev/null || fail "the groups do not add up with --max-series"
 	# Scraped now: c takes the place of the idle one.
@@ -461,7 +461,7 @@ test_series_are_bounded() {
 	scrape "$T/after-c"
 	assert_eq "$(expo "$T/after-c" --sum foliostat_series_folded_total)" 1 "groups that gave up their series"
 	local c=${CGROUPS[top/c]#"$CGROUP_ROOT"} folded
-	assert_between "$(expo "$T/after-c" --sum "foliostat_page_faults_total{cgroup=\"$c\",mode=\"user\",access=\"write\"}")" \
+	assert_between "$(expo "$T/after-c" --sum "foliostat_page_faults_total{cgroup=\"$c\",$(user_write_faults)}")" \
 		500 600 "write faults of c, in its own series"
 	# The series that ended keeps its counts in what Prometheus has stored of it: with them as
 	# last scraped, the sums are exact still.

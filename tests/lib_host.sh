@@ -111,6 +111,18 @@ fault_event() {
 	fi
 }
 
+# user_write_faults: the labels of foliostat_page_faults_total that hold a workload's writes to
+# fresh pages: mode="user",access="write" where faults come with their access (x86), mode="user"
+# elsewhere (perf's event tells the mode alone; the workload's other user faults are its
+# start-up's, a hundred or so).
+user_write_faults() {
+	if faults_from_exceptions; then
+		echo 'mode="user",access="write"'
+	else
+		echo 'mode="user"'
+	fi
+}
+
 # tlb_null_unless_traced WORKLOAD_ARGS...: where foliostat cannot count TLB flushes here (no
 # tlb:tlb_flush: every architecture but x86), run the workload under foliostat, check that the
 # TLB figures of every process and of the system are null (not measured, never 0), and return
