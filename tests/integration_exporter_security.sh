@@ -35,7 +35,8 @@ cpu_ticks() {
 # loader_cost PID PORT PATH MIN_TICKS SECONDS [USER:PASSWORD|guess]: what one request costs the
 # loader on this host, now: requests to PATH one after another, each on a new connection (with
 # that basic auth, or a new wrong password each time with "guess"), until the loader (PID) has
-# used MIN_TICKS clock ticks more, or SECONDS have passed. Prints "REQUESTS TICKS N401 N429"
+# used MIN_TICKS clock ticks more and 10 requests at least were made, or SECONDS have passed
+# (the time a slow host needs: under emulation with a busy host, a scrape can take a second). Prints "REQUESTS TICKS N401 N429"
 # (TICKS from /proc/PID/stat, rounded up by one tick: the bound of one request's cost is
 # TICKS / REQUESTS). Fails unless every request had an answer.
 loader_cost() {
@@ -48,7 +49,7 @@ loader_cost() {
 		        fields = f.read().rsplit(")", 1)[1].split()
 		    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
 		start, end, n, codes = ticks(), time.monotonic() + secs, 0, {}
-		while time.monotonic() < end and ticks() - start < min_ticks and n < 100000:
+		while time.monotonic() < end and n < 100000 and (ticks() - start < min_ticks or n < 10):
 		    n += 1
 		    headers = {}
 		    if auth:
@@ -296,9 +297,9 @@ test_exporter_flood_keeps_cpu_bounded() {
 	local clients=8 secs=5 hz before after began ended scrapes_before cost
 	hz=$(getconf CLK_TCK)
 	local read_n read_ticks conn_n conn_ticks
-	cost=$(loader_cost "$FS_PID" "$FS_PORT" /metrics 20 3) || fail "calibrating a scrape"
+	cost=$(loader_cost "$FS_PID" "$FS_PORT" /metrics 20 30) || fail "calibrating a scrape"
 	read -r read_n read_ticks _ <<<"$cost"
-	cost=$(loader_cost "$FS_PID" "$FS_PORT" / 20 3) || fail "calibrating a request"
+	cost=$(loader_cost "$FS_PID" "$FS_PORT" / 20 30) || fail "calibrating a request"
 	read -r conn_n conn_ticks _ <<<"$cost"
 	assert_between "$read_n" 4 100000 "scrapes made to calibrate a read"
 	# (a slow host, e.g. under emulation, makes few in the time given: the cost is then over-
@@ -385,9 +386,9 @@ test_exporter_password_guessing_is_bounded() {
 	local clients=4 secs=4 hz before after began ended cost
 	hz=$(getconf CLK_TCK)
 	local read_n read_ticks conn_n conn_ticks check_ticks checks
-	cost=$(loader_cost "$FS_PID" "$FS_PORT" /metrics 20 3 prom:right) || fail "calibrating a scrape"
+	cost=$(loader_cost "$FS_PID" "$FS_PORT" /metrics 20 30 prom:right) || fail "calibrating a scrape"
 	read -r read_n read_ticks _ <<<"$cost"
-	cost=$(loader_cost "$FS_PID" "$FS_PORT" / 20 3) || fail "calibrating a request"
+	cost=$(loader_cost "$FS_PID" "$FS_PORT" / 20 30) || fail "calibrating a request"
 	read -r conn_n conn_ticks _ <<<"$cost"
 	# (a wrong password: a check, until 20 ticks; a 429 costs less, so it bounds one check)
 	cost=$(loader_cost "$FS_PID" "$FS_PORT" / 20 10 guess) || fail "calibrating a check"
