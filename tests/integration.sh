@@ -1353,7 +1353,8 @@ for path in sys.argv[3:]:
     for p in procs["processes"]:
         if p["cgroup"] == path:
             for leaf, n in leaves({k: p[k] for k in GROUPS}):
-                want[leaf] = want.get(leaf, 0) + n
+                # (a figure not measured here is null in every row, the sum too)
+                want[leaf] = None if n is None and want.get(leaf) is None else (want.get(leaf) or 0) + (n or 0)
     have = dict(leaves({k: rows[0][k] for k in GROUPS}))
     bad = {k: (have.get(k, 0), want.get(k, 0)) for k in set(have) | set(want) if have.get(k, 0) != want.get(k, 0)}
     assert not bad, f"{path}: cgroup row vs its processes: {bad}"

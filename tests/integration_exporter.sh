@@ -251,6 +251,10 @@ test_prometheus_stores_known_figures() {
 			[ "$no_huge_page" -le 0 ] &&
 				excused="no THP fault found no huge page (vmstat thp_fault_fallback - thp_fault_fallback_charge grew by $no_huge_page)" ;;
 		esac
+		case $expr in *'access!=""'* | *'cause!=""'*)
+			faults_from_exceptions ||
+				excused="faults come without access and cause here (perf's page-fault event)" ;;
+		esac
 		case $expr in *compaction_stall*_by_order*)
 			[ "$compact_stalls" -eq 0 ] && excused="no direct compaction (vmstat compact_stall did not grow)" ;;
 		esac
