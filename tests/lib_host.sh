@@ -123,6 +123,13 @@ user_write_faults() {
 	fi
 }
 
+# migrate_reports_large_split: whether this kernel's mm_migrate_pages reports large folios split
+# (its format has large_folio_split, which perf script prints as nr_split; 6.1's has not).
+migrate_reports_large_split() {
+	mount_tracefs
+	grep -qw 'large_folio_split;' /sys/kernel/tracing/events/migrate/mm_migrate_pages/format
+}
+
 # tlb_null_unless_traced WORKLOAD_ARGS...: where foliostat cannot count TLB flushes here (no
 # tlb:tlb_flush: every architecture but x86), run the workload under foliostat, check that the
 # TLB figures of every process and of the system are null (not measured, never 0), and return
