@@ -113,3 +113,10 @@ test_harness_fails_a_test_defined_twice() {
 	grep -qx '    defined more than once .*integration_a.sh .*integration_b.sh' "$T/run" ||
 		fail "the files are not named"
 }
+
+# Each test runs the runner itself, which checks its fixture's files with shellcheck first:
+# seconds on a host, minutes under software emulation (make vmtest-suite) on a busy host.
+for _test in $(declare -F | awk '$3 ~ /^test_harness_/ { print $3 }'); do
+	set_test_timeout "$_test" 900
+done
+unset _test
