@@ -195,8 +195,9 @@ static __always_inline struct fs_counters *task_context_counters(struct fs_cpu *
 {
 	if (cpu->irq_depth)
 		return NULL;
-	/* self is set only where records are kept. */
-	if (cpu->self) {
+	/* Records are kept only with fs_use_records (so the verifier drops this without), and
+	 * no stack is recorded before the first (on_recorded_stack). */
+	if (fs_use_records) {
 		if (on_recorded_stack(cpu, &cpu->running))
 			return running_counters(cpu, &cpu->running);
 		if (on_recorded_stack(cpu, &cpu->previous))
@@ -223,7 +224,7 @@ static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cp
 {
 	struct fs_counters *counters = NULL;
 
-	if (cpu->self && on_recorded_stack(cpu, &cpu->running))
+	if (fs_use_records && on_recorded_stack(cpu, &cpu->running))
 		counters = running_counters(cpu, &cpu->running);
 	if (!counters)
 		counters = current_thread_counters(cpu);
