@@ -97,8 +97,7 @@ int BPF_PROG(fs_shrink_inactive, int nid, unsigned long nr_scanned, unsigned lon
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(cpu->vmscan.reclaimed[reclaimer()][lru_of(file, false)],
-			 nr_reclaimed);
+		fs_count(cpu->vmscan.reclaimed[reclaimer()][lru_of(file, false)], nr_reclaimed);
 	return 0;
 }
 
@@ -109,8 +108,7 @@ int BPF_PROG(fs_shrink_active, int nid, unsigned long nr_taken, unsigned long nr
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(cpu->vmscan.deactivated[reclaimer()][lru_of(file, true)],
-			 nr_deactivated);
+		fs_count(cpu->vmscan.deactivated[reclaimer()][lru_of(file, true)], nr_deactivated);
 	return 0;
 }
 
