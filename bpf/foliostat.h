@@ -298,10 +298,11 @@ struct fs_cached_ref {
  * groups and of the system-only figures.
  */
 struct fs_cpu {
-	/* What every event reads first, side by side (on a host whose TLB is flushed at every
-	 * kernel entry, each page an event touches costs a page walk): the interrupt depth, the
-	 * stacks' size and the running thread. The settings known before load are not here but
-	 * in read-only data (maps.bpf.h), which the verifier prunes by. */
+	/* What every event reads first, side by side in the first 72 bytes (on a host whose TLB
+	 * is flushed at every kernel entry, each page an event touches costs a page walk): the
+	 * interrupt depth, the stacks' size and the running thread. Two cache lines at most, as
+	 * the per-CPU value is only 8-byte aligned. The settings known before load are not here
+	 * but in read-only data (maps.bpf.h), which the verifier prunes by. */
 	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
 			  * compat.bpf.h); state, not a counter */
 	__u64 self;	 /* this structure's address as a number; 0: the records are not valid */
@@ -316,6 +317,9 @@ struct fs_cpu {
 	struct fs_counters unselected; /* events of threads outside the selection */
 	FS_SYSTEM_TAIL_FIELDS
 };
+
+_Static_assert(__builtin_offsetof(struct fs_cpu, cached) == 72,
+	       "what every event reads first is the first 72 bytes of struct fs_cpu");
 
 /* Measured at start-up by the loader through its own rename (tasks.bpf.c), which it recognises
  * by this name. */
