@@ -181,11 +181,29 @@ $(OUTPUT)/floor: tests/bench/floor.c $(OUTPUT)/floor.skel.h
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(PKG_LIBS) -o $@
 
+# The limit (scripts/bench.sh's "empty"): the floor's programs with empty bodies, from the same
+# sources, its skeleton under the floor's name in a folder of its own.
+$(OUTPUT)/bench-empty:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/bench-empty/floor.bpf.o: tests/bench/floor.bpf.c tests/bench/tracepoints.h | $(OUTPUT)/bench-empty
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DFS_DISPATCH_ONLY -Itests/bench -c $< -o $@
+
+$(OUTPUT)/bench-empty/floor.skel.h: $(OUTPUT)/bench-empty/floor.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name floor_bpf > $@
+
+$(OUTPUT)/empty: tests/bench/floor.c $(OUTPUT)/bench-empty/floor.skel.h
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) -I$(OUTPUT)/bench-empty $(CFLAGS) -DTRACER='"empty"' $< $(PKG_LIBS) -o $@
+
 $(OUTPUT)/churn: tests/bench/churn.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $< -o $@
 
-bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/churn $(OUTPUT)/workload
+bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/empty $(OUTPUT)/churn \
+       $(OUTPUT)/workload
 	$(Q)scripts/bench.sh
 
 # Boot Debian 12's own Linux 6.1 (x86-64, or arm64 with ARCH=arm64) under QEMU and run

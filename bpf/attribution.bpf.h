@@ -73,7 +73,7 @@ static __noinline struct fs_counters *thread_entry(struct fs_cpu *cpu, __u64 key
 		/* Read before judging: a move the judgement may have missed counts after it. */
 		__u32 moves = *(volatile __u32 *)&fs_moves;
 
-		if (!selected(cpu, bpf_get_current_task())) {
+		if (!selected(bpf_get_current_task())) {
 			/* No entry: the gen of the mark is the moves it was judged after. */
 			ref->index = FS_UNSELECTED;
 			ref->gen = moves;
@@ -180,7 +180,7 @@ static __noinline struct fs_counters *current_thread_counters(struct fs_cpu *cpu
 
 	if (frame_off_current_stack(task, cpu->stack_size))
 		return NULL;
-	if (cpu->use_records) {
+	if (fs_use_records) {
 		record_running(cpu, &cpu->running, task);
 		return recorded_thread_counters(cpu, &cpu->running);
 	}
@@ -195,8 +195,9 @@ static __always_inline struct fs_counters *task_context_counters(struct fs_cpu *
 {
 	if (cpu->irq_depth)
 		return NULL;
-	/* self is set only where records are kept. */
-	if (cpu->self) {
+	/* Records are kept only with fs_use_records (so the verifier drops this without), and
+	 * no stack is recorded before the first (on_recorded_stack). */
+	if (fs_use_records) {
 		if (on_recorded_stack(cpu, &cpu->running))
 			return running_counters(cpu, &cpu->running);
 		if (on_recorded_stack(cpu, &cpu->previous))
@@ -223,7 +224,7 @@ static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cp
 {
 	struct fs_counters *counters = NULL;
 
-	if (cpu->self && on_recorded_stack(cpu, &cpu->running))
+	if (fs_use_records && on_recorded_stack(cpu, &cpu->running))
 		counters = running_counters(cpu, &cpu->running);
 	if (!counters)
 		counters = current_thread_counters(cpu);

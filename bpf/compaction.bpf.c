@@ -47,7 +47,7 @@ static __always_inline void count_migration(const unsigned long *counts, int nr_
 		return;
 	target = charge_task_context(cpu);
 	for (int i = 0; i < nr_counts && i < FS_NR_MIGRATE_COUNTERS; i++)
-		fs_count(cpu, target->migrate[i], counts[i]);
+		fs_count(target->migrate[i], counts[i]);
 }
 
 /*

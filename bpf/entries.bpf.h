@@ -114,12 +114,11 @@ static __always_inline struct fs_entry_head *entry_find(void *index_map, void *v
  * at every call in every state, which keeps the load quick. Asked only when an entry would be
  * made, never on the path of an event of a known thread.
  */
-int fs_task_selected(__u32 select_followed, __u32 select_cgroups, __u64 task);
+int fs_task_selected(__u64 task);
 
-static __always_inline bool selected(struct fs_cpu *cpu, __u64 task)
+static __always_inline bool selected(__u64 task)
 {
-	return !(cpu->select_followed | cpu->select_cgroups) ||
-	       fs_task_selected(cpu->select_followed, cpu->select_cgroups, task);
+	return !(fs_select_followed | fs_nr_select_cgroups) || fs_task_selected(task);
 }
 
 /*

@@ -25,7 +25,7 @@ static __always_inline void count_fault(struct fs_cpu *cpu, int mode, __u64 kind
 	struct fs_counters *target =
 	    mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
 
-	fs_count(cpu, target->fault_kinds[kind], 1);
+	fs_count(target->fault_kinds[kind], 1);
 }
 
 static __always_inline void count_hardware_fault(int mode, unsigned long error_code)
@@ -105,9 +105,9 @@ static __always_inline void count_completed_fault(bool major)
 		return;
 	target = charge_task_context(cpu);
 	if (major)
-		fs_count(cpu, target->major_faults, 1);
+		fs_count(target->major_faults, 1);
 	else
-		fs_count(cpu, target->minor_faults, 1);
+		fs_count(target->minor_faults, 1);
 }
 
 SEC("perf_event")
@@ -130,7 +130,7 @@ int BPF_PROG(fs_fault_file)
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(cpu, charge_target(cpu)->file_faults, 1);
+		fs_count(charge_target(cpu)->file_faults, 1);
 	return 0;
 }
 

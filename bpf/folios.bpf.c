@@ -48,12 +48,11 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 		return 0;
 	target = charge_target(cpu);
 	if (page)
-		fs_count(cpu,
-			 target->folios[movable ? FS_FOLIO_ALLOC_MOVABLE : FS_FOLIO_ALLOC_KERNEL]
+		fs_count(target->folios[movable ? FS_FOLIO_ALLOC_MOVABLE : FS_FOLIO_ALLOC_KERNEL]
 				       [order_bucket(order)],
 			 1);
 	else if (movable) /* no folio: the caller falls back to a smaller order, or fails */
-		fs_count(cpu, target->folios[FS_FOLIO_ALLOC_FAILED][order_bucket(order)], 1);
+		fs_count(target->folios[FS_FOLIO_ALLOC_FAILED][order_bucket(order)], 1);
 	/* Hugetlb's pool pages and migration targets, asked for with __GFP_RETRY_MAYFAIL, are not
 	 * discardable: a pool page never goes on an LRU list, and the thread that fills the pool
 	 * may be the one that empties it. */
@@ -73,7 +72,7 @@ int BPF_PROG(fs_pagecache_add, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	fs_count(cpu, target->folios[FS_FOLIO_PAGECACHE][order], 1);
+	fs_count(target->folios[FS_FOLIO_PAGECACHE][order], 1);
 	return 0;
 }
 
@@ -91,7 +90,7 @@ static __always_inline void note_large_free(struct fs_cpu *cpu, struct page *pag
 	state->pending_folio = 0;
 	target = task_context_counters(cpu);
 	if (target)
-		fs_count(cpu, target->folios[FS_FOLIO_DISCARDED][order_bucket(order)], 1);
+		fs_count(target->folios[FS_FOLIO_DISCARDED][order_bucket(order)], 1);
 }
 
 SEC("tp_btf/mm_page_free")
@@ -101,7 +100,7 @@ int BPF_PROG(fs_page_free, struct page *page, unsigned int order)
 
 	if (!cpu)
 		return 0;
-	fs_count(cpu, cpu->freed[order_bucket(order)], 1);
+	fs_count(cpu->freed[order_bucket(order)], 1);
 	if (order && !cpu->irq_depth)
 		note_large_free(cpu, page, order);
 	return 0;

@@ -298,35 +298,28 @@ struct fs_cached_ref {
  * groups and of the system-only figures.
  */
 struct fs_cpu {
-	/* What every event reads first, together in one cache line and one page (on a host whose
-	 * TLB is flushed at every kernel entry, each page an event touches costs a page walk): the
-	 * settings, interrupt depth and the running thread. */
+	/* What every event reads first, side by side in the first 72 bytes (on a host whose TLB
+	 * is flushed at every kernel entry, each page an event touches costs a page walk): the
+	 * interrupt depth, the stacks' size and the running thread. Two cache lines at most, as
+	 * the per-CPU value is only 8-byte aligned. The settings known before load are not here
+	 * but in read-only data (maps.bpf.h), which the verifier prunes by. */
 	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
 			  * compat.bpf.h); state, not a counter */
 	__u64 self;	 /* this structure's address as a number; 0: the records are not valid */
-	/* Settings, written by the loader before the programs that read them are attached:
-	 * - stack_size: THREAD_SIZE, measured at start-up (see compat.bpf.h);
-	 * - use_records: sched_switch keeps the records below (see attribution.bpf.h); off
-	 *   without sched_switch, or when preemptible;
-	 * - preemptible: the kernel may preempt a tracepoint program (PREEMPT_RT runs them with
-	 *   only migration disabled), so two threads' programs can interleave on one CPU: per-CPU
-	 *   counters then take atomic adds, and no program trusts the records. */
+	/* THREAD_SIZE, measured at start-up by a program (see compat.bpf.h), so known only
+	 * after load: written by the loader before the programs that read it are attached. */
 	__u64 stack_size;
-	__u32 use_records;
-	__u32 preemptible;
 	struct fs_running running;  /* the thread running here, set at each context switch */
 	struct fs_running previous; /* the one it switched from, for events of the switch itself */
-	/* Settings read only when a thread's entry is made (see attribution.bpf.h): only the
-	 * processes in fs_followed (a command and its descendants) have entries; only the tasks
-	 * in or below one of the first select_cgroups of fs_select_cgroups (tasks.bpf.c) do. */
-	__u32 select_followed;
-	__u32 select_cgroups;
 	struct fs_cached_ref cached[FS_NR_CACHED_REFS];
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* events of threads the full table had no room for */
 	struct fs_counters unselected; /* events of threads outside the selection */
 	FS_SYSTEM_TAIL_FIELDS
 };
+
+_Static_assert(__builtin_offsetof(struct fs_cpu, cached) == 72,
+	       "what every event reads first is the first 72 bytes of struct fs_cpu");
 
 /* Measured at start-up by the loader through its own rename (tasks.bpf.c), which it recognises
  * by this name. */

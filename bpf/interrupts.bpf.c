@@ -65,7 +65,7 @@ int BPF_PROG(fs_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!cpu)
 		return 0;
 	cpu->irq_depth = 0;
-	if (!cpu->use_records)
+	if (!fs_use_records)
 		return 0;
 	if (cpu->self && cpu->running.key == thread_key(prev))
 		cpu->previous = cpu->running;

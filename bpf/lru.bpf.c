@@ -28,10 +28,10 @@ static __always_inline unsigned int folio_lru(struct folio *folio)
 }
 
 /* One more folio of `pages` pages in the charged group's counts. */
-static __always_inline void count_folio(struct fs_cpu *cpu, __u32 *counts, __u32 pages)
+static __always_inline void count_folio(__u32 *counts, __u32 pages)
 {
-	fs_count(cpu, counts[FS_FOLIOS], 1);
-	fs_count(cpu, counts[FS_PAGES], pages);
+	fs_count(counts[FS_FOLIOS], 1);
+	fs_count(counts[FS_PAGES], pages);
 }
 
 /* A large folio on an LRU list is in use: its thread's freeing it later is no discard
@@ -56,7 +56,7 @@ int BPF_PROG(fs_lru_insert, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	count_folio(cpu, target->lru_insert[lru], 1UL << order);
+	count_folio(target->lru_insert[lru], 1UL << order);
 	if (order)
 		forget_pending_folio(folio);
 	return 0;
@@ -72,7 +72,7 @@ int BPF_PROG(fs_lru_activate, struct folio *folio)
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	count_folio(cpu, target->lru_activate, pages);
+	count_folio(target->lru_activate, pages);
 	return 0;
 }
 

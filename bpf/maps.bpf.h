@@ -12,9 +12,31 @@
 
 #ifdef FS_DEFINE_MAPS
 #define FS_MAP
+#define FS_SETTING(type, name) const volatile type name = 0
 #else
 #define FS_MAP extern
+#define FS_SETTING(type, name) extern const volatile type name
 #endif
+
+/*
+ * The settings known before load, in read-only data (.rodata): the loader sets them in the
+ * skeleton between open and load, and the kernel freezes them, so the verifier knows their
+ * values and drops every branch they rule out from the programs it loads. What can only be
+ * known once programs run (the stacks' size, measured with one) is in struct fs_cpu instead.
+ * - fs_use_records: sched_switch keeps each CPU's record of its running thread
+ *   (attribution.bpf.h): its program loads, and no program can be preempted;
+ * - fs_preemptible: the kernel may preempt a tracepoint program (PREEMPT_RT runs them with
+ *   only migration disabled), so two threads' programs can interleave on one CPU: per-CPU
+ *   counters then take atomic adds (fs_count), and no program trusts the records;
+ * - fs_select_followed: only the processes in fs_followed (a command and its descendants)
+ *   have entries (attribution.bpf.h);
+ * - fs_nr_select_cgroups: only the tasks in or below one of the first fs_nr_select_cgroups of
+ *   fs_select_cgroups (tasks.bpf.c) have entries.
+ */
+FS_SETTING(__u32, fs_use_records);
+FS_SETTING(__u32, fs_preemptible);
+FS_SETTING(__u32, fs_select_followed);
+FS_SETTING(__u32, fs_nr_select_cgroups);
 
 /*
  * An indexed table (see struct fs_entry_head): the entries, in an array the loader maps; the
@@ -104,10 +126,11 @@ static __always_inline struct fs_cpu *this_cpu(void)
 }
 
 /* p += n, for counters that two programs may write at once on a preemptible kernel (the
- * per-CPU groups and figures, and a thread's counters in its entry): `cpu` says which. */
-#define fs_count(cpu, p, n)                            \
+ * per-CPU groups and figures, and a thread's counters in its entry). The verifier keeps one of
+ * the two adds. */
+#define fs_count(p, n)                                 \
 	do {                                           \
-		if ((cpu)->preemptible)                \
+		if (fs_preemptible)                    \
 			__sync_fetch_and_add(&(p), n); \
 		else                                   \
 			(p) += (n);                    \

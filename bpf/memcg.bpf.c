@@ -20,7 +20,7 @@ int BPF_PROG(fs_memcg_event, struct mem_cgroup *memcg, int item, unsigned long v
 		return 0;
 	cpu = this_cpu();
 	if (cpu) /* counted in the faulting thread */
-		fs_count(cpu, charge_task_context(cpu)->thp_fault_alloc, val);
+		fs_count(charge_task_context(cpu)->thp_fault_alloc, val);
 	return 0;
 }
 

@@ -66,7 +66,7 @@ static __always_inline void count_isolated(unsigned long scanned, unsigned int l
 	if (!cpu)
 		return;
 	lru = verifier_bounded(lru < FS_NR_LRU_LISTS ? lru : FS_NR_LRU_LISTS - 1, FS_NR_LRU_LISTS);
-	fs_count(cpu, cpu->vmscan.scanned[reclaimer()][lru], scanned);
+	fs_count(cpu->vmscan.scanned[reclaimer()][lru], scanned);
 }
 
 /*
@@ -97,8 +97,7 @@ int BPF_PROG(fs_shrink_inactive, int nid, unsigned long nr_scanned, unsigned lon
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(cpu, cpu->vmscan.reclaimed[reclaimer()][lru_of(file, false)],
-			 nr_reclaimed);
+		fs_count(cpu->vmscan.reclaimed[reclaimer()][lru_of(file, false)], nr_reclaimed);
 	return 0;
 }
 
@@ -109,8 +108,7 @@ int BPF_PROG(fs_shrink_active, int nid, unsigned long nr_taken, unsigned long nr
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(cpu, cpu->vmscan.deactivated[reclaimer()][lru_of(file, true)],
-			 nr_deactivated);
+		fs_count(cpu->vmscan.deactivated[reclaimer()][lru_of(file, true)], nr_deactivated);
 	return 0;
 }
 
@@ -120,7 +118,7 @@ int BPF_PROG(fs_kswapd_wake)
 	struct fs_cpu *cpu = this_cpu();
 
 	if (cpu)
-		fs_count(cpu, cpu->vmscan.kswapd_wakes, 1);
+		fs_count(cpu->vmscan.kswapd_wakes, 1);
 	return 0;
 }
 
@@ -131,8 +129,8 @@ int BPF_PROG(fs_reclaim_write, struct folio *folio)
 
 	if (!cpu)
 		return 0;
-	fs_count(cpu, cpu->vmscan.written[FS_FOLIOS], 1);
-	fs_count(cpu, cpu->vmscan.written[FS_PAGES], 1UL << folio_order_of(folio));
+	fs_count(cpu->vmscan.written[FS_FOLIOS], 1);
+	fs_count(cpu->vmscan.written[FS_PAGES], 1UL << folio_order_of(folio));
 	return 0;
 }
 

@@ -64,8 +64,8 @@ static __always_inline void stall_begin(int kind)
 	 * unattributed. */
 	cpu = this_cpu();
 	if (cpu) {
-		fs_count(cpu, cpu->stalls[kind].count, 1);
-		fs_count(cpu, cpu->stalls_untracked[kind], 1);
+		fs_count(cpu->stalls[kind].count, 1);
+		fs_count(cpu->stalls_untracked[kind], 1);
 	}
 }
 
@@ -87,22 +87,22 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	if (kind == FS_STALL_COMPACTION)
 		order = verifier_bounded(state->compaction_order, FS_NR_ORDERS);
 	bucket = stall_bucket(ns);
-	fs_count(cpu, cpu->stalls[kind].count, 1);
-	fs_count(cpu, cpu->stalls[kind].total_ns, ns);
-	fs_count(cpu, cpu->stalls[kind].hist[bucket], 1);
-	fs_count(cpu, cpu->reclaimed[kind], reclaimed);
+	fs_count(cpu->stalls[kind].count, 1);
+	fs_count(cpu->stalls[kind].total_ns, ns);
+	fs_count(cpu->stalls[kind].hist[bucket], 1);
+	fs_count(cpu->reclaimed[kind], reclaimed);
 	if (order) {
-		fs_count(cpu, cpu->compaction_by_order.count[order], 1);
-		fs_count(cpu, cpu->compaction_by_order.total_ns[order], ns);
+		fs_count(cpu->compaction_by_order.count[order], 1);
+		fs_count(cpu->compaction_by_order.total_ns[order], ns);
 	}
-	if (!selected(cpu, bpf_get_current_task()))
+	if (!selected(bpf_get_current_task()))
 		return; /* outside the selection: in the system figures above only */
 	/* A process's cgroup is its leader's (threads may be in other threaded cgroups). */
 	proc = proc_entry(task->tgid, task->group_leader->comm,
 			  BPF_CORE_READ(task, group_leader, cgroups, dfl_cgrp, kn, id),
 			  task->group_leader->start_boottime);
 	if (!proc) {
-		fs_count(cpu, cpu->stalls_untracked[kind], 1);
+		fs_count(cpu->stalls_untracked[kind], 1);
 		return;
 	}
 	__sync_fetch_and_add(&proc->counters.stalls[kind].count, 1);

@@ -9,14 +9,15 @@
 
 #include <bpf/bpf_tracing.h>
 
-/* --cgroup's cgroups, set by the loader before any program is attached. */
-struct fs_cgroup_ref fs_select_cgroups[FS_MAX_CGROUPS];
+/* --cgroup's cgroups, the first fs_nr_select_cgroups: a setting like those of maps.bpf.h, set
+ * by the loader before load. */
+const volatile struct fs_cgroup_ref fs_select_cgroups[FS_MAX_CGROUPS] = {};
 
 /*
  * See entries.bpf.h. A task is in or below a selected cgroup when its cgroup's ancestor at that
  * cgroup's level (its depth) is that cgroup, as the kernel's cgroup_is_descendant() asks.
  */
-__noinline int fs_task_selected(__u32 select_followed, __u32 select_cgroups, __u64 task_addr)
+__noinline int fs_task_selected(__u64 task_addr)
 {
 	struct task_struct *task = (struct task_struct *)task_addr;
 	__u32 tgid = BPF_CORE_READ(task, tgid);
@@ -24,9 +25,9 @@ __noinline int fs_task_selected(__u32 select_followed, __u32 select_cgroups, __u
 	void *ancestors;
 	int level;
 
-	if (select_followed && !bpf_map_lookup_elem(&fs_followed, &tgid))
+	if (fs_select_followed && !bpf_map_lookup_elem(&fs_followed, &tgid))
 		return 0;
-	if (!select_cgroups)
+	if (!fs_nr_select_cgroups)
 		return 1;
 	if (!bpf_core_field_exists(struct cgroup, ancestors))
 		return 0;
@@ -35,7 +36,7 @@ __noinline int fs_task_selected(__u32 select_followed, __u32 select_cgroups, __u
 		return 0;
 	level = BPF_CORE_READ(cgrp, level);
 	ancestors = (void *)cgrp + bpf_core_field_offset(struct cgroup, ancestors);
-	for (__u32 i = 0; i < FS_MAX_CGROUPS && i < select_cgroups; i++) {
+	for (__u32 i = 0; i < FS_MAX_CGROUPS && i < fs_nr_select_cgroups; i++) {
 		__u32 at = fs_select_cgroups[i].level;
 
 		ancestor = NULL;
@@ -63,7 +64,6 @@ int BPF_PROG(fs_task_exit)
 	__u64 key = thread_key(task);
 	struct fs_entry_ref *ref = bpf_map_lookup_elem(&fs_tasks_index, &key);
 	struct fs_entry_head *head;
-	struct fs_cpu *cpu;
 
 	/* Its last events (those of exit itself) still reach the entry: the loader reads it
 	 * again a read after it has reported it, before freeing it. */
@@ -74,8 +74,7 @@ int BPF_PROG(fs_task_exit)
 	}
 	/* A followed process leaves the set with its last thread (signal->live counts the
 	 * threads not yet past this point), so that the set stays as small as the live tree. */
-	cpu = this_cpu();
-	if (cpu && cpu->select_followed && !BPF_CORE_READ(task, signal, live.counter)) {
+	if (fs_select_followed && !BPF_CORE_READ(task, signal, live.counter)) {
 		__u32 tgid = task->tgid;
 
 		bpf_map_delete_elem(&fs_followed, &tgid);

@@ -30,13 +30,13 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 	if (!cpu)
 		return;
 	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
-	fs_count(cpu, cpu->thp.results[event][bucket], 1);
+	fs_count(cpu->thp.results[event][bucket], 1);
 	if (!owner) {
-		fs_count(cpu, cpu->thp_unattributed.results[event][bucket], 1);
+		fs_count(cpu->thp_unattributed.results[event][bucket], 1);
 		return;
 	}
 	/* A process outside the selection gets no entry; the system figure above has it. */
-	if (!selected(cpu, (__u64)owner))
+	if (!selected((__u64)owner))
 		return;
 	entry = proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm),
 			   BPF_CORE_READ(owner, group_leader, cgroups, dfl_cgrp, kn, id),
@@ -44,7 +44,7 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 	if (entry) /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
 		__sync_fetch_and_add(&entry->counters.thp.results[event][bucket], 1);
 	else
-		fs_count(cpu, cpu->thp_untracked.results[event][bucket], 1);
+		fs_count(cpu->thp_untracked.results[event][bucket], 1);
 }
 
 SEC("tp_btf/mm_collapse_huge_page")

@@ -1,21 +1,43 @@
 #!/bin/bash
 # The overhead benchmark (`make bench`, as root): a page-fault loop, bare and under each
 # tracer, interleaved round by round, reported as ratios to bare; then the per-probe cost from
-# the kernel's BPF run-time statistics beside the floor's, the loader's CPU and memory with a
-# full table, the BPF maps' memory, and --files on file reads (scripts/bench_files.sh). Writes
-# the table to docs/benchmarks.md (RESULTS=path to write elsewhere).
+# the kernel's BPF run-time statistics beside the floor's and the empty programs' (the limit),
+# with the programs' sizes, the loader's CPU and memory with a full table, the BPF maps' memory,
+# and --files on file reads (scripts/bench_files.sh). Writes the table to docs/benchmarks.md
+# (RESULTS=path to write elsewhere).
 #
 # Environment: ROUNDS (default 11), SECS per run (default 3), STATS_ROUNDS for the per-probe cost
 # (default 3), RING_ROUNDS for its context-switch workload (20000), PROCS for the loader test
-# (10000).
+# (10000). PARTS, the parts to run (default all: "throughput probes loader files"; "probes"
+# alone is the BPF time per fault against the floor and the limit, a few minutes); with only some,
+# the results go to standard output unless RESULTS is given. FOLIOSTAT, the binary measured
+# (default ./foliostat), to compare two builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-11}
 SECS=${SECS:-3}
 STATS_ROUNDS=${STATS_ROUNDS:-3}
 PROCS=${PROCS:-10000}
-RESULTS=${RESULTS:-docs/benchmarks.md}
+ALL_PARTS="throughput probes loader files"
+PARTS=${PARTS:-$ALL_PARTS}
+FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 OUT=$(mktemp -d)
+if [ "$PARTS" = "$ALL_PARTS" ]; then
+	RESULTS=${RESULTS:-docs/benchmarks.md}
+else
+	RESULTS=${RESULTS:-$OUT/results.md}
+fi
+for part in $PARTS; do
+	case " $ALL_PARTS " in
+	*" $part "*) ;;
+	*) echo "bench: PARTS: no part '$part' (parts: $ALL_PARTS)" >&2; exit 2 ;;
+	esac
+done
+# part NAME: was it asked for?
+part() {
+	case " $PARTS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
 [ "$(id -u)" -eq 0 ] || { echo "bench: run as root" >&2; exit 1; }
@@ -40,16 +62,17 @@ start_tracer() {
 	TRACER=
 	case $1 in
 	bare) return ;;
-	foliostat) ./foliostat -j 1 >/dev/null 2>"$OUT/tracer.err" & ;;
+	foliostat) "$FOLIOSTAT" -j 1 >/dev/null 2>"$OUT/tracer.err" & ;;
 	bpftrace) bpftrace "$OUT/foliostat.bt" >"$OUT/tracer.out" 2>&1 & ;;
 	floor) build/floor 2>"$OUT/tracer.err" & ;;
+	empty) build/empty 2>"$OUT/tracer.err" & ;;
 	esac
 	TRACER=$!
 	for _ in $(seq 300); do
 		case $1 in
 		foliostat) grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$TRACER/status" && break ;; # start-up done
 		bpftrace) grep -q '^Attaching' "$OUT/tracer.out" 2>/dev/null && sleep 1 && break ;;
-		floor) grep -q 'attached' "$OUT/tracer.err" 2>/dev/null && break ;;
+		floor | empty) grep -q 'attached' "$OUT/tracer.err" 2>/dev/null && break ;;
 		esac
 		sleep 0.1
 	done
@@ -62,48 +85,53 @@ stop_tracer() {
 	wait "$TRACER" || true
 }
 
-CONFIGS=(bare foliostat bpftrace floor)
+CONFIGS=(bare foliostat bpftrace floor empty)
 THREAD_MODES=(1 "$(nproc)")
-echo "config threads round faults_per_s" >"$OUT/runs"
-for threads in "${THREAD_MODES[@]}"; do
-	for round in $(seq "$ROUNDS"); do
-		# Each round starts one configuration later than the last, so that no configuration
-		# always runs right after another (a tracer's exit, a warm cache).
-		start=$((round % ${#CONFIGS[@]}))
-		for config in "${CONFIGS[@]:start}" "${CONFIGS[@]:0:start}"; do
-			start_tracer "$config"
-			rate=$(build/faultbench "$SECS" "$threads" |
-				python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_per_s"])')
-			stop_tracer
-			echo "$config $threads $round $rate" >>"$OUT/runs"
-			echo "bench: $config, $threads thread(s), round $round: $rate faults/s" >&2
+if part throughput; then
+	echo "config threads round faults_per_s" >"$OUT/runs"
+	for threads in "${THREAD_MODES[@]}"; do
+		for round in $(seq "$ROUNDS"); do
+			# Each round starts one configuration later than the last, so that no configuration
+			# always runs right after another (a tracer's exit, a warm cache).
+			start=$((round % ${#CONFIGS[@]}))
+			for config in "${CONFIGS[@]:start}" "${CONFIGS[@]:0:start}"; do
+				start_tracer "$config"
+				rate=$(build/faultbench "$SECS" "$threads" |
+					python3 -c 'import json,sys; print(json.load(sys.stdin)["faults_per_s"])')
+				stop_tracer
+				echo "$config $threads $round $rate" >>"$OUT/runs"
+				echo "bench: $config, $threads thread(s), round $round: $rate faults/s" >&2
+			done
 		done
 	done
-done
+fi
 
 # Per-probe cost: the kernel's own accounting, switched on only for these runs (it adds two
-# clock reads to every program run), for foliostat and for the floor in turn, STATS_ROUNDS
-# times, on the fault loop and on context switches between address spaces (the ring of
-# tests/workload.c: 8 processes on one CPU passing a token RING_ROUNDS times round a ring of
-# pipes); links name each program's tracepoint.
+# clock reads to every program run), for foliostat, the floor and the empty programs in turn,
+# STATS_ROUNDS times, on the fault loop and on context switches between address spaces (the
+# ring of tests/workload.c: 8 processes on one CPU passing a token RING_ROUNDS times round a
+# ring of pipes); links name each program's tracepoint, and `bpftool prog show` gives each
+# program's size (translated instructions and JIT bytes) beside its statistics.
 RING_ROUNDS=${RING_ROUNDS:-20000}
-sysctl -q kernel.bpf_stats_enabled=1
-for round in $(seq "$STATS_ROUNDS"); do
-	for config in foliostat floor; do
-		start_tracer "$config"
-		build/faultbench "$SECS" 1 >"$OUT/stats.$config.$round.fault"
-		bpftool prog show -j >"$OUT/stats.$config.$round.progs"
-		bpftool link show -j >"$OUT/stats.$config.$round.links"
-		[ "$config" = foliostat ] && bpftool map show -j >"$OUT/maps.json"
-		# The ring's runs are what its reading adds to the loop's.
-		cp "$OUT/stats.$config.$round.progs" "$OUT/switch.$config.$round.before"
-		build/workload ring "$RING_ROUNDS" >"$OUT/switch.$config.$round.ring"
-		bpftool prog show -j >"$OUT/switch.$config.$round.progs"
-		bpftool link show -j >"$OUT/switch.$config.$round.links"
-		stop_tracer
+if part probes; then
+	sysctl -q kernel.bpf_stats_enabled=1
+	for round in $(seq "$STATS_ROUNDS"); do
+		for config in foliostat floor empty; do
+			start_tracer "$config"
+			build/faultbench "$SECS" 1 >"$OUT/stats.$config.$round.fault"
+			bpftool prog show -j >"$OUT/stats.$config.$round.progs"
+			bpftool link show -j >"$OUT/stats.$config.$round.links"
+			[ "$config" = foliostat ] && bpftool map show -j >"$OUT/maps.json"
+			# The ring's runs are what its reading adds to the loop's.
+			cp "$OUT/stats.$config.$round.progs" "$OUT/switch.$config.$round.before"
+			build/workload ring "$RING_ROUNDS" >"$OUT/switch.$config.$round.ring"
+			bpftool prog show -j >"$OUT/switch.$config.$round.progs"
+			bpftool link show -j >"$OUT/switch.$config.$round.links"
+			stop_tracer
+		done
 	done
-done
-sysctl -q kernel.bpf_stats_enabled=0
+	sysctl -q kernel.bpf_stats_enabled=0
+fi
 
 # measure_loader NAME: the running tracer's CPU time from the scheduler's own account
 # (nanoseconds, not clock ticks), over five 10 s spans (the figure is their median), and its
@@ -130,15 +158,17 @@ measure_loader() {
 # The loader with PROCS live processes in its table: streaming at a 1 s interval, then serving
 # /metrics to a scraper that comes every second (the exporter reads the maps at each scrape,
 # and at its own tick between them).
-build/churn "$PROCS" 2>/dev/null &
-CHURN=$!
-sleep 5
-./foliostat -j 1 >"$OUT/churn.ndjson" 2>/dev/null &
-TRACER=$!
-sleep 3
-measure_loader streaming
-echo "procs $(tail -1 "$OUT/churn.ndjson" | python3 -c 'import json, sys; print(json.load(sys.stdin)["system"]["processes"])')" >>"$OUT/loader.streaming"
-stop_tracer
+if part loader; then
+	build/churn "$PROCS" 2>/dev/null &
+	CHURN=$!
+	sleep 5
+	"$FOLIOSTAT" -j 1 >"$OUT/churn.ndjson" 2>/dev/null &
+	TRACER=$!
+	sleep 3
+	measure_loader streaming
+	echo "procs $(tail -1 "$OUT/churn.ndjson" | python3 -c 'import json, sys; print(json.load(sys.stdin)["system"]["processes"])')" >>"$OUT/loader.streaming"
+	stop_tracer
+fi
 
 # serve_and_measure NAME ARGS...: foliostat --listen ARGS, scraped every second; its cost as
 # measure_loader NAME, and what the last scrape said of itself.
@@ -146,7 +176,7 @@ serve_and_measure() {
 	local name=$1 port scraper
 	shift
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	./foliostat --listen "127.0.0.1:$port" "$@" >/dev/null 2>&1 &
+	"$FOLIOSTAT" --listen "127.0.0.1:$port" "$@" >/dev/null 2>&1 &
 	TRACER=$!
 	sleep 3
 	while :; do curl -s -o "$OUT/scrape" "http://127.0.0.1:$port/metrics"; sleep 1; done &
@@ -162,13 +192,17 @@ serve_and_measure() {
 	} >>"$OUT/loader.$name"
 	stop_tracer
 }
-serve_and_measure endpoint-cgroup
-serve_and_measure endpoint-process --by process
-kill -TERM "$CHURN"
-wait "$CHURN" || true
+if part loader; then
+	serve_and_measure endpoint-cgroup
+	serve_and_measure endpoint-process --by process
+	kill -TERM "$CHURN"
+	wait "$CHURN" || true
+fi
 
 # --files on a file-read workload (scripts/bench_files.sh): its section of the results.
-ROUNDS=$ROUNDS scripts/bench_files.sh >"$OUT/files.md"
+if part files; then
+	ROUNDS=$ROUNDS FOLIOSTAT=$FOLIOSTAT scripts/bench_files.sh >"$OUT/files.md"
+fi
 
 python3 scripts/bench_report.py "$OUT" "$ROUNDS" "$SECS" "$PROCS" "$STATS_ROUNDS" >"$RESULTS"
 cat "$RESULTS"

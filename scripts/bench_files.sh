@@ -5,7 +5,7 @@
 # two programs on mm_filemap_add_to_page_cache costs per addition (--self) and the --files maps'
 # memory. Prints its section of docs/benchmarks.md (markdown) on standard output.
 #
-# Environment: ROUNDS (default 11), FILE_COUNT (16), FILE_MIB (16).
+# Environment: ROUNDS (default 11), FILE_COUNT (16), FILE_MIB (16), FOLIOSTAT (./foliostat).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-11}
@@ -17,7 +17,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT" "$DIR"' EXIT
 
 [ "$(id -u)" -eq 0 ] || { echo "bench_files: run as root" >&2; exit 1; }
 # The binary under test, copied: a rebuild during the run does not change what is measured.
-cp foliostat "$OUT/foliostat"
+cp "${FOLIOSTAT:-./foliostat}" "$OUT/foliostat"
 mkdir -p "$DIR"
 for i in $(seq "$FILE_COUNT"); do
 	head -c $((FILE_MIB << 20)) /dev/zero >"$DIR/file.$i"

@@ -11,12 +11,15 @@ stats_rounds = int(sys.argv[5])
 
 runs = defaultdict(list)
 by_round = defaultdict(dict)  # (threads, round) -> config -> rate
-with open(f"{out}/runs") as f:
-    next(f)
-    for line in f:
-        config, threads, rnd, rate = line.split()
-        runs[(config, int(threads))].append(float(rate))
-        by_round[(int(threads), int(rnd))][config] = float(rate)
+# Each part of the benchmark (PARTS in scripts/bench.sh) leaves its files; a part not run has no
+# section.
+if os.path.exists(f"{out}/runs"):
+    with open(f"{out}/runs") as f:
+        next(f)
+        for line in f:
+            config, threads, rnd, rate = line.split()
+            runs[(config, int(threads))].append(float(rate))
+            by_round[(int(threads), int(rnd))][config] = float(rate)
 
 def host_description():
     """The CPU and kernel the figures come from: they move with both."""
@@ -31,43 +34,55 @@ def host_description():
 print("# Benchmarks\n")
 print("Produced by `make bench` (scripts/bench.sh); the method is in the section below.\n")
 print(f"Host: {host_description()}.\n")
-print("## Fault loop: throughput as a ratio to bare\n")
-thread_modes = sorted({t for _, t in runs})
-print("| configuration | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in thread_modes) + " |")
-print("|---|" + "---|" * len(thread_modes))
-for config in ("bare", "foliostat", "bpftrace", "floor"):
-    cells = []
+
+
+def throughput_section():
+    print("## Fault loop: throughput as a ratio to bare\n")
+    thread_modes = sorted({t for _, t in runs})
+    print("| configuration | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in thread_modes) + " |")
+    print("|---|" + "---|" * len(thread_modes))
+    for config in ("bare", "foliostat", "bpftrace", "floor", "empty"):
+        cells = []
+        for t in thread_modes:
+            # Each round's ratio to its own bare run cancels the host's slow drift; the median
+            # of the rounds is reported, with the middle half of them in brackets.
+            ratios = sorted(r[config] / r["bare"] for (rt, _), r in by_round.items()
+                            if rt == t and config in r and "bare" in r)
+            if not ratios:
+                cells.append("-")
+                continue
+            quarter, _, three_quarters = (statistics.quantiles(ratios, n=4, method="inclusive")
+                                          if len(ratios) > 1 else ratios * 3)
+            spread = f" ({quarter:.2f}-{three_quarters:.2f})" if config != "bare" else ""
+            cells.append(f"{statistics.median(ratios):.3f}{spread}")
+        print(f"| {config} | " + " | ".join(cells) + " |")
+    print()
+    print("Medians over the rounds of each round's ratio to the bare run of the same round; in "
+          "brackets, the middle half of the rounds (the host's noise).\n")
+    # How far foliostat is from the floor, round by round: the host's noise mostly cancels in the
+    # difference of two ratios to the same bare run.
+    for base, name in (("floor", "the floor"), ("empty", "the empty programs")):
+        for t in thread_modes:
+            gaps = [r["foliostat"] / r["bare"] - r[base] / r["bare"] for (rt, _), r in by_round.items()
+                    if rt == t and all(c in r for c in ("bare", "foliostat", base))]
+            if len(gaps) > 1:
+                print(f"foliostat minus {name}, {t} thread(s): {statistics.mean(gaps):+.3f} "
+                      f"(standard error {statistics.stdev(gaps) / len(gaps) ** 0.5:.3f}, "
+                      f"{len(gaps)} rounds).")
+    print()
     for t in thread_modes:
-        # Each round's ratio to its own bare run cancels the host's slow drift; the median
-        # of the rounds is reported, with the middle half of them in brackets.
-        ratios = sorted(r[config] / r["bare"] for (rt, _), r in by_round.items()
-                        if rt == t and config in r and "bare" in r)
-        quarter, _, three_quarters = (statistics.quantiles(ratios, n=4, method="inclusive")
-                                      if len(ratios) > 1 else ratios * 3)
-        spread = f" ({quarter:.2f}-{three_quarters:.2f})" if config != "bare" else ""
-        cells.append(f"{statistics.median(ratios):.3f}{spread}")
-    print(f"| {config} | " + " | ".join(cells) + " |")
-print()
-print("Medians over the rounds of each round's ratio to the bare run of the same round; in "
-      "brackets, the middle half of the rounds (the host's noise).\n")
-# How far foliostat is from the floor, round by round: the host's noise mostly cancels in the
-# difference of two ratios to the same bare run.
-for t in thread_modes:
-    gaps = [r["foliostat"] / r["bare"] - r["floor"] / r["bare"] for (rt, _), r in by_round.items()
-            if rt == t and all(c in r for c in ("bare", "foliostat", "floor"))]
-    if len(gaps) > 1:
-        print(f"foliostat minus the floor, {t} thread(s): {statistics.mean(gaps):+.3f} "
-              f"(standard error {statistics.stdev(gaps) / len(gaps) ** 0.5:.3f}, {len(gaps)} rounds).")
-print()
-for t in thread_modes:
-    bare = statistics.median(runs[("bare", t)])
-    print(f"Bare, {t} thread(s): median {bare:,.0f} faults/s over {rounds} rounds of {secs} s, "
-          f"{t * 1e9 / bare:,.0f} ns of a thread's time per fault.")
-print()
-print("What a fault costs depends on the host (CPU, hypervisor, kernel build): where it costs "
-      "more, the same BPF work is a smaller share of it and every tracer's ratio is closer to 1. "
-      "Compare ratios only within one run; across hosts, compare the per-probe cost beside the "
-      "floor's below.\n")
+        bare = statistics.median(runs[("bare", t)])
+        print(f"Bare, {t} thread(s): median {bare:,.0f} faults/s over {rounds} rounds of {secs} s, "
+              f"{t * 1e9 / bare:,.0f} ns of a thread's time per fault.")
+    print()
+    print("What a fault costs depends on the host (CPU, hypervisor, kernel build): where it costs "
+          "more, the same BPF work is a smaller share of it and every tracer's ratio is closer to 1. "
+          "Compare ratios only within one run; across hosts, compare the per-probe cost beside the "
+          "floor's below.\n")
+
+
+if runs:
+    throughput_section()
 
 
 def load_progs(path):
@@ -77,7 +92,8 @@ def load_progs(path):
         return {}
 
 
-# The programs foliostat and the floor attach to perf's software events, by the event.
+# The programs foliostat, the floor and the empty programs attach to perf's software events, by
+# the event.
 PERF_EVENT_PROGRAMS = {
     "fs_fault_event": "software:page-faults",
     "fs_fault_major": "software:major-faults",
@@ -88,9 +104,10 @@ PERF_EVENT_PROGRAMS = {
 
 
 def stats_run(workload, config, rnd):
-    """One statistics run: {tracepoint: (program, runs, ns)} and the workload's units of work
-    (faults of the loop, passes of the ring's token). A run's figures are what its programs
-    counted since the reading before it, if any."""
+    """One statistics run: {tracepoint: (program, runs, ns, instructions, JIT bytes)} and the
+    workload's units of work (faults of the loop, passes of the ring's token). A run's figures
+    are what its programs counted since the reading before it, if any; a program's size is as
+    the kernel holds it (after the verifier's rewrites, every subprogram included)."""
     stem = f"{out}/{workload}.{config}.{rnd}"
     progs, before = load_progs(f"{stem}.progs"), load_progs(f"{stem}.before")
     if workload == "stats":
@@ -111,7 +128,8 @@ def stats_run(workload, config, rnd):
         runs = prog.get("run_cnt", 0) - earlier.get("run_cnt", 0)
         if runs > 0:
             by_tp[link["tp_name"]] = (prog["name"], runs,
-                                      prog["run_time_ns"] - earlier.get("run_time_ns", 0))
+                                      prog["run_time_ns"] - earlier.get("run_time_ns", 0),
+                                      prog.get("bytes_xlated", 0) // 8, prog.get("bytes_jited", 0))
     return by_tp, units
 
 
@@ -120,43 +138,65 @@ def ns_per_run(samples, tp):
 
 
 def per_unit(samples):
-    return statistics.median(sum(v[2] for v in s.values()) / u for s, u in samples)
+    """The median over the runs of BPF time per unit, and the runs' least and most."""
+    times = sorted(sum(v[2] for v in s.values()) / u for s, u in samples)
+    return statistics.median(times), times[0], times[-1]
 
 
 def probe_table(workload, title, unit, min_share):
-    """The per-probe table of one workload: programs that ran at least min_share per unit."""
-    ours = [stats_run(workload, "foliostat", r) for r in range(1, stats_rounds + 1)]
-    floor = [stats_run(workload, "floor", r) for r in range(1, stats_rounds + 1)]
+    """The per-probe table of one workload: programs that ran at least min_share per unit,
+    beside the floor's and the empty programs' (the limit) on the same tracepoint."""
+    ours, floor, empty = ([stats_run(workload, config, r) for r in range(1, stats_rounds + 1)]
+                          for config in ("foliostat", "floor", "empty"))
     first, units = ours[0]
     print(f"## Per-probe cost, {title} (BPF run-time statistics, median of {stats_rounds} runs each)\n")
-    print(f"| tracepoint | program | runs per {unit} | ns per run | floor's ns per run | above the floor |")
-    print("|---|---|---|---|---|---|")
-    for tp, (name, cnt, _) in sorted(first.items(), key=lambda kv: -kv[1][1]):
+    print(f"| tracepoint | program | runs per {unit} | instructions | JIT bytes | ns per run "
+          "| floor's | empty's | above the floor | above empty |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for tp, (name, cnt, _, insns, jited) in sorted(first.items(), key=lambda kv: -kv[1][1]):
         if cnt / units < min_share:
             continue
         mine = ns_per_run(ours, tp)
-        base = ns_per_run(floor, tp) if any(tp in s for s, _ in floor) else None
-        cells = [tp, name, f"{cnt / units:.3f}", f"{mine:.0f}"]
-        cells += [f"{base:.0f}", f"{mine - base:+.0f}"] if base is not None else ["-", "-"]
+        bases = [ns_per_run(other, tp) if any(tp in s for s, _ in other) else None
+                 for other in (floor, empty)]
+        cells = [tp, name, f"{cnt / units:.3f}", str(insns), str(jited), f"{mine:.0f}"]
+        cells += [f"{b:.0f}" if b is not None else "-" for b in bases]
+        cells += [f"{mine - b:+.0f}" if b is not None else "-" for b in bases]
         print("| " + " | ".join(cells) + " |")
     print()
-    print(f"BPF time per {unit}: foliostat {per_unit(ours):.0f} ns, the floor {per_unit(floor):.0f} ns "
-          "(statistics switched on, which adds its own clock reads to every run, the same for "
-          "both).\n")
+    (mine, low, high), (base, base_low, base_high), (limit, limit_low, limit_high) = (
+        per_unit(ours), per_unit(floor), per_unit(empty))
+    print(f"BPF time per {unit}: foliostat {mine:.0f} ns ({low:.0f}-{high:.0f}), the floor "
+          f"{base:.0f} ns ({base_low:.0f}-{base_high:.0f}), the empty programs (the limit) "
+          f"{limit:.0f} ns ({limit_low:.0f}-{limit_high:.0f}); in brackets, the least and most "
+          "of the runs. Statistics switched on, which adds its own clock reads to every run, "
+          "the same for all three.\n")
+    print(f"foliostat per {unit}: {mine / limit:.2f} times the limit, {mine / base:.2f} times the "
+          "floor.\n")
+    # What runs on (nearly) every unit of work: the programs whose size is the hot path's.
+    hot = [(name, insns, jited) for name, cnt, _, insns, jited in first.values()
+           if cnt / units >= 0.5]
+    if hot:
+        print(f"The {len(hot)} programs that run at least every other {unit}: "
+              f"{sum(h[1] for h in hot)} instructions in all as the kernel holds them "
+              f"({sum(h[2] for h in hot)} bytes of JIT code); every path and subprogram is "
+              "counted, not the instructions one run executes.\n")
 
 
-probe_table("stats", "fault loop", "fault", 0)
-# On the ring, what runs at least once per 20 passes: at the switches, and the faults that half
-# of its members take in each turn (the first event of a thread after a switch).
-probe_table("switch", "context switches between address spaces (the ring)", "pass", 0.05)
+if os.path.exists(f"{out}/maps.json"):
+    probe_table("stats", "fault loop", "fault", 0)
+    # On the ring, what runs at least once per 20 passes: at the switches, and the faults that
+    # half of its members take in each turn (the first event of a thread after a switch).
+    probe_table("switch", "context switches between address spaces (the ring)", "pass", 0.05)
 
-maps = [m for m in json.load(open(f"{out}/maps.json")) if m.get("name", "").startswith("fs_")]
-print("## BPF maps\n")
-print("| map | type | max entries | memlock bytes |")
-print("|---|---|---|---|")
-for m in maps:
-    print(f"| {m['name']} | {m['type']} | {m['max_entries']:,} | {m.get('bytes_memlock', 0):,} |")
-print()
+    maps = [m for m in json.load(open(f"{out}/maps.json")) if m.get("name", "").startswith("fs_")]
+    print("## BPF maps\n")
+    print("| map | type | max entries | memlock bytes |")
+    print("|---|---|---|---|")
+    for m in maps:
+        print(f"| {m['name']} | {m['type']} | {m['max_entries']:,} | {m.get('bytes_memlock', 0):,} |")
+    print()
+
 
 def loader_figures(name):
     figures = {"cpu_ns": []}
@@ -173,18 +213,19 @@ def loader_figures(name):
     return figures, cpu
 
 
-streaming, cpu = loader_figures("streaming")
-print(f"## Loader with {procs:,} live processes\n")
-print(f"Streaming, a JSON record every second: {cpu}; "
-      f"the last record counted {streaming['procs']:,} active processes.\n")
-for name, how in (("endpoint-cgroup", "per cgroup, the default"),
-                  ("endpoint-process", "`--by process`: the top 20 of each read get a series, "
-                                       "up to `--max-series` 1,000")):
-    endpoint, cpu = loader_figures(name)
-    print(f"Serving `/metrics` (`--listen`, {how}) to a scrape every second: {cpu}; the last "
-          f"scrape counted {endpoint['procs']:,} active rows, exported {endpoint['series']:,} "
-          f"groups in {endpoint['bytes'] / 1024:.0f} KiB, and took {endpoint['scrape_us'] / 1000:.1f} "
-          "ms, its read of the maps included.\n")
+if os.path.exists(f"{out}/loader.streaming"):
+    streaming, cpu = loader_figures("streaming")
+    print(f"## Loader with {procs:,} live processes\n")
+    print(f"Streaming, a JSON record every second: {cpu}; "
+          f"the last record counted {streaming['procs']:,} active processes.\n")
+    for name, how in (("endpoint-cgroup", "per cgroup, the default"),
+                      ("endpoint-process", "`--by process`: the top 20 of each read get a series, "
+                                           "up to `--max-series` 1,000")):
+        endpoint, cpu = loader_figures(name)
+        print(f"Serving `/metrics` (`--listen`, {how}) to a scrape every second: {cpu}; the last "
+              f"scrape counted {endpoint['procs']:,} active rows, exported {endpoint['series']:,} "
+              f"groups in {endpoint['bytes'] / 1024:.0f} KiB, and took {endpoint['scrape_us'] / 1000:.1f} "
+              "ms, its read of the maps included.\n")
 
 # --files on file reads: scripts/bench_files.sh writes its own section.
 if os.path.exists(f"{out}/files.md"):

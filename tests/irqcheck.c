@@ -33,7 +33,7 @@ static bool under_test(const char *name)
 	return false;
 }
 
-/* The settings foliostat's loader gives every CPU (struct fs_cpu), with records in use. */
+/* The stacks' size, which foliostat's loader gives every CPU (struct fs_cpu) once loaded. */
 static int configure_cpus(struct irqcheck_bpf *skel, __u64 stack_size)
 {
 	int nr_cpus = libbpf_num_possible_cpus(), err;
@@ -42,10 +42,8 @@ static int configure_cpus(struct irqcheck_bpf *skel, __u64 stack_size)
 
 	if (!values || nr_cpus < 0)
 		return -1;
-	for (int i = 0; i < nr_cpus; i++) {
+	for (int i = 0; i < nr_cpus; i++)
 		values[i].stack_size = stack_size;
-		values[i].use_records = 1;
-	}
 	err = bpf_map__update_elem(skel->maps.fs_cpus, &zero, sizeof(zero), values,
 				   nr_cpus * sizeof(*values), 0);
 	free(values);
@@ -65,6 +63,8 @@ int main(int argc, char **argv)
 	}
 	bpf_object__for_each_program(prog, skel->obj)
 	    bpf_program__set_autoload(prog, under_test(bpf_program__name(prog)));
+	/* Records in use, as foliostat's loader sets them before load (maps.bpf.h). */
+	skel->rodata->fs_use_records = 1;
 	if (irqcheck_bpf__load(skel) ||
 	    configure_cpus(skel, argc > 2 ? strtoull(argv[2], NULL, 0) : 16384))
 		goto fail;

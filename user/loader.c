@@ -490,8 +490,9 @@ static void measure_stack(struct loader *loader, const struct kernel_facts *fact
 	}
 }
 
-/* Give every CPU's state its settings (struct fs_cpu): before any program that reads them is
- * attached, and before any writes to it, since the whole value is replaced. */
+/* Give every CPU's state the stacks' size (struct fs_cpu), measured once programs run: before
+ * any program that reads it is attached, and before any writes to it, since the whole value is
+ * replaced. */
 static int configure_cpus(struct loader *loader)
 {
 	int nr_cpus = libbpf_num_possible_cpus();
@@ -504,13 +505,8 @@ static int configure_cpus(struct loader *loader)
 	values = calloc(nr_cpus, sizeof(*values));
 	if (!values)
 		return -ENOMEM;
-	for (int i = 0; i < nr_cpus; i++) {
+	for (int i = 0; i < nr_cpus; i++)
 		values[i].stack_size = loader->facts.stack_size;
-		values[i].use_records = loader->facts.attribution == ATTRIBUTION_RECORDS;
-		values[i].preemptible = loader->facts.preemptible;
-		values[i].select_followed = loader->following;
-		values[i].select_cgroups = loader->nr_cgroups;
-	}
 	err = bpf_map__update_elem(loader->skel->maps.fs_cpus, &zero, sizeof(zero), values,
 				   nr_cpus * sizeof(*values), 0);
 	free(values);
@@ -640,6 +636,14 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	choose_fault_source(loader);
 	choose_attribution(loader, facts, refused[PROBE_SWITCH][0] != '\0');
 	skel = loader->skel;
+	/* The settings the verifier prunes by (maps.bpf.h), read-only once loaded; each load
+	 * attempt opens anew, so a refused sched_switch turns records off in the next. */
+	skel->rodata->fs_use_records = loader->facts.attribution == ATTRIBUTION_RECORDS;
+	skel->rodata->fs_preemptible = facts->preemptible;
+	skel->rodata->fs_select_followed = loader->following;
+	skel->rodata->fs_nr_select_cgroups = loader->nr_cgroups;
+	memcpy(skel->rodata->fs_select_cgroups, opts->cgroup_refs,
+	       sizeof(opts->cgroup_refs[0]) * opts->nr_cgroups);
 	loader->facts.task_capacity = (__u32)opts->max_tasks;
 	loader->facts.proc_capacity = proc_capacity_for(opts->max_tasks);
 	size_table(skel->maps.fs_tasks, skel->maps.fs_tasks_index, skel->maps.fs_tasks_free,
@@ -747,9 +751,6 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	btf__free(vmlinux);
 	if (load_what_loads(loader, opts, &facts, err, err_len))
 		goto fail;
-	/* The cgroups to select, before any program that reads them is attached. */
-	memcpy(loader->skel->bss->fs_select_cgroups, opts->cgroup_refs,
-	       sizeof(opts->cgroup_refs[0]) * opts->nr_cgroups);
 	loader->migrate_large_split =
 	    strcmp(bpf_program__name(loader->programs[PROBE_MIGRATE]), "fs_migrate_pages") == 0;
 	/* Every index free before any program can want one. */

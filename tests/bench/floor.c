@@ -2,7 +2,8 @@
 /*
  * floor: load and attach floor.bpf.c's counting programs (those whose tracepoint this kernel
  * has, and those of perf's software events on every CPU), print "floor: attached N" on stderr,
- * and hold them until SIGINT or SIGTERM.
+ * and hold them until SIGINT or SIGTERM. Built a second time as `empty` (TRACER "empty"), with
+ * the skeleton of the same programs' empty bodies (FS_DISPATCH_ONLY in floor.bpf.c).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,10 @@
 #include <bpf/libbpf.h>
 
 #include "floor.skel.h"
+
+#ifndef TRACER
+#define TRACER "floor"
+#endif
 
 static volatile sig_atomic_t done;
 
@@ -53,7 +58,7 @@ int main(void)
 	char name[128];
 
 	if (!vmlinux || !skel) {
-		perror("floor: failed to open");
+		perror(TRACER ": failed to open");
 		return 1;
 	}
 	bpf_object__for_each_program(prog, skel->obj)
@@ -66,7 +71,7 @@ int main(void)
 			bpf_program__set_autoload(prog, false);
 	}
 	if (floor_bpf__load(skel)) {
-		perror("floor: failed to load");
+		perror(TRACER ": failed to load");
 		return 1;
 	}
 	bpf_object__for_each_program(prog, skel->obj)
@@ -82,7 +87,7 @@ int main(void)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	fprintf(stderr, "floor: attached %d\n", attached);
+	fprintf(stderr, TRACER ": attached %d\n", attached);
 	while (!done)
 		pause();
 	return 0;
