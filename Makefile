@@ -94,7 +94,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean check unit-tests install uninstall vmlinux bench vmtest vmtest-suite
+.PHONY: all clean check unit-tests docs install uninstall vmlinux bench vmtest vmtest-suite
 
 all: $(BINARY) $(OUTPUT)/workload
 
@@ -218,6 +218,16 @@ vmtest-suite: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqche
 	$(Q)scripts/vmtest-suite.sh $(NAME)
 
 unit-tests: $(OUTPUT)/unit-tests
+
+# The man page's generated parts, from the figure registry (user/figures.c): `make docs` writes
+# them; tests/integration_docs.sh checks the checked-in page is what it writes.
+$(OUTPUT)/gen-docs: scripts/gen-docs.c $(USER_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(PKG_LIBS) -lm -o $@
+
+docs: $(OUTPUT)/gen-docs
+	$(Q)$(OUTPUT)/gen-docs man/foliostat.8 >$(OUTPUT)/foliostat.8.new
+	$(Q)mv $(OUTPUT)/foliostat.8.new man/foliostat.8
 
 check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1

@@ -17,6 +17,7 @@
 #include "array.h"
 #include "cgroup_labels.h"
 #include "cgroup_names.h"
+#include "figures.h"
 #include "process_start.h"
 #include "sanitize.h"
 
@@ -173,10 +174,6 @@ static void sample_real(struct expo *x, const char *name, const char *labels, do
 		emit(x->e, "%s %.9g\n", name, value);
 }
 
-/* Per-group metrics come in two names: foliostat_X for the groups, foliostat_system_X for the
- * system; `field` reads one figure of a group's counters. */
-typedef __u64 (*figure_fn)(const struct expo *x, const struct fs_totals *c, int a, int b);
-
 /* One family over the groups (or the system only) for every (a, b) with a label each. */
 struct figure_labels {
 	const char *name_a; /* label of the first index, or NULL */
@@ -227,12 +224,14 @@ static void figure_extras(const struct figure_labels *l, struct figure_extras *o
 }
 
 static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
-			   figure_fn figure, const struct figure_extras *extras)
+			   const struct figure *f, const struct figure_extras *extras)
 {
+	long page_size = x->r->host->page_size;
+
 	for (int a = 0; a < extras->nr_a; a++) {
 		for (int b = 0; b < extras->nr_b; b++) {
 			const char *extra = extras->text[a * extras->nr_b + b];
-			__u64 v = figure(x, g->counters, a, b);
+			__u64 v = f->value(g->counters, a, b, page_size);
 
 			if ((!v && !g->always) || (extras->labelled && !extra[0]))
 				continue;
@@ -241,25 +240,25 @@ static void figure_samples(struct expo *x, const char *metric, const struct expo
 	}
 }
 
-/* The family for the groups and the one for the system. */
-static void group_and_system(struct expo *x, const char *name, const char *help, figure_fn figure,
-			     const struct figure_labels *l, bool measured)
+/* A registry figure's family for the groups, foliostat_X, and the one for the system,
+ * foliostat_system_X; none at all where it is not measured (not measured is not zero). */
+static void group_and_system(struct expo *x, const struct figure *f, const struct figure_labels *l)
 {
 	char metric[128];
 
 	static struct figure_extras extras; /* 8 KiB: not on the stack */
 
-	if (!measured)
-		return; /* not measured is not zero: no series at all */
+	if (!figure_measured(f, x->r->probes, x->r->mglru))
+		return;
 	figure_extras(l, &extras);
-	snprintf(metric, sizeof(metric), "foliostat_%s", name);
-	family(x, metric, "counter", help);
+	snprintf(metric, sizeof(metric), "foliostat_%s", f->metric);
+	family(x, metric, "counter", f->help);
 	for (size_t i = 0; i < x->nr_groups; i++)
 		if (x->groups[i].counters)
-			figure_samples(x, metric, &x->groups[i], figure, &extras);
-	snprintf(metric, sizeof(metric), "foliostat_system_%s", name);
-	family(x, metric, "counter", help);
-	figure_samples(x, metric, x->system, figure, &extras);
+			figure_samples(x, metric, &x->groups[i], f, &extras);
+	snprintf(metric, sizeof(metric), "foliostat_system_%s", f->metric);
+	family(x, metric, "counter", f->help);
+	figure_samples(x, metric, x->system, f, &extras);
 }
 
 static const char *order_names[FS_NR_ORDERS] = {"0", "1", "2",	"3",  "4",  "5",  "6",	"7",
@@ -272,136 +271,6 @@ static const char *const mode_names[FS_NR_FAULT_MODES] = {"user", "kernel"};
 static const char *const access_names[FS_NR_FAULT_ACCESSES] = {"read", "write", "exec"};
 static const char *const cause_names[FS_NR_FAULT_CAUSES] = {"not_present", "protection"};
 
-static __u64 folios_allocated(const struct expo *x, const struct fs_totals *c, int order, int kind)
-{
-	(void)x;
-	return c->folios[kind ? FS_FOLIO_ALLOC_KERNEL : FS_FOLIO_ALLOC_MOVABLE][order];
-}
-
-static __u64 allocations_failed(const struct expo *x, const struct fs_totals *c, int order, int b)
-{
-	(void)x, (void)b;
-	return c->folios[FS_FOLIO_ALLOC_FAILED][order];
-}
-
-static __u64 folios_discarded(const struct expo *x, const struct fs_totals *c, int order, int b)
-{
-	(void)x, (void)b;
-	return c->folios[FS_FOLIO_DISCARDED][order];
-}
-
-static __u64 thp_fault_alloc(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->thp_fault_alloc;
-}
-
-static __u64 bytes_of(const struct expo *x, const __u64 *hist)
-{
-	return hist_pages(hist) * (__u64)x->r->host->page_size;
-}
-
-static __u64 allocated_bytes(const struct expo *x, const struct fs_totals *c, int kind, int b)
-{
-	(void)b;
-	return bytes_of(x, c->folios[kind ? FS_FOLIO_ALLOC_KERNEL : FS_FOLIO_ALLOC_MOVABLE]);
-}
-
-static __u64 pagecache_folios(const struct expo *x, const struct fs_totals *c, int order, int b)
-{
-	(void)x, (void)b;
-	return c->folios[FS_FOLIO_PAGECACHE][order];
-}
-
-static __u64 pagecache_bytes(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)a, (void)b;
-	return bytes_of(x, c->folios[FS_FOLIO_PAGECACHE]);
-}
-
-/* Faults by kind: a = mode * accesses + access, b = cause. */
-static __u64 fault_kind(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x;
-	return c->fault_kinds[a * FS_NR_FAULT_CAUSES + b];
-}
-
-/* Faults by mode only (perf's event: no access or cause). */
-static __u64 fault_mode(const struct expo *x, const struct fs_totals *c, int mode, int b)
-{
-	(void)x, (void)b;
-	return fault_count(c, mode ? FS_FAULT_KERNEL : FS_FAULT_USER);
-}
-
-static __u64 file_faults(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->file_faults;
-}
-
-static __u64 major_faults(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->major_faults;
-}
-
-static __u64 minor_faults(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->minor_faults;
-}
-
-static __u64 tlb_flushes(const struct expo *x, const struct fs_totals *c, int reason, int b)
-{
-	(void)x, (void)b;
-	return c->tlb_flushes[reason];
-}
-
-static __u64 tlb_pages(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->tlb_pages;
-}
-
-static __u64 tlb_full(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->tlb_full;
-}
-
-static __u64 lru_folios(const struct expo *x, const struct fs_totals *c, int list, int b)
-{
-	(void)x, (void)b;
-	return c->lru_insert[list][FS_FOLIOS];
-}
-
-static __u64 lru_pages(const struct expo *x, const struct fs_totals *c, int list, int b)
-{
-	(void)x, (void)b;
-	return c->lru_insert[list][FS_PAGES];
-}
-
-static __u64 activated_folios(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->lru_activate[FS_FOLIOS];
-}
-
-static __u64 activated_pages(const struct expo *x, const struct fs_totals *c, int a, int b)
-{
-	(void)x, (void)a, (void)b;
-	return c->lru_activate[FS_PAGES];
-}
-
-static __u64 migrate(const struct expo *x, const struct fs_totals *c, int counter, int b)
-{
-	(void)b;
-	if (counter == FS_MIGRATE_LARGE_FOLIO_SPLIT &&
-	    !x->r->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT])
-		return 0;
-	return c->migrate[counter];
-}
-
 /* Labels a kernel enum's names give, NULL for values it does not name (skipped). */
 static void known_names(const char (*names)[FS_ENUM_NAME_LEN], const bool *known, int nr,
 			const char **out)
@@ -410,117 +279,66 @@ static void known_names(const char (*names)[FS_ENUM_NAME_LEN], const bool *known
 		out[i] = !known || known[i] ? names[i] : NULL;
 }
 
-static void thread_metrics(struct expo *x)
-{
-	const struct fs_report *r = x->r;
+/* The label values of every dimension of the registry, for this report. */
+struct dim_values {
+	const char *const *values[NR_FIGURE_DIMS];
+	const char *const *values2[NR_FIGURE_DIMS]; /* DIM_FAULT_MODE_ACCESS's access */
 	const char *tlb[FS_NR_TLB_REASONS], *lru[FS_NR_LRU_LISTS];
 	const char *kind_mode[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
 	const char *kind_access[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
-	bool by_kind = r->faults_measured[FS_FAULT_READ];
+	const char *migrate[FS_NR_MIGRATE_COUNTERS];
+};
 
-	group_and_system(x, "folios_allocated_total", "Folios allocated, by order and kind.",
-			 folios_allocated,
-			 &(struct figure_labels){"order", order_names, FS_NR_ORDERS, "kind",
-						 folio_kind_names, 2, NULL, NULL},
-			 true);
-	group_and_system(
-	    x, "allocated_bytes_total", "Bytes of the folios allocated, by kind.", allocated_bytes,
-	    &(struct figure_labels){"kind", folio_kind_names, 2, NULL, NULL, 0, NULL, NULL}, true);
-	group_and_system(
-	    x, "pagecache_folios_added_total", "Folios added to the page cache, by order.",
-	    pagecache_folios,
-	    &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0, NULL, NULL},
-	    r->measured[HIST_PAGECACHE]);
-	group_and_system(x, "pagecache_added_bytes_total",
-			 "Bytes of the folios added to the page cache.", pagecache_bytes,
-			 &(struct figure_labels){0}, r->measured[HIST_PAGECACHE]);
-	group_and_system(
-	    x, "folio_allocations_failed_total",
-	    "Movable allocations that got no folio (a THP, mTHP or large page-cache "
-	    "folio that fell back to a smaller order), by order.",
-	    allocations_failed,
-	    &(struct figure_labels){"order", order_names, FS_NR_ORDERS, NULL, NULL, 0, NULL, NULL},
-	    r->measured[HIST_ALLOC_FAILED]);
-	group_and_system(
-	    x, "folios_discarded_total",
-	    "Movable large folios their allocating thread freed before they reached an "
-	    "LRU list (memory cgroup charge refused, or a race lost), by order.",
-	    folios_discarded,
-	    &(struct figure_labels){"order", large_order_names, FS_NR_ORDERS, NULL, NULL, 0, NULL,
-				    NULL},
-	    r->measured[HIST_DISCARDED]);
-	group_and_system(x, "thp_fault_alloc_total",
-			 "THP faults that got a huge page (the memory cgroup's THP_FAULT_ALLOC).",
-			 thp_fault_alloc, &(struct figure_labels){0}, r->thp_fault_alloc_measured);
+static void dim_values(const struct fs_report *r, struct dim_values *d)
+{
 	/* A fault kind's first index has two labels: its mode and its access. */
 	for (int m = 0; m < FS_NR_FAULT_MODES; m++) {
 		for (int a = 0; a < FS_NR_FAULT_ACCESSES; a++) {
-			kind_mode[m * FS_NR_FAULT_ACCESSES + a] = mode_names[m];
-			kind_access[m * FS_NR_FAULT_ACCESSES + a] = access_names[a];
+			d->kind_mode[m * FS_NR_FAULT_ACCESSES + a] = mode_names[m];
+			d->kind_access[m * FS_NR_FAULT_ACCESSES + a] = access_names[a];
 		}
 	}
-	if (by_kind)
-		group_and_system(
-		    x, "page_faults_total", "Page faults, by mode, access and cause.", fault_kind,
-		    &(struct figure_labels){"mode", kind_mode,
-					    FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES, "cause",
-					    cause_names, FS_NR_FAULT_CAUSES, "access", kind_access},
-		    true);
-	else
-		group_and_system(
-		    x, "page_faults_total",
-		    "Page faults, by mode (access and cause not known here).", fault_mode,
-		    &(struct figure_labels){"mode", mode_names, 2, NULL, NULL, 0, NULL, NULL},
-		    r->faults_measured[FS_FAULT_USER]);
-	group_and_system(x, "file_faults_total", "Page faults served through the page cache.",
-			 file_faults, &(struct figure_labels){0},
-			 r->faults_measured[FS_FAULT_FILE]);
-	/* Completed faults as getrusage() counts them: a fault retried, or one a signal ended,
-	 * is one page_faults_total but no major or minor fault, so these are families apart. */
-	group_and_system(x, "major_faults_total",
-			 "Page faults that waited for I/O, as the kernel accounts them to the task "
-			 "(getrusage's majflt).",
-			 major_faults, &(struct figure_labels){0},
-			 r->faults_measured[FS_FAULT_MAJOR]);
-	group_and_system(
-	    x, "minor_faults_total",
-	    "Page faults completed without I/O, as the kernel accounts them to the task "
-	    "(getrusage's minflt).",
-	    minor_faults, &(struct figure_labels){0}, r->faults_measured[FS_FAULT_MINOR]);
-	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, tlb);
-	group_and_system(
-	    x, "tlb_flushes_total",
-	    "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, "
-	    "remote_shootdown: suffered).",
-	    tlb_flushes,
-	    &(struct figure_labels){"reason", tlb, FS_NR_TLB_REASONS, NULL, NULL, 0, NULL, NULL},
-	    r->tlb_measured);
-	group_and_system(x, "tlb_flushed_pages_total", "Pages of ranged TLB flushes.", tlb_pages,
-			 &(struct figure_labels){0}, r->tlb_measured);
-	group_and_system(x, "tlb_full_flushes_total", "Whole-TLB flushes.", tlb_full,
-			 &(struct figure_labels){0}, r->tlb_measured);
-	known_names(r->lru_names, r->lru_known, FS_NR_LRU_LISTS, lru);
-	group_and_system(
-	    x, "lru_inserted_folios_total", "Folios added to an LRU list, by list.", lru_folios,
-	    &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0, NULL, NULL},
-	    r->lru_insert_measured);
-	group_and_system(
-	    x, "lru_inserted_pages_total", "Pages of the folios added to an LRU list, by list.",
-	    lru_pages,
-	    &(struct figure_labels){"list", lru, FS_NR_LRU_LISTS, NULL, NULL, 0, NULL, NULL},
-	    r->lru_insert_measured);
-	group_and_system(x, "lru_activated_folios_total", "Folios activated on the LRU.",
-			 activated_folios, &(struct figure_labels){0},
-			 r->lru_activate_measured && !r->mglru);
-	group_and_system(x, "lru_activated_pages_total", "Pages of the folios activated.",
-			 activated_pages, &(struct figure_labels){0},
-			 r->lru_activate_measured && !r->mglru);
-	group_and_system(x, "migrate_total",
-			 "Page migration: pages, or folios for the thp_ and large_folio_ counters.",
-			 migrate,
-			 &(struct figure_labels){"counter", migrate_names, FS_NR_MIGRATE_COUNTERS,
-						 NULL, NULL, 0, NULL, NULL},
-			 r->migrate_measured[FS_MIGRATE_SUCCEEDED]);
+	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, d->tlb);
+	known_names(r->lru_names, r->lru_known, FS_NR_LRU_LISTS, d->lru);
+	d->values[DIM_ORDER] = order_names;
+	d->values[DIM_LARGE_ORDER] = large_order_names;
+	d->values[DIM_FOLIO_KIND] = folio_kind_names;
+	d->values[DIM_FAULT_MODE] = mode_names;
+	d->values[DIM_FAULT_MODE_ACCESS] = d->kind_mode;
+	d->values2[DIM_FAULT_MODE_ACCESS] = d->kind_access;
+	d->values[DIM_FAULT_CAUSE] = cause_names;
+	d->values[DIM_TLB_REASON] = d->tlb;
+	d->values[DIM_LRU_LIST] = d->lru;
+	/* A counter the kernel does not report (large_folio_split on 6.1) has no series: not
+	 * measured is not zero. */
+	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
+		d->migrate[m] = r->migrate_measured[m] ? migrate_names[m] : NULL;
+	d->values[DIM_MIGRATE_COUNTER] = d->migrate;
+}
+
+/* Every figure of the registry (figures.c), in its order. */
+static void thread_metrics(struct expo *x)
+{
+	static struct dim_values d;
+
+	dim_values(x->r, &d);
+	for (int i = 0; i < nr_group_figures; i++) {
+		const struct figure *f = &group_figures[i];
+		const struct figure_dim_info *a = &figure_dims[f->dim_a],
+					     *b = &figure_dims[f->dim_b];
+		struct figure_labels l = {
+		    .name_a = a->label,
+		    .values_a = d.values[f->dim_a],
+		    .nr_a = f->dim_a ? a->size : 0,
+		    .name_b = b->label,
+		    .values_b = d.values[f->dim_b],
+		    .nr_b = f->dim_b ? b->size : 0,
+		    .name_a2 = a->label2,
+		    .values_a2 = d.values2[f->dim_a],
+		};
+
+		group_and_system(x, f, &l);
+	}
 }
 
 /* Collapse outcomes: of the groups, of the untracked and unattributed, and of the system. */
@@ -698,6 +516,11 @@ static void compaction_by_order_metrics(struct expo *x)
 		family(x, metric, "counter", families[f].help);
 		compaction_orders(x, metric, "", sys, families[f].seconds, true);
 	}
+}
+
+static __u64 bytes_of(const struct expo *x, const __u64 *hist)
+{
+	return hist_pages(hist) * (__u64)x->r->host->page_size;
 }
 
 /* The system-only figures: frees, the kernel's own THP counters, reclaim's scanning. */

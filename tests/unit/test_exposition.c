@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The exposition's form: families, labels as the formats want them, OpenMetrics when asked. */
+#include <stdarg.h>
+
 #include "exposition.h"
+#include "loader.h"
 #include "sanitize.h"
 #include "unit.h"
 
@@ -21,6 +24,23 @@ static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = {"failed", "succe
 static bool known[FS_NR_LRU_LISTS > FS_NR_TLB_REASONS ? FS_NR_LRU_LISTS : FS_NR_TLB_REASONS] = {
     true};
 
+/* The probe states of a report: the probes listed (up to NR_PROBES, which ends the list)
+ * attached, the others not; the exposition derives which figures are measured from them
+ * (figures.h). Only the first is named, for the tests that give nr_probes 1. */
+static struct probe_status *attach(struct probe_status probes[NR_PROBES], ...)
+{
+	va_list ap;
+	int p;
+
+	memset(probes, 0, NR_PROBES * sizeof(*probes));
+	probes[0].name = "kmem:mm_page_alloc";
+	va_start(ap, probes);
+	while ((p = va_arg(ap, int)) != NR_PROBES)
+		probes[p].attached = true;
+	va_end(ap);
+	return probes;
+}
+
 static const char *comm_path(__u64 cgroup, void *ctx)
 {
 	(void)cgroup, (void)ctx;
@@ -31,9 +51,9 @@ static const char *comm_path(__u64 cgroup, void *ctx)
 static bool labels_are_escaped_and_families_named(void)
 {
 	struct host_info host = {.page_size = 4096};
-	struct probe_status probes[1] = {{.name = "kmem:mm_page_alloc", .attached = true}};
+	struct probe_status probes[NR_PROBES];
 	struct fs_report r = {.host = &host,
-			      .probes = probes,
+			      .probes = attach(probes, PROBE_PAGE_ALLOC, NR_PROBES),
 			      .nr_probes = 1,
 			      .scan_names = (const char(*)[FS_ENUM_NAME_LEN])scan_names,
 			      .tlb_names = (const char(*)[FS_ENUM_NAME_LEN])tlb_names,
@@ -50,7 +70,6 @@ static bool labels_are_escaped_and_families_named(void)
 	struct series_store s;
 	bool ok;
 
-	r.measured[HIST_ALLOC] = true;
 	row.counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 3;
 	system.total = row.counters;
 	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
@@ -81,6 +100,7 @@ static bool labels_are_escaped_and_families_named(void)
 static bool fault_outcomes_and_compaction_by_order(void)
 {
 	struct host_info host = {.page_size = 4096};
+	struct probe_status probes[NR_PROBES];
 	struct fs_report r = {.host = &host};
 	struct fs_options opts = {.by = FS_BY_COMM, .max_series = 10};
 	struct process_row row = {.tgid = 7, .comm = "app", .events = 9};
@@ -93,10 +113,11 @@ static bool fault_outcomes_and_compaction_by_order(void)
 	struct series_store s;
 	bool ok;
 
-	r.measured[HIST_ALLOC_FAILED] = true;
-	r.measured[HIST_DISCARDED] = true;
-	r.faults_measured[FS_FAULT_MAJOR] = true;
-	r.faults_measured[FS_FAULT_MINOR] = true;
+	/* (a discard is a free before an LRU insertion: both probes are needed) */
+	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT,
+			  PROBE_FAULT_MAJOR, PROBE_FAULT_MINOR, NR_PROBES);
+	r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names;
+	r.lru_known = known;
 	r.compaction_by_order_measured = true;
 	row.counters.major_faults = 2;
 	row.counters.minor_faults = 40;
@@ -136,7 +157,8 @@ static bool fault_outcomes_and_compaction_by_order(void)
 				     "{order=\"9\"} 1.5\n") &&
 	     /* a kernel without memcg:count_memcg_events (6.1): not measured, not zero */
 	     ASSERT_TRUE(!strstr(e.text, "thp_fault_alloc_total"));
-	r.thp_fault_alloc_measured = true;
+	attach(probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT, PROBE_FAULT_MAJOR,
+	       PROBE_FAULT_MINOR, PROBE_MEMCG_EVENTS, NR_PROBES);
 	r.compaction_by_order_measured = false;
 	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
 	     ASSERT_CONTAINS(e.text, "foliostat_thp_fault_alloc_total{comm=\"app\"} 3\n") &&
@@ -196,6 +218,7 @@ static bool samples_well_formed(const char *text)
 static bool long_and_hostile_cgroup_labels_stay_whole(void)
 {
 	struct host_info host = {.page_size = 4096};
+	struct probe_status probes[NR_PROBES];
 	struct fs_report r = {.host = &host};
 	struct fs_options opts = {.by = FS_BY_CGROUP, .max_series = 10};
 	struct process_row rows_[3] = {{.tgid = 1, .cgroup = 0, .events = 3},
@@ -217,8 +240,8 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 			long_paths[p][slash] = '/';
 		long_paths[p][4094] = (char)('0' + p);
 	}
-	r.faults_measured[FS_FAULT_MINOR] = true;
-	r.faults_measured[FS_FAULT_READ] = true;
+	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, PROBE_FAULT_USER,
+			  PROBE_FAULT_KERNEL, NR_PROBES);
 	r.stall_measured[FS_STALL_COMPACTION] = true;
 	system.total.fault_kinds[(1 * FS_NR_FAULT_ACCESSES + 2) * FS_NR_FAULT_CAUSES + 1] = 5;
 	for (int i = 0; i < 3; i++) {
@@ -243,7 +266,8 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 	second = first ? strstr(first + 1, "foliostat_minor_faults_total{cgroup=\"/ddd") : NULL;
 	ok = ok && ASSERT_TRUE(first && second) &&
 	     ASSERT_TRUE(strchr(first, '}') - first == (long)strlen("foliostat_minor_faults_total{"
-								  "cgroup=\"") + LABEL_VALUE_MAX + 1) &&
+								    "cgroup=\"") +
+							   LABEL_VALUE_MAX + 1) &&
 	     ASSERT_TRUE(memcmp(first, second, strchr(first, '~') - first) == 0) &&
 	     ASSERT_TRUE(memcmp(first, second, strchr(first, '}') - first) != 0);
 	exposition_free(&e);
@@ -257,6 +281,7 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 static bool a_reused_pid_has_a_series_of_its_own(void)
 {
 	struct host_info host = {.page_size = 4096};
+	struct probe_status probes[NR_PROBES];
 	struct fs_report r = {.host = &host};
 	struct fs_options opts = {.by = FS_BY_PROCESS, .max_series = 10};
 	struct process_row rows_a[2] = {
@@ -271,7 +296,7 @@ static bool a_reused_pid_has_a_series_of_its_own(void)
 	struct series_store s;
 	bool ok;
 
-	r.faults_measured[FS_FAULT_MINOR] = true;
+	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
 	rows_a[0].counters.minor_faults = 5;
 	rows_a[1].counters.minor_faults = 7;
 	system.total.minor_faults = 12;

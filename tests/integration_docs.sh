@@ -1,0 +1,22 @@
+# shellcheck shell=bash
+# The documentation that the figure registry (user/figures.c) generates: the checked-in copies
+# must be what `make docs` writes from the registry, so that a figure's name, labels or meaning
+# changed in one place is changed everywhere.
+
+# foliostat(8)'s generated parts (between `.\" generated: NAME` and `.\" end of generated:
+# NAME`) are what build/gen-docs makes of the registry now.
+test_docs_man_page_generated_parts_are_current() {
+	make -s build/gen-docs >/dev/null || fail "cannot build build/gen-docs"
+	local parts
+	parts=$(grep -c '^\.\\" generated: ' man/foliostat.8) || fail "no generated part in foliostat(8)"
+	assert_between "$parts" 1 100 "generated parts of foliostat(8)"
+	build/gen-docs man/foliostat.8 >"$T/man" || fail "gen-docs failed"
+	diff -u man/foliostat.8 "$T/man" >"$T/diff" ||
+		fail "foliostat(8) differs from what the registry generates (run make docs): $(head -40 "$T/diff")"
+	echo "ok: $parts generated parts of foliostat(8) as the registry makes them"
+	# Each generated family is one the exporter's registry names: every .B line inside.
+	local families
+	families=$(awk '/^\.\\" generated: per-group families/,/^\.\\" end of generated/' man/foliostat.8 |
+		grep -c '^\.B foliostat_') || fail "no family in the generated list"
+	assert_between "$families" 10 1000 "families in the generated per-group list"
+}
