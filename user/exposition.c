@@ -231,7 +231,7 @@ static void figure_samples(struct expo *x, const char *metric, const struct expo
 	for (int a = 0; a < extras->nr_a; a++) {
 		for (int b = 0; b < extras->nr_b; b++) {
 			const char *extra = extras->text[a * extras->nr_b + b];
-			__u64 v = f->value(g->counters, a, b, page_size);
+			__u64 v = figure_value(f, g->counters, a, b, page_size);
 
 			if ((!v && !g->always) || (extras->labelled && !extra[0]))
 				continue;

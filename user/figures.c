@@ -2,6 +2,8 @@
 /* The figure registry (see figures.h): the rows, and what they derive. */
 #include "figures.h"
 
+#include <stddef.h>
+
 #include "report.h"
 
 const struct figure_dim_info figure_dims[NR_FIGURE_DIMS] = {
@@ -23,22 +25,10 @@ static const __u64 *alloc_hist(const struct fs_totals *c, int kind)
 	return c->folios[kind ? FS_FOLIO_ALLOC_KERNEL : FS_FOLIO_ALLOC_MOVABLE];
 }
 
-static __u64 folios_allocated(const struct fs_totals *c, int order, int kind, long page_size)
-{
-	(void)page_size;
-	return alloc_hist(c, kind)[order];
-}
-
 static __u64 allocated_bytes(const struct fs_totals *c, int kind, int b, long page_size)
 {
 	(void)b;
 	return hist_pages(alloc_hist(c, kind)) * (__u64)page_size;
-}
-
-static __u64 pagecache_folios(const struct fs_totals *c, int order, int b, long page_size)
-{
-	(void)b, (void)page_size;
-	return c->folios[FS_FOLIO_PAGECACHE][order];
 }
 
 static __u64 pagecache_bytes(const struct fs_totals *c, int a, int b, long page_size)
@@ -47,127 +37,44 @@ static __u64 pagecache_bytes(const struct fs_totals *c, int a, int b, long page_
 	return hist_pages(c->folios[FS_FOLIO_PAGECACHE]) * (__u64)page_size;
 }
 
-static __u64 allocations_failed(const struct fs_totals *c, int order, int b, long page_size)
-{
-	(void)b, (void)page_size;
-	return c->folios[FS_FOLIO_ALLOC_FAILED][order];
-}
-
-static __u64 folios_discarded(const struct fs_totals *c, int order, int b, long page_size)
-{
-	(void)b, (void)page_size;
-	return c->folios[FS_FOLIO_DISCARDED][order];
-}
-
-static __u64 thp_fault_alloc(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->thp_fault_alloc;
-}
-
-/* a = mode * accesses + access, b = cause: the BPF side's fault kinds (FS_FAULT_KIND). */
-static __u64 fault_kind(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)page_size;
-	return c->fault_kinds[a * FS_NR_FAULT_CAUSES + b];
-}
-
 static __u64 fault_mode(const struct fs_totals *c, int mode, int b, long page_size)
 {
 	(void)b, (void)page_size;
 	return fault_count(c, mode ? FS_FAULT_KERNEL : FS_FAULT_USER);
 }
 
-static __u64 file_faults(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->file_faults;
-}
-
-static __u64 major_faults(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->major_faults;
-}
-
-static __u64 minor_faults(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->minor_faults;
-}
-
-static __u64 tlb_flushes(const struct fs_totals *c, int reason, int b, long page_size)
-{
-	(void)b, (void)page_size;
-	return c->tlb_flushes[reason];
-}
-
-static __u64 tlb_pages(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->tlb_pages;
-}
-
-static __u64 tlb_full(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->tlb_full;
-}
-
-static __u64 lru_folios(const struct fs_totals *c, int list, int b, long page_size)
-{
-	(void)b, (void)page_size;
-	return c->lru_insert[list][FS_FOLIOS];
-}
-
-static __u64 lru_pages(const struct fs_totals *c, int list, int b, long page_size)
-{
-	(void)b, (void)page_size;
-	return c->lru_insert[list][FS_PAGES];
-}
-
-static __u64 activated_folios(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->lru_activate[FS_FOLIOS];
-}
-
-static __u64 activated_pages(const struct fs_totals *c, int a, int b, long page_size)
-{
-	(void)a, (void)b, (void)page_size;
-	return c->lru_activate[FS_PAGES];
-}
-
-static __u64 migrate(const struct fs_totals *c, int counter, int b, long page_size)
-{
-	(void)b, (void)page_size;
-	return c->migrate[counter];
-}
-
 /* A probe in a row's lists (0 ends a list). */
 #define P(probe) ((probe) + 1)
+/* The word index of a field of struct fs_totals, and strides in words. */
+#define WORD(field) (offsetof(struct fs_totals, field) / sizeof(__u64))
+#define AT(field, stride_a, stride_b) WORD(field), (stride_a), (stride_b)
+_Static_assert(FS_FOLIO_ALLOC_KERNEL == FS_FOLIO_ALLOC_MOVABLE + 1,
+	       "kind (movable, kernel) is one histogram's stride from the movable one");
 
 /* clang-format off */
 const struct figure group_figures[] = {
     {"folios_allocated_total", "Folios allocated, by order and kind.",
      "Folios allocated (kmem:mm_page_alloc), by order and kind: movable (user memory, page "
      "cache) or kernel.",
-     DIM_ORDER, DIM_FOLIO_KIND, folios_allocated, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS},
+     DIM_ORDER, DIM_FOLIO_KIND, NULL, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS,
+     AT(folios[FS_FOLIO_ALLOC_MOVABLE][0], 1, FS_NR_ORDERS)},
     {"allocated_bytes_total", "Bytes of the folios allocated, by kind.", "Their bytes.",
-     DIM_FOLIO_KIND, DIM_NONE, allocated_bytes, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS},
+     DIM_FOLIO_KIND, DIM_NONE, allocated_bytes, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS, 0, 0, 0},
     {"pagecache_folios_added_total", "Folios added to the page cache, by order.",
      "Folios added to the page cache, by order.",
-     DIM_ORDER, DIM_NONE, pagecache_folios, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS},
+     DIM_ORDER, DIM_NONE, NULL, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS,
+     AT(folios[FS_FOLIO_PAGECACHE][0], 1, 0)},
     {"pagecache_added_bytes_total", "Bytes of the folios added to the page cache.",
      "Their bytes.",
-     DIM_NONE, DIM_NONE, pagecache_bytes, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS},
+     DIM_NONE, DIM_NONE, pagecache_bytes, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS, 0, 0, 0},
     {"folio_allocations_failed_total",
      "Movable allocations that got no folio (a THP, mTHP or large page-cache folio that fell "
      "back to a smaller order), by order.",
      "Movable allocations that got no folio (kmem:mm_page_alloc with no page), by the order "
      "asked for: a THP or mTHP fault, or a large page\\-cache folio, that had to fall back to a "
      "smaller order (each order tried is one).",
-     DIM_ORDER, DIM_NONE, allocations_failed, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS},
+     DIM_ORDER, DIM_NONE, NULL, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS,
+     AT(folios[FS_FOLIO_ALLOC_FAILED][0], 1, 0)},
     {"folios_discarded_total",
      "Movable large folios their allocating thread freed before they reached an LRU list "
      "(memory cgroup charge refused, or a race lost), by order.",
@@ -175,26 +82,30 @@ const struct figure group_figures[] = {
      "list: the memory cgroup refused the charge, or another thread mapped the range (or added "
      "the page\\-cache index) first. They are also in foliostat_folios_allocated_total. Absent "
      "without kmem:mm_page_free or pagemap:mm_lru_insertion.",
-     DIM_LARGE_ORDER, DIM_NONE, folios_discarded, {P(PROBE_PAGE_FREE), P(PROBE_LRU_INSERT)},
-     {0}, WHEN_ALWAYS},
+     DIM_LARGE_ORDER, DIM_NONE, NULL, {P(PROBE_PAGE_FREE), P(PROBE_LRU_INSERT)}, {0},
+     WHEN_ALWAYS, AT(folios[FS_FOLIO_DISCARDED][0], 1, 0)},
     {"thp_fault_alloc_total",
      "THP faults that got a huge page (the memory cgroup's THP_FAULT_ALLOC).",
      "THP faults that got a huge page (memcg:count_memcg_events, the memory cgroup's "
      "THP_FAULT_ALLOC; absent on kernels without that tracepoint, such as 6.1). Beside it, the "
      "order\\-9 series of the two families above tell why a group's other THP faults got none.",
-     DIM_NONE, DIM_NONE, thp_fault_alloc, {P(PROBE_MEMCG_EVENTS)}, {0}, WHEN_ALWAYS},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_MEMCG_EVENTS)}, {0}, WHEN_ALWAYS,
+     AT(thp_fault_alloc, 0, 0)},
     {"page_faults_total", "Page faults, by mode, access and cause.",
      "Page faults by mode (user, kernel), access (read, write, exec) and cause (not_present, "
      "protection); where only perf's page\\-fault event counts them (arm64), by mode only, "
      "without access and cause.",
-     DIM_FAULT_MODE_ACCESS, DIM_FAULT_CAUSE, fault_kind,
-     {P(PROBE_FAULT_USER), P(PROBE_FAULT_KERNEL)}, {0}, WHEN_FAULT_KINDS},
+     DIM_FAULT_MODE_ACCESS, DIM_FAULT_CAUSE, NULL,
+     {P(PROBE_FAULT_USER), P(PROBE_FAULT_KERNEL)}, {0}, WHEN_FAULT_KINDS,
+     /* a = mode * accesses + access, b = cause: the BPF side's kinds (FS_FAULT_KIND) */
+     AT(fault_kinds[0], FS_NR_FAULT_CAUSES, 1)},
     {"page_faults_total", "Page faults, by mode (access and cause not known here).", NULL,
      DIM_FAULT_MODE, DIM_NONE, fault_mode, {0},
-     {P(PROBE_FAULT_USER), P(PROBE_FAULT_EVENT)}, WHEN_NO_FAULT_KINDS},
+     {P(PROBE_FAULT_USER), P(PROBE_FAULT_EVENT)}, WHEN_NO_FAULT_KINDS, 0, 0, 0},
     {"file_faults_total", "Page faults served through the page cache.",
      "Faults served through the page cache (filemap:mm_filemap_fault).",
-     DIM_NONE, DIM_NONE, file_faults, {P(PROBE_FAULT_FILE)}, {0}, WHEN_ALWAYS},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_FAULT_FILE)}, {0}, WHEN_ALWAYS,
+     AT(file_faults, 0, 0)},
     /* Completed faults as getrusage() counts them: a fault retried, or one a signal ended, is
      * one page_faults_total but no major or minor fault, so these are families apart. */
     {"major_faults_total",
@@ -202,7 +113,8 @@ const struct figure group_figures[] = {
      "majflt).",
      "Completed page faults that needed I/O, as the kernel accounts them to the task "
      "(getrusage's majflt; perf's software event major\\-faults).",
-     DIM_NONE, DIM_NONE, major_faults, {P(PROBE_FAULT_MAJOR)}, {0}, WHEN_ALWAYS},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_FAULT_MAJOR)}, {0}, WHEN_ALWAYS,
+     AT(major_faults, 0, 0)},
     {"minor_faults_total",
      "Page faults completed without I/O, as the kernel accounts them to the task (getrusage's "
      "minflt).",
@@ -210,32 +122,41 @@ const struct figure group_figures[] = {
      "foliostat_page_faults_total, neither family counts a fault that is retried or fails; and "
      "neither counts the faults get_user_pages() takes on a task's behalf, which getrusage "
      "does.",
-     DIM_NONE, DIM_NONE, minor_faults, {P(PROBE_FAULT_MINOR)}, {0}, WHEN_ALWAYS},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_FAULT_MINOR)}, {0}, WHEN_ALWAYS,
+     AT(minor_faults, 0, 0)},
     {"tlb_flushes_total",
      "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, remote_shootdown: "
      "suffered).",
      "TLB flushes by the kernel's reason (enum tlb_flush_reason, lowercased, without TLB_): "
      "remote_send_ipi counts shootdowns sent, remote_shootdown those suffered.",
-     DIM_TLB_REASON, DIM_NONE, tlb_flushes, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS},
+     DIM_TLB_REASON, DIM_NONE, NULL, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS,
+     AT(tlb_flushes[0], 1, 0)},
     {"tlb_flushed_pages_total", "Pages of ranged TLB flushes.", NULL,
-     DIM_NONE, DIM_NONE, tlb_pages, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS,
+     AT(tlb_pages, 0, 0)},
     {"tlb_full_flushes_total", "Whole-TLB flushes.", "Whole\\-TLB flushes.",
-     DIM_NONE, DIM_NONE, tlb_full, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS,
+     AT(tlb_full, 0, 0)},
     {"lru_inserted_folios_total", "Folios added to an LRU list, by list.",
      "Folios added to an LRU list (enum lru_list, lowercased).",
-     DIM_LRU_LIST, DIM_NONE, lru_folios, {P(PROBE_LRU_INSERT)}, {0}, WHEN_ALWAYS},
+     DIM_LRU_LIST, DIM_NONE, NULL, {P(PROBE_LRU_INSERT)}, {0}, WHEN_ALWAYS,
+     AT(lru_insert[0][FS_FOLIOS], FS_NR_AMOUNTS, 0)},
     {"lru_inserted_pages_total", "Pages of the folios added to an LRU list, by list.",
      "Their pages.",
-     DIM_LRU_LIST, DIM_NONE, lru_pages, {P(PROBE_LRU_INSERT)}, {0}, WHEN_ALWAYS},
+     DIM_LRU_LIST, DIM_NONE, NULL, {P(PROBE_LRU_INSERT)}, {0}, WHEN_ALWAYS,
+     AT(lru_insert[0][FS_PAGES], FS_NR_AMOUNTS, 0)},
     {"lru_activated_folios_total", "Folios activated on the LRU.",
      "Folios activated (absent with the multi\\-generational LRU).",
-     DIM_NONE, DIM_NONE, activated_folios, {P(PROBE_LRU_ACTIVATE)}, {0}, WHEN_NOT_MGLRU},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_LRU_ACTIVATE)}, {0}, WHEN_NOT_MGLRU,
+     AT(lru_activate[FS_FOLIOS], 0, 0)},
     {"lru_activated_pages_total", "Pages of the folios activated.", "Their pages.",
-     DIM_NONE, DIM_NONE, activated_pages, {P(PROBE_LRU_ACTIVATE)}, {0}, WHEN_NOT_MGLRU},
+     DIM_NONE, DIM_NONE, NULL, {P(PROBE_LRU_ACTIVATE)}, {0}, WHEN_NOT_MGLRU,
+     AT(lru_activate[FS_PAGES], 0, 0)},
     {"migrate_total", "Page migration: pages, or folios for the thp_ and large_folio_ counters.",
      "Page migration: succeeded, failed (pages), thp_succeeded, thp_failed, thp_split, "
      "large_folio_split (folios).",
-     DIM_MIGRATE_COUNTER, DIM_NONE, migrate, {P(PROBE_MIGRATE)}, {0}, WHEN_ALWAYS},
+     DIM_MIGRATE_COUNTER, DIM_NONE, NULL, {P(PROBE_MIGRATE)}, {0}, WHEN_ALWAYS,
+     AT(migrate[0], 1, 0)},
 };
 /* clang-format on */
 const int nr_group_figures = sizeof(group_figures) / sizeof(group_figures[0]);
@@ -243,6 +164,13 @@ const int nr_group_figures = sizeof(group_figures) / sizeof(group_figures[0]);
 static bool attached(const struct probe_status *probes, unsigned char p)
 {
 	return probes[p - 1].attached;
+}
+
+__u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size)
+{
+	if (f->value)
+		return f->value(c, a, b, page_size);
+	return ((const __u64 *)c)[f->at + a * f->stride_a + b * f->stride_b];
 }
 
 bool figure_measured(const struct figure *f, const struct probe_status *probes, bool mglru)

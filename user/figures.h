@@ -51,11 +51,14 @@ struct figure {
 	/* foliostat(8)'s paragraph after "Labels: ...", in the man page's roff; NULL: the HELP */
 	const char *doc;
 	enum figure_dim dim_a, dim_b; /* DIM_NONE where it has fewer */
-	figure_value_fn value;	      /* the figure of one group's counters at (a, b) */
+	/* The figure of one group's counters at (a, b): `value`'s, or where it is NULL, the word
+	 * of struct fs_totals at word index `at` + a * `stride_a` + b * `stride_b`. */
+	figure_value_fn value;
 	/* Measured when every probe of `all` is attached, or where `all` is empty, one of
 	 * `any`; and the condition holds. Probes are enum fs_probe + 1: 0 ends a list. */
 	unsigned char all[3], any[4];
 	enum figure_condition when;
+	unsigned short at, stride_a, stride_b;
 };
 
 extern const struct figure group_figures[];
@@ -69,6 +72,9 @@ struct figure_dim_info {
 	const char *doc;
 };
 extern const struct figure_dim_info figure_dims[NR_FIGURE_DIMS];
+
+/* f's value in a group's counters at (a, b) (page_size: for figures in bytes). */
+__u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size);
 
 /* Whether `f` is measured with these probe states on this host (mglru: the multi-generational
  * LRU is on). */
