@@ -43,7 +43,12 @@ OUTPUT ?= build
 # The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
 BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
 
-PKGS := libbpf jansson libcap-ng
+PKGS := libbpf libcap-ng
+# The unit tests read the JSON foliostat writes (user/json_writer.c) back with jansson, a parser
+# that is not foliostat's own; foliostat does not link it. Expanded only when they are built.
+UNIT_PKGS := jansson
+UNIT_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(UNIT_PKGS))
+UNIT_PKG_LIBS = $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs $(UNIT_PKGS))
 # The --listen endpoint: libmicrohttpd, in dynamic builds only (Debian has no static libraries
 # for all it links with); a static build gets user/http_server_absent.c, which says so.
 ifeq ($(STATIC),1)
@@ -140,11 +145,11 @@ $(OUTPUT)/workload: tests/workload.c $(LINK_STAMP) | $(OUTPUT)
 
 $(OUTPUT)/tests/%.o: tests/unit/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(UNIT_PKG_CFLAGS) -Itests/unit -c $< -o $@
 
 $(OUTPUT)/unit-tests: $(UNIT_OBJS) $(USER_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+	$(Q)$(CC) $(LDFLAGS) $^ $(PKG_LIBS) $(UNIT_PKG_LIBS) -lm -o $@
 
 # irqcheck: foliostat's interrupt-context test judged on events of known context.
 $(OUTPUT)/tests/irqcheck.bpf.o: tests/irqcheck.bpf.c | $(OUTPUT)/tests

@@ -12,9 +12,10 @@
 # The quick start (scripts/run-summary.sh) installs the first group only.
 set -eu
 
-# Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/jansson/libcap-ng and
+# Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/libcap-ng and
 # libmicrohttpd (the --listen endpoint; libyaml and libcrypt for its --web.config.file) for the
-# loader. Tests: python3 (JSON parsing), linux-perf (independent counts), bash-completion (the
+# loader. Tests: jansson (the unit tests read foliostat's JSON back with it; foliostat does not
+# link it), python3 (JSON parsing), linux-perf (independent counts), bash-completion (the
 # completion's test); bpftrace for the benchmark's peer configuration.
 PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev libcap-ng-dev
 libmicrohttpd-dev libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev python3 linux-perf bpftrace
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
 		# host's without replacing anything. (Programs of another architecture would replace
 		# the host's: none is installed, vmtest unpacks busybox:arm64 with dpkg -x instead.)
 		PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev:arm64
-libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libjansson-dev:arm64 libcap-ng-dev:arm64"
+libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libcap-ng-dev:arm64"
 		foreign_arch=arm64
 		shift 2
 		;;

@@ -233,6 +233,7 @@ test_records_add_up_exactly() {
 # in user space; against the kernel's counts: ..._when_preemptible, integration_kernel_counts.sh).
 test_records_add_up_on_a_preemptible_kernel() {
 	need_root
+	use_test_build
 	export FOLIOSTAT_TEST_PREEMPTIBLE=1
 	assert_eq "$("$FOLIOSTAT" --check -j | python3 -c 'import json,sys; a = json.load(sys.stdin)["check"]["attribution"]; print(a["method"], a["preemptible"], a["why"])')" \
 		"lookups True tracepoint programs may be preempted: FOLIOSTAT_TEST_PREEMPTIBLE=1" \
@@ -868,9 +869,11 @@ test_missing_probe_degrades() {
 }
 
 # A probe whose program the kernel's verifier refuses (as another kernel's might) is reported
-# and the rest loads; a refused required probe is a clear error naming it.
+# and the rest loads; a refused required probe is a clear error naming it (the test build's
+# FOLIOSTAT_TEST_REFUSE_PROBE).
 test_refused_program_degrades() {
 	need_root
+	use_test_build
 	# (kmem:mm_page_free: an optional probe every kernel and architecture has)
 	FOLIOSTAT_TEST_REFUSE_PROBE=kmem:mm_page_free "$FOLIOSTAT" -j -d 0.3 >"$T/out" || fail "exit status $?"
 	assert_records_valid "$T/out"

@@ -33,10 +33,12 @@ test_system_totals_match_the_kernels_counts() {
 	system_totals_match_the_kernels_counts
 }
 
-# The same where tracepoint programs can be preempted (PREEMPT_RT, forced here): foliostat then
-# finds each event's thread by lookups and adds with atomics, another way to count twice or
-# lose an event.
+# The same where tracepoint programs can be preempted (PREEMPT_RT, forced here by the test
+# build): foliostat then finds each event's thread by lookups and adds with atomics, another
+# way to count twice or lose an event.
 test_system_totals_match_the_kernels_counts_when_preemptible() {
+	need_root
+	use_test_build
 	export FOLIOSTAT_TEST_PREEMPTIBLE=1
 	system_totals_match_the_kernels_counts
 }

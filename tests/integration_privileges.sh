@@ -4,8 +4,8 @@
 # a seccomp filter; a write to a root-owned file, an exec and a new socket fail, and every
 # figure is still counted and named as before.
 
-# The test build (make TEST_HOOKS=1): the release binary's code plus --test-escape.
-HOOKED=build/test-hooks/foliostat
+# The test build (tests/lib_test_build.sh): the release binary's code plus --test-escape.
+HOOKED=$TEST_BUILD
 NOBODY_UID=$(id -u nobody 2>/dev/null || echo 65534)
 NOBODY_GID=$(id -g nobody 2>/dev/null || echo 65534)
 
@@ -104,8 +104,7 @@ test_unprivileged_after_start_up() {
 # The release binary has no such hook.
 test_escapes_after_start_up_fail() {
 	need_root
-	make -s TEST_HOOKS=1 >"$T/make" 2>&1 || { cat "$T/make"; fail "make TEST_HOOKS=1"; }
-	[ -x "$HOOKED" ] || fail "make TEST_HOOKS=1 built no $HOOKED"
+	need_test_build
 	[ "$("$HOOKED" --check -j | python3 -c 'import json, sys; print(json.load(sys.stdin)["check"]["privileges"]["after_start"]["landlock_abi"] is not None)')" = True ] ||
 		skip "no Landlock on this kernel"
 	mkdir -m 0700 "$T/root" && mkdir -m 0755 "$T/etc" "$T/records" || fail "setup"

@@ -417,3 +417,5 @@ assert_faults_match_wait4() {
 # Independent counts of the kernel's own, for the system figures (tests/lib_kernel_counts.sh).
 # shellcheck source=tests/lib_kernel_counts.sh
 . tests/lib_kernel_counts.sh
+# shellcheck source=tests/lib_test_build.sh
+. tests/lib_test_build.sh

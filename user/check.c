@@ -7,7 +7,6 @@
 #include "check.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <linux/capability.h>
 #include <sys/utsname.h>
 
+#include "json_writer.h"
 #include "loader.h"
 #include "privileges.h"
 #include "report.h"
@@ -61,120 +61,195 @@ static void print_after_start(const struct privileges_after *after)
 			      : "off (kernel or architecture without seccomp filters)");
 }
 
+/* What the check found; the probes' states and the host's facts are the loader's, kept after
+ * it has stopped. */
+struct check {
+	struct utsname uts;
+	bool btf, cap_bpf, cap_perfmon;
+	char thp[32], defrag[32];
+	bool loaded; /* everything required loaded and attached: usable */
+	char err[512];
+	struct loader loader;
+	struct privileges_after after;
+	const char *wait_method, *wait_why;
+};
+
+/* The check as one JSON document, written by json_writer. */
+static int check_json(const struct check *c)
+{
+	const struct host_facts *hf = &c->loader.facts;
+	struct json_writer w = {0};
+	int ret = 0;
+
+	jw_reset(&w);
+	jw_object_begin(&w);
+	jw_member_int(&w, "schema", 1);
+	jw_key(&w, "check");
+	jw_object_begin(&w);
+	jw_key(&w, "kernel");
+	jw_string(&w, c->uts.release);
+	jw_key(&w, "btf");
+	jw_bool(&w, c->btf);
+	jw_key(&w, "privileges");
+	jw_object_begin(&w);
+	jw_member_int(&w, "euid", (int)geteuid());
+	jw_key(&w, "cap_bpf");
+	jw_bool(&w, c->cap_bpf);
+	jw_key(&w, "cap_perfmon");
+	jw_bool(&w, c->cap_perfmon);
+	jw_key(&w, "after_start");
+	if (c->loaded) {
+		jw_object_begin(&w);
+		jw_member_int(&w, "uid", (int)c->after.uid);
+		jw_key(&w, "cap_bpf");
+		jw_bool(&w, c->after.cap_bpf);
+		jw_key(&w, "no_new_privs");
+		jw_bool(&w, true);
+		jw_key(&w, "landlock_abi");
+		if (c->after.landlock_abi)
+			jw_int(&w, c->after.landlock_abi);
+		else
+			jw_null(&w);
+		jw_key(&w, "seccomp");
+		jw_bool(&w, c->after.seccomp);
+		jw_object_end(&w);
+	} else {
+		jw_null(&w);
+	}
+	jw_object_end(&w);
+	jw_key(&w, "thp");
+	jw_object_begin(&w);
+	jw_key(&w, "enabled");
+	jw_string(&w, c->thp);
+	jw_key(&w, "defrag");
+	jw_string(&w, c->defrag);
+	jw_object_end(&w);
+	jw_key(&w, "mglru");
+	jw_bool(&w, host_mglru_enabled());
+	if (c->loaded) {
+		jw_key(&w, "attribution");
+		jw_object_begin(&w);
+		jw_key(&w, "method");
+		jw_string(&w, attribution_name(hf->attribution));
+		jw_key(&w, "why");
+		if (hf->attribution_why[0])
+			jw_string(&w, hf->attribution_why);
+		else
+			jw_null(&w);
+		jw_key(&w, "preemptible");
+		jw_bool(&w, hf->preemptible);
+		jw_object_end(&w);
+		jw_key(&w, "kernel_stack");
+		jw_object_begin(&w);
+		jw_member_int(&w, "bytes", (long long)hf->stack_size);
+		jw_key(&w, "measured");
+		jw_bool(&w, hf->stack_size_measured);
+		jw_object_end(&w);
+		jw_key(&w, "program_wait");
+		jw_object_begin(&w);
+		jw_key(&w, "method");
+		jw_string(&w, c->wait_method);
+		jw_key(&w, "why");
+		if (c->wait_why)
+			jw_string(&w, c->wait_why);
+		else
+			jw_null(&w);
+		jw_object_end(&w);
+	} else {
+		jw_member_null(&w, "attribution");
+		jw_member_null(&w, "kernel_stack");
+		jw_member_null(&w, "program_wait");
+	}
+	jw_key(&w, "probes");
+	jw_object_begin(&w);
+	for (int i = 0; c->loaded && i < NR_PROBES; i++) {
+		const struct probe_status *st = &c->loader.probes[i];
+
+		jw_key(&w, st->name);
+		jw_string(&w, st->attached ? "attached" : st->reason);
+	}
+	jw_object_end(&w);
+	jw_key(&w, "error");
+	if (c->loaded)
+		jw_null(&w);
+	else
+		jw_string(&w, c->err);
+	jw_key(&w, "usable");
+	jw_bool(&w, c->loaded);
+	jw_object_end(&w);
+	jw_object_end(&w);
+	jw_raw(&w, "\n", 1);
+	if (w.failed) {
+		fprintf(stderr, "foliostat: failed to write the check: %s\n", strerror(ENOMEM));
+		ret = -1;
+	} else {
+		fwrite(w.text, 1, w.len, stdout);
+	}
+	jw_free(&w);
+	return ret;
+}
+
+static void check_text(const struct check *c)
+{
+	const struct host_facts *hf = &c->loader.facts;
+
+	printf("foliostat check: Linux %s\n", c->uts.release);
+	printf("  %-46s %s\n", "kernel BTF (/sys/kernel/btf/vmlinux)",
+	       c->btf ? "present" : "missing (needs CONFIG_DEBUG_INFO_BTF=y)");
+	printf("  %-46s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges", (int)geteuid(),
+	       c->cap_bpf ? "yes" : "no", c->cap_perfmon ? "yes" : "no");
+	if (c->loaded)
+		print_after_start(&c->after);
+	printf("  %-46s enabled %s, defrag %s\n", "transparent huge pages", c->thp, c->defrag);
+	printf("  %-46s %s\n", "multi-generational LRU", host_mglru_enabled() ? "on" : "off");
+	if (c->loaded) {
+		const char *why = hf->attribution_why[0] ? hf->attribution_why : NULL;
+
+		printf("  %-46s %s%s%s\n", "attribution",
+		       hf->attribution == ATTRIBUTION_RECORDS
+			   ? "per-CPU records of the running thread (sched_switch)"
+			   : "a lookup per event",
+		       why ? ": " : "", why ? why : "");
+		printf("  %-46s %lld KiB (%s)\n", "kernel stacks", (long long)hf->stack_size / 1024,
+		       hf->stack_size_measured ? "measured" : "assumed");
+		/* Before --files drains a side, and before a table's entry is reused. */
+		printf("  %-46s %s%s%s\n", "wait for running BPF programs", c->wait_method,
+		       c->wait_why ? ": " : "", c->wait_why ? c->wait_why : "");
+	} else {
+		printf("  %-46s %s\n", "probes", c->err);
+	}
+	for (int i = 0; c->loaded && i < NR_PROBES; i++)
+		printf("  %-46s %s\n", c->loader.probes[i].name,
+		       c->loader.probes[i].attached ? "attached" : c->loader.probes[i].reason);
+	printf("%s\n", c->loaded ? "usable: the required probes attach" : "not usable: see above");
+}
+
 int run_check(const struct fs_options *opts)
 {
-	char err[512] = "", thp[32], defrag[32];
-	struct loader loader;
-	struct utsname uts;
-	bool btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
-	bool cap_bpf, cap_perfmon, loaded, core_ok = true;
-	json_t *probes = json_object(), *record, *attribution = json_null(), *stack = json_null();
-	json_t *after_start = json_null();
-	struct privileges_after after;
-	json_t *program_wait = json_null();
+	static struct check c;
 
-	uname(&uts);
+	uname(&c.uts);
+	c.btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	capng_get_caps_process();
-	cap_bpf = capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF) ||
-		  capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
-	cap_perfmon = capng_have_capability(CAPNG_EFFECTIVE, CAP_PERFMON) ||
-		      capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
-	read_mode(THP_SYSFS "/enabled", thp, sizeof(thp));
-	read_mode(THP_SYSFS "/defrag", defrag, sizeof(defrag));
+	c.cap_bpf = capng_have_capability(CAPNG_EFFECTIVE, CAP_BPF) ||
+		    capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
+	c.cap_perfmon = capng_have_capability(CAPNG_EFFECTIVE, CAP_PERFMON) ||
+			capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
+	read_mode(THP_SYSFS "/enabled", c.thp, sizeof(c.thp));
+	read_mode(THP_SYSFS "/defrag", c.defrag, sizeof(c.defrag));
 
-	loaded = loader_start(&loader, opts, err, sizeof(err)) == 0;
-	if (loaded) {
-		const struct host_facts *hf = &loader.facts;
-
-		for (int i = 0; i < NR_PROBES; i++)
-			json_object_set_new(probes, loader.probes[i].name,
-					    json_string(loader.probes[i].attached
-							    ? "attached"
-							    : loader.probes[i].reason));
-		attribution =
-		    json_pack("{s:s, s:s?, s:b}", "method", attribution_name(hf->attribution),
-			      "why", hf->attribution_why[0] ? hf->attribution_why : NULL,
-			      "preemptible", hf->preemptible);
-		stack = json_pack("{s:I, s:b}", "bytes", (json_int_t)hf->stack_size, "measured",
-				  hf->stack_size_measured);
+	c.loaded = loader_start(&c.loader, opts, c.err, sizeof(c.err)) == 0;
+	if (c.loaded) {
 		/* What a run with these options keeps (a child tries the map read). */
-		privileges_predict(&loader, opts, &after);
-		after_start =
-		    json_pack("{s:i, s:b, s:b, s:o, s:b}", "uid", (int)after.uid, "cap_bpf",
-			      after.cap_bpf, "no_new_privs", 1, "landlock_abi",
-			      after.landlock_abi ? json_integer(after.landlock_abi) : json_null(),
-			      "seccomp", after.seccomp);
-		{
-			const char *why, *method = bpf_programs_wait_method(&why);
-
-			program_wait = json_pack("{s:s, s:s?}", "method", method, "why", why);
-		}
-		loader_stop(&loader);
-	} else {
-		core_ok = false;
+		privileges_predict(&c.loader, opts, &c.after);
+		c.wait_method = bpf_programs_wait_method(&c.wait_why);
+		loader_stop(&c.loader);
 	}
-
 	if (opts->json) {
-		record = json_pack("{s:i, s:{s:s, s:b, s:{s:i, s:b, s:b, s:o}, s:{s:s, s:s}, s:b, s:o, "
-				   "s:o, s:o, s:o, s:s?, s:b}}",
-				   "schema", 1, "check", "kernel", uts.release, "btf", btf,
-				   "privileges", "euid", (int)geteuid(), "cap_bpf", cap_bpf,
-				   "cap_perfmon", cap_perfmon, "after_start", after_start, "thp",
-				   "enabled", thp, "defrag",
-				   defrag, "mglru", host_mglru_enabled(), "attribution",
-				   attribution, "kernel_stack", stack, "program_wait", program_wait,
-				   "probes", probes, "error",
-				   loaded ? NULL : err, "usable", core_ok);
-		json_dumpf(record, stdout, JSON_COMPACT);
-		fputc('\n', stdout);
-		json_decref(record);
+		if (check_json(&c))
+			return 1;
 	} else {
-		const char *name;
-		json_t *state;
-
-		printf("foliostat check: Linux %s\n", uts.release);
-		printf("  %-46s %s\n", "kernel BTF (/sys/kernel/btf/vmlinux)",
-		       btf ? "present" : "missing (needs CONFIG_DEBUG_INFO_BTF=y)");
-		printf("  %-46s euid %d, CAP_BPF %s, CAP_PERFMON %s\n", "privileges",
-		       (int)geteuid(), cap_bpf ? "yes" : "no", cap_perfmon ? "yes" : "no");
-		if (json_is_object(after_start))
-			print_after_start(&after);
-		json_decref(after_start);
-		printf("  %-46s enabled %s, defrag %s\n", "transparent huge pages", thp, defrag);
-		printf("  %-46s %s\n", "multi-generational LRU",
-		       host_mglru_enabled() ? "on" : "off");
-		if (json_is_object(attribution)) {
-			const char *why = json_string_value(json_object_get(attribution, "why"));
-
-			printf("  %-46s %s%s%s\n", "attribution",
-			       strcmp(json_string_value(json_object_get(attribution, "method")),
-				      "records") == 0
-				   ? "per-CPU records of the running thread (sched_switch)"
-				   : "a lookup per event",
-			       why ? ": " : "", why ? why : "");
-			printf("  %-46s %lld KiB (%s)\n", "kernel stacks",
-			       json_integer_value(json_object_get(stack, "bytes")) / 1024,
-			       json_is_true(json_object_get(stack, "measured")) ? "measured"
-										: "assumed");
-		}
-		if (json_is_object(program_wait)) {
-			const char *why = json_string_value(json_object_get(program_wait, "why"));
-
-			/* Before --files drains a side, and before a table's entry is reused. */
-			printf("  %-46s %s%s%s\n", "wait for running BPF programs",
-			       json_string_value(json_object_get(program_wait, "method")),
-			       why ? ": " : "", why ? why : "");
-		}
-		json_decref(attribution);
-		json_decref(stack);
-		json_decref(program_wait);
-		if (!loaded)
-			printf("  %-46s %s\n", "probes", err);
-		json_object_foreach(probes, name, state)
-		    printf("  %-46s %s\n", name, json_string_value(state));
-		printf("%s\n",
-		       core_ok ? "usable: the required probes attach" : "not usable: see above");
-		json_decref(probes);
+		check_text(&c);
 	}
-	return core_ok ? 0 : 1;
+	return c.loaded ? 0 : 1;
 }

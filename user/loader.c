@@ -20,6 +20,7 @@
 #include "file_table.h"
 #include "snapshot.h"
 #include "table.h"
+#include "test_hooks.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
@@ -326,20 +327,17 @@ static __u64 assumed_stack_size(const struct btf *vmlinux)
  * Can the kernel preempt a tracepoint program? PREEMPT_RT kernels run tracepoint probes with
  * only migration disabled (or will: the change is recent). Its locks show in BTF: an RT
  * spinlock_t is built on struct rt_mutex_base. /sys/kernel/realtime says the same on newer
- * kernels. FOLIOSTAT_TEST_PREEMPTIBLE=1 forces the answer, to test that path anywhere.
+ * kernels. The test build can force the answer (test_hooks.h), to test that path anywhere.
  */
 static bool kernel_preemptible(const struct btf *vmlinux, const char **why)
 {
 	__s32 id = btf__find_by_name_kind(vmlinux, "spinlock", BTF_KIND_STRUCT);
 	const struct btf_type *t = id >= 0 ? btf__type_by_id(vmlinux, id) : NULL;
-	const char *forced = getenv("FOLIOSTAT_TEST_PREEMPTIBLE");
 	char realtime = '0';
 	FILE *f;
 
-	if (forced && strcmp(forced, "1") == 0) {
-		*why = "FOLIOSTAT_TEST_PREEMPTIBLE=1";
+	if (test_preemptible(why))
 		return true;
-	}
 	for (int i = 0; t && i < btf_vlen(t); i++) {
 		const struct btf_member *m = &btf_members(t)[i];
 		const struct btf_type *mt = btf__type_by_id(vmlinux, m->type);
@@ -534,26 +532,6 @@ static int attach_probes(struct loader *loader, const struct kernel_facts *facts
 	return 0;
 }
 
-/* Test hook: FOLIOSTAT_TEST_REFUSE_PROBE=group:event makes that probe's program one the
- * verifier refuses (its first instruction exits before r0 is set; the rest, kept so that CO-RE
- * relocations still apply, is unreachable), to exercise the load without it. */
-static void refuse_for_test(struct loader *loader)
-{
-	static struct bpf_insn broken[4096];
-	const char *name = getenv("FOLIOSTAT_TEST_REFUSE_PROBE");
-
-	for (int i = 0; name && i < NR_PROBES; i++) {
-		struct bpf_program *prog = loader->programs[i];
-		size_t cnt = bpf_program__insn_cnt(prog);
-
-		if (strcmp(probe_defs[i].name, name) != 0 || cnt > 4096)
-			continue;
-		memcpy(broken, bpf_program__insns(prog), cnt * sizeof(broken[0]));
-		broken[0] = (struct bpf_insn){.code = BPF_JMP | BPF_EXIT};
-		bpf_program__set_insns(prog, broken, cnt);
-	}
-}
-
 static int probe_of_program(const char *program)
 {
 	for (int i = 0; i < NR_PROBES; i++)
@@ -626,13 +604,13 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	}
 	probe_kernel(loader, facts);
 	for (int i = 0; i < NR_PROBES; i++) {
+		test_refuse_program(loader->programs[i], probe_defs[i].name);
 		if (!refused[i][0])
 			continue;
 		snprintf(loader->probes[i].reason, sizeof(loader->probes[i].reason), "%.150s",
 			 refused[i]);
 		bpf_program__set_autoload(loader->programs[i], false);
 	}
-	refuse_for_test(loader);
 	choose_fault_source(loader);
 	choose_attribution(loader, facts, refused[PROBE_SWITCH][0] != '\0');
 	skel = loader->skel;

@@ -115,7 +115,7 @@ int landlock_apply(const char *const *read_paths, int write_dir_fd, bool scope_s
 
 /*
  * The seccomp filter is a deny-list. An allow-list would have to name every call that glibc,
- * libbpf, jansson and libmicrohttpd (and GnuTLS behind it) make on any path, error paths
+ * libbpf and libmicrohttpd (and GnuTLS behind it) make on any path, error paths
  * included, in every version a distribution ships: a call it missed would break a running
  * exporter at the first rare error, which is worse than what it prevents. What the filter
  * must stop is short and stable: running a program, reaching into other processes, new

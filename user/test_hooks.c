@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <bpf/libbpf.h>
 
 /* "foliostat test: WHAT: succeeded", or the error that stopped it. */
 static void say(const char *what, int error)
@@ -58,5 +60,33 @@ void test_escape(const char *path)
 	say("socket", fd < 0 ? errno : 0);
 	if (fd >= 0)
 		close(fd);
+}
+
+bool test_preemptible(const char **why)
+{
+	const char *forced = getenv("FOLIOSTAT_TEST_PREEMPTIBLE");
+
+	if (!forced || strcmp(forced, "1") != 0)
+		return false;
+	*why = "FOLIOSTAT_TEST_PREEMPTIBLE=1";
+	return true;
+}
+
+/* The program's first instruction exits before r0 is set; the rest, kept so that CO-RE
+ * relocations still apply, is unreachable. */
+void test_refuse_program(struct bpf_program *program, const char *probe)
+{
+	static struct bpf_insn broken[4096];
+	const char *name = getenv("FOLIOSTAT_TEST_REFUSE_PROBE");
+	size_t cnt;
+
+	if (!name || strcmp(name, probe) != 0)
+		return;
+	cnt = bpf_program__insn_cnt(program);
+	if (cnt > 4096)
+		return;
+	memcpy(broken, bpf_program__insns(program), cnt * sizeof(broken[0]));
+	broken[0] = (struct bpf_insn){.code = BPF_JMP | BPF_EXIT};
+	bpf_program__set_insns(program, broken, cnt);
 }
 #endif

@@ -1,16 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Hooks for the test suite, compiled only into the test build (`make TEST_HOOKS=1`, into
- * build/test-hooks/): the release binary has neither the option nor the code (the test suite
- * checks). --test-escape FILE makes foliostat, once start-up is done, try what a compromised
- * foliostat would: read and write FILE, create a file beside it, run a program and open a
- * socket, and say on standard error how each went.
+ * build/test-hooks/): the release binary has neither the option, the environment variables nor
+ * the code (the test suite checks); there the loader's hook points are empty inlines.
+ * --test-escape FILE makes foliostat, once start-up is done, try what a compromised foliostat
+ * would: read and write FILE, create a file beside it, run a program and open a socket, and say
+ * on standard error how each went.
+ * FOLIOSTAT_TEST_PREEMPTIBLE=1 treats the kernel as one that may preempt tracepoint programs,
+ * so that the attribution by lookups is tested on any kernel.
+ * FOLIOSTAT_TEST_REFUSE_PROBE=group:event makes that probe's program one the kernel's verifier
+ * refuses, as another kernel's verifier might, so that the load without it is tested.
  */
 #ifndef FS_TEST_HOOKS_H
 #define FS_TEST_HOOKS_H
 
+#include <stdbool.h>
+
+struct bpf_program;
+
 #ifdef FOLIOSTAT_TEST_HOOKS
 void test_escape(const char *path);
+/* Whether the kernel is to be taken as preemptible; if so, *why says why. */
+bool test_preemptible(const char **why);
+/* Before the load: break `program` if `probe` is the one to be refused. */
+void test_refuse_program(struct bpf_program *program, const char *probe);
+#else
+static inline bool test_preemptible(const char **why)
+{
+	(void)why;
+	return false;
+}
+
+static inline void test_refuse_program(struct bpf_program *program, const char *probe)
+{
+	(void)program;
+	(void)probe;
+}
 #endif
 
 #endif
