@@ -39,7 +39,10 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 			kill(command_pid, sig);
 		errno = saved;
 		return;
-	} else if (stop_requests++) {
+	} else if (__atomic_fetch_add(&stop_requests, 1, __ATOMIC_SEQ_CST)) {
+		/* (atomic: start-up runs aside in a thread of its own, and two stop signals can be
+		 * handled at once, one in each thread; a plain ++ then lost one, and the run
+		 * stopped as after one) */
 		/* A second stop request means "now": links are file descriptors, so exiting
 		 * detaches everything. */
 		_exit(130);
