@@ -159,10 +159,12 @@ system_totals_match_the_kernels_counts() {
 	done
 	assert_records_add_up "$T/out"
 	# The workload's events dominate each count, or the checks above could not fail.
-	# (those of the figures this host measures)
+	# (those of the figures this host measures; not the pages migrated: whether compaction finds
+	# any to move depends on how fragmented the host's memory is, and a CI run once had none,
+	# within foliostat's span or around it)
 	local label decisive=(alloc0 alloc9 free0 free9 alloc_movable0 free pagecache pagecache0 user
 		kernel major minor lru_inactive_anon lru_inactive_file activate collapse
-		collapse_succeeded compaction trace:migrate:mm_migrate_pages:nr_succeeded)
+		collapse_succeeded compaction)
 	! faults_from_exceptions || decisive+=(read write exec protection not_present)
 	[ -z "$file_traced" ] || decisive+=(file_faults)
 	[ -z "$tlb_traced" ] || decisive+=(tlb_flush_on_task_switch tlb_remote_send_ipi tlb_local_mm_shootdown)
