@@ -131,11 +131,7 @@ static int check_json(const struct check *c)
 		jw_object_begin(&w);
 		jw_key(&w, "method");
 		jw_string(&w, attribution_name(hf->attribution));
-		jw_key(&w, "why");
-		if (hf->attribution_why[0])
-			jw_string(&w, hf->attribution_why);
-		else
-			jw_null(&w);
+		jw_member_string_or_null(&w, "why", hf->attribution_why);
 		jw_key(&w, "preemptible");
 		jw_bool(&w, hf->preemptible);
 		jw_object_end(&w);
@@ -149,11 +145,7 @@ static int check_json(const struct check *c)
 		jw_object_begin(&w);
 		jw_key(&w, "method");
 		jw_string(&w, c->wait_method);
-		jw_key(&w, "why");
-		if (c->wait_why)
-			jw_string(&w, c->wait_why);
-		else
-			jw_null(&w);
+		jw_member_string_or_null(&w, "why", c->wait_why);
 		jw_object_end(&w);
 	} else {
 		jw_member_null(&w, "attribution");

@@ -65,4 +65,15 @@ static inline void jw_member_null(struct json_writer *w, const char *name)
 	jw_null(w);
 }
 
+/* A string member, null where there is none (text NULL or empty). */
+static inline void jw_member_string_or_null(struct json_writer *w, const char *name,
+					    const char *text)
+{
+	jw_key(w, name);
+	if (text && text[0])
+		jw_string(w, text);
+	else
+		jw_null(w);
+}
+
 #endif
