@@ -280,6 +280,24 @@ perf_window_command() {
 	[ "$reply" = ack ] || fail "perf stat -a did not acknowledge '$2': $(cat "$T/$1.perf.err")"
 }
 
+# perf_record_buffer: perf record's ring size per CPU (-m) for a system-wide recording: 8 MiB
+# (its default, 512 KiB, overflows on a burst of LRU events under a busy run) on up to 32 CPUs,
+# less on more, 256 MiB at most in all.
+perf_record_buffer() {
+	local mib=8 cpus
+	cpus=$(nproc)
+	while [ "$mib" -gt 1 ] && [ $((mib * cpus)) -gt 256 ]; do mib=$((mib / 2)); done
+	echo "${mib}M"
+}
+
+# assert_perf_lost_nothing DATA: perf record kept every event into the file DATA: samples it
+# lost (a ring overrun) would make its counts no ground truth, so the test fails, saying so.
+assert_perf_lost_nothing() {
+	local lost
+	lost=$(perf report -i "$1" --stats 2>/dev/null | awk '/LOST(_SAMPLES)? events:/ {n += $3} END {print n + 0}')
+	[ "$lost" = 0 ] || fail "perf record lost $lost records of events: its counts are no ground truth"
+}
+
 # make_uncached_file MIB: a file of MIB MiB on a disk file system (tmpfs cannot drop its pages),
 # removed when the test ends; its path in FILE.
 make_uncached_file() {

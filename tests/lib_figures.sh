@@ -96,7 +96,7 @@ perf_record_begin() {
 	mkfifo "$T/$name.ctl" "$T/$name.ack" || fail "mkfifo"
 	# Timestamps from CLOCK_MONOTONIC, the clock BPF's stall times are read from: perf's own
 	# (the scheduler's clock) may run at another rate (under emulation, by a third).
-	perf record -q -a -D -1 -k CLOCK_MONOTONIC --control "fifo:$T/$name.ctl,$T/$name.ack" \
+	perf record -q -a -m "$(perf_record_buffer)" -D -1 -k CLOCK_MONOTONIC --control "fifo:$T/$name.ctl,$T/$name.ack" \
 		-o "$T/$name.data" "${events[@]}" 2>"$T/$name.perf.err" &
 	exec {ctl}<>"$T/$name.ctl" {ack}<>"$T/$name.ack"
 	# shellcheck disable=SC2034,SC2004 # lib.sh's associative arrays, which perf_window_* read
@@ -111,6 +111,7 @@ perf_record_begin() {
 perf_record_end() {
 	local name=$1
 	perf_window_end "$name"
+	assert_perf_lost_nothing "$T/$name.data"
 	perf script --ns -i "$T/$name.data" -F pid,tid,time,event,trace >"$T/$name.script" \
 		2>"$T/$name.script.err" || fail "perf script: $(cat "$T/$name.script.err")"
 	[ -s "$T/$name.script" ] || fail "perf recorded no sample at all"
@@ -274,10 +275,13 @@ expo_map() {
 # assert_stall_buckets FILE SELECTOR DURATIONS WHAT: the cumulative buckets of the histogram
 # SELECTOR (NAME{labels} without le) in the exposition FILE against the stall lengths in
 # DURATIONS (perf_record_durations): its _count is their number, each bucket le holds at least
-# those shorter than le less 20 us and 5% (perf and BPF read the clock in different handlers of
-# the same two tracepoint hits, which a preemption can part), at most those shorter than le plus
-# as much (the bounds are 4 times apart: a bucket off by one still fails); _sum is their sum
-# within as much a stall.
+# those shorter than le less 2 us and 2%, at most those shorter than le plus as much, give or
+# take a few strays (1 and one in 50 stalls); _sum is their sum within 20 us and 5% a stall.
+# Why strays: perf and BPF read the clock in two handlers of one tracepoint hit, one after the
+# other, and a vCPU descheduled between them (a hypervisor's steal, an interrupt storm) moves
+# that one stall by any amount (CI saw one stall of 26 cross 256 us). A fault of the histogram
+# (bounds a factor of 2 off, a unit wrong) moves most stalls: the check proves in every run
+# that it would catch one, by failing bounds twice and half as wide on perf's own stalls.
 assert_stall_buckets() {
 	python3 - "$@" <<-'EOF' || fail "$4: the histogram does not match perf's stalls"
 		import re, sys
@@ -287,7 +291,7 @@ assert_stall_buckets() {
 		name, want = exposition.selector(selector)
 		stalls = [float(line) for line in open(durations)]
 		def tol(us):
-		    return 20 + us / 20
+		    return 2 + us / 50
 		buckets, count, total = {}, None, None
 		for n, labels, v in exposition.parse(path):
 		    if not all(labels.get(k) == x for k, x in want.items()):
@@ -302,15 +306,32 @@ assert_stall_buckets() {
 		    sys.exit(f"{what}: no histogram {selector}")
 		if count != len(stalls):
 		    sys.exit(f"{what}: _count {count}, perf saw {len(stalls)} stalls")
-		if abs(total - sum(stalls)) > sum(tol(d) for d in stalls):
+		# (the sum, looser: a unit or a sum wrong is far outside it, a stray is not)
+		if abs(total - sum(stalls)) > sum(20 + d / 20 for d in stalls):
 		    sys.exit(f"{what}: _sum {total:.1f} us, perf {sum(stalls):.1f} us")
-		for le, v in sorted(buckets.items(), key=lambda b: float(b[0])):
-		    bound = float(le) * 1e6
-		    low = sum(d < bound - tol(bound) for d in stalls)
-		    high = sum(d < bound + tol(bound) for d in stalls) if le != "+Inf" else len(stalls)
-		    if not low <= v <= high:
-		        sys.exit(f"{what}: bucket le={le} holds {v:.0f}, perf's stalls say {low}..{high}")
-		print(f"ok: {what}: {len(stalls)} stalls, {len(buckets)} buckets, each within perf's")
+		stray = 1 + len(stalls) // 50
+		def strays(counts):
+		    """The most stalls a bucket holds beyond perf's range, and what that bucket says."""
+		    worst, said = 0, ""
+		    for le, v in sorted(counts.items(), key=lambda b: float(b[0])):
+		        bound = float(le) * 1e6
+		        low = sum(d < bound - tol(bound) for d in stalls)
+		        high = sum(d < bound + tol(bound) for d in stalls) if le != "+Inf" else len(stalls)
+		        if max(low - v, v - high) > worst:
+		            worst = max(low - v, v - high)
+		            said = f"bucket le={le} holds {v:.0f}, perf's stalls say {low}..{high} (give or take {stray})"
+		    return worst, said
+		used, said = strays(buckets)
+		if used > stray:
+		    sys.exit(f"{what}: {said}")
+		for factor in (2, 0.5):
+		    shifted = {le: len(stalls) if le == "+Inf" else sum(d < float(le) * 1e6 * factor for d in stalls)
+		               for le in buckets}
+		    if strays(shifted)[0] <= stray:
+		        sys.exit(f"{what}: perf's {len(stalls)} stalls would not tell bounds {factor} times as far"
+		                 " from these: the workload must stall more")
+		print(f"ok: {what}: {len(stalls)} stalls, {len(buckets)} buckets, each within perf's"
+		      f" ({used:.0f} strays, {stray} allowed; bounds twice or half as far would fail)")
 	EOF
 }
 

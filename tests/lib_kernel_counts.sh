@@ -55,7 +55,7 @@ kernel_counts_start() {
 	[ "${#KCOUNT_ARGS[@]}" -gt 0 ] || fail "kernel_counts_start: no kcount_define"
 	perf_window_start "$1" stat -x, "${KCOUNT_ARGS[@]}"
 	if [ "${#KTRACE_ARGS[@]}" -gt 0 ]; then
-		perf_window_start "$1.trace" record -q "${KTRACE_ARGS[@]}"
+		perf_window_start "$1.trace" record -q -m "$(perf_record_buffer)" "${KTRACE_ARGS[@]}"
 	fi
 }
 
@@ -72,6 +72,7 @@ kernel_counts_end() {
 	perf_window_end "$1"
 	if [ "${#KTRACE_ARGS[@]}" -gt 0 ]; then
 		perf_window_end "$1.trace"
+		assert_perf_lost_nothing "$T/$1.trace.data"
 		perf script -i "$T/$1.trace.data" -F comm,event,trace >"$T/$1.trace.txt" \
 			2>"$T/$1.trace.err" || fail "perf script: $(cat "$T/$1.trace.err")"
 	fi
