@@ -371,9 +371,14 @@ test_tlb_shootdowns_are_charged_both_ways() {
 		echo "case: this CPU can broadcast invalidations (invlpgb): it may send no IPI"
 		assert_between "$theirs" 0 2100 "shootdown IPIs perf counted for 1000 flips"
 	else
-		# At least one per flip (two, unless the reader's CPU was briefly doing something
-		# else): the workload's arithmetic, checked on perf's figure and so on foliostat's.
-		assert_between "$theirs" 1000 2100 "shootdown IPIs perf counted for 1000 flips"
+		# At least one per flip the readers were seen running through (two, unless a
+		# reader's CPU was briefly doing something else): the workload's arithmetic, checked
+		# on perf's figure and so on foliostat's. On a starved host a reader descheduled
+		# holds no TLB to flush: the workload counts the flips it saw them run through.
+		local watched
+		watched=$(json_field "$(cat "$T/workload")" flips_with_readers_running)
+		assert_between "$watched" 1 1000 "flips the readers were seen running through"
+		assert_between "$theirs" "$watched" 2100 "shootdown IPIs perf counted for 1000 flips"
 	fi
 	suffered=$(query "$T/out" "tlb($pid, 'remote_shootdown')")
 	theirs_suffered=$(perf_count "$T/perf" tlb:tlb_flush 2)

@@ -213,6 +213,7 @@ static void action_compact(long node)
 }
 
 static volatile int readers_started, readers_stop;
+static unsigned long reader_laps; /* the readers' loops so far: shows they are running */
 
 static void pin_to_cpu(long cpu)
 {
@@ -232,14 +233,20 @@ static void *page_reader(void *page)
 	/* Readers on CPUs 1.., the flipper on CPU 0: a flip always has a CPU to reach. */
 	pin_to_cpu(__atomic_add_fetch(&next_cpu, 1, __ATOMIC_SEQ_CST));
 	__atomic_add_fetch(&readers_started, 1, __ATOMIC_SEQ_CST);
-	while (!readers_stop)
+	while (!readers_stop) {
 		(void)*(volatile char *)page;
+		__atomic_fetch_add(&reader_laps, 1, __ATOMIC_RELAXED);
+	}
 	return NULL;
 }
 
+/* Flip the page read-only and back FLIPS times while readers keep it loaded on every other CPU:
+ * each mprotect flushes a TLB that a running reader holds, by an IPI. A reader descheduled (a
+ * starved host) holds none, so the flips during which the readers were seen running through
+ * both calls are reported too: the IPIs the test can count on. */
 static void action_tlbflip(long flips)
 {
-	long readers = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	long readers = sysconf(_SC_NPROCESSORS_ONLN) - 1, watched = 0;
 	pthread_t threads[64];
 	char *page =
 	    mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -254,15 +261,23 @@ static void action_tlbflip(long flips)
 			die("pthread_create");
 	while (readers_started < readers)
 		;
-	for (long i = 0; i < flips; i++)
-		if (mprotect(page, page_size, PROT_READ) ||
-		    mprotect(page, page_size, PROT_READ | PROT_WRITE))
+	for (long i = 0; i < flips; i++) {
+		unsigned long before = __atomic_load_n(&reader_laps, __ATOMIC_RELAXED), between;
+
+		if (mprotect(page, page_size, PROT_READ))
 			die("mprotect");
+		between = __atomic_load_n(&reader_laps, __ATOMIC_RELAXED);
+		if (mprotect(page, page_size, PROT_READ | PROT_WRITE))
+			die("mprotect");
+		watched += between != before &&
+			   __atomic_load_n(&reader_laps, __ATOMIC_RELAXED) != between;
+	}
 	readers_stop = 1;
 	for (long i = 0; i < readers; i++)
 		pthread_join(threads[i], NULL);
-	printf("{\"pid\":%d,\"action\":\"tlbflip\",\"flips\":%ld,\"readers\":%ld}\n", getpid(),
-	       flips, readers);
+	printf("{\"pid\":%d,\"action\":\"tlbflip\",\"flips\":%ld,\"readers\":%ld,"
+	       "\"flips_with_readers_running\":%ld}\n",
+	       getpid(), flips, readers, watched);
 }
 
 #define RING_SIZE 8 /* processes: more address spaces than x86 keeps TLB tags for per CPU */
