@@ -1113,8 +1113,49 @@ static void born_in_cgroup(const char *dir)
 	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+/* The actions, each with its argument (as the usage shows it): by text or by number. */
+static const struct action {
+	const char *name, *argument;
+	void (*by_text)(const char *argument);
+	void (*by_number)(long argument);
+} actions[] = {
+	{"thp", "MIB[,KIB]", action_thp, NULL},
+	{"pages", "N", NULL, action_pages},
+	{"read", "FILE", action_read, NULL},
+	{"mapread", "FILE", action_mapread, NULL},
+	{"faultcount", "FILE", action_faultcount, NULL},
+	{"scarce", "FRAG_MIB,THP_MIB[,MAX_MIB]", action_scarce, NULL},
+	{"hugetlb", "N", NULL, action_hugetlb},
+	{"collapse", "MIB", NULL, action_collapse},
+	{"compact", "NODE", NULL, action_compact},
+	{"tlbflip", "N", NULL, action_tlbflip},
+	{"forks", "N", NULL, action_forks},
+	{"family", "N,M", action_family, NULL},
+	{"ring", "N", NULL, action_ring},
+	{"hop", "N", NULL, action_hop},
+	{"reuse", "A,B[,hold]", action_reuse, NULL},
+	{"moved", "N,PAGES", action_moved, NULL},
+	{"collapse_file", "MIB", NULL, action_collapse_file},
+	{"tlbrange", "N", NULL, action_tlbrange},
+	{"reread", "FILE", action_reread, NULL},
+	{"starve", "MAX", NULL, action_starve},
+	{"threads", "N,PAGES", action_threads, NULL},
+};
+#define NR_ACTIONS (sizeof(actions) / sizeof(actions[0]))
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] ACTION ARGUMENT, one of:\n");
+	for (size_t a = 0; a < NR_ACTIONS; a++)
+		fprintf(stderr, "         %s %s\n", actions[a].name, actions[a].argument);
+	fprintf(stderr, "       [--in-cgroup DIR] before the action runs it in a child born there\n"
+			"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	const struct action *action = NULL;
 	double linger = 0;
 	int i = 1;
 
@@ -1132,63 +1173,19 @@ int main(int argc, char **argv)
 		else
 			break;
 	}
-	if (i + 2 != argc) {
-		fprintf(stderr, "usage: workload [--name HEX] [--linger SECS] "
-				"thp MIB[,KIB] | pages N | read FILE | mapread FILE | "
-				"faultcount FILE | scarce FRAG_MIB,THP_MIB[,MAX_MIB] | hugetlb N | "
-				"collapse MIB | compact NODE | tlbflip N | forks N | family N,M | ring N | "
-				"hop N | reuse A,B[,hold] | moved N,PAGES | collapse_file MIB | "
-				"tlbrange N | reread FILE | starve MAX | threads N,PAGES\n"
-				"       [--in-cgroup DIR] before the action runs it in a child born there\n"
-				"       ([--rusage FILE] before it: the child's wait4 rusage, as JSON)\n");
-		return 2;
-	}
-	if (strcmp(argv[i], "thp") == 0)
-		action_thp(argv[i + 1]);
-	else if (strcmp(argv[i], "pages") == 0)
-		action_pages(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "family") == 0)
-		action_family(argv[i + 1]);
-	else if (strcmp(argv[i], "read") == 0)
-		action_read(argv[i + 1]);
-	else if (strcmp(argv[i], "mapread") == 0)
-		action_mapread(argv[i + 1]);
-	else if (strcmp(argv[i], "scarce") == 0)
-		action_scarce(argv[i + 1]);
-	else if (strcmp(argv[i], "hugetlb") == 0)
-		action_hugetlb(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "faultcount") == 0)
-		action_faultcount(argv[i + 1]);
-	else if (strcmp(argv[i], "collapse") == 0)
-		action_collapse(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "collapse_file") == 0)
-		action_collapse_file(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "tlbrange") == 0)
-		action_tlbrange(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "reread") == 0)
-		action_reread(argv[i + 1]);
-	else if (strcmp(argv[i], "threads") == 0)
-		action_threads(argv[i + 1]);
-	else if (strcmp(argv[i], "starve") == 0)
-		action_starve(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "compact") == 0)
-		action_compact(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "tlbflip") == 0)
-		action_tlbflip(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "forks") == 0)
-		action_forks(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "ring") == 0)
-		action_ring(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "hop") == 0)
-		action_hop(atol(argv[i + 1]));
-	else if (strcmp(argv[i], "reuse") == 0)
-		action_reuse(argv[i + 1]);
-	else if (strcmp(argv[i], "moved") == 0)
-		action_moved(argv[i + 1]);
-	else {
+	if (i + 2 != argc)
+		return usage();
+	for (size_t a = 0; a < NR_ACTIONS && !action; a++)
+		if (strcmp(argv[i], actions[a].name) == 0)
+			action = &actions[a];
+	if (!action) {
 		fprintf(stderr, "workload: unknown action '%s'\n", argv[i]);
 		return 2;
 	}
+	if (action->by_text)
+		action->by_text(argv[i + 1]);
+	else
+		action->by_number(atol(argv[i + 1]));
 	if (linger > 0)
 		usleep((useconds_t)(linger * 1e6));
 	return 0;
