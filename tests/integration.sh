@@ -1127,13 +1127,8 @@ test_command_exit_status_is_foliostat_s() {
 	"$FOLIOSTAT" -j -- sh -c 'kill -KILL $$' >"$T/out" || status=$?
 	assert_eq "$status" 137 "exit status of a command killed by SIGKILL"
 	assert_records_valid "$T/out"
-	status=0
-	"$FOLIOSTAT" -j -- "$T/no-such-command" >"$T/out" 2>"$T/err" || status=$?
-	assert_eq "$status" 127 "exit status of a command that does not exist"
-	grep -q "^foliostat: failed to run '$T/no-such-command': No such file or directory" "$T/err" ||
-		fail "message: $(cat "$T/err")"
-	assert_eq "$(wc -c <"$T/out")" 0 "no record for a command that never ran"
-	assert_nothing_attached
+	assert_command_never_ran 127 "foliostat: failed to run '$T/no-such-command': No such file or directory" \
+		"$FOLIOSTAT" -j -- "$T/no-such-command"
 }
 
 # Under sudo the command runs as the user who ran sudo, not as root.

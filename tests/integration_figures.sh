@@ -431,6 +431,7 @@ test_figures_exporter_matches_the_kernel() {
 	perf_record_durations all "$pid" vmscan:mm_vmscan_memcg_reclaim_begin vmscan:mm_vmscan_memcg_reclaim_end
 	assert_stall_buckets "$T/expo" "foliostat_stall_seconds{cgroup=\"$cg\",kind=\"memcg_reclaim\"}" \
 		"$T/all.durations" "memcg reclaim stalls of $cg"
+	assert_stall_bounds_told
 	# System-wide migration.
 	for pair in succeeded:pgmigrate_success failed:pgmigrate_fail thp_succeeded:thp_migration_success \
 		thp_failed:thp_migration_fail thp_split:thp_migration_split; do

@@ -120,31 +120,21 @@ test_promise_command_gets_int_term_hup() {
 # 126: a command found but not executable, with a message and no record, as a shell would.
 test_promise_command_not_executable_exits_126() {
 	need_root
-	local status=0
 	printf '#!/bin/sh\nexit 0\n' >"$T/not-executable"
 	chmod 644 "$T/not-executable"
-	"$FOLIOSTAT" -j -- "$T/not-executable" >"$T/out" 2>"$T/err" || status=$?
-	assert_eq "$status" 126 "exit status for a command that is not executable"
-	grep -qx "foliostat: failed to run '$T/not-executable': Permission denied" "$T/err" ||
-		fail "message: $(cat "$T/err")"
-	assert_eq "$(wc -c <"$T/out")" 0 "bytes of output"
-	assert_nothing_attached
+	assert_command_never_ran 126 "foliostat: failed to run '$T/not-executable': Permission denied" \
+		"$FOLIOSTAT" -j -- "$T/not-executable"
 }
 
 # 126: the change to sudo's user fails. Root without CAP_SETUID and CAP_SETGID (a container
 # that withholds them) can load BPF but not become another user: the command never runs.
 test_promise_sudo_user_change_failing_exits_126() {
 	need_root
-	local status=0
-	SUDO_UID=65534 SUDO_GID=65534 setpriv --bounding-set=-setuid,-setgid \
-		--inh-caps=-setuid,-setgid "$FOLIOSTAT" -j -- touch "$T/ran" >"$T/out" 2>"$T/err" ||
-		status=$?
-	assert_eq "$status" 126 "exit status when the change to the sudo user fails"
-	grep -qx "foliostat: failed to run 'touch' as the invoking user (SUDO_UID): Operation not permitted" \
-		"$T/err" || fail "message: $(cat "$T/err")"
+	assert_command_never_ran 126 \
+		"foliostat: failed to run 'touch' as the invoking user (SUDO_UID): Operation not permitted" \
+		env SUDO_UID=65534 SUDO_GID=65534 setpriv --bounding-set=-setuid,-setgid \
+		--inh-caps=-setuid,-setgid "$FOLIOSTAT" -j -- touch "$T/ran"
 	[ ! -e "$T/ran" ] || fail "the command ran"
-	assert_eq "$(wc -c <"$T/out")" 0 "bytes of output"
-	assert_nothing_attached
 }
 
 # Output that fails at run time (a full device, a full file system under -o): exit 1 and

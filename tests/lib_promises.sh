@@ -89,6 +89,19 @@ signal_and_time() {
 	time_exit "$2" 30
 }
 
+# assert_command_never_ran STATUS MESSAGE COMMAND...: COMMAND (foliostat -j -- something, or a
+# wrapper of it) exits STATUS with the line MESSAGE on stderr, writes no record (the command
+# never ran: nothing was counted), and leaves nothing attached.
+assert_command_never_ran() {
+	local want=$1 message=$2 status=0
+	shift 2
+	"$@" >"$T/never-ran.out" 2>"$T/never-ran.err" || status=$?
+	assert_eq "$status" "$want" "exit status of $*"
+	grep -qxF "$message" "$T/never-ran.err" || fail "message: $(cat "$T/never-ran.err")"
+	assert_eq "$(wc -c <"$T/never-ran.out")" 0 "bytes of output"
+	assert_nothing_attached
+}
+
 # hold_pipe_full FIFO: a process that holds FIFO open for reading (so a writer's open does not
 # block), shrinks its buffer to one page and never reads. Its pid in PIPE_HOLDER.
 hold_pipe_full() {
