@@ -44,19 +44,19 @@ OUTPUT ?= build
 BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
 
 PKGS := libbpf libcap-ng
-# The unit tests read the JSON foliostat writes (user/json_writer.c) back with jansson, a parser
+# The unit tests read the JSON foliostat writes (user/output/json_writer.c) back with jansson, a parser
 # that is not foliostat's own; foliostat does not link it. Expanded only when they are built.
 UNIT_PKGS := jansson
 UNIT_PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(UNIT_PKGS))
 UNIT_PKG_LIBS = $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs $(UNIT_PKGS))
 # The --listen endpoint: libmicrohttpd, in dynamic builds only (Debian has no static libraries
-# for all it links with); a static build gets user/http_server_absent.c, which says so.
+# for all it links with); a static build gets user/serve/http_server_absent.c, which says so.
 ifeq ($(STATIC),1)
-HTTP_SERVER := user/http_server_absent.c
+HTTP_SERVER := user/serve/http_server_absent.c
 else
 # --web.config.file: libyaml parses it, libcrypt (libxcrypt) checks its bcrypt hashes.
 PKGS += libmicrohttpd yaml-0.1 libcrypt
-HTTP_SERVER := user/http_server.c user/web_config.c
+HTTP_SERVER := user/serve/http_server.c user/serve/web_config.c
 endif
 ifeq ($(STATIC),1)
 PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS))
@@ -75,8 +75,15 @@ endif
 endif
 endif
 
+# user/: main.c (the wiring) and the event loop, and a folder per layer: collect (the BPF
+# lifecycle, reading the maps, the kernel's own counters), group (windows of processes, rows
+# by cgroup or name, the exporter's series), output (the renderers, the figure registry, JSON
+# and the sanitizing of text), serve (the --listen endpoint), cli (options, the command,
+# privileges and confinement, --check).
+USER_DIRS := user user/collect user/group user/output user/serve user/cli
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf -Iuser $(PKG_CFLAGS) \
+CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf $(addprefix -I,$(USER_DIRS)) \
+	  $(PKG_CFLAGS) \
 	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS) $(TEST_CFLAGS)
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP
 
@@ -84,7 +91,7 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux
 # extern declarations of the other objects.
 BPF_SRCS := bpf/tasks.bpf.c $(filter-out bpf/tasks.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-USER_SRCS := $(filter-out user/main.c user/http_server%.c user/web_config.c,$(wildcard user/*.c)) \
+USER_SRCS := $(filter-out user/main.c user/serve/%,$(wildcard $(addsuffix /*.c,$(USER_DIRS)))) \
 	     $(HTTP_SERVER)
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/%.o,$(USER_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -124,10 +131,11 @@ $(USER_OBJS) $(OUTPUT)/main.o: $(OUTPUT)/foliostat.skel.h
 
 $(OUTPUT)/%.o: user/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # Every thread's counts pass through counters.c's loops once per read: let them be vectorized.
-$(OUTPUT)/counters.o: CFLAGS += -O3
+$(OUTPUT)/collect/counters.o: CFLAGS += -O3
 
 # Switching between STATIC=1 and a dynamic build must relink: the stamp records which was last.
 LINK_STAMP := $(OUTPUT)/.link-static-$(if $(filter 1,$(STATIC)),yes,no)
@@ -224,7 +232,7 @@ vmtest-suite: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqche
 
 unit-tests: $(OUTPUT)/unit-tests
 
-# The man page's generated parts, from the figure registry (user/figures.c): `make docs` writes
+# The man page's generated parts, from the figure registry (user/output/figures.c): `make docs` writes
 # them; tests/integration_docs.sh checks the checked-in page is what it writes.
 $(OUTPUT)/gen-docs: scripts/gen-docs.c $(USER_OBJS)
 	$(call msg,BINARY,$@)

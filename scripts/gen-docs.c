@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gen-docs MAN-PAGE: the man page with its generated parts made anew from the figure registry
- * (user/figures.c), on standard output. A generated part lies between a line
+ * (user/output/figures.c), on standard output. A generated part lies between a line
  * `.\" generated: NAME` and a line `.\" end of generated: NAME`; `make docs` writes the result
  * back, and tests/integration_docs.sh fails when the checked-in page differs from it.
  */

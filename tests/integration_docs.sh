@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The documentation that the figure registry (user/figures.c) generates: the checked-in copies
+# The documentation that the figure registry (user/output/figures.c) generates: the checked-in copies
 # must be what `make docs` writes from the registry, so that a figure's name, labels or meaning
 # changed in one place is changed everywhere.
 

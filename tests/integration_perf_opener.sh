@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The perf opener (user/perf_events.c): the child that opens the page-fault perf events of CPUs
+# The perf opener (user/collect/perf_events.c): the child that opens the page-fault perf events of CPUs
 # brought online after start-up keeps what this kernel's perf_event_open wants and nothing more,
 # and makes no system call but those its work needs (a seccomp allow-list).
 

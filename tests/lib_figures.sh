@@ -359,7 +359,7 @@ bpf_prog_stats() {
 
 # assert_bpf_statistics EXPOSITION BEFORE AFTER: for every probe with a foliostat_bpf_* series,
 # the runs, run time and missed runs are between bpftool's figures of the probe's program
-# (loaded under the name user/loader.c gives it: bpftool shows it whole from the program's BTF,
+# (loaded under the name user/collect/loader.c gives it: bpftool shows it whole from the program's BTF,
 # or as the kernel keeps it, 15 bytes) read just before and just after the scrape. Every
 # attached probe has a series of each.
 assert_bpf_statistics() {
@@ -371,7 +371,7 @@ assert_bpf_statistics() {
 		samples = exposition.parse(expo)
 		table = re.finditer(r'\[PROBE_\w+\]\s*=\s*\{"([^"]+)",\s*(?:"\w+"|NULL),\s*'
 		                    r'(?:ONE\("(\w+)"\)|\{\{"(\w+)",\s*\d+\},\s*\{"(\w+)",\s*\d+\}\})',
-		                    open("user/loader.c").read())
+		                    open("user/collect/loader.c").read())
 		programs = {m.group(1): {n for p in m.group(2, 3, 4) if p for n in (p, p[:15])}
 		            for m in table}
 		def stats(path, probe, key):
@@ -387,7 +387,7 @@ assert_bpf_statistics() {
 		        sys.exit(f"{family}: series for {sorted(series)}, attached {sorted(attached)}")
 		    for probe, value in series.items():
 		        if probe not in programs:
-		            sys.exit(f"{probe}: no program in user/loader.c's table")
+		            sys.exit(f"{probe}: no program in user/collect/loader.c's table")
 		        low, high = stats(before, probe, key) * scale, stats(after, probe, key) * scale
 		        slack = 5e-9 * value if scale != 1 else 0  # 9 significant digits
 		        if not low - slack <= value <= high + slack:
