@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The collector (see collector.h): each read of the maps and of the kernel's counters, and what
+ * the records and the exposition are made from. */
+#include <errno.h>
+#include <malloc.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+
+#include "collector.h"
+#include "regroup.h"
+#include "process_start.h"
+
+/* Read the maps: what happened since the last read, with rows for the `keep` most active
+ * processes (0: all). */
+int collector_read(struct collector *c, size_t keep, char *err, size_t err_len)
+{
+	bool shrank;
+	int ret;
+
+	c->last_read = event_loop_now();
+	/* CPUs brought online since the last read get their perf events. A failure there leaves
+	 * those CPUs uncounted by the perf probes until a later read succeeds; the run goes on,
+	 * and says so once (a refusal is usually for good: each read would repeat it). */
+	ret = loader_follow_cpus(c->loader);
+	if (ret && !c->cpus_refused_said) {
+		fprintf(stderr,
+			"foliostat: failed to open perf events on a CPU brought online: %s; "
+			"its faults from perf's events go uncounted\n",
+			strerror(-ret));
+		c->cpus_refused_said = true;
+	}
+	ret = snapshot_read(&c->read, &c->reader);
+	if (!ret) {
+		snapshot_regroup(&c->read, c->opts);
+		ret = window_processes(&c->read, &c->row_opts, keep, &c->window);
+	}
+	/* Name the rows' cgroups now, while they exist: one made and removed between two records
+	 * would have no name by the time its row is printed. */
+	for (size_t i = 0; !ret && c->opts->by != FS_BY_COMM && i < c->window.nr; i++)
+		cgroup_name(&c->cgroup_names, c->window.rows[i].cgroup);
+	if (!ret && c->opts->files)
+		ret = file_table_read(&c->files);
+	if (ret) {
+		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
+		return -1;
+	}
+	ret = kernel_counters_read(&c->kernel_files, &c->kernel_now);
+	if (!ret)
+		ret = kernel_counters_delta(&c->kernel_before, &c->kernel_now, &c->kernel_window);
+	if (ret) {
+		snprintf(err, err_len, "failed to read the kernel's THP counters: %s",
+			 strerror(-ret));
+		return -1;
+	}
+	if (c->series) {
+		double now = event_loop_now();
+
+		ret =
+		    series_add_read(c->series, &c->window, &c->read.system, &c->kernel_window, now);
+		series_expire(c->series, now);
+		if (ret) {
+			snprintf(err, err_len, "failed to aggregate: %s", strerror(-ret));
+			return -1;
+		}
+	}
+	{
+		struct kernel_counters kswap = c->kernel_before;
+
+		c->kernel_before = c->kernel_now;
+		c->kernel_now = kswap;
+	}
+	if (c->opts->self) {
+		self_read(c->loader, &c->self_now);
+		self_delta(&c->self_before, &c->self_now, &c->self_window);
+		c->self_before = c->self_now;
+	}
+	/* Freed blocks go back to the heap, not the system, unless asked; but only after a burst
+	 * has gone: the heap's top given back each second would be fresh pages to fault in at the
+	 * next record, which costs more than the record itself on a host with slow faults. */
+	shrank = snapshot_shrink(&c->read);
+	shrank |= reader_shrink(&c->reader);
+	if (shrank)
+		malloc_trim(0);
+	return 0;
+}
+
+/* The exposition of the counts since the start, into c->exposition; `began`: when the work for
+ * it began (a scrape's read of the maps included). Returns 0 or -ENOMEM. */
+int collector_expose(struct collector *c, bool openmetrics, double began)
+{
+	struct exposition_health health = {
+	    .start_time = c->start_time,
+	    .bpf = &c->self_now,
+	    .bpf_run_time = c->opts->self,
+	    .scrapes = c->expositions,
+	    .last_duration_s = c->last_duration_s,
+	};
+	double rendered = event_loop_now();
+	int ret;
+
+	self_read(c->loader, &c->self_now);
+	health.loader_cpu_s = c->self_now.loader_cpu_s;
+	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
+	c->report->processes = &c->window;
+	ret = render_exposition(&c->exposition, c->report, c->series, &health, openmetrics);
+	series_exposed(c->series, rendered); /* every count read so far is in it */
+	c->expositions++;
+	c->last_duration_s = event_loop_now() - began;
+	return ret;
+}
+
+/* Which probe each single figure of the report needs (the others are set in report_measured()). */
+#define MEASURED_BY(field, probe)                        \
+	{                                                \
+		offsetof(struct fs_report, field), probe \
+	}
+static const struct {
+	size_t offset; /* of a bool in struct fs_report */
+	enum fs_probe probe;
+} measured_by[] = {
+    MEASURED_BY(measured[HIST_PAGECACHE], PROBE_PAGECACHE_ADD),
+    MEASURED_BY(free_measured, PROBE_PAGE_FREE),
+    MEASURED_BY(faults_measured[FS_FAULT_FILE], PROBE_FAULT_FILE),
+    MEASURED_BY(faults_measured[FS_FAULT_MAJOR], PROBE_FAULT_MAJOR),
+    MEASURED_BY(faults_measured[FS_FAULT_MINOR], PROBE_FAULT_MINOR),
+    MEASURED_BY(thp_fault_alloc_measured, PROBE_MEMCG_EVENTS),
+    MEASURED_BY(compaction_by_order_measured, PROBE_COMPACTION_REQUEST),
+    MEASURED_BY(thp_measured[FS_THP_COLLAPSE], PROBE_THP_COLLAPSE),
+    MEASURED_BY(thp_measured[FS_THP_COLLAPSE_FILE], PROBE_THP_COLLAPSE_FILE),
+    MEASURED_BY(thp_measured[FS_THP_SCAN], PROBE_THP_SCAN),
+    MEASURED_BY(thp_measured[FS_THP_SCAN_FILE], PROBE_THP_SCAN_FILE),
+    MEASURED_BY(stall_measured[FS_STALL_COMPACTION], PROBE_COMPACTION_BEGIN),
+    MEASURED_BY(stall_measured[FS_STALL_DIRECT_RECLAIM], PROBE_DIRECT_RECLAIM_BEGIN),
+    MEASURED_BY(stall_measured[FS_STALL_MEMCG_RECLAIM], PROBE_MEMCG_RECLAIM_BEGIN),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_SCANNED], PROBE_LRU_ISOLATE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_RECLAIMED], PROBE_SHRINK_INACTIVE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_DEACTIVATED], PROBE_SHRINK_ACTIVE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_KSWAPD_WAKES], PROBE_KSWAPD_WAKE),
+    MEASURED_BY(vmscan_measured[FS_VMSCAN_WRITTEN], PROBE_RECLAIM_WRITE),
+    MEASURED_BY(tlb_measured, PROBE_TLB_FLUSH),
+    MEASURED_BY(lru_insert_measured, PROBE_LRU_INSERT),
+    MEASURED_BY(lru_activate_measured, PROBE_LRU_ACTIVATE),
+};
+
+/* Which figures the attached probes measure: the others are reported as null. */
+static void report_measured(struct fs_report *report, const struct loader *loader)
+{
+	const struct probe_status *p = loader->probes;
+	bool by_mode = p[PROBE_FAULT_EVENT].attached; /* mode only, user and kernel */
+	bool user_faults = p[PROBE_FAULT_USER].attached;
+	bool kernel_faults = p[PROBE_FAULT_KERNEL].attached;
+
+	report->probes = loader->probes;
+	report->nr_probes = NR_PROBES;
+	for (size_t i = 0; i < sizeof(measured_by) / sizeof(measured_by[0]); i++)
+		*(bool *)((char *)report + measured_by[i].offset) =
+		    p[measured_by[i].probe].attached;
+	/* Allocations are always measured: their probe is required. */
+	report->measured[HIST_ALLOC] = true;
+	report->measured[HIST_ALLOC_MOVABLE] = true;
+	report->measured[HIST_ALLOC_KERNEL] = true;
+	report->measured[HIST_ALLOC_FAILED] = true;
+	/* A discard is a free before an LRU insertion: both must be seen. */
+	report->measured[HIST_DISCARDED] =
+	    p[PROBE_PAGE_FREE].attached && p[PROBE_LRU_INSERT].attached;
+	/* The breakdown by access and cause covers both modes, so it needs both tracepoints;
+	 * perf's page-fault event tells the mode only (FS_FAULT_KIND_MODE_ONLY). */
+	for (int f = FS_FAULT_READ; f <= FS_FAULT_PROTECTION; f++)
+		report->faults_measured[f] = user_faults && kernel_faults;
+	report->faults_measured[FS_FAULT_USER] = user_faults || by_mode;
+	report->faults_measured[FS_FAULT_KERNEL] = kernel_faults || by_mode;
+	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
+		report->migrate_measured[m] = p[PROBE_MIGRATE].attached;
+	report->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &= loader->migrate_large_split;
+	report->scan_names = loader->scan_names;
+	report->tlb_names = loader->tlb_names;
+	report->tlb_known = loader->tlb_known;
+	report->lru_names = loader->lru_names;
+	report->lru_known = loader->lru_known;
+	report->mglru = host_mglru_enabled();
+	report->attribution = attribution_name(loader->facts.attribution);
+}
+
+/* The store's questions (series.h): a cgroup's path, and whether a group's cgroup or process
+ * is gone. */
+static const char *series_cgroup_path(__u64 cgroup, void *ctx)
+{
+	struct collector *c = ctx;
+
+	return cgroup_name(&c->cgroup_names, cgroup);
+}
+
+static bool series_group_gone(const struct series_group *g, void *ctx)
+{
+	struct collector *c = ctx;
+	char path[8192];
+	struct stat st;
+
+	if (c->opts->by == FS_BY_PROCESS)
+		return !process_alive((int)g->pid, g->start);
+	/* A cgroup made again at the same path is the same series: a restarted service's. */
+	snprintf(path, sizeof(path), "%s%s", c->cgroup_names.mount, g->name);
+	return stat(path, &st) && errno == ENOENT;
+}
+
+/* --format prometheus, --listen: the store of counts since the start. */
+static int collector_open_series(struct collector *c, char *err, size_t err_len)
+{
+	struct timespec now;
+
+	c->series = malloc(sizeof(*c->series));
+	if (!c->series) {
+		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
+		return -1;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	c->start_time = now.tv_sec + now.tv_nsec / 1e9;
+	series_init(c->series, c->opts, series_cgroup_path, series_group_gone, c, event_loop_now());
+	return 0;
+}
+
+void collector_close(struct collector *c)
+{
+	if (c->series) {
+		series_free(c->series);
+		free(c->series);
+		c->series = NULL;
+	}
+	exposition_free(&c->exposition);
+	file_summary_free(&c->file_summary);
+	file_table_close(&c->files);
+	cgroup_names_close(&c->cgroup_names);
+	process_table_free(&c->window);
+	kernel_counters_free(&c->kernel_before);
+	kernel_counters_free(&c->kernel_now);
+	kernel_counters_free(&c->kernel_window);
+	snapshot_free(&c->read);
+	reader_close(&c->reader);
+	kernel_counter_files_close(&c->kernel_files);
+}
+
+/*
+ * Take the starting points of everything read from outside the maps (the kernel's THP
+ * counters, the BPF run-time statistics), so that the first window has a "before". This is
+ * done before start-up ends (privileges dropped): from then on every figure counts everything.
+ */
+int collector_open(struct collector *c, struct loader *loader, const struct fs_options *opts,
+		   char *err, size_t err_len)
+{
+	int ret;
+
+	*c = (struct collector){.loader = loader, .opts = opts, .row_opts = *opts};
+	if (opts->by != FS_BY_PROCESS) {
+		c->row_opts.nr_pids = 0;
+		c->row_opts.comm = NULL;
+	}
+	ret = loader_open_reader(loader, &c->reader);
+	if (ret) {
+		snprintf(err, err_len, "failed to map the BPF tables: %s", strerror(-ret));
+		return -1;
+	}
+	ret = kernel_counter_files_open(&c->kernel_files);
+	if (ret) {
+		snprintf(err, err_len, "failed to open the kernel's THP counters: %s",
+			 strerror(-ret));
+		reader_close(&c->reader);
+		return -1;
+	}
+	kernel_counters_read(&c->kernel_files, &c->kernel_before);
+	cgroup_names_open(&c->cgroup_names);
+	if (opts->files) {
+		ret = file_table_open(&c->files, (size_t)opts->max_files, loader->skel);
+		if (ret) {
+			snprintf(err, err_len, "failed to allocate the table of files: %s",
+				 strerror(-ret));
+			collector_close(c);
+			return -1;
+		}
+	}
+	if (opts->self)
+		self_baseline(&c->self_before);
+	if (opts->format == FS_FORMAT_PROMETHEUS && collector_open_series(c, err, err_len)) {
+		collector_close(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* What every record says beside its counts: probes, names, host. */
+void collector_report_init(struct fs_report *report, struct collector *c, struct host_info *host)
+{
+	report_measured(report, c->loader);
+	host_info_read(host);
+	report->host = host;
+	report->cgroup_names = &c->cgroup_names;
+	report->by = c->opts->by;
+	c->report = report;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The collector: what a run reads (the BPF maps, the kernel's THP counters, --self's
+ * statistics, --files' table) and keeps between reads (the last read, the window of processes,
+ * the exporter's series), and the report every record is rendered from.
+ */
+#ifndef FS_COLLECTOR_H
+#define FS_COLLECTOR_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "cgroup_names.h"
+#include "command.h"
+#include "counters.h"
+#include "event_loop.h"
+#include "exposition.h"
+#include "file_table.h"
+#include "kernel_counters.h"
+#include "loader.h"
+#include "options.h"
+#include "report.h"
+#include "self.h"
+#include "series.h"
+#include "snapshot.h"
+#include "window.h"
+
+struct collector {
+	struct loader *loader;
+	const struct fs_options *opts;
+	struct event_loop *loop; /* every wait */
+	struct command *command; /* -- COMMAND: the run ends when it exits */
+	/* What the window selects rows with: opts, or for --by cgroup/comm no filter (-p and -n
+	 * select processes before their counts are regrouped: regroup.h). */
+	struct fs_options row_opts;
+	struct cgroup_names cgroup_names; /* the rows' cgroups by name */
+	struct reader reader;		  /* the maps, and what they held at the last read */
+	struct snapshot read;		  /* the last read */
+	struct process_table window;
+	struct kernel_counter_files kernel_files;
+	struct kernel_counters kernel_before, kernel_now, kernel_window;
+	struct self_cost self_before, self_now, self_window; /* --self */
+	/* --format prometheus and --listen: counts since the start, and their text. */
+	struct series_store *series;
+	struct exposition exposition;
+	/* --files: the record's files so far, and what the record shows of them. */
+	struct file_table files;
+	struct file_summary file_summary;
+	struct fs_report *report;
+	double start_time;	/* Unix seconds */
+	__u64 expositions;	/* made so far */
+	double last_duration_s; /* how long the last one took */
+	double last_read;	/* monotonic seconds of the last read of the maps */
+	double scrape_began;	/* --listen: when the scrapes' last read began */
+	bool cpus_refused_said; /* the warning that a CPU brought online went uncounted, once */
+};
+
+/*
+ * Open what is read from outside the maps, and take its starting points, so that the first
+ * window has a "before" (see collector.c). Returns 0, or -1 with a message in err.
+ */
+int collector_open(struct collector *c, struct loader *loader, const struct fs_options *opts,
+		   char *err, size_t err_len);
+void collector_close(struct collector *c);
+
+/* Read the maps: what happened since the last read, with rows for the `keep` most active
+ * processes (0: all). Returns 0, or -1 with a message in err. */
+int collector_read(struct collector *c, size_t keep, char *err, size_t err_len);
+
+/* The exposition of the counts since the start, into c->exposition; `began`: when the work for
+ * it began (a scrape's read of the maps included). Returns 0 or -ENOMEM. */
+int collector_expose(struct collector *c, bool openmetrics, double began);
+
+/* What every record says beside its counts (probes, which figures they measure, names, host),
+ * into `report`, which the collector's expositions use from then on. */
+void collector_report_init(struct fs_report *report, struct collector *c, struct host_info *host);
+
+#endif
