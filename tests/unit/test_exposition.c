@@ -3,6 +3,7 @@
 #include <stdarg.h>
 
 #include "exposition.h"
+#include "figures.h"
 #include "loader.h"
 #include "sanitize.h"
 #include "unit.h"
@@ -169,6 +170,52 @@ static bool fault_outcomes_and_compaction_by_order(void)
 	return ok;
 }
 
+/*
+ * Faults by mode alone: each mode is measured by its own exceptions tracepoint or by perf's
+ * event. With one tracepoint refused, the other mode's samples are written and the refused
+ * mode's left out, not written as 0; with both, the family by access and cause instead.
+ */
+static bool a_fault_mode_not_measured_has_no_sample(void)
+{
+	struct host_info host = {.page_size = 4096};
+	struct probe_status probes[NR_PROBES];
+	struct fs_report r = {.host = &host};
+	struct fs_options opts = {.by = FS_BY_COMM, .max_series = 10};
+	struct process_row row = {.tgid = 7, .comm = "app", .events = 9};
+	struct process_table rows = {.rows = &row, .nr = 1};
+	struct system_totals system = {0};
+	struct kernel_counters kernel = {0};
+	struct exposition_health health = {.start_time = 1e9};
+	struct exposition e = {0};
+	struct series_store s;
+	bool ok;
+
+	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_KERNEL, NR_PROBES);
+	row.counters
+	    .fault_kinds[FS_FAULT_KIND(FS_MODE_KERNEL, FS_ACCESS_READ, FS_CAUSE_NOT_PRESENT)] = 6;
+	system.total = row.counters;
+	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
+	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
+	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
+	     ASSERT_CONTAINS(e.text,
+			     "foliostat_page_faults_total{comm=\"app\",mode=\"kernel\"} 6\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n") &&
+	     ASSERT_TRUE(!strstr(e.text, "mode=\"user\"")) &&
+	     ASSERT_TRUE(fault_mode_measured(probes, 1) && !fault_mode_measured(probes, 0));
+	attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_EVENT, NR_PROBES);
+	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"user\"} 0\n") &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n");
+	attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_USER, PROBE_FAULT_KERNEL, NR_PROBES);
+	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
+	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
+				     "access=\"read\",cause=\"not_present\"} 6\n") &&
+	     ASSERT_TRUE(!strstr(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} "));
+	exposition_free(&e);
+	series_free(&s);
+	return ok;
+}
+
 /* Cgroup paths for the next test: two of 4,095 bytes alike but for their last byte (255-byte
  * directories), and one with a terminal escape and ill-formed UTF-8 in its unit's name. */
 static char long_paths[2][4096];
@@ -317,6 +364,7 @@ const struct unit_test exposition_tests[] = {
     UNIT_TEST(openmetrics_is_chosen_from_accept),
     UNIT_TEST(labels_are_escaped_and_families_named),
     UNIT_TEST(fault_outcomes_and_compaction_by_order),
+    UNIT_TEST(a_fault_mode_not_measured_has_no_sample),
     UNIT_TEST(a_reused_pid_has_a_series_of_its_own),
     {},
 };

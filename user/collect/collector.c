@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "collector.h"
+#include "figures.h"
 #include "regroup.h"
 #include "process_start.h"
 
@@ -150,7 +151,6 @@ static const struct {
 static void report_measured(struct fs_report *report, const struct loader *loader)
 {
 	const struct probe_status *p = loader->probes;
-	bool by_mode = p[PROBE_FAULT_EVENT].attached; /* mode only, user and kernel */
 	bool user_faults = p[PROBE_FAULT_USER].attached;
 	bool kernel_faults = p[PROBE_FAULT_KERNEL].attached;
 
@@ -171,8 +171,9 @@ static void report_measured(struct fs_report *report, const struct loader *loade
 	 * perf's page-fault event tells the mode only (FS_FAULT_KIND_MODE_ONLY). */
 	for (int f = FS_FAULT_READ; f <= FS_FAULT_PROTECTION; f++)
 		report->faults_measured[f] = user_faults && kernel_faults;
-	report->faults_measured[FS_FAULT_USER] = user_faults || by_mode;
-	report->faults_measured[FS_FAULT_KERNEL] = kernel_faults || by_mode;
+	/* (the exposition's samples by mode alone are measured alike: figures.h) */
+	report->faults_measured[FS_FAULT_USER] = fault_mode_measured(p, 0);
+	report->faults_measured[FS_FAULT_KERNEL] = fault_mode_measured(p, 1);
 	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
 		report->migrate_measured[m] = p[PROBE_MIGRATE].attached;
 	report->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &= loader->migrate_large_split;

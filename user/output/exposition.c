@@ -229,6 +229,8 @@ static void figure_samples(struct expo *x, const char *metric, const struct expo
 	long page_size = x->r->host->page_size;
 
 	for (int a = 0; a < extras->nr_a; a++) {
+		if (f->measured_at && !f->measured_at(x->r->probes, a))
+			continue;
 		for (int b = 0; b < extras->nr_b; b++) {
 			const char *extra = extras->text[a * extras->nr_b + b];
 			__u64 v = figure_value(f, g->counters, a, b, page_size);

@@ -45,9 +45,9 @@ static __u64 fault_mode(const struct fs_totals *c, int mode, int b, long page_si
 
 /* A probe in a row's lists (0 ends a list). */
 #define P(probe) ((probe) + 1)
-/* The word index of a field of struct fs_totals, and strides in words. */
+/* The word index of a field of struct fs_totals, and strides in words (and no measured_at). */
 #define WORD(field) (offsetof(struct fs_totals, field) / sizeof(__u64))
-#define AT(field, stride_a, stride_b) WORD(field), (stride_a), (stride_b)
+#define AT(field, stride_a, stride_b) WORD(field), (stride_a), (stride_b), NULL
 _Static_assert(FS_FOLIO_ALLOC_KERNEL == FS_FOLIO_ALLOC_MOVABLE + 1,
 	       "kind (movable, kernel) is one histogram's stride from the movable one");
 
@@ -59,14 +59,16 @@ const struct figure group_figures[] = {
      DIM_ORDER, DIM_FOLIO_KIND, NULL, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS,
      AT(folios[FS_FOLIO_ALLOC_MOVABLE][0], 1, FS_NR_ORDERS)},
     {"allocated_bytes_total", "Bytes of the folios allocated, by kind.", "Their bytes.",
-     DIM_FOLIO_KIND, DIM_NONE, allocated_bytes, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS, 0, 0, 0},
+     DIM_FOLIO_KIND, DIM_NONE, allocated_bytes, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS,
+     0, 0, 0, NULL},
     {"pagecache_folios_added_total", "Folios added to the page cache, by order.",
      "Folios added to the page cache, by order.",
      DIM_ORDER, DIM_NONE, NULL, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS,
      AT(folios[FS_FOLIO_PAGECACHE][0], 1, 0)},
     {"pagecache_added_bytes_total", "Bytes of the folios added to the page cache.",
      "Their bytes.",
-     DIM_NONE, DIM_NONE, pagecache_bytes, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS, 0, 0, 0},
+     DIM_NONE, DIM_NONE, pagecache_bytes, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS,
+     0, 0, 0, NULL},
     {"folio_allocations_failed_total",
      "Movable allocations that got no folio (a THP, mTHP or large page-cache folio that fell "
      "back to a smaller order), by order.",
@@ -93,15 +95,17 @@ const struct figure group_figures[] = {
      AT(thp_fault_alloc, 0, 0)},
     {"page_faults_total", "Page faults, by mode, access and cause.",
      "Page faults by mode (user, kernel), access (read, write, exec) and cause (not_present, "
-     "protection); where only perf's page\\-fault event counts them (arm64), by mode only, "
-     "without access and cause.",
+     "protection); where only perf's page\\-fault event counts them (arm64), or one of the two "
+     "exceptions tracepoints, by mode only, without access and cause (and without the series "
+     "of a mode that nothing measures).",
      DIM_FAULT_MODE_ACCESS, DIM_FAULT_CAUSE, NULL,
      {P(PROBE_FAULT_USER), P(PROBE_FAULT_KERNEL)}, {0}, WHEN_FAULT_KINDS,
      /* a = mode * accesses + access, b = cause: the BPF side's kinds (FS_FAULT_KIND) */
      AT(fault_kinds[0], FS_NR_FAULT_CAUSES, 1)},
     {"page_faults_total", "Page faults, by mode (access and cause not known here).", NULL,
      DIM_FAULT_MODE, DIM_NONE, fault_mode, {0},
-     {P(PROBE_FAULT_USER), P(PROBE_FAULT_EVENT)}, WHEN_NO_FAULT_KINDS, 0, 0, 0},
+     {P(PROBE_FAULT_USER), P(PROBE_FAULT_KERNEL), P(PROBE_FAULT_EVENT)}, WHEN_NO_FAULT_KINDS,
+     0, 0, 0, fault_mode_measured},
     {"file_faults_total", "Page faults served through the page cache.",
      "Faults served through the page cache (filemap:mm_filemap_fault).",
      DIM_NONE, DIM_NONE, NULL, {P(PROBE_FAULT_FILE)}, {0}, WHEN_ALWAYS,
@@ -164,6 +168,12 @@ const int nr_group_figures = sizeof(group_figures) / sizeof(group_figures[0]);
 static bool attached(const struct probe_status *probes, unsigned char p)
 {
 	return probes[p - 1].attached;
+}
+
+bool fault_mode_measured(const struct probe_status *probes, int mode)
+{
+	return attached(probes, P(mode ? PROBE_FAULT_KERNEL : PROBE_FAULT_USER)) ||
+	       attached(probes, P(PROBE_FAULT_EVENT));
 }
 
 __u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size)

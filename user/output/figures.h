@@ -59,6 +59,10 @@ struct figure {
 	unsigned char all[3], any[4];
 	enum figure_condition when;
 	unsigned short at, stride_a, stride_b;
+	/* Where a figure's samples are measured by different probes (faults by mode alone: each
+	 * mode's tracepoint, or perf's event for both), whether the samples at a are; NULL: all
+	 * are, where the figure is. A sample not measured is left out, never written as 0. */
+	bool (*measured_at)(const struct probe_status *probes, int a);
 };
 
 extern const struct figure group_figures[];
@@ -75,6 +79,10 @@ extern const struct figure_dim_info figure_dims[NR_FIGURE_DIMS];
 
 /* f's value in a group's counters at (a, b) (page_size: for figures in bytes). */
 __u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size);
+
+/* Faults of a mode (0 user, 1 kernel) counted without access and cause: by that mode's
+ * exceptions tracepoint, or by perf's page-fault event (both modes). */
+bool fault_mode_measured(const struct probe_status *probes, int mode);
 
 /* Whether `f` is measured with these probe states on this host (mglru: the multi-generational
  * LRU is on). */
