@@ -245,7 +245,10 @@ struct fs_vmscan {
 /*
  * What is only counted system-wide, per CPU (the loader sums the CPUs). The thread and process
  * figures' system totals are not counted here but summed by the loader from the groups an event
- * lands in (a thread, interrupt context, or untracked), so they add up exactly.
+ * lands in (a thread, interrupt context, or untracked), so they add up exactly. Likewise the
+ * process-level ones (thp, stalls, reclaimed, compaction_by_order): per CPU they hold what no
+ * process entry does (outside the selection, no owner, the table full), and the loader's
+ * system totals add the processes' of the same read to them.
  */
 #define FS_SYSTEM_TAIL_FIELDS                                                                      \
 	__u64 freed[FS_NR_ORDERS]; /* mm_page_free: frees happen in unrelated contexts */          \

@@ -76,6 +76,7 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	struct fs_task_state *state;
 	unsigned int bucket, order = 0;
 	struct fs_proc *proc;
+	bool chosen;
 	__u64 ns;
 
 	state = bpf_task_storage_get(&fs_task_state, task, 0, 0);
@@ -87,6 +88,28 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 	if (kind == FS_STALL_COMPACTION)
 		order = verifier_bounded(state->compaction_order, FS_NR_ORDERS);
 	bucket = stall_bucket(ns);
+	chosen = selected(bpf_get_current_task());
+	/* A process's cgroup is its leader's (threads may be in other threaded cgroups). */
+	proc = chosen
+		   ? proc_entry(task->tgid, task->group_leader->comm,
+				BPF_CORE_READ(task, group_leader, cgroups, dfl_cgrp, kn, id),
+				task->group_leader->start_boottime)
+		   : NULL;
+	if (proc) {
+		__sync_fetch_and_add(&proc->counters.stalls[kind].count, 1);
+		__sync_fetch_and_add(&proc->counters.stalls[kind].total_ns, ns);
+		__sync_fetch_and_add(&proc->counters.stalls[kind].hist[bucket], 1);
+		if (reclaimed)
+			__sync_fetch_and_add(&proc->counters.reclaimed[kind], reclaimed);
+		if (order) {
+			__sync_fetch_and_add(&proc->counters.compaction_by_order.count[order], 1);
+			__sync_fetch_and_add(&proc->counters.compaction_by_order.total_ns[order],
+					     ns);
+		}
+		return;
+	}
+	/* No process entry holds it (outside the selection, or the table full): the CPU's part
+	 * of the system figures, which the loader adds to the processes' of the same read. */
 	fs_count(cpu->stalls[kind].count, 1);
 	fs_count(cpu->stalls[kind].total_ns, ns);
 	fs_count(cpu->stalls[kind].hist[bucket], 1);
@@ -95,25 +118,8 @@ static __always_inline void stall_end(int kind, __u64 reclaimed)
 		fs_count(cpu->compaction_by_order.count[order], 1);
 		fs_count(cpu->compaction_by_order.total_ns[order], ns);
 	}
-	if (!selected(bpf_get_current_task()))
-		return; /* outside the selection: in the system figures above only */
-	/* A process's cgroup is its leader's (threads may be in other threaded cgroups). */
-	proc = proc_entry(task->tgid, task->group_leader->comm,
-			  BPF_CORE_READ(task, group_leader, cgroups, dfl_cgrp, kn, id),
-			  task->group_leader->start_boottime);
-	if (!proc) {
+	if (chosen)
 		fs_count(cpu->stalls_untracked[kind], 1);
-		return;
-	}
-	__sync_fetch_and_add(&proc->counters.stalls[kind].count, 1);
-	__sync_fetch_and_add(&proc->counters.stalls[kind].total_ns, ns);
-	__sync_fetch_and_add(&proc->counters.stalls[kind].hist[bucket], 1);
-	if (reclaimed)
-		__sync_fetch_and_add(&proc->counters.reclaimed[kind], reclaimed);
-	if (order) {
-		__sync_fetch_and_add(&proc->counters.compaction_by_order.count[order], 1);
-		__sync_fetch_and_add(&proc->counters.compaction_by_order.total_ns[order], ns);
-	}
 }
 
 #endif /* FS_STALLS_BPF_H */

@@ -30,21 +30,27 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 	if (!cpu)
 		return;
 	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
-	fs_count(cpu->thp.results[event][bucket], 1);
 	if (!owner) {
+		fs_count(cpu->thp.results[event][bucket], 1);
 		fs_count(cpu->thp_unattributed.results[event][bucket], 1);
 		return;
 	}
-	/* A process outside the selection gets no entry; the system figure above has it. */
-	if (!selected((__u64)owner))
+	/* A process outside the selection gets no entry: the CPU's part of the system figure
+	 * (cpu->thp holds what no process entry does; the loader adds the processes' to it, from
+	 * the same read, so that the two always add up). */
+	if (!selected((__u64)owner)) {
+		fs_count(cpu->thp.results[event][bucket], 1);
 		return;
+	}
 	entry = proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm),
 			   BPF_CORE_READ(owner, group_leader, cgroups, dfl_cgrp, kn, id),
 			   BPF_CORE_READ(owner, group_leader, start_boottime));
-	if (entry) /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
+	if (entry) { /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
 		__sync_fetch_and_add(&entry->counters.thp.results[event][bucket], 1);
-	else
-		fs_count(cpu->thp_untracked.results[event][bucket], 1);
+		return;
+	}
+	fs_count(cpu->thp.results[event][bucket], 1);
+	fs_count(cpu->thp_untracked.results[event][bucket], 1);
 }
 
 SEC("tp_btf/mm_collapse_huge_page")

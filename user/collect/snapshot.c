@@ -22,8 +22,8 @@ static struct thread_delta *thread_delta_next(struct snapshot *snap)
 }
 
 /* Count in the delta thread_delta_next() gave, its counts already in place. */
-static void thread_delta_commit(struct snapshot *snap, const struct fs_entry_head *head,
-				bool late, struct counters_growth grew)
+static void thread_delta_commit(struct snapshot *snap, const struct fs_entry_head *head, bool late,
+				struct counters_growth grew)
 {
 	struct thread_delta *d = &snap->threads[snap->nr_threads];
 
@@ -180,10 +180,12 @@ bool snapshot_shrink(struct snapshot *snap)
 
 	shrank = array_shrink(&snap->threads, &snap->cap_threads, snap->nr_threads,
 			      sizeof(*snap->threads));
-	shrank |= array_shrink(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order));
+	shrank |=
+	    array_shrink(&snap->order, &snap->cap_order, snap->nr_order, sizeof(*snap->order));
 	shrank |= array_shrink(&snap->sort_space, &snap->cap_sort_space, snap->nr_order,
 			       sizeof(*snap->sort_space));
-	shrank |= array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
+	shrank |=
+	    array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
 	return shrank;
 }
 
@@ -219,6 +221,24 @@ static int add_late_thread(void *ctx, __u32 index, const void *now_entry, const 
 	return snapshot_append(snap, &now->head, true, &delta);
 }
 
+/*
+ * The system's process-level figures (collapse outcomes, stalls, the pages reclaimed in them,
+ * compaction by order) are each CPU's part, what no process entry holds, plus the processes':
+ * both from the same read, so that the groups add up to the system at every read. (Counted
+ * twice in BPF, the system's and a process's copies of one stall could fall in different
+ * reads: a group then had a stall the system had not yet, and the exporter's other group got it
+ * again at the next read.)
+ */
+static void system_add_proc(struct system_totals *system, const struct fs_proc_counters *delta)
+{
+	words_add((__u64 *)&system->thp, (const __u64 *)&delta->thp, FS_WORDS(system->thp));
+	words_add((__u64 *)system->stalls, (const __u64 *)delta->stalls,
+		  FS_NR_STALLS * FS_WORDS(system->stalls[0]));
+	words_add(system->reclaimed, delta->reclaimed, FS_NR_STALLS);
+	words_add((__u64 *)&system->compaction_by_order, (const __u64 *)&delta->compaction_by_order,
+		  FS_WORDS(system->compaction_by_order));
+}
+
 /* A process entry's growth between two copies of it, into the snapshot if it grew. */
 static int add_proc(struct snapshot *snap, const struct fs_proc *now, const struct fs_proc *then,
 		    bool late, bool *grew)
@@ -230,6 +250,7 @@ static int add_proc(struct snapshot *snap, const struct fs_proc *now, const stru
 	*grew = words_sum((const __u64 *)&delta, FS_WORDS(delta)) != 0;
 	if (!*grew)
 		return 0;
+	system_add_proc(&snap->system, &delta);
 	return snapshot_append_proc(snap, &now->head, late, &delta);
 }
 
