@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --files: what files.bpf.c and the loader (user/collect/file_table.c) agree on. Page-cache additions are
- * counted per file, keyed by the file's device and inode, each file named once when its entry
- * is made; additions of files the table has no room for are counted per device instead.
+ * --files: what files.bpf.c and the loader (user/collect/file_table.c) agree on. Page-cache
+ * additions are counted per file, keyed by the file's device and inode, each file named once
+ * when its entry is made; additions of files the table has no room for are counted per device
+ * instead.
  */
 #ifndef FS_FILES_H
 #define FS_FILES_H

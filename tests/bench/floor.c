@@ -23,7 +23,8 @@
 static volatile sig_atomic_t done;
 
 /* Attach `prog` to perf's software event `config` on every online CPU, each occurrence a
- * sample, as foliostat does (user/collect/perf_events.c); returns how many CPUs it is attached on. */
+ * sample, as foliostat does (user/collect/perf_events.c); returns how many CPUs it is attached
+ * on. */
 static int attach_software_event(struct bpf_program *prog, unsigned long long config)
 {
 	struct perf_event_attr attr;
