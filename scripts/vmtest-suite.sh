@@ -209,9 +209,14 @@ timeout "$VM_TIMEOUT" nice -n 19 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -
 qemu=$!
 # Progress: the results so far, read every half minute from the disk as the guest has written
 # it back (for show only: the verdict is read once the VM is off).
+# The host's load, every half minute: the emulator runs under nice, so anything else busy on the
+# host can starve both vCPUs for minutes, which the guest's watchdog reports as a soft lockup
+# (its clock runs on while it does not); a lockup with this load high is the host's doing.
 shown=0
+: >"$WORK/host-load"
 while kill -0 "$qemu" 2>/dev/null; do
 	sleep 30
+	echo "$(($(date +%s) - start)) s: $(cut -d' ' -f1-4 /proc/loadavg)" >>"$WORK/host-load"
 	debugfs -R "cat /root/vmsuite.log" "$image" 2>/dev/null |
 		grep -aE "^(PASS |FAIL |SKIP |[0-9]+ passed${VERBOSE:+|    })" >"$WORK/progress" || true
 	tail -n +$((shown + 1)) "$WORK/progress"
@@ -224,7 +229,12 @@ echo "vmtest-suite: the VM ran $((elapsed / 60)) min $((elapsed % 60)) s (consol
 # The suite's output from the disk (the console's copy may lag or be cut).
 log=$WORK/suite.log
 debugfs -R "cat /root/vmsuite.log" "$image" >"$log" 2>/dev/null || fail "cannot read the suite's log from $image"
-grep -q '^vmsuite-end$' "$log" || fail "the suite did not finish (timeout ${VM_TIMEOUT}s?): see $log"
+if ! grep -q '^vmsuite-end$' "$log"; then
+	grep -aE 'soft lockup|rcu: INFO' "$WORK/console.log" | head -3 || true
+	echo "vmtest-suite: the host's load meanwhile (2 CPUs; $WORK/host-load):"
+	awk '$3 + 0 > 2.5' "$WORK/host-load" | head -20
+	fail "the suite did not finish (timeout ${VM_TIMEOUT}s?): see $log"
+fi
 grep -aE "^(PASS |FAIL |SKIP |[0-9]+ passed${VERBOSE:+|    })" "$log" | tail -n +$((shown + 1))
 summary=$(sed -n '/^vmsuite-begin$/,/^vmsuite-end$/p' "$log" | awk '/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
 	p += $1; f += $3; s += $5; n++ } END { if (n) printf "%d passed, %d failed, %d skipped\n", p, f, s }')
