@@ -25,11 +25,13 @@ static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = {"failed", "succe
 static bool known[FS_NR_LRU_LISTS > FS_NR_TLB_REASONS ? FS_NR_LRU_LISTS : FS_NR_TLB_REASONS] = {
     true};
 
-/* The probe states of a report: the probes listed (up to NR_PROBES, which ends the list)
- * attached, the others not; the exposition derives which figures are measured from them
- * (figures.h). Only the first is named, for the tests that give nr_probes 1. */
-static struct probe_status *attach(struct probe_status probes[NR_PROBES], ...)
+/* A report's probe states: the probes listed (up to NR_PROBES, which ends the list) attached,
+ * the others not, and what they measure derived from them as a run derives it (figures.h; not
+ * under the multi-generational LRU). Only the first is named, for the tests that give
+ * nr_probes 1. */
+static void attach(struct fs_report *r, struct probe_status probes[NR_PROBES], ...)
 {
+	static const struct measure_facts facts = {.migrate_large_split = true};
 	va_list ap;
 	int p;
 
@@ -39,7 +41,8 @@ static struct probe_status *attach(struct probe_status probes[NR_PROBES], ...)
 	while ((p = va_arg(ap, int)) != NR_PROBES)
 		probes[p].attached = true;
 	va_end(ap);
-	return probes;
+	r->probes = probes;
+	measures_derive(probes, &facts, r->measured);
 }
 
 static const char *comm_path(__u64 cgroup, void *ctx)
@@ -54,7 +57,6 @@ static bool labels_are_escaped_and_families_named(void)
 	struct host_info host = {.page_size = 4096};
 	struct probe_status probes[NR_PROBES];
 	struct fs_report r = {.host = &host,
-			      .probes = attach(probes, PROBE_PAGE_ALLOC, NR_PROBES),
 			      .nr_probes = 1,
 			      .scan_names = (const char(*)[FS_ENUM_NAME_LEN])scan_names,
 			      .tlb_names = (const char(*)[FS_ENUM_NAME_LEN])tlb_names,
@@ -71,6 +73,7 @@ static bool labels_are_escaped_and_families_named(void)
 	struct series_store s;
 	bool ok;
 
+	attach(&r, probes, PROBE_PAGE_ALLOC, NR_PROBES);
 	row.counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 3;
 	system.total = row.counters;
 	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
@@ -115,11 +118,11 @@ static bool fault_outcomes_and_compaction_by_order(void)
 	bool ok;
 
 	/* (a discard is a free before an LRU insertion: both probes are needed) */
-	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT,
+	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT,
 			  PROBE_FAULT_MAJOR, PROBE_FAULT_MINOR, NR_PROBES);
 	r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names;
 	r.lru_known = known;
-	r.compaction_by_order_measured = true;
+	r.measured[MEASURE_COMPACTION_BY_ORDER] = true;
 	row.counters.major_faults = 2;
 	row.counters.minor_faults = 40;
 	row.counters.thp_fault_alloc = 3;
@@ -158,9 +161,9 @@ static bool fault_outcomes_and_compaction_by_order(void)
 				     "{order=\"9\"} 1.5\n") &&
 	     /* a kernel without memcg:count_memcg_events (6.1): not measured, not zero */
 	     ASSERT_TRUE(!strstr(e.text, "thp_fault_alloc_total"));
-	attach(probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT, PROBE_FAULT_MAJOR,
+	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT, PROBE_FAULT_MAJOR,
 	       PROBE_FAULT_MINOR, PROBE_MEMCG_EVENTS, NR_PROBES);
-	r.compaction_by_order_measured = false;
+	r.measured[MEASURE_COMPACTION_BY_ORDER] = false;
 	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
 	     ASSERT_CONTAINS(e.text, "foliostat_thp_fault_alloc_total{comm=\"app\"} 3\n") &&
 	     ASSERT_CONTAINS(e.text, "foliostat_system_thp_fault_alloc_total 3\n") &&
@@ -190,7 +193,7 @@ static bool a_fault_mode_not_measured_has_no_sample(void)
 	struct series_store s;
 	bool ok;
 
-	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_KERNEL, NR_PROBES);
+	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_KERNEL, NR_PROBES);
 	row.counters
 	    .fault_kinds[FS_FAULT_KIND(FS_MODE_KERNEL, FS_ACCESS_READ, FS_CAUSE_NOT_PRESENT)] = 6;
 	system.total = row.counters;
@@ -201,12 +204,12 @@ static bool a_fault_mode_not_measured_has_no_sample(void)
 			     "foliostat_page_faults_total{comm=\"app\",mode=\"kernel\"} 6\n") &&
 	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n") &&
 	     ASSERT_TRUE(!strstr(e.text, "mode=\"user\"")) &&
-	     ASSERT_TRUE(fault_mode_measured(probes, 1) && !fault_mode_measured(probes, 0));
-	attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_EVENT, NR_PROBES);
+	     ASSERT_TRUE(r.measured[MEASURE_FAULT_KERNEL] && !r.measured[MEASURE_FAULT_USER]);
+	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_EVENT, NR_PROBES);
 	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
 	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"user\"} 0\n") &&
 	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n");
-	attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_USER, PROBE_FAULT_KERNEL, NR_PROBES);
+	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_USER, PROBE_FAULT_KERNEL, NR_PROBES);
 	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
 	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
 				     "access=\"read\",cause=\"not_present\"} 6\n") &&
@@ -287,9 +290,9 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 			long_paths[p][slash] = '/';
 		long_paths[p][4094] = (char)('0' + p);
 	}
-	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, PROBE_FAULT_USER,
+	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, PROBE_FAULT_USER,
 			  PROBE_FAULT_KERNEL, NR_PROBES);
-	r.stall_measured[FS_STALL_COMPACTION] = true;
+	r.measured[MEASURE_STALLS + FS_STALL_COMPACTION] = true;
 	system.total.fault_kinds[(1 * FS_NR_FAULT_ACCESSES + 2) * FS_NR_FAULT_CAUSES + 1] = 5;
 	for (int i = 0; i < 3; i++) {
 		rows_[i].counters.minor_faults = 10 + i;
@@ -343,7 +346,7 @@ static bool a_reused_pid_has_a_series_of_its_own(void)
 	struct series_store s;
 	bool ok;
 
-	r.probes = attach(probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
+	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
 	rows_a[0].counters.minor_faults = 5;
 	rows_a[1].counters.minor_faults = 7;
 	system.total.minor_faults = 12;

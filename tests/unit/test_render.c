@@ -42,13 +42,14 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	r->lru_names = scan_names;
 	r->tlb_known = known;
 	r->lru_known = known;
+	/* The histograms, and the faults but those through the page cache; nothing freed, as
+	 * the probes above say (not measured, which is not zero). */
 	for (int h = 0; h < NR_HISTS; h++)
-		r->measured[h] = true;
+		r->measured[hist_measures[h]] = true;
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		r->faults_measured[f] = f != FS_FAULT_FILE;
+		r->measured[fault_measures[f]] = f != FS_FAULT_FILE;
 	row->counters
 	    .fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)] = 7;
-	r->free_measured = false; /* as the probes above say */
 	r->system.total = row->counters;
 	r->system.freed[0] = 11;
 	r->processes = t;
@@ -282,8 +283,8 @@ static bool thp_results_use_kernel_names(void)
 	proc.counters.thp.results[FS_THP_COLLAPSE][0] = 1;
 	t.procs = &proc;
 	t.nr_procs = 1;
-	r.thp_measured[FS_THP_COLLAPSE] = true;
-	r.stall_measured[FS_STALL_COMPACTION] = true;
+	r.measured[MEASURE_THP_RESULTS + FS_THP_COLLAPSE] = true;
+	r.measured[MEASURE_STALLS + FS_STALL_COMPACTION] = true;
 	proc.counters.stalls[FS_STALL_COMPACTION].count = 2;
 	proc.counters.stalls[FS_STALL_COMPACTION].total_ns = 5000;
 	proc.counters.stalls[FS_STALL_COMPACTION].hist[0] = 1; /* under 1 us */

@@ -114,75 +114,24 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
 	return ret;
 }
 
-/* Which probe each single figure of the report needs (the others are set in report_measured()). */
-#define MEASURED_BY(field, probe)                        \
-	{                                                \
-		offsetof(struct fs_report, field), probe \
-	}
-static const struct {
-	size_t offset; /* of a bool in struct fs_report */
-	enum fs_probe probe;
-} measured_by[] = {
-    MEASURED_BY(measured[HIST_PAGECACHE], PROBE_PAGECACHE_ADD),
-    MEASURED_BY(free_measured, PROBE_PAGE_FREE),
-    MEASURED_BY(faults_measured[FS_FAULT_FILE], PROBE_FAULT_FILE),
-    MEASURED_BY(faults_measured[FS_FAULT_MAJOR], PROBE_FAULT_MAJOR),
-    MEASURED_BY(faults_measured[FS_FAULT_MINOR], PROBE_FAULT_MINOR),
-    MEASURED_BY(thp_fault_alloc_measured, PROBE_MEMCG_EVENTS),
-    MEASURED_BY(compaction_by_order_measured, PROBE_COMPACTION_REQUEST),
-    MEASURED_BY(thp_measured[FS_THP_COLLAPSE], PROBE_THP_COLLAPSE),
-    MEASURED_BY(thp_measured[FS_THP_COLLAPSE_FILE], PROBE_THP_COLLAPSE_FILE),
-    MEASURED_BY(thp_measured[FS_THP_SCAN], PROBE_THP_SCAN),
-    MEASURED_BY(thp_measured[FS_THP_SCAN_FILE], PROBE_THP_SCAN_FILE),
-    MEASURED_BY(stall_measured[FS_STALL_COMPACTION], PROBE_COMPACTION_BEGIN),
-    MEASURED_BY(stall_measured[FS_STALL_DIRECT_RECLAIM], PROBE_DIRECT_RECLAIM_BEGIN),
-    MEASURED_BY(stall_measured[FS_STALL_MEMCG_RECLAIM], PROBE_MEMCG_RECLAIM_BEGIN),
-    MEASURED_BY(vmscan_measured[FS_VMSCAN_SCANNED], PROBE_LRU_ISOLATE),
-    MEASURED_BY(vmscan_measured[FS_VMSCAN_RECLAIMED], PROBE_SHRINK_INACTIVE),
-    MEASURED_BY(vmscan_measured[FS_VMSCAN_DEACTIVATED], PROBE_SHRINK_ACTIVE),
-    MEASURED_BY(vmscan_measured[FS_VMSCAN_KSWAPD_WAKES], PROBE_KSWAPD_WAKE),
-    MEASURED_BY(vmscan_measured[FS_VMSCAN_WRITTEN], PROBE_RECLAIM_WRITE),
-    MEASURED_BY(tlb_measured, PROBE_TLB_FLUSH),
-    MEASURED_BY(lru_insert_measured, PROBE_LRU_INSERT),
-    MEASURED_BY(lru_activate_measured, PROBE_LRU_ACTIVATE),
-};
-
-/* Which figures the attached probes measure: the others are reported as null. */
+/* Which figures the attached probes measure (the registry's rules): the others are reported
+ * as null. */
 static void report_measured(struct fs_report *report, const struct loader *loader)
 {
-	const struct probe_status *p = loader->probes;
-	bool user_faults = p[PROBE_FAULT_USER].attached;
-	bool kernel_faults = p[PROBE_FAULT_KERNEL].attached;
+	struct measure_facts facts = {
+	    .mglru = host_mglru_enabled(),
+	    .migrate_large_split = loader->migrate_large_split,
+	};
 
 	report->probes = loader->probes;
 	report->nr_probes = NR_PROBES;
-	for (size_t i = 0; i < sizeof(measured_by) / sizeof(measured_by[0]); i++)
-		*(bool *)((char *)report + measured_by[i].offset) =
-		    p[measured_by[i].probe].attached;
-	/* Allocations are always measured: their probe is required. */
-	report->measured[HIST_ALLOC] = true;
-	report->measured[HIST_ALLOC_MOVABLE] = true;
-	report->measured[HIST_ALLOC_KERNEL] = true;
-	report->measured[HIST_ALLOC_FAILED] = true;
-	/* A discard is a free before an LRU insertion: both must be seen. */
-	report->measured[HIST_DISCARDED] =
-	    p[PROBE_PAGE_FREE].attached && p[PROBE_LRU_INSERT].attached;
-	/* The breakdown by access and cause covers both modes, so it needs both tracepoints;
-	 * perf's page-fault event tells the mode only (FS_FAULT_KIND_MODE_ONLY). */
-	for (int f = FS_FAULT_READ; f <= FS_FAULT_PROTECTION; f++)
-		report->faults_measured[f] = user_faults && kernel_faults;
-	/* (the exposition's samples by mode alone are measured alike: figures.h) */
-	report->faults_measured[FS_FAULT_USER] = fault_mode_measured(p, 0);
-	report->faults_measured[FS_FAULT_KERNEL] = fault_mode_measured(p, 1);
-	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
-		report->migrate_measured[m] = p[PROBE_MIGRATE].attached;
-	report->migrate_measured[FS_MIGRATE_LARGE_FOLIO_SPLIT] &= loader->migrate_large_split;
+	measures_derive(loader->probes, &facts, report->measured);
 	report->scan_names = loader->scan_names;
 	report->tlb_names = loader->tlb_names;
 	report->tlb_known = loader->tlb_known;
 	report->lru_names = loader->lru_names;
 	report->lru_known = loader->lru_known;
-	report->mglru = host_mglru_enabled();
+	report->mglru = facts.mglru;
 	report->attribution = attribution_name(loader->facts.attribution);
 }
 

@@ -229,7 +229,7 @@ static void figure_samples(struct expo *x, const char *metric, const struct expo
 	long page_size = x->r->host->page_size;
 
 	for (int a = 0; a < extras->nr_a; a++) {
-		if (f->measured_at && !f->measured_at(x->r->probes, a))
+		if (!figure_measured_at(f, x->r->measured, a))
 			continue;
 		for (int b = 0; b < extras->nr_b; b++) {
 			const char *extra = extras->text[a * extras->nr_b + b];
@@ -250,7 +250,7 @@ static void group_and_system(struct expo *x, const struct figure *f, const struc
 
 	static struct figure_extras extras; /* 8 KiB: not on the stack */
 
-	if (!figure_measured(f, x->r->probes, x->r->mglru))
+	if (!figure_measured(f, x->r->measured))
 		return;
 	figure_extras(l, &extras);
 	snprintf(metric, sizeof(metric), "foliostat_%s", f->metric);
@@ -288,7 +288,6 @@ struct dim_values {
 	const char *tlb[FS_NR_TLB_REASONS], *lru[FS_NR_LRU_LISTS];
 	const char *kind_mode[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
 	const char *kind_access[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
-	const char *migrate[FS_NR_MIGRATE_COUNTERS];
 };
 
 static void dim_values(const struct fs_report *r, struct dim_values *d)
@@ -311,11 +310,7 @@ static void dim_values(const struct fs_report *r, struct dim_values *d)
 	d->values[DIM_FAULT_CAUSE] = cause_names;
 	d->values[DIM_TLB_REASON] = d->tlb;
 	d->values[DIM_LRU_LIST] = d->lru;
-	/* A counter the kernel does not report (large_folio_split on 6.1) has no series: not
-	 * measured is not zero. */
-	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
-		d->migrate[m] = r->migrate_measured[m] ? migrate_names[m] : NULL;
-	d->values[DIM_MIGRATE_COUNTER] = d->migrate;
+	d->values[DIM_MIGRATE_COUNTER] = migrate_names;
 }
 
 /* Every figure of the registry (figures.c), in its order. */
@@ -350,7 +345,7 @@ static void thp_results(struct expo *x, const char *metric, const struct expo_gr
 	char extra[256];
 
 	for (int e = 0; e < FS_NR_THP_EVENTS; e++) {
-		if (!r->thp_measured[e])
+		if (!r->measured[MEASURE_THP_RESULTS + e])
 			continue;
 		for (int v = 0; v < FS_NR_SCAN_RESULTS; v++) {
 			if (!g->thp->results[e][v])
@@ -409,9 +404,9 @@ static void proc_metrics(struct expo *x)
 	char extra[64];
 
 	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
-		any_thp |= r->thp_measured[e];
+		any_thp |= r->measured[MEASURE_THP_RESULTS + e];
 	for (int k = 0; k < FS_NR_STALLS; k++)
-		any_stall |= r->stall_measured[k];
+		any_stall |= r->measured[MEASURE_STALLS + k];
 	if (any_thp) {
 		family(x, "foliostat_thp_collapse_results_total", "counter",
 		       "khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.");
@@ -433,14 +428,14 @@ static void proc_metrics(struct expo *x)
 		const struct expo_group *g = &x->groups[i];
 
 		for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
-			if (r->stall_measured[k] && g->proc->stalls[k].count)
+			if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
 				stall_histogram(x, "foliostat_stall_seconds", g->labels, k,
 						&g->proc->stalls[k]);
 	}
 	family(x, "foliostat_system_stall_seconds", "histogram",
 	       "Compaction and reclaim stalls over the system, by kind.");
 	for (int k = 0; k < FS_NR_STALLS; k++) {
-		if (!r->stall_measured[k])
+		if (!r->measured[MEASURE_STALLS + k])
 			continue;
 		stall_histogram(x, "foliostat_system_stall_seconds", "", k, &sys->stalls[k]);
 	}
@@ -450,7 +445,7 @@ static void proc_metrics(struct expo *x)
 		const struct expo_group *g = &x->groups[i];
 
 		for (int k = FS_STALL_DIRECT_RECLAIM; g->proc && k < FS_NR_STALLS; k++) {
-			if (!r->stall_measured[k] || !g->proc->reclaimed[k])
+			if (!r->measured[MEASURE_STALLS + k] || !g->proc->reclaimed[k])
 				continue;
 			snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
 			sample(x, "foliostat_stall_reclaimed_pages_total", g->labels, extra,
@@ -460,7 +455,7 @@ static void proc_metrics(struct expo *x)
 	family(x, "foliostat_system_stall_reclaimed_pages_total", "counter",
 	       "Pages reclaimed in direct and memory-cgroup reclaim stalls over the system.");
 	for (int k = FS_STALL_DIRECT_RECLAIM; k < FS_NR_STALLS; k++) {
-		if (!r->stall_measured[k])
+		if (!r->measured[MEASURE_STALLS + k])
 			continue;
 		snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
 		sample(x, "foliostat_system_stall_reclaimed_pages_total", "", extra,
@@ -504,7 +499,7 @@ static void compaction_by_order_metrics(struct expo *x)
 	const struct fs_order_stalls *sys = &x->s->system.compaction_by_order;
 	char metric[96];
 
-	if (!x->r->compaction_by_order_measured)
+	if (!x->r->measured[MEASURE_COMPACTION_BY_ORDER])
 		return;
 	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
 		snprintf(metric, sizeof(metric), "foliostat_%s", families[f].name);
@@ -535,7 +530,7 @@ static void system_metrics(struct expo *x)
 	static const char *const reclaimers[FS_NR_RECLAIMERS] = {"kswapd", "direct"};
 	char extra[256];
 
-	if (r->free_measured) {
+	if (r->measured[MEASURE_FREED]) {
 		family(x, "foliostat_system_folios_freed_total", "counter",
 		       "Folios freed, by order.");
 		for (int o = 0; o < FS_NR_ORDERS; o++) {
@@ -574,8 +569,9 @@ static void system_metrics(struct expo *x)
 			sample(x, "foliostat_system_kernel_mthp_total", "", extra,
 			       kc->items[i].value);
 	}
-	if (r->vmscan_measured[FS_VMSCAN_SCANNED] || r->vmscan_measured[FS_VMSCAN_RECLAIMED] ||
-	    r->vmscan_measured[FS_VMSCAN_DEACTIVATED]) {
+	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED] ||
+	    r->measured[MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED] ||
+	    r->measured[MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED]) {
 		static const char *const actions[] = {"scanned", "reclaimed", "deactivated"};
 		const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed,
 							       v->deactivated};
@@ -584,7 +580,7 @@ static void system_metrics(struct expo *x)
 		    x, "foliostat_system_vmscan_pages_total", "counter",
 		    "Pages reclaim scanned, reclaimed and deactivated, by reclaimer and LRU list.");
 		for (int a = 0; a < 3; a++) {
-			if (!r->vmscan_measured[FS_VMSCAN_SCANNED + a])
+			if (!r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED + a])
 				continue;
 			for (int who = 0; who < FS_NR_RECLAIMERS; who++) {
 				for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
@@ -601,11 +597,11 @@ static void system_metrics(struct expo *x)
 			}
 		}
 	}
-	if (r->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES]) {
+	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_KSWAPD_WAKES]) {
 		family(x, "foliostat_system_kswapd_wakes_total", "counter", "kswapd wake-ups.");
 		sample(x, "foliostat_system_kswapd_wakes_total", "", "", v->kswapd_wakes);
 	}
-	if (r->vmscan_measured[FS_VMSCAN_WRITTEN]) {
+	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_WRITTEN]) {
 		family(x, "foliostat_system_reclaim_written_pages_total", "counter",
 		       "Pages written back by reclaim.");
 		sample(x, "foliostat_system_reclaim_written_pages_total", "", "",

@@ -43,11 +43,52 @@ static __u64 fault_mode(const struct fs_totals *c, int mode, int b, long page_si
 	return fault_count(c, mode ? FS_FAULT_KERNEL : FS_FAULT_USER);
 }
 
-/* A probe in a row's lists (0 ends a list). */
+/* A probe in a rule's lists (0 ends a list). */
 #define P(probe) ((probe) + 1)
-/* The word index of a field of struct fs_totals, and strides in words (and no measured_at). */
+
+/* clang-format off */
+const struct measure_rule measure_rules[NR_MEASURES] = {
+    [MEASURE_ALLOCATED] = {{P(PROBE_PAGE_ALLOC)}},
+    [MEASURE_PAGECACHE] = {{P(PROBE_PAGECACHE_ADD)}},
+    /* A discard is a free before an LRU insertion: both must be seen. */
+    [MEASURE_DISCARDED] = {{P(PROBE_PAGE_FREE), P(PROBE_LRU_INSERT)}},
+    [MEASURE_FREED] = {{P(PROBE_PAGE_FREE)}},
+    /* By access and cause, over both modes: both exceptions tracepoints. */
+    [MEASURE_FAULT_KINDS] = {{P(PROBE_FAULT_USER), P(PROBE_FAULT_KERNEL)}},
+    /* By mode alone: that mode's tracepoint, or perf's page-fault event (both modes). */
+    [MEASURE_FAULT_USER] = {{0}, {P(PROBE_FAULT_USER), P(PROBE_FAULT_EVENT)}},
+    [MEASURE_FAULT_KERNEL] = {{0}, {P(PROBE_FAULT_KERNEL), P(PROBE_FAULT_EVENT)}},
+    [MEASURE_FAULT_FILE] = {{P(PROBE_FAULT_FILE)}},
+    [MEASURE_FAULT_MAJOR] = {{P(PROBE_FAULT_MAJOR)}},
+    [MEASURE_FAULT_MINOR] = {{P(PROBE_FAULT_MINOR)}},
+    [MEASURE_THP_FAULT_ALLOC] = {{P(PROBE_MEMCG_EVENTS)}},
+    [MEASURE_THP_RESULTS + FS_THP_COLLAPSE] = {{P(PROBE_THP_COLLAPSE)}},
+    [MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE] = {{P(PROBE_THP_COLLAPSE_FILE)}},
+    [MEASURE_THP_RESULTS + FS_THP_SCAN] = {{P(PROBE_THP_SCAN)}},
+    [MEASURE_THP_RESULTS + FS_THP_SCAN_FILE] = {{P(PROBE_THP_SCAN_FILE)}},
+    /* A stall is timed from its begin tracepoint: without it, none is seen. */
+    [MEASURE_STALLS + FS_STALL_COMPACTION] = {{P(PROBE_COMPACTION_BEGIN)}},
+    [MEASURE_STALLS + FS_STALL_DIRECT_RECLAIM] = {{P(PROBE_DIRECT_RECLAIM_BEGIN)}},
+    [MEASURE_STALLS + FS_STALL_MEMCG_RECLAIM] = {{P(PROBE_MEMCG_RECLAIM_BEGIN)}},
+    [MEASURE_COMPACTION_BY_ORDER] = {{P(PROBE_COMPACTION_REQUEST)}},
+    [MEASURE_VMSCAN + FS_VMSCAN_SCANNED] = {{P(PROBE_LRU_ISOLATE)}},
+    [MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED] = {{P(PROBE_SHRINK_INACTIVE)}},
+    [MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED] = {{P(PROBE_SHRINK_ACTIVE)}},
+    [MEASURE_VMSCAN + FS_VMSCAN_KSWAPD_WAKES] = {{P(PROBE_KSWAPD_WAKE)}},
+    [MEASURE_VMSCAN + FS_VMSCAN_WRITTEN] = {{P(PROBE_RECLAIM_WRITE)}},
+    [MEASURE_TLB] = {{P(PROBE_TLB_FLUSH)}},
+    [MEASURE_LRU_INSERT] = {{P(PROBE_LRU_INSERT)}},
+    [MEASURE_LRU_ACTIVATE] = {{P(PROBE_LRU_ACTIVATE)}, {0}, WHEN_NOT_MGLRU},
+    [MEASURE_MIGRATE] = {{P(PROBE_MIGRATE)}},
+    [MEASURE_MIGRATE_LARGE_FOLIO_SPLIT] = {{P(PROBE_MIGRATE)}, {0}, WHEN_LARGE_FOLIO_SPLIT},
+};
+/* clang-format on */
+
+/* The word index of a field of struct fs_totals, and strides in words. */
 #define WORD(field) (offsetof(struct fs_totals, field) / sizeof(__u64))
-#define AT(field, stride_a, stride_b) WORD(field), (stride_a), (stride_b), NULL
+#define AT(field, stride_a, stride_b) WORD(field), (stride_a), (stride_b)
+/* A figure measured as a whole by one measure. */
+#define ONLY(measure) (measure), NULL, MEASURE_NONE
 _Static_assert(FS_FOLIO_ALLOC_KERNEL == FS_FOLIO_ALLOC_MOVABLE + 1,
 	       "kind (movable, kernel) is one histogram's stride from the movable one");
 
@@ -56,26 +97,24 @@ const struct figure group_figures[] = {
     {"folios_allocated_total", "Folios allocated, by order and kind.",
      "Folios allocated (kmem:mm_page_alloc), by order and kind: movable (user memory, page "
      "cache) or kernel.",
-     DIM_ORDER, DIM_FOLIO_KIND, NULL, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS,
+     DIM_ORDER, DIM_FOLIO_KIND, NULL, ONLY(MEASURE_ALLOCATED),
      AT(folios[FS_FOLIO_ALLOC_MOVABLE][0], 1, FS_NR_ORDERS)},
     {"allocated_bytes_total", "Bytes of the folios allocated, by kind.", "Their bytes.",
-     DIM_FOLIO_KIND, DIM_NONE, allocated_bytes, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS,
-     0, 0, 0, NULL},
+     DIM_FOLIO_KIND, DIM_NONE, allocated_bytes, ONLY(MEASURE_ALLOCATED), 0, 0, 0},
     {"pagecache_folios_added_total", "Folios added to the page cache, by order.",
      "Folios added to the page cache, by order.",
-     DIM_ORDER, DIM_NONE, NULL, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS,
+     DIM_ORDER, DIM_NONE, NULL, ONLY(MEASURE_PAGECACHE),
      AT(folios[FS_FOLIO_PAGECACHE][0], 1, 0)},
     {"pagecache_added_bytes_total", "Bytes of the folios added to the page cache.",
      "Their bytes.",
-     DIM_NONE, DIM_NONE, pagecache_bytes, {P(PROBE_PAGECACHE_ADD)}, {0}, WHEN_ALWAYS,
-     0, 0, 0, NULL},
+     DIM_NONE, DIM_NONE, pagecache_bytes, ONLY(MEASURE_PAGECACHE), 0, 0, 0},
     {"folio_allocations_failed_total",
      "Movable allocations that got no folio (a THP, mTHP or large page-cache folio that fell "
      "back to a smaller order), by order.",
      "Movable allocations that got no folio (kmem:mm_page_alloc with no page), by the order "
      "asked for: a THP or mTHP fault, or a large page\\-cache folio, that had to fall back to a "
      "smaller order (each order tried is one).",
-     DIM_ORDER, DIM_NONE, NULL, {P(PROBE_PAGE_ALLOC)}, {0}, WHEN_ALWAYS,
+     DIM_ORDER, DIM_NONE, NULL, ONLY(MEASURE_ALLOCATED),
      AT(folios[FS_FOLIO_ALLOC_FAILED][0], 1, 0)},
     {"folios_discarded_total",
      "Movable large folios their allocating thread freed before they reached an LRU list "
@@ -84,31 +123,29 @@ const struct figure group_figures[] = {
      "list: the memory cgroup refused the charge, or another thread mapped the range (or added "
      "the page\\-cache index) first. They are also in foliostat_folios_allocated_total. Absent "
      "without kmem:mm_page_free or pagemap:mm_lru_insertion.",
-     DIM_LARGE_ORDER, DIM_NONE, NULL, {P(PROBE_PAGE_FREE), P(PROBE_LRU_INSERT)}, {0},
-     WHEN_ALWAYS, AT(folios[FS_FOLIO_DISCARDED][0], 1, 0)},
+     DIM_LARGE_ORDER, DIM_NONE, NULL, ONLY(MEASURE_DISCARDED),
+     AT(folios[FS_FOLIO_DISCARDED][0], 1, 0)},
     {"thp_fault_alloc_total",
      "THP faults that got a huge page (the memory cgroup's THP_FAULT_ALLOC).",
      "THP faults that got a huge page (memcg:count_memcg_events, the memory cgroup's "
      "THP_FAULT_ALLOC; absent on kernels without that tracepoint, such as 6.1). Beside it, the "
      "order\\-9 series of the two families above tell why a group's other THP faults got none.",
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_MEMCG_EVENTS)}, {0}, WHEN_ALWAYS,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_THP_FAULT_ALLOC),
      AT(thp_fault_alloc, 0, 0)},
     {"page_faults_total", "Page faults, by mode, access and cause.",
      "Page faults by mode (user, kernel), access (read, write, exec) and cause (not_present, "
      "protection); where only perf's page\\-fault event counts them (arm64), or one of the two "
      "exceptions tracepoints, by mode only, without access and cause (and without the series "
      "of a mode that nothing measures).",
-     DIM_FAULT_MODE_ACCESS, DIM_FAULT_CAUSE, NULL,
-     {P(PROBE_FAULT_USER), P(PROBE_FAULT_KERNEL)}, {0}, WHEN_FAULT_KINDS,
+     DIM_FAULT_MODE_ACCESS, DIM_FAULT_CAUSE, NULL, ONLY(MEASURE_FAULT_KINDS),
      /* a = mode * accesses + access, b = cause: the BPF side's kinds (FS_FAULT_KIND) */
      AT(fault_kinds[0], FS_NR_FAULT_CAUSES, 1)},
     {"page_faults_total", "Page faults, by mode (access and cause not known here).", NULL,
-     DIM_FAULT_MODE, DIM_NONE, fault_mode, {0},
-     {P(PROBE_FAULT_USER), P(PROBE_FAULT_KERNEL), P(PROBE_FAULT_EVENT)}, WHEN_NO_FAULT_KINDS,
-     0, 0, 0, fault_mode_measured},
+     DIM_FAULT_MODE, DIM_NONE, fault_mode,
+     MEASURE_NONE, fault_measures, MEASURE_FAULT_KINDS, 0, 0, 0},
     {"file_faults_total", "Page faults served through the page cache.",
      "Faults served through the page cache (filemap:mm_filemap_fault).",
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_FAULT_FILE)}, {0}, WHEN_ALWAYS,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_FAULT_FILE),
      AT(file_faults, 0, 0)},
     /* Completed faults as getrusage() counts them: a fault retried, or one a signal ended, is
      * one page_faults_total but no major or minor fault, so these are families apart. */
@@ -117,7 +154,7 @@ const struct figure group_figures[] = {
      "majflt).",
      "Completed page faults that needed I/O, as the kernel accounts them to the task "
      "(getrusage's majflt; perf's software event major\\-faults).",
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_FAULT_MAJOR)}, {0}, WHEN_ALWAYS,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_FAULT_MAJOR),
      AT(major_faults, 0, 0)},
     {"minor_faults_total",
      "Page faults completed without I/O, as the kernel accounts them to the task (getrusage's "
@@ -126,41 +163,41 @@ const struct figure group_figures[] = {
      "foliostat_page_faults_total, neither family counts a fault that is retried or fails; and "
      "neither counts the faults get_user_pages() takes on a task's behalf, which getrusage "
      "does.",
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_FAULT_MINOR)}, {0}, WHEN_ALWAYS,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_FAULT_MINOR),
      AT(minor_faults, 0, 0)},
     {"tlb_flushes_total",
      "TLB flushes, by the kernel's reason (remote_send_ipi: shootdowns sent, remote_shootdown: "
      "suffered).",
      "TLB flushes by the kernel's reason (enum tlb_flush_reason, lowercased, without TLB_): "
      "remote_send_ipi counts shootdowns sent, remote_shootdown those suffered.",
-     DIM_TLB_REASON, DIM_NONE, NULL, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS,
+     DIM_TLB_REASON, DIM_NONE, NULL, ONLY(MEASURE_TLB),
      AT(tlb_flushes[0], 1, 0)},
     {"tlb_flushed_pages_total", "Pages of ranged TLB flushes.", NULL,
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_TLB),
      AT(tlb_pages, 0, 0)},
     {"tlb_full_flushes_total", "Whole-TLB flushes.", "Whole\\-TLB flushes.",
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_TLB_FLUSH)}, {0}, WHEN_ALWAYS,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_TLB),
      AT(tlb_full, 0, 0)},
     {"lru_inserted_folios_total", "Folios added to an LRU list, by list.",
      "Folios added to an LRU list (enum lru_list, lowercased).",
-     DIM_LRU_LIST, DIM_NONE, NULL, {P(PROBE_LRU_INSERT)}, {0}, WHEN_ALWAYS,
+     DIM_LRU_LIST, DIM_NONE, NULL, ONLY(MEASURE_LRU_INSERT),
      AT(lru_insert[0][FS_FOLIOS], FS_NR_AMOUNTS, 0)},
     {"lru_inserted_pages_total", "Pages of the folios added to an LRU list, by list.",
      "Their pages.",
-     DIM_LRU_LIST, DIM_NONE, NULL, {P(PROBE_LRU_INSERT)}, {0}, WHEN_ALWAYS,
+     DIM_LRU_LIST, DIM_NONE, NULL, ONLY(MEASURE_LRU_INSERT),
      AT(lru_insert[0][FS_PAGES], FS_NR_AMOUNTS, 0)},
     {"lru_activated_folios_total", "Folios activated on the LRU.",
      "Folios activated (absent with the multi\\-generational LRU).",
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_LRU_ACTIVATE)}, {0}, WHEN_NOT_MGLRU,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_LRU_ACTIVATE),
      AT(lru_activate[FS_FOLIOS], 0, 0)},
     {"lru_activated_pages_total", "Pages of the folios activated.", "Their pages.",
-     DIM_NONE, DIM_NONE, NULL, {P(PROBE_LRU_ACTIVATE)}, {0}, WHEN_NOT_MGLRU,
+     DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_LRU_ACTIVATE),
      AT(lru_activate[FS_PAGES], 0, 0)},
     {"migrate_total", "Page migration: pages, or folios for the thp_ and large_folio_ counters.",
      "Page migration: succeeded, failed (pages), thp_succeeded, thp_failed, thp_split, "
      "large_folio_split (folios).",
-     DIM_MIGRATE_COUNTER, DIM_NONE, NULL, {P(PROBE_MIGRATE)}, {0}, WHEN_ALWAYS,
-     AT(migrate[0], 1, 0)},
+     DIM_MIGRATE_COUNTER, DIM_NONE, NULL,
+     MEASURE_MIGRATE, migrate_measures, MEASURE_NONE, AT(migrate[0], 1, 0)},
 };
 /* clang-format on */
 const int nr_group_figures = sizeof(group_figures) / sizeof(group_figures[0]);
@@ -170,10 +207,33 @@ static bool attached(const struct probe_status *probes, unsigned char p)
 	return probes[p - 1].attached;
 }
 
-bool fault_mode_measured(const struct probe_status *probes, int mode)
+static bool rule_holds(const struct measure_rule *rule, const struct probe_status *probes,
+		       const struct measure_facts *facts)
 {
-	return attached(probes, P(mode ? PROBE_FAULT_KERNEL : PROBE_FAULT_USER)) ||
-	       attached(probes, P(PROBE_FAULT_EVENT));
+	bool ok;
+
+	if (!rule->all[0] && !rule->any[0])
+		return false; /* MEASURE_NONE */
+	ok = !!rule->all[0];
+	for (int i = 0; i < 3 && rule->all[i]; i++)
+		ok &= attached(probes, rule->all[i]);
+	for (int i = 0; i < 3 && rule->any[i]; i++)
+		ok |= attached(probes, rule->any[i]);
+	switch (rule->when) {
+	case WHEN_NOT_MGLRU:
+		return ok && !facts->mglru;
+	case WHEN_LARGE_FOLIO_SPLIT:
+		return ok && facts->migrate_large_split;
+	default:
+		return ok;
+	}
+}
+
+void measures_derive(const struct probe_status *probes, const struct measure_facts *facts,
+		     bool measured[NR_MEASURES])
+{
+	for (int m = 0; m < NR_MEASURES; m++)
+		measured[m] = rule_holds(&measure_rules[m], probes, facts);
 }
 
 __u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size)
@@ -183,28 +243,18 @@ __u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int
 	return ((const __u64 *)c)[f->at + a * f->stride_a + b * f->stride_b];
 }
 
-bool figure_measured(const struct figure *f, const struct probe_status *probes, bool mglru)
+bool figure_measured_at(const struct figure *f, const bool measured[NR_MEASURES], int a)
 {
-	bool kinds =
-	    attached(probes, P(PROBE_FAULT_USER)) && attached(probes, P(PROBE_FAULT_KERNEL));
-	bool ok = true;
+	return measured[f->measure_at ? f->measure_at[a] : f->measure];
+}
 
-	if (f->all[0]) {
-		for (int i = 0; i < 3 && f->all[i]; i++)
-			ok &= attached(probes, f->all[i]);
-	} else {
-		ok = false;
-		for (int i = 0; i < 4 && f->any[i]; i++)
-			ok |= attached(probes, f->any[i]);
-	}
-	switch (f->when) {
-	case WHEN_FAULT_KINDS:
-		return ok && kinds;
-	case WHEN_NO_FAULT_KINDS:
-		return ok && !kinds;
-	case WHEN_NOT_MGLRU:
-		return ok && !mglru;
-	default:
-		return ok;
-	}
+bool figure_measured(const struct figure *f, const bool measured[NR_MEASURES])
+{
+	bool any = measured[f->measure];
+
+	if (f->unless != MEASURE_NONE && measured[f->unless])
+		return false;
+	for (int a = 0; f->measure_at && a < figure_dims[f->dim_a].size; a++)
+		any |= measured[f->measure_at[a]];
+	return any;
 }

@@ -2,9 +2,11 @@
 /*
  * The figure registry: one row per figure a group (a process, cgroup or name, and the other,
  * interrupt, untracked and unselected groups) and the system are charged with, saying once
- * what it is called, what it counts, by which dimensions, and which probes measure it. The
- * exposition's per-group families are made from it, whether a figure is measured is derived
- * from it (never set by hand), and foliostat(8)'s list of those families is generated from it
+ * what it is called, what it counts, by which dimensions, and what measures it; and one rule
+ * per measure (measures.h) saying which probes, and what of the host, it needs. Whether
+ * anything a record shows is measured (JSON's null, the table's n/a, a family left out) is
+ * derived from those rules alone, never set by hand. The exposition's per-group families are
+ * made from the rows, and foliostat(8)'s list of those families is generated from them
  * (`make docs`; tests/integration_docs.sh fails when the checked-in copy differs).
  */
 #ifndef FS_FIGURES_H
@@ -32,16 +34,33 @@ enum figure_dim {
 	NR_FIGURE_DIMS,
 };
 
-/* Beside the probes, what the host must be for a figure to be measured. */
-enum figure_condition {
-	WHEN_ALWAYS,
-	/* Faults by access and cause: both exceptions tracepoints (x86) */
-	WHEN_FAULT_KINDS,
-	/* Faults by mode only: perf's page-fault event, or one exceptions tracepoint alone */
-	WHEN_NO_FAULT_KINDS,
+/* When a measure (measures.h) is measured: every probe of `all` attached, or where `all` is
+ * empty, one of `any`; and the host's condition holding. Probes are enum fs_probe + 1: 0 ends
+ * a list. */
+enum measure_condition {
+	WHEN_PROBES,
 	/* Activations are not counted the same way under the multi-generational LRU */
 	WHEN_NOT_MGLRU,
+	/* The kernel's mm_migrate_pages reports large folio splits (not 6.1's) */
+	WHEN_LARGE_FOLIO_SPLIT,
 };
+
+struct measure_rule {
+	unsigned char all[3], any[3];
+	enum measure_condition when;
+};
+extern const struct measure_rule measure_rules[NR_MEASURES];
+
+/* What the host is, beside its probes, for the conditions above. */
+struct measure_facts {
+	bool mglru;		  /* the multi-generational LRU is on */
+	bool migrate_large_split; /* mm_migrate_pages has large_folio_split */
+};
+
+/* Which measures these probe states and facts give: the one place a record's "measured" is
+ * decided. */
+void measures_derive(const struct probe_status *probes, const struct measure_facts *facts,
+		     bool measured[NR_MEASURES]);
 
 typedef __u64 (*figure_value_fn)(const struct fs_totals *c, int a, int b, long page_size);
 
@@ -54,15 +73,15 @@ struct figure {
 	/* The figure of one group's counters at (a, b): `value`'s, or where it is NULL, the word
 	 * of struct fs_totals at word index `at` + a * `stride_a` + b * `stride_b`. */
 	figure_value_fn value;
-	/* Measured when every probe of `all` is attached, or where `all` is empty, one of
-	 * `any`; and the condition holds. Probes are enum fs_probe + 1: 0 ends a list. */
-	unsigned char all[3], any[4];
-	enum figure_condition when;
+	/* Its family is shown where `measure` is measured, or where `measure_at` is given, where
+	 * one of its samples is: the sample at a is measured by measure_at[a] (faults by mode:
+	 * each mode's tracepoint, or perf's event for both; migration: large_folio_split only on
+	 * kernels that report it). A sample not measured is left out, never written as 0. And
+	 * never where `unless` is measured (faults by mode alone, where they are by kind). */
+	enum fs_measure measure;
+	const enum fs_measure *measure_at;
+	enum fs_measure unless;
 	unsigned short at, stride_a, stride_b;
-	/* Where a figure's samples are measured by different probes (faults by mode alone: each
-	 * mode's tracepoint, or perf's event for both), whether the samples at a are; NULL: all
-	 * are, where the figure is. A sample not measured is left out, never written as 0. */
-	bool (*measured_at)(const struct probe_status *probes, int a);
 };
 
 extern const struct figure group_figures[];
@@ -80,12 +99,8 @@ extern const struct figure_dim_info figure_dims[NR_FIGURE_DIMS];
 /* f's value in a group's counters at (a, b) (page_size: for figures in bytes). */
 __u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size);
 
-/* Faults of a mode (0 user, 1 kernel) counted without access and cause: by that mode's
- * exceptions tracepoint, or by perf's page-fault event (both modes). */
-bool fault_mode_measured(const struct probe_status *probes, int mode);
-
-/* Whether `f` is measured with these probe states on this host (mglru: the multi-generational
- * LRU is on). */
-bool figure_measured(const struct figure *f, const struct probe_status *probes, bool mglru);
+/* Whether f's family, and its sample at a, are measured in a record with these measures. */
+bool figure_measured(const struct figure *f, const bool measured[NR_MEASURES]);
+bool figure_measured_at(const struct figure *f, const bool measured[NR_MEASURES], int a);
 
 #endif /* FS_FIGURES_H */

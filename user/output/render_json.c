@@ -44,7 +44,7 @@ static void folios_json(struct json_writer *w, const struct fs_report *r, const 
 	jw_object_begin(w);
 	for (int h = 0; h < NR_HISTS; h++) {
 		jw_key(w, hist_names[h]);
-		if (r->measured[h]) {
+		if (r->measured[hist_measures[h]]) {
 			folio_hist(c, h, hist);
 			hist_json(w, hist);
 		} else {
@@ -53,7 +53,7 @@ static void folios_json(struct json_writer *w, const struct fs_report *r, const 
 	}
 	if (freed) {
 		jw_key(w, "free");
-		if (r->free_measured)
+		if (r->measured[MEASURE_FREED])
 			hist_json(w, freed);
 		else
 			jw_null(w);
@@ -75,7 +75,7 @@ static void faults_json(struct json_writer *w, const struct fs_report *r, const 
 {
 	jw_object_begin(w);
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		count_or_null(w, fault_names[f], r->faults_measured[f], fault_count(c, f));
+		count_or_null(w, fault_names[f], r->measured[fault_measures[f]], fault_count(c, f));
 	jw_object_end(w);
 }
 
@@ -83,7 +83,7 @@ static void faults_json(struct json_writer *w, const struct fs_report *r, const 
 static void results_json(struct json_writer *w, const struct fs_report *r,
 			 const struct fs_thp_results *thp, int event)
 {
-	if (!r->thp_measured[event]) {
+	if (!r->measured[MEASURE_THP_RESULTS + event]) {
 		jw_null(w);
 		return;
 	}
@@ -99,7 +99,7 @@ static void migrate_json(struct json_writer *w, const struct fs_report *r,
 {
 	jw_object_begin(w);
 	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
-		count_or_null(w, migrate_names[m], r->migrate_measured[m], c->migrate[m]);
+		count_or_null(w, migrate_names[m], r->measured[migrate_measures[m]], c->migrate[m]);
 	jw_object_end(w);
 }
 
@@ -111,7 +111,7 @@ static void by_order_json(struct json_writer *w, const struct fs_report *r,
 	char key[8];
 
 	jw_key(w, "by_order");
-	if (!r->compaction_by_order_measured) {
+	if (!r->measured[MEASURE_COMPACTION_BY_ORDER]) {
 		jw_null(w);
 		return;
 	}
@@ -139,7 +139,7 @@ static void stalls_json(struct json_writer *w, const struct fs_report *r, int ki
 {
 	char key[24];
 
-	if (!r->stall_measured[kind]) {
+	if (!r->measured[MEASURE_STALLS + kind]) {
 		jw_null(w);
 		return;
 	}
@@ -233,7 +233,7 @@ static void kernel_counters_json(struct json_writer *w, const struct kernel_coun
  * the kernel names is listed, zero or not; unnamed values only when nonzero. */
 static void tlb_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
 {
-	if (!r->tlb_measured) {
+	if (!r->measured[MEASURE_TLB]) {
 		jw_null(w);
 		return;
 	}
@@ -264,7 +264,7 @@ static void lru_json(struct json_writer *w, const struct fs_report *r, const str
 {
 	jw_object_begin(w);
 	jw_key(w, "insert");
-	if (r->lru_insert_measured) {
+	if (r->measured[MEASURE_LRU_INSERT]) {
 		jw_object_begin(w);
 		for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
 			if (r->lru_known[l] || c->lru_insert[l][FS_FOLIOS]) {
@@ -277,7 +277,7 @@ static void lru_json(struct json_writer *w, const struct fs_report *r, const str
 		jw_null(w);
 	}
 	jw_key(w, "activate");
-	if (r->lru_activate_measured && !r->mglru)
+	if (r->measured[MEASURE_LRU_ACTIVATE])
 		amounts_json(w, c->lru_activate);
 	else
 		jw_null(w);
@@ -303,7 +303,7 @@ static void group_json(struct json_writer *w, const struct fs_report *r, const s
 	lru_json(w, r, c, false);
 	jw_key(w, "thp");
 	jw_object_begin(w);
-	count_or_null(w, "fault_alloc", r->thp_fault_alloc_measured, c->thp_fault_alloc);
+	count_or_null(w, "fault_alloc", r->measured[MEASURE_THP_FAULT_ALLOC], c->thp_fault_alloc);
 	jw_key(w, "migrate");
 	migrate_json(w, r, c);
 	jw_object_end(w);
@@ -370,11 +370,12 @@ static void reclaimer_json(struct json_writer *w, const struct fs_report *r, int
 
 	jw_object_begin(w);
 	jw_key(w, "scanned");
-	per_list_json(w, r, r->vmscan_measured[FS_VMSCAN_SCANNED], v->scanned[who]);
+	per_list_json(w, r, r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED], v->scanned[who]);
 	jw_key(w, "reclaimed");
-	per_list_json(w, r, r->vmscan_measured[FS_VMSCAN_RECLAIMED], v->reclaimed[who]);
+	per_list_json(w, r, r->measured[MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED], v->reclaimed[who]);
 	jw_key(w, "deactivated");
-	per_list_json(w, r, r->vmscan_measured[FS_VMSCAN_DEACTIVATED], v->deactivated[who]);
+	per_list_json(w, r, r->measured[MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED],
+		      v->deactivated[who]);
 	jw_object_end(w);
 }
 
@@ -393,10 +394,10 @@ static void system_reclaim_json(struct json_writer *w, const struct fs_report *r
 	reclaimer_json(w, r, FS_BY_KSWAPD);
 	jw_key(w, "direct");
 	reclaimer_json(w, r, FS_BY_DIRECT);
-	count_or_null(w, "kswapd_wakes", r->vmscan_measured[FS_VMSCAN_KSWAPD_WAKES],
+	count_or_null(w, "kswapd_wakes", r->measured[MEASURE_VMSCAN + FS_VMSCAN_KSWAPD_WAKES],
 		      v->kswapd_wakes);
 	jw_key(w, "written");
-	if (r->vmscan_measured[FS_VMSCAN_WRITTEN])
+	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_WRITTEN])
 		amounts_json(w, v->written);
 	else
 		jw_null(w);
@@ -417,7 +418,7 @@ static void system_json(struct json_writer *w, const struct fs_report *r)
 	lru_json(w, r, &r->system.total, true);
 	jw_key(w, "thp");
 	jw_object_begin(w);
-	count_or_null(w, "fault_alloc", r->thp_fault_alloc_measured,
+	count_or_null(w, "fault_alloc", r->measured[MEASURE_THP_FAULT_ALLOC],
 		      r->system.total.thp_fault_alloc);
 	thp_members(w, r, &r->system.thp);
 	jw_key(w, "unattributed");
@@ -524,7 +525,8 @@ static void process_json(struct json_writer *w, const struct fs_report *r,
 	lru_json(w, r, &row->counters, false);
 	jw_key(w, "thp");
 	jw_object_begin(w);
-	count_or_null(w, "fault_alloc", r->thp_fault_alloc_measured, row->counters.thp_fault_alloc);
+	count_or_null(w, "fault_alloc", r->measured[MEASURE_THP_FAULT_ALLOC],
+		      row->counters.thp_fault_alloc);
 	thp_members(w, r, &pc->thp);
 	jw_key(w, "migrate");
 	migrate_json(w, r, &row->counters);

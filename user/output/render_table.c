@@ -100,14 +100,14 @@ static void print_system(FILE *out, const struct fs_report *r)
 	folio_hist(&sys->interrupt, HIST_ALLOC, hist);
 	print_system_line(out, "  in interrupt context", hist, ps, true);
 	folio_hist(&sys->total, HIST_PAGECACHE, hist);
-	print_system_line(out, "added to the page cache", hist, ps, r->measured[HIST_PAGECACHE]);
-	print_system_line(out, "freed", sys->freed, ps, r->free_measured);
+	print_system_line(out, "added to the page cache", hist, ps, r->measured[MEASURE_PAGECACHE]);
+	print_system_line(out, "freed", sys->freed, ps, r->measured[MEASURE_FREED]);
 	if (totals_events(&sys->untracked)) {
 		folio_hist(&sys->untracked, HIST_ALLOC, hist);
 		print_system_line(out, "allocated, untracked (table full)", hist, ps, true);
 		folio_hist(&sys->untracked, HIST_PAGECACHE, hist);
 		print_system_line(out, "page cache, untracked (table full)", hist, ps,
-				  r->measured[HIST_PAGECACHE]);
+				  r->measured[MEASURE_PAGECACHE]);
 	}
 	fprintf(out, "\n");
 }
@@ -145,7 +145,7 @@ static void print_tlb_lru(FILE *out, const struct fs_report *r)
 	const struct fs_totals *c = &r->system.total;
 	long ps = r->host->page_size;
 
-	if (r->tlb_measured) {
+	if (r->measured[MEASURE_TLB]) {
 		fprintf(out,
 			"TLB FLUSHES  %llu in all: %llu whole-TLB, %llu pages in ranged flushes\n",
 			(unsigned long long)words_sum(c->tlb_flushes, FS_NR_TLB_REASONS),
@@ -159,7 +159,7 @@ static void print_tlb_lru(FILE *out, const struct fs_report *r)
 		}
 		fprintf(out, "\n");
 	}
-	if (r->lru_insert_measured) {
+	if (r->measured[MEASURE_LRU_INSERT]) {
 		fprintf(out, "%-32s %14s %14s %12s\n", "LRU", "FOLIOS", "PAGES", "MiB");
 		for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
 			if (!c->lru_insert[l][FS_FOLIOS])
@@ -171,7 +171,7 @@ static void print_tlb_lru(FILE *out, const struct fs_report *r)
 				(unsigned long long)c->lru_insert[l][FS_PAGES],
 				pages_to_mib(c->lru_insert[l][FS_PAGES], ps));
 		}
-		if (r->lru_activate_measured && !r->mglru)
+		if (r->measured[MEASURE_LRU_ACTIVATE])
 			fprintf(out, "  %-30s %14llu %14llu %12.1f\n", "activated",
 				(unsigned long long)c->lru_activate[FS_FOLIOS],
 				(unsigned long long)c->lru_activate[FS_PAGES],
@@ -195,7 +195,8 @@ static void print_faults(FILE *out, const struct fs_report *r)
 		fprintf(out, " %8s", headers[f]);
 	fprintf(out, "\n%-8s", "  system");
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		print_count(out, 8, fault_count(&r->system.total, f), r->faults_measured[f]);
+		print_count(out, 8, fault_count(&r->system.total, f),
+			    r->measured[fault_measures[f]]);
 	fprintf(out, "\n\n");
 }
 
@@ -249,16 +250,16 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		}
 		fprintf(out, " %9llu %9.1f", (unsigned long long)hist_folios(alloc),
 			pages_to_mib(hist_pages(alloc), ps));
-		print_mib(out, 8, hist_pages(cache), ps, r->measured[HIST_PAGECACHE]);
+		print_mib(out, 8, hist_pages(cache), ps, r->measured[MEASURE_PAGECACHE]);
 		print_count(out, 9, faults_total(c),
-			    r->faults_measured[FS_FAULT_USER] &&
-				r->faults_measured[FS_FAULT_KERNEL]);
-		print_count(out, 8, c->file_faults, r->faults_measured[FS_FAULT_FILE]);
+			    r->measured[MEASURE_FAULT_USER] && r->measured[MEASURE_FAULT_KERNEL]);
+		print_count(out, 8, c->file_faults, r->measured[MEASURE_FAULT_FILE]);
 		found = process_proc(r->processes, row);
 		print_count(out, 5, found ? thp_collapsed(r, &found->counters.thp) : 0,
-			    r->thp_measured[FS_THP_COLLAPSE]);
-		print_count(out, 8, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), r->tlb_measured);
-		print_mib(out, 8, lru_pages(c), ps, r->lru_insert_measured);
+			    r->measured[MEASURE_THP_RESULTS + FS_THP_COLLAPSE]);
+		print_count(out, 8, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS),
+			    r->measured[MEASURE_TLB]);
+		print_mib(out, 8, lru_pages(c), ps, r->measured[MEASURE_LRU_INSERT]);
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");
@@ -384,12 +385,12 @@ static void print_thp_faults(FILE *out, const struct fs_report *r, const struct 
 	if (!any_thp_faults(c))
 		return;
 	fprintf(out, "    %-14s", "thp faults");
-	if (r->thp_fault_alloc_measured)
+	if (r->measured[MEASURE_THP_FAULT_ALLOC])
 		fprintf(out, "%llu", (unsigned long long)c->thp_fault_alloc);
 	else
 		fprintf(out, "n/a");
 	fprintf(out, " got %ld MiB", (r->host->page_size << pmd) >> 20);
-	if (r->measured[HIST_DISCARDED])
+	if (r->measured[MEASURE_DISCARDED])
 		fprintf(out, ", %llu fell back (memcg limit, race)", (unsigned long long)discarded[pmd]);
 	fprintf(out, ", %llu fell back (none free)\n", (unsigned long long)failed[pmd]);
 	if (other_failed) {

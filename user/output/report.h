@@ -11,20 +11,11 @@
 
 #include "foliostat.h"
 #include "kernel_counters.h"
+#include "measures.h"
 #include "self.h"
 #include "window.h"
 
 #define FS_ENUM_NAME_LEN 40
-
-/* The system's vmscan figures, each from its own tracepoint. */
-enum fs_vmscan_figure {
-	FS_VMSCAN_SCANNED,
-	FS_VMSCAN_RECLAIMED,
-	FS_VMSCAN_DEACTIVATED,
-	FS_VMSCAN_KSWAPD_WAKES,
-	FS_VMSCAN_WRITTEN,
-	FS_NR_VMSCAN_FIGURES,
-};
 
 struct host_info {
 	char hostname[256];
@@ -52,6 +43,10 @@ enum fs_hist_name {
 	NR_HISTS
 };
 extern const char *const hist_names[NR_HISTS];
+/* What measures each of them, and each fault and migration counter (measures.h). */
+extern const enum fs_measure hist_measures[NR_HISTS];
+extern const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS];
+extern const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS];
 struct cgroup_names;
 struct file_summary;
 
@@ -63,17 +58,9 @@ struct fs_report {
 	const struct host_info *host;
 	const struct probe_status *probes;
 	int nr_probes;
-	/* Which histograms have their probe attached: the others are "not measured", which the
-	 * renderers show as such (null, n/a) rather than as zero. */
-	bool measured[NR_HISTS];
-	bool free_measured;
-	bool faults_measured[FS_NR_FAULT_COUNTERS];
-	bool thp_measured[FS_NR_THP_EVENTS];
-	bool migrate_measured[FS_NR_MIGRATE_COUNTERS];
-	bool stall_measured[FS_NR_STALLS];
-	bool thp_fault_alloc_measured;	      /* memcg:count_memcg_events */
-	bool compaction_by_order_measured;    /* compaction:mm_compaction_try_to_compact_pages */
-	bool vmscan_measured[FS_NR_VMSCAN_FIGURES];
+	/* What the attached probes measure (measures.h): the rest the renderers show as not
+	 * measured (null, n/a), never as zero. */
+	bool measured[NR_MEASURES];
 	/* Names of kernel enum values from its BTF, lowercased, without their prefix:
 	 * enum scan_result, enum tlb_flush_reason, enum lru_list. *_known: which values the
 	 * kernel names (the others are shown only when nonzero). */
@@ -82,7 +69,6 @@ struct fs_report {
 	const bool *tlb_known;
 	const char (*lru_names)[FS_ENUM_NAME_LEN];
 	const bool *lru_known;
-	bool tlb_measured, lru_insert_measured, lru_activate_measured;
 	bool mglru; /* multi-generational LRU is on: activations are not reported the same way */
 	const struct kernel_counters *kernel; /* THP counters' change over the window */
 	const struct self_cost *self;	      /* foliostat's own cost (--self), or NULL */
