@@ -25,74 +25,104 @@ static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = {"failed", "succe
 static bool known[FS_NR_LRU_LISTS > FS_NR_TLB_REASONS ? FS_NR_LRU_LISTS : FS_NR_TLB_REASONS] = {
     true};
 
-/* A report's probe states: the probes listed (up to NR_PROBES, which ends the list) attached,
- * the others not, and what they measure derived from them as a run derives it (figures.h; not
- * under the multi-generational LRU). Only the first is named, for the tests that give
- * nr_probes 1. */
-static void attach(struct fs_report *r, struct probe_status probes[NR_PROBES], ...)
-{
-	static const struct measure_facts facts = {.migrate_large_split = true};
-	va_list ap;
-	int p;
-
-	memset(probes, 0, NR_PROBES * sizeof(*probes));
-	probes[0].name = "kmem:mm_page_alloc";
-	va_start(ap, probes);
-	while ((p = va_arg(ap, int)) != NR_PROBES)
-		probes[p].attached = true;
-	va_end(ap);
-	r->probes = probes;
-	measures_derive(probes, &facts, r->measured);
-}
-
 static const char *comm_path(__u64 cgroup, void *ctx)
 {
 	(void)cgroup, (void)ctx;
 	return NULL;
 }
 
+/* What each test renders: a report of a host with 4 KiB pages, the store of its groups' series,
+ * their one read, the health figures, and the text. One at a time: tests run in turn. */
+static struct expo_test {
+	struct host_info host;
+	struct probe_status probes[NR_PROBES];
+	struct fs_report r;
+	struct fs_options opts;
+	struct system_totals system;
+	struct kernel_counters kernel;
+	struct exposition_health health;
+	struct exposition e;
+	struct series_store s;
+} t;
+
+/* Rows by `by`, the cgroups named by `path` (NULL: none is). */
+static void expo_test_begin(enum fs_row_kind by, series_name_fn path)
+{
+	memset(&t, 0, sizeof(t));
+	t.host.page_size = 4096;
+	t.r.host = &t.host;
+	t.r.probes = t.probes;
+	t.opts = (struct fs_options){.by = by, .max_series = 10};
+	t.health.start_time = 1e9;
+	series_init(&t.s, &t.opts, path ? path : comm_path, NULL, NULL, 0.0);
+}
+
+/* The probes listed (up to NR_PROBES, which ends the list) attached, the others not, and what
+ * they measure derived from them as a run derives it (figures.h; not under the
+ * multi-generational LRU). Only the first is named, for the tests that give nr_probes 1. */
+static void attach(int probe, ...)
+{
+	static const struct measure_facts facts = {.migrate_large_split = true};
+	va_list ap;
+
+	memset(t.probes, 0, sizeof(t.probes));
+	t.probes[0].name = "kmem:mm_page_alloc";
+	va_start(ap, probe);
+	for (; probe != NR_PROBES; probe = va_arg(ap, int))
+		t.probes[probe].attached = true;
+	va_end(ap);
+	measures_derive(t.probes, &facts, t.r.measured);
+}
+
+/* The store's read of these rows and the test's system totals, and the text (OpenMetrics or
+ * not); expo_render alone renders the same read again. */
+static bool expo_render(bool openmetrics)
+{
+	return ASSERT_EQ(render_exposition(&t.e, &t.r, &t.s, &t.health, openmetrics), 0);
+}
+
+static bool expo_read_and_render(const struct process_table *rows)
+{
+	return ASSERT_EQ(series_add_read(&t.s, rows, &t.system, &t.kernel, 1.0), 0) &&
+	       expo_render(false);
+}
+
+static void expo_test_end(void)
+{
+	exposition_free(&t.e);
+	series_free(&t.s);
+}
+
 /* A store of one process named with a quote and a backslash, rendered both ways. */
 static bool labels_are_escaped_and_families_named(void)
 {
-	struct host_info host = {.page_size = 4096};
-	struct probe_status probes[NR_PROBES];
-	struct fs_report r = {.host = &host,
-			      .nr_probes = 1,
-			      .scan_names = (const char(*)[FS_ENUM_NAME_LEN])scan_names,
-			      .tlb_names = (const char(*)[FS_ENUM_NAME_LEN])tlb_names,
-			      .tlb_known = known,
-			      .lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names,
-			      .lru_known = known};
-	struct fs_options opts = {.by = FS_BY_COMM, .max_series = 10};
 	struct process_row row = {.tgid = 1, .comm = "a\"b\\c", .events = 3};
 	struct process_table rows = {.rows = &row, .nr = 1};
-	struct system_totals system = {0};
-	struct kernel_counters kernel = {0};
-	struct exposition_health health = {.start_time = 1e9};
-	struct exposition e = {0};
-	struct series_store s;
 	bool ok;
 
-	attach(&r, probes, PROBE_PAGE_ALLOC, NR_PROBES);
+	expo_test_begin(FS_BY_COMM, NULL);
+	t.r.nr_probes = 1;
+	t.r.scan_names = (const char(*)[FS_ENUM_NAME_LEN])scan_names;
+	t.r.tlb_names = (const char(*)[FS_ENUM_NAME_LEN])tlb_names;
+	t.r.tlb_known = known;
+	t.r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names;
+	t.r.lru_known = known;
+	attach(PROBE_PAGE_ALLOC, NR_PROBES);
 	row.counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 3;
-	system.total = row.counters;
-	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
-	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
-	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     ASSERT_CONTAINS(e.text, "# TYPE foliostat_folios_allocated_total counter\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_folios_allocated_total{comm=\"a\\\"b\\\\c\","
-				     "order=\"9\",kind=\"movable\"} 3\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_allocated_bytes_total{comm=\"a\\\"b\\\\c\","
-				     "kind=\"movable\"} 6291456\n") &&
-	     ASSERT_CONTAINS(e.text,
+	t.system.total = row.counters;
+	ok = expo_read_and_render(&rows) &&
+	     ASSERT_CONTAINS(t.e.text, "# TYPE foliostat_folios_allocated_total counter\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_folios_allocated_total{comm=\"a\\\"b\\\\c\","
+				       "order=\"9\",kind=\"movable\"} 3\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_allocated_bytes_total{comm=\"a\\\"b\\\\c\","
+				       "kind=\"movable\"} 6291456\n") &&
+	     ASSERT_CONTAINS(t.e.text,
 			     "foliostat_build_info{version=\"" FOLIOSTAT_VERSION "\"} 1\n") &&
-	     ASSERT_TRUE(!strstr(e.text, "# EOF")) &&
-	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, true), 0) &&
-	     ASSERT_CONTAINS(e.text, "# TYPE foliostat_folios_allocated counter\n") &&
-	     ASSERT_CONTAINS(e.text, "# TYPE foliostat_build info\n") &&
-	     ASSERT_TRUE(e.len > 6 && !strcmp(e.text + e.len - 6, "# EOF\n"));
-	exposition_free(&e);
-	series_free(&s);
+	     ASSERT_TRUE(!strstr(t.e.text, "# EOF")) && expo_render(true) &&
+	     ASSERT_CONTAINS(t.e.text, "# TYPE foliostat_folios_allocated counter\n") &&
+	     ASSERT_CONTAINS(t.e.text, "# TYPE foliostat_build info\n") &&
+	     ASSERT_TRUE(t.e.len > 6 && !strcmp(t.e.text + t.e.len - 6, "# EOF\n"));
+	expo_test_end();
 	return ok;
 }
 
@@ -103,73 +133,63 @@ static bool labels_are_escaped_and_families_named(void)
  */
 static bool fault_outcomes_and_compaction_by_order(void)
 {
-	struct host_info host = {.page_size = 4096};
-	struct probe_status probes[NR_PROBES];
-	struct fs_report r = {.host = &host};
-	struct fs_options opts = {.by = FS_BY_COMM, .max_series = 10};
 	struct process_row row = {.tgid = 7, .comm = "app", .events = 9};
 	struct proc_row proc = {.tgid = 7};
 	struct process_table rows = {.rows = &row, .nr = 1, .procs = &proc, .nr_procs = 1};
-	struct system_totals system = {0};
-	struct kernel_counters kernel = {0};
-	struct exposition_health health = {.start_time = 1e9};
-	struct exposition e = {0};
-	struct series_store s;
 	bool ok;
 
 	/* (a discard is a free before an LRU insertion: both probes are needed) */
-	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT,
-			  PROBE_FAULT_MAJOR, PROBE_FAULT_MINOR, NR_PROBES);
-	r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names;
-	r.lru_known = known;
-	r.measured[MEASURE_COMPACTION_BY_ORDER] = true;
+	expo_test_begin(FS_BY_COMM, NULL);
+	attach(PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT, PROBE_FAULT_MAJOR,
+	       PROBE_FAULT_MINOR, NR_PROBES);
+	t.r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names;
+	t.r.lru_known = known;
+	t.r.measured[MEASURE_COMPACTION_BY_ORDER] = true;
 	row.counters.major_faults = 2;
 	row.counters.minor_faults = 40;
 	row.counters.thp_fault_alloc = 3;
 	row.counters.folios[FS_FOLIO_ALLOC_FAILED][9] = 4;
 	row.counters.folios[FS_FOLIO_DISCARDED][9] = 1;
-	system.total = row.counters;
+	t.system.total = row.counters;
 	proc.counters.compaction_by_order.count[9] = 2;
 	proc.counters.compaction_by_order.total_ns[9] = 1500000000;
-	system.compaction_by_order = proc.counters.compaction_by_order;
+	t.system.compaction_by_order = proc.counters.compaction_by_order;
 	/* A stall of a process the table had no room for: the system's only. */
-	system.compaction_by_order.count[4] = 1;
-	system.compaction_by_order.total_ns[4] = 250000;
-	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
-	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
-	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     ASSERT_CONTAINS(e.text, "foliostat_major_faults_total{comm=\"app\"} 2\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_minor_faults_total{comm=\"app\"} 40\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_major_faults_total 2\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_folio_allocations_failed_total{comm=\"app\","
-				     "order=\"9\"} 4\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_folio_allocations_failed_total"
-				     "{order=\"0\"} 0\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_folios_discarded_total{comm=\"app\","
-				     "order=\"9\"} 1\n") &&
+	t.system.compaction_by_order.count[4] = 1;
+	t.system.compaction_by_order.total_ns[4] = 250000;
+	ok = expo_read_and_render(&rows) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_major_faults_total{comm=\"app\"} 2\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_minor_faults_total{comm=\"app\"} 40\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_major_faults_total 2\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_folio_allocations_failed_total{comm=\"app\","
+				       "order=\"9\"} 4\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_folio_allocations_failed_total"
+				       "{order=\"0\"} 0\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_folios_discarded_total{comm=\"app\","
+				       "order=\"9\"} 1\n") &&
 	     /* order 0 is never discarded: no series */
-	     ASSERT_TRUE(!strstr(e.text, "foliostat_system_folios_discarded_total{order=\"0\"}")) &&
-	     ASSERT_CONTAINS(e.text, "foliostat_compaction_stalls_by_order_total{comm=\"app\","
-				     "order=\"9\"} 2\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_compaction_stall_by_order_seconds_total"
-				     "{comm=\"app\",order=\"9\"} 1.5\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_compaction_stalls_by_order_total{group=\"other\","
-				     "order=\"4\"} 1\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_compaction_stalls_by_order_total"
-				     "{order=\"4\"} 1\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_compaction_stall_by_order_seconds_total"
-				     "{order=\"9\"} 1.5\n") &&
+	     ASSERT_TRUE(
+		 !strstr(t.e.text, "foliostat_system_folios_discarded_total{order=\"0\"}")) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_compaction_stalls_by_order_total{comm=\"app\","
+				       "order=\"9\"} 2\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_compaction_stall_by_order_seconds_total"
+				       "{comm=\"app\",order=\"9\"} 1.5\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_compaction_stalls_by_order_total{group=\"other\","
+				       "order=\"4\"} 1\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_compaction_stalls_by_order_total"
+				       "{order=\"4\"} 1\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_compaction_stall_by_order_seconds_total"
+				       "{order=\"9\"} 1.5\n") &&
 	     /* a kernel without memcg:count_memcg_events (6.1): not measured, not zero */
-	     ASSERT_TRUE(!strstr(e.text, "thp_fault_alloc_total"));
-	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT, PROBE_FAULT_MAJOR,
+	     ASSERT_TRUE(!strstr(t.e.text, "thp_fault_alloc_total"));
+	attach(PROBE_PAGE_ALLOC, PROBE_PAGE_FREE, PROBE_LRU_INSERT, PROBE_FAULT_MAJOR,
 	       PROBE_FAULT_MINOR, PROBE_MEMCG_EVENTS, NR_PROBES);
-	r.measured[MEASURE_COMPACTION_BY_ORDER] = false;
-	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     ASSERT_CONTAINS(e.text, "foliostat_thp_fault_alloc_total{comm=\"app\"} 3\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_thp_fault_alloc_total 3\n") &&
-	     ASSERT_TRUE(!strstr(e.text, "by_order"));
-	exposition_free(&e);
-	series_free(&s);
+	t.r.measured[MEASURE_COMPACTION_BY_ORDER] = false;
+	ok = ok && expo_render(false) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_thp_fault_alloc_total{comm=\"app\"} 3\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_thp_fault_alloc_total 3\n") &&
+	     ASSERT_TRUE(!strstr(t.e.text, "by_order"));
+	expo_test_end();
 	return ok;
 }
 
@@ -180,42 +200,31 @@ static bool fault_outcomes_and_compaction_by_order(void)
  */
 static bool a_fault_mode_not_measured_has_no_sample(void)
 {
-	struct host_info host = {.page_size = 4096};
-	struct probe_status probes[NR_PROBES];
-	struct fs_report r = {.host = &host};
-	struct fs_options opts = {.by = FS_BY_COMM, .max_series = 10};
 	struct process_row row = {.tgid = 7, .comm = "app", .events = 9};
 	struct process_table rows = {.rows = &row, .nr = 1};
-	struct system_totals system = {0};
-	struct kernel_counters kernel = {0};
-	struct exposition_health health = {.start_time = 1e9};
-	struct exposition e = {0};
-	struct series_store s;
 	bool ok;
 
-	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_KERNEL, NR_PROBES);
+	expo_test_begin(FS_BY_COMM, NULL);
+	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_KERNEL, NR_PROBES);
 	row.counters
 	    .fault_kinds[FS_FAULT_KIND(FS_MODE_KERNEL, FS_ACCESS_READ, FS_CAUSE_NOT_PRESENT)] = 6;
-	system.total = row.counters;
-	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
-	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
-	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     ASSERT_CONTAINS(e.text,
+	t.system.total = row.counters;
+	ok = expo_read_and_render(&rows) &&
+	     ASSERT_CONTAINS(t.e.text,
 			     "foliostat_page_faults_total{comm=\"app\",mode=\"kernel\"} 6\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n") &&
-	     ASSERT_TRUE(!strstr(e.text, "mode=\"user\"")) &&
-	     ASSERT_TRUE(r.measured[MEASURE_FAULT_KERNEL] && !r.measured[MEASURE_FAULT_USER]);
-	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_EVENT, NR_PROBES);
-	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"user\"} 0\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n");
-	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_USER, PROBE_FAULT_KERNEL, NR_PROBES);
-	ok = ok && ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
-				     "access=\"read\",cause=\"not_present\"} 6\n") &&
-	     ASSERT_TRUE(!strstr(e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} "));
-	exposition_free(&e);
-	series_free(&s);
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n") &&
+	     ASSERT_TRUE(!strstr(t.e.text, "mode=\"user\"")) &&
+	     ASSERT_TRUE(t.r.measured[MEASURE_FAULT_KERNEL] && !t.r.measured[MEASURE_FAULT_USER]);
+	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_EVENT, NR_PROBES);
+	ok = ok && expo_render(false) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_page_faults_total{mode=\"user\"} 0\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} 6\n");
+	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_USER, PROBE_FAULT_KERNEL, NR_PROBES);
+	ok = ok && expo_render(false) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
+				       "access=\"read\",cause=\"not_present\"} 6\n") &&
+	     ASSERT_TRUE(!strstr(t.e.text, "foliostat_system_page_faults_total{mode=\"kernel\"} "));
+	expo_test_end();
 	return ok;
 }
 
@@ -267,52 +276,41 @@ static bool samples_well_formed(const char *text)
  * whole, and the two long paths two series. */
 static bool long_and_hostile_cgroup_labels_stay_whole(void)
 {
-	struct host_info host = {.page_size = 4096};
-	struct probe_status probes[NR_PROBES];
-	struct fs_report r = {.host = &host};
-	struct fs_options opts = {.by = FS_BY_CGROUP, .max_series = 10};
 	struct process_row rows_[3] = {{.tgid = 1, .cgroup = 0, .events = 3},
 				       {.tgid = 2, .cgroup = 1, .events = 3},
 				       {.tgid = 3, .cgroup = 2, .events = 3}};
 	struct proc_row procs[3] = {{.tgid = 1}, {.tgid = 2}, {.tgid = 3}};
 	struct process_table rows = {.rows = rows_, .nr = 3, .procs = procs, .nr_procs = 3};
-	struct system_totals system = {0};
-	struct kernel_counters kernel = {0};
-	struct exposition_health health = {.start_time = 1e9};
-	struct exposition e = {0};
-	struct series_store s;
 	char *first, *second;
 	bool ok;
 
+	expo_test_begin(FS_BY_CGROUP, hostile_path);
 	for (int p = 0; p < 2; p++) {
 		memset(long_paths[p], 'd', 4095);
 		for (int slash = 0; slash < 4095; slash += 256)
 			long_paths[p][slash] = '/';
 		long_paths[p][4094] = (char)('0' + p);
 	}
-	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, PROBE_FAULT_USER,
-			  PROBE_FAULT_KERNEL, NR_PROBES);
-	r.measured[MEASURE_STALLS + FS_STALL_COMPACTION] = true;
-	system.total.fault_kinds[(1 * FS_NR_FAULT_ACCESSES + 2) * FS_NR_FAULT_CAUSES + 1] = 5;
+	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, PROBE_FAULT_USER, PROBE_FAULT_KERNEL,
+	       NR_PROBES);
+	t.r.measured[MEASURE_STALLS + FS_STALL_COMPACTION] = true;
+	t.system.total.fault_kinds[(1 * FS_NR_FAULT_ACCESSES + 2) * FS_NR_FAULT_CAUSES + 1] = 5;
 	for (int i = 0; i < 3; i++) {
 		rows_[i].counters.minor_faults = 10 + i;
-		system.total.minor_faults += 10 + i;
+		t.system.total.minor_faults += 10 + i;
 		procs[i].counters.stalls[FS_STALL_COMPACTION].count = 1;
 		procs[i].counters.stalls[FS_STALL_COMPACTION].hist[3] = 1;
-		system.stalls[FS_STALL_COMPACTION].count++;
-		system.stalls[FS_STALL_COMPACTION].hist[3]++;
+		t.system.stalls[FS_STALL_COMPACTION].count++;
+		t.system.stalls[FS_STALL_COMPACTION].hist[3]++;
 	}
-	series_init(&s, &opts, hostile_path, NULL, NULL, 0.0);
-	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
-	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     samples_well_formed(e.text) &&
+	ok = expo_read_and_render(&rows) && samples_well_formed(t.e.text) &&
 	     /* a fault kind's first index: two labels */
-	     ASSERT_CONTAINS(e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
-				     "access=\"exec\",cause=\"protection\"} 5\n") &&
-	     ASSERT_CONTAINS(e.text, "unit=\"evil\xef\xbf\xbd]0;pwned\xef\xbf\xbd\xef\xbf\xbd"
-				     ".service~") &&
-	     ASSERT_TRUE(!strchr(e.text, '\x1b'));
-	first = strstr(e.text, "foliostat_minor_faults_total{cgroup=\"/ddd");
+	     ASSERT_CONTAINS(t.e.text, "foliostat_system_page_faults_total{mode=\"kernel\","
+				       "access=\"exec\",cause=\"protection\"} 5\n") &&
+	     ASSERT_CONTAINS(t.e.text, "unit=\"evil\xef\xbf\xbd]0;pwned\xef\xbf\xbd\xef\xbf\xbd"
+				       ".service~") &&
+	     ASSERT_TRUE(!strchr(t.e.text, '\x1b'));
+	first = strstr(t.e.text, "foliostat_minor_faults_total{cgroup=\"/ddd");
 	second = first ? strstr(first + 1, "foliostat_minor_faults_total{cgroup=\"/ddd") : NULL;
 	ok = ok && ASSERT_TRUE(first && second) &&
 	     ASSERT_TRUE(strchr(first, '}') - first == (long)strlen("foliostat_minor_faults_total{"
@@ -320,8 +318,7 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 							   LABEL_VALUE_MAX + 1) &&
 	     ASSERT_TRUE(memcmp(first, second, strchr(first, '~') - first) == 0) &&
 	     ASSERT_TRUE(memcmp(first, second, strchr(first, '}') - first) != 0);
-	exposition_free(&e);
-	series_free(&s);
+	expo_test_end();
 	return ok;
 }
 
@@ -330,35 +327,24 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
  * their own counts; no label set appears twice. */
 static bool a_reused_pid_has_a_series_of_its_own(void)
 {
-	struct host_info host = {.page_size = 4096};
-	struct probe_status probes[NR_PROBES];
-	struct fs_report r = {.host = &host};
-	struct fs_options opts = {.by = FS_BY_PROCESS, .max_series = 10};
 	struct process_row rows_a[2] = {
 	    {.tgid = 42, .start = 1500000000, .comm = "w", .events = 5},
 	    {.tgid = 42, .start = 2000001999, .comm = "w", .events = 7},
 	};
 	struct process_table rows = {.rows = rows_a, .nr = 2};
-	struct system_totals system = {0};
-	struct kernel_counters kernel = {0};
-	struct exposition_health health = {.start_time = 1e9};
-	struct exposition e = {0};
-	struct series_store s;
 	bool ok;
 
-	attach(&r, probes, PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
+	expo_test_begin(FS_BY_PROCESS, NULL);
+	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
 	rows_a[0].counters.minor_faults = 5;
 	rows_a[1].counters.minor_faults = 7;
-	system.total.minor_faults = 12;
-	series_init(&s, &opts, comm_path, NULL, NULL, 0.0);
-	ok = ASSERT_EQ(series_add_read(&s, &rows, &system, &kernel, 1.0), 0) &&
-	     ASSERT_EQ(render_exposition(&e, &r, &s, &health, false), 0) &&
-	     ASSERT_CONTAINS(e.text, "foliostat_minor_faults_total{pid=\"42\","
-				     "start_time_s=\"1.500000\",comm=\"w\"} 5\n") &&
-	     ASSERT_CONTAINS(e.text, "foliostat_minor_faults_total{pid=\"42\","
-				     "start_time_s=\"2.000001\",comm=\"w\"} 7\n");
-	exposition_free(&e);
-	series_free(&s);
+	t.system.total.minor_faults = 12;
+	ok = expo_read_and_render(&rows) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_minor_faults_total{pid=\"42\","
+				       "start_time_s=\"1.500000\",comm=\"w\"} 5\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_minor_faults_total{pid=\"42\","
+				       "start_time_s=\"2.000001\",comm=\"w\"} 7\n");
+	expo_test_end();
 	return ok;
 }
 
