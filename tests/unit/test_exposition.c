@@ -348,6 +348,40 @@ static bool a_reused_pid_has_a_series_of_its_own(void)
 	return ok;
 }
 
+/* Cgroups 5 and 6, as the next test's reads name them. */
+static const char *two_cgroups(__u64 cgroup, void *ctx)
+{
+	(void)ctx;
+	return cgroup == 5 ? "/app.slice/a.service" : cgroup == 6 ? "/b.slice" : NULL;
+}
+
+/* --by process: a process's series is labelled with its cgroup's path as the read named it (the
+ * exposition only prints), and one that moved, with its new cgroup's from the read that saw it
+ * there. */
+static bool a_process_series_has_the_cgroup_its_read_named(void)
+{
+	struct process_row row = {.tgid = 9, .start = 1000, .comm = "m", .cgroup = 5, .events = 1};
+	struct process_table rows = {.rows = &row, .nr = 1};
+	bool ok;
+
+	expo_test_begin(FS_BY_PROCESS, two_cgroups);
+	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
+	row.counters.minor_faults = 1;
+	t.system.total.minor_faults = 1;
+	ok = expo_read_and_render(&rows) &&
+	     ASSERT_CONTAINS(t.e.text,
+			     "foliostat_minor_faults_total{pid=\"9\",start_time_s=\"0.000001\","
+			     "comm=\"m\",cgroup=\"/app.slice/a.service\"} 1\n");
+	row.cgroup = 6;
+	ok = ok && expo_read_and_render(&rows) &&
+	     ASSERT_CONTAINS(t.e.text,
+			     "foliostat_minor_faults_total{pid=\"9\",start_time_s=\"0.000001\","
+			     "comm=\"m\",cgroup=\"/b.slice\"} 2\n") &&
+	     ASSERT_TRUE(!strstr(t.e.text, "a.service"));
+	expo_test_end();
+	return ok;
+}
+
 const struct unit_test exposition_tests[] = {
     UNIT_TEST(long_and_hostile_cgroup_labels_stay_whole),
     UNIT_TEST(openmetrics_is_chosen_from_accept),
@@ -355,5 +389,6 @@ const struct unit_test exposition_tests[] = {
     UNIT_TEST(fault_outcomes_and_compaction_by_order),
     UNIT_TEST(a_fault_mode_not_measured_has_no_sample),
     UNIT_TEST(a_reused_pid_has_a_series_of_its_own),
+    UNIT_TEST(a_process_series_has_the_cgroup_its_read_named),
     {},
 };

@@ -143,6 +143,13 @@ const char *cgroup_name(struct cgroup_names *n, __u64 id)
 	return found ? found->path : NULL;
 }
 
+const char *cgroup_name_known(const struct cgroup_names *n, __u64 id)
+{
+	const struct cgroup_name *found = find(n, id);
+
+	return found ? found->path : NULL;
+}
+
 void cgroup_names_close(struct cgroup_names *n)
 {
 	for (size_t i = 0; i < n->nr; i++)

@@ -31,6 +31,11 @@ void cgroup_names_open(struct cgroup_names *n);
  */
 const char *cgroup_name(struct cgroup_names *n, __u64 id);
 
+/* The path cgroup_name() has found for `id`, or NULL, without looking further: what renderers
+ * print. Names are resolved when a record is made (the collector asks for every row's), never
+ * while it is printed. */
+const char *cgroup_name_known(const struct cgroup_names *n, __u64 id);
+
 void cgroup_names_close(struct cgroup_names *n);
 
 #endif /* FS_CGROUP_NAMES_H */

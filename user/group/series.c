@@ -80,11 +80,33 @@ static void words_take(__u64 *dst, const __u64 *src, size_t n)
 }
 
 /* The row's counts are the group's now, no longer other's. */
-static void group_add(struct series_group *g, const struct process_table *rows,
-		      const struct process_row *row, double now, struct fs_totals *other,
-		      struct fs_proc_counters *other_proc)
+static void group_free(struct series_group *g)
+{
+	free(g->name);
+	free(g->cgroup_path);
+	free(g);
+}
+
+/* A process's group is labelled with its cgroup's path: named now, at the read, as a record's
+ * rows are (the exposition only prints), and again when the process moves. */
+static void group_name_cgroup(struct series_store *s, struct series_group *g, __u64 cgroup)
+{
+	const char *path;
+
+	if (s->by != FS_BY_PROCESS || (g->cgroup == cgroup && g->cgroup_path))
+		return;
+	path = s->cgroup_path ? s->cgroup_path(cgroup, s->ctx) : NULL;
+	free(g->cgroup_path);
+	g->cgroup_path = path ? strdup(path) : NULL;
+}
+
+static void group_add(struct series_store *s, struct series_group *g,
+		      const struct process_table *rows, const struct process_row *row, double now,
+		      struct fs_totals *other, struct fs_proc_counters *other_proc)
 {
 	const struct proc_row *proc = process_proc(rows, row);
+
+	group_name_cgroup(s, g, row->cgroup);
 
 	totals_add_totals(&g->counters, &row->counters);
 	words_take((__u64 *)other, (const __u64 *)&row->counters, FS_WORDS(*other));
@@ -118,12 +140,10 @@ static void groups_compact(struct series_store *s)
 	size_t kept = 0;
 
 	for (size_t i = 0; i < s->nr; i++) {
-		if (s->groups[i]->leaving) {
-			free(s->groups[i]->name);
-			free(s->groups[i]);
-		} else {
+		if (s->groups[i]->leaving)
+			group_free(s->groups[i]);
+		else
 			s->groups[kept++] = s->groups[i];
-		}
 	}
 	s->nr = kept;
 }
@@ -257,7 +277,7 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 			}
 		}
 		if (g)
-			group_add(g, rows, row, now, &other, &other_proc);
+			group_add(s, g, rows, row, now, &other, &other_proc);
 		else if (pending)
 			pending[nr_pending++] = row;
 	}
@@ -282,7 +302,7 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 		if (!g)
 			g = group_make(s, nr_sorted, pid, row->start, name);
 		if (g)
-			group_add(g, rows, row, now, &other, &other_proc);
+			group_add(s, g, rows, row, now, &other, &other_proc);
 	}
 	free(pending);
 
@@ -320,10 +340,8 @@ void series_expire(struct series_store *s, double now)
 
 void series_free(struct series_store *s)
 {
-	for (size_t i = 0; i < s->nr; i++) {
-		free(s->groups[i]->name);
-		free(s->groups[i]);
-	}
+	for (size_t i = 0; i < s->nr; i++)
+		group_free(s->groups[i]);
 	free(s->groups);
 	kernel_counters_free(&s->kernel);
 	memset(s, 0, sizeof(*s));

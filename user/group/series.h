@@ -30,6 +30,8 @@ struct series_group {
 	char
 	    *name; /* --by cgroup: the cgroup's path; --by comm: the name; --by process: its name */
 	__u64 cgroup; /* the cgroup's id (--by cgroup, --by process: the process's latest) */
+	/* --by process: that cgroup's path, named at the read that saw it (NULL: not named) */
+	char *cgroup_path;
 	struct fs_totals counters;
 	struct fs_proc_counters proc;
 	double last_event; /* monotonic seconds: when its counts last grew */

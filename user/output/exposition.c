@@ -16,7 +16,6 @@
 
 #include "array.h"
 #include "cgroup_labels.h"
-#include "cgroup_names.h"
 #include "figures.h"
 #include "process_start.h"
 #include "sanitize.h"
@@ -697,10 +696,9 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 }
 
 /* A store group's labels: what identifies it under --by. */
-static void group_labels(const struct fs_report *r, const struct series_store *s,
-			 const struct series_group *g, struct label_text *labels)
+static void group_labels(const struct series_store *s, const struct series_group *g,
+			 struct label_text *labels)
 {
-	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, g->cgroup) : NULL;
 	struct cgroup_labels cl;
 	char pid[16], start[FS_START_TIME_LEN];
 
@@ -726,8 +724,8 @@ static void group_labels(const struct fs_report *r, const struct series_store *s
 		format_start_time(g->start, start);
 		label_add(labels, "start_time_s", start);
 		label_add(labels, "comm", g->name);
-		if (path)
-			label_add(labels, "cgroup", path);
+		if (g->cgroup_path)
+			label_add(labels, "cgroup", g->cgroup_path);
 		break;
 	case FS_BY_COMM:
 		label_add(labels, "comm", g->name);
@@ -757,7 +755,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	 * buffer (an allocation per group was most of a scrape's time). */
 	for (size_t i = 0; i < s->nr && !labels.failed; i++) {
 		labels.start = starts[i] = labels.len;
-		group_labels(r, s, s->groups[i], &labels);
+		group_labels(s, s->groups[i], &labels);
 		if (!labels.failed && !array_reserve(&labels.text, &labels.cap, labels.len, 1, 1))
 			labels.text[labels.len++] = '\0';
 		else

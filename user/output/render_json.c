@@ -451,7 +451,7 @@ static void system_json(struct json_writer *w, const struct fs_report *r)
  * was seen, or no cgroup2), and "cgroup_id". */
 static void cgroup_json(struct json_writer *w, const struct fs_report *r, __u64 id)
 {
-	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, id) : NULL;
+	const char *path = r->cgroup_names ? cgroup_name_known(r->cgroup_names, id) : NULL;
 
 	jw_key(w, "cgroup");
 	if (path)
@@ -491,7 +491,7 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 		break;
 	case FS_BY_CGROUP:
 		cgroup_json(w, r, row->cgroup);
-		path = r->cgroup_names ? cgroup_name(r->cgroup_names, row->cgroup) : NULL;
+		path = r->cgroup_names ? cgroup_name_known(r->cgroup_names, row->cgroup) : NULL;
 		cgroup_labels_parse(path ? path : "", &labels);
 		label_json(w, "unit", labels.unit);
 		label_json(w, "container_runtime", labels.runtime);

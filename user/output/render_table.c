@@ -207,7 +207,7 @@ static const char *const row_kinds[] = {
  * ("...end"); "?" if unnamed. */
 static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, size_t width)
 {
-	const char *path = r->cgroup_names ? cgroup_name(r->cgroup_names, id) : NULL;
+	const char *path = r->cgroup_names ? cgroup_name_known(r->cgroup_names, id) : NULL;
 
 	if (!path)
 		return "?";
@@ -245,7 +245,8 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		} else if (r->by == FS_BY_COMM) {
 			print_text(out, row->comm, FS_COMM_LEN, 23, 23);
 		} else {
-			path = r->cgroup_names ? cgroup_name(r->cgroup_names, row->cgroup) : NULL;
+			path = r->cgroup_names ? cgroup_name_known(r->cgroup_names, row->cgroup)
+					       : NULL;
 			print_text(out, path ? path : "?", SIZE_MAX, 23, 23);
 		}
 		fprintf(out, " %9llu %9.1f", (unsigned long long)hist_folios(alloc),

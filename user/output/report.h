@@ -52,7 +52,8 @@ struct file_summary;
 
 struct fs_report {
 	struct timespec end; /* wall-clock end of the window */
-	struct cgroup_names *cgroup_names; /* names the rows' cgroups (NULL: none are named) */
+	/* the rows' cgroups, named when the record was made (NULL: none are named) */
+	const struct cgroup_names *cgroup_names;
 	enum fs_row_kind by;		   /* what a row is (--by) */
 	double interval_s;
 	const struct host_info *host;
