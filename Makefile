@@ -287,4 +287,6 @@ clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf $(OUTPUT) foliostat
 
--include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/bpf/*.d $(OUTPUT)/tests/*.d)
+# Every object's header dependencies, in the folders of user/ too (a header edited rebuilds
+# what includes it).
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/*/*.d)
