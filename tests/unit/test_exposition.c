@@ -96,7 +96,7 @@ static void expo_test_end(void)
 /* A store of one process named with a quote and a backslash, rendered both ways. */
 static bool labels_are_escaped_and_families_named(void)
 {
-	struct process_row row = {.tgid = 1, .comm = "a\"b\\c", .events = 3};
+	struct process_row row = {.key = {1}, .comm = "a\"b\\c", .events = 3};
 	struct process_table rows = {.rows = &row, .nr = 1};
 	bool ok;
 
@@ -133,8 +133,8 @@ static bool labels_are_escaped_and_families_named(void)
  */
 static bool fault_outcomes_and_compaction_by_order(void)
 {
-	struct process_row row = {.tgid = 7, .comm = "app", .events = 9};
-	struct proc_row proc = {.tgid = 7};
+	struct process_row row = {.key = {7}, .comm = "app", .events = 9};
+	struct proc_row proc = {.key = {7}};
 	struct process_table rows = {.rows = &row, .nr = 1, .procs = &proc, .nr_procs = 1};
 	bool ok;
 
@@ -200,7 +200,7 @@ static bool fault_outcomes_and_compaction_by_order(void)
  */
 static bool a_fault_mode_not_measured_has_no_sample(void)
 {
-	struct process_row row = {.tgid = 7, .comm = "app", .events = 9};
+	struct process_row row = {.key = {7}, .comm = "app", .events = 9};
 	struct process_table rows = {.rows = &row, .nr = 1};
 	bool ok;
 
@@ -276,10 +276,10 @@ static bool samples_well_formed(const char *text)
  * whole, and the two long paths two series. */
 static bool long_and_hostile_cgroup_labels_stay_whole(void)
 {
-	struct process_row rows_[3] = {{.tgid = 1, .cgroup = 0, .events = 3},
-				       {.tgid = 2, .cgroup = 1, .events = 3},
-				       {.tgid = 3, .cgroup = 2, .events = 3}};
-	struct proc_row procs[3] = {{.tgid = 1}, {.tgid = 2}, {.tgid = 3}};
+	struct process_row rows_[3] = {{.key = {1}, .cgroup = 0, .events = 3},
+				       {.key = {2}, .cgroup = 1, .events = 3},
+				       {.key = {3}, .cgroup = 2, .events = 3}};
+	struct proc_row procs[3] = {{.key = {1}}, {.key = {2}}, {.key = {3}}};
 	struct process_table rows = {.rows = rows_, .nr = 3, .procs = procs, .nr_procs = 3};
 	char *first, *second;
 	bool ok;
@@ -328,8 +328,8 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 static bool a_reused_pid_has_a_series_of_its_own(void)
 {
 	struct process_row rows_a[2] = {
-	    {.tgid = 42, .start = 1500000000, .comm = "w", .events = 5},
-	    {.tgid = 42, .start = 2000001999, .comm = "w", .events = 7},
+	    {.key = {42, 1500000000}, .comm = "w", .events = 5},
+	    {.key = {42, 2000001999}, .comm = "w", .events = 7},
 	};
 	struct process_table rows = {.rows = rows_a, .nr = 2};
 	bool ok;
@@ -360,7 +360,7 @@ static const char *two_cgroups(__u64 cgroup, void *ctx)
  * there. */
 static bool a_process_series_has_the_cgroup_its_read_named(void)
 {
-	struct process_row row = {.tgid = 9, .start = 1000, .comm = "m", .cgroup = 5, .events = 1};
+	struct process_row row = {.key = {9, 1000}, .comm = "m", .cgroup = 5, .events = 1};
 	struct process_table rows = {.rows = &row, .nr = 1};
 	bool ok;
 

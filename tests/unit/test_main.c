@@ -7,13 +7,10 @@
 #include "unit.h"
 
 static const struct unit_test *const groups[] = {
-    options_tests, window_tests,         table_tests,
-    render_tests,  json_writer_tests,    sanitize_tests,
-    kernel_counters_tests, cgroup_names_tests, cgroup_labels_tests,
-    series_tests, exposition_tests, file_table_tests,
-    web_config_tests,
-    sandbox_tests,
-    perf_events_tests,
+    options_tests,	window_tests,	     regroup_tests,  table_tests,
+    render_tests,	json_writer_tests,   sanitize_tests, kernel_counters_tests,
+    cgroup_names_tests, cgroup_labels_tests, series_tests,   exposition_tests,
+    file_table_tests,	web_config_tests,    sandbox_tests,  perf_events_tests,
 };
 
 int main(int argc, char **argv)

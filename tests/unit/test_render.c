@@ -23,7 +23,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 			const char *comm)
 {
 	memset(row, 0, sizeof(*row));
-	row->tgid = 4242;
+	row->key.hi = 4242;
 	memcpy(row->comm, comm, strnlen(comm, FS_COMM_LEN - 1));
 	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 3;
 	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
@@ -273,7 +273,7 @@ static bool thp_results_use_kernel_names(void)
 	struct fs_report r;
 	struct process_table t;
 	struct process_row row;
-	struct proc_row proc = {.tgid = 4242};
+	struct proc_row proc = {.key = {4242}};
 	char *text = NULL;
 	json_t *rec, *thp;
 	bool ok;

@@ -22,7 +22,7 @@ static void read_add_started(struct read *r, __u32 tgid, __u64 start, const char
 	struct process_row *row = &r->rows[r->table.nr++];
 
 	*row = (struct process_row){
-	    .tgid = tgid, .start = start, .cgroup = cgroup, .events = faults};
+	    .key = {tgid, start}, .cgroup = cgroup, .events = faults};
 	strncpy(row->comm, comm, sizeof(row->comm) - 1);
 	row->counters.fault_kinds[WRITE_FAULT] = faults;
 	r->system.total.fault_kinds[WRITE_FAULT] += faults;

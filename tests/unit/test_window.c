@@ -65,7 +65,7 @@ static bool a_moved_entry_does_not_name_its_process(void)
 static const struct process_row *find(const struct process_table *t, __u32 tgid)
 {
 	for (size_t i = 0; i < t->nr; i++)
-		if (t->rows[i].tgid == tgid)
+		if (t->rows[i].key.hi == tgid)
 			return &t->rows[i];
 	return NULL;
 }
@@ -102,7 +102,7 @@ static bool idle_processes_are_left_out(void)
 	add_thread(&now, 8, 8, "busy", 1, 0, false);
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
-	     ASSERT_EQ(out.rows[0].tgid, 8) && ASSERT_EQ(out.nr_active, 1);
+	     ASSERT_EQ(out.rows[0].key.hi, 8) && ASSERT_EQ(out.nr_active, 1);
 	snapshot_free(&now);
 	process_table_free(&out);
 	return ok;
@@ -120,7 +120,7 @@ static bool filters_select_by_pid_and_name(void)
 	add_thread(&now, 30, 30, "python3", 1, 0, false);
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(window_processes(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
-	     ASSERT_EQ(out.rows[0].tgid, 20);
+	     ASSERT_EQ(out.rows[0].key.hi, 20);
 	opts.nr_pids = 0;
 	opts.comm = "bash";
 	ok = ok && ASSERT_EQ(window_processes(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
@@ -185,10 +185,10 @@ static bool a_reused_pid_is_another_row(void)
 	for (size_t keep = 0; keep <= 3 && ok; keep += 3) {
 		ok = ASSERT_EQ(window_processes(&now, &all, keep, &out), 0) &&
 		     ASSERT_EQ(out.nr, 3) && ASSERT_EQ(out.nr_active, 3) &&
-		     ASSERT_EQ(out.rows[1].tgid, 60) && ASSERT_EQ(out.rows[1].start, 5000) &&
+		     ASSERT_EQ(out.rows[1].key.hi, 60) && ASSERT_EQ(out.rows[1].key.lo, 5000) &&
 		     ASSERT_STREQ(out.rows[1].comm, "old") &&
 		     ASSERT_EQ(out.rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 40) &&
-		     ASSERT_EQ(out.rows[2].tgid, 60) && ASSERT_EQ(out.rows[2].start, 9000) &&
+		     ASSERT_EQ(out.rows[2].key.hi, 60) && ASSERT_EQ(out.rows[2].key.lo, 9000) &&
 		     ASSERT_STREQ(out.rows[2].comm, "new") &&
 		     ASSERT_EQ(out.rows[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 100 + 3) &&
 		     ASSERT_EQ(out.nr_procs, 2) &&
@@ -223,7 +223,7 @@ static bool a_pid_selects_the_process_that_had_it_at_start(void)
 	add_thread_started(&now, 60, 60, 9000, "new", 3, 0, false);
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(window_processes(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
-	     ASSERT_EQ(out.rows[0].start, 5000) &&
+	     ASSERT_EQ(out.rows[0].key.lo, 5000) &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2);
 	snapshot_free(&now);
 	process_table_free(&out);
@@ -248,7 +248,7 @@ static bool threads_sort_by_key_with_their_counts(void)
 		const struct thread_ref *r = &snap.order[i];
 
 		ok = ASSERT_EQ(snap.threads[r->at].counts.folios[FS_FOLIO_ALLOC_MOVABLE][0],
-			       ref_tgid(r) * 7 + ref_tid(r)) &&
+			       (r->key >> 32) * 7 + (__u32)r->key) &&
 		     (i == 0 || ASSERT_TRUE(snap.order[i - 1].key <= r->key));
 	}
 	snapshot_free(&snap);
@@ -349,7 +349,7 @@ static bool top_rows_equal_full_rows(void)
 
 static struct process_row row_of(__u32 tgid, const char *comm, __u64 folios)
 {
-	struct process_row r = {.tgid = tgid, .events = folios};
+	struct process_row r = {.key = {tgid}, .events = folios};
 
 	snprintf(r.comm, sizeof(r.comm), "%s", comm);
 	r.counters.folios[FS_FOLIO_ALLOC_KERNEL][0] = folios;
@@ -371,8 +371,8 @@ static bool one_shot_windows_accumulate_per_process(void)
 	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
 	process_table_rank(&acc);
-	ok = ok && ASSERT_EQ(acc.rows[0].tgid, 2) && ASSERT_EQ(acc.rows[1].tgid, 1) &&
-	     ASSERT_EQ(acc.rows[2].tgid, 3);
+	ok = ok && ASSERT_EQ(acc.rows[0].key.hi, 2) && ASSERT_EQ(acc.rows[1].key.hi, 1) &&
+	     ASSERT_EQ(acc.rows[2].key.hi, 3);
 	process_table_free(&acc);
 	return ok;
 }
@@ -386,7 +386,7 @@ static bool accumulated_rows_stay_within_the_limit(void)
 
 	for (__u32 w = 0; ok && w < 10; w++) {
 		struct process_row rows[10];
-		struct proc_row procs[1] = {{.tgid = w * 10 + 1}};
+		struct proc_row procs[1] = {{.key = {w * 10 + 1}}};
 		struct process_table add = {.rows = rows,
 					    .nr = 10,
 					    .cap = 10,
@@ -405,9 +405,9 @@ static bool accumulated_rows_stay_within_the_limit(void)
 	     ASSERT_TRUE(find(&acc, 1000)) && ASSERT_EQ(find(&acc, 1000)->events, 1000) &&
 	     ASSERT_TRUE(acc.nr_procs <= acc.nr);
 	for (size_t i = 1; ok && i < acc.nr; i++)
-		ok = ASSERT_TRUE(acc.rows[i - 1].tgid < acc.rows[i].tgid);
+		ok = ASSERT_TRUE(acc.rows[i - 1].key.hi < acc.rows[i].key.hi);
 	for (size_t i = 0; ok && i < acc.nr_procs; i++)
-		ok = ASSERT_TRUE(find(&acc, acc.procs[i].tgid));
+		ok = ASSERT_TRUE(find(&acc, acc.procs[i].key.hi));
 	process_table_free(&acc);
 	return ok;
 }

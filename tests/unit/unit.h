@@ -60,6 +60,7 @@ static inline bool unit_fail(const char *file, int line, const char *what)
 extern const struct unit_test options_tests[];
 extern const struct unit_test web_config_tests[];
 extern const struct unit_test window_tests[];
+extern const struct unit_test regroup_tests[];
 extern const struct unit_test render_tests[];
 extern const struct unit_test sanitize_tests[];
 extern const struct unit_test json_writer_tests[];

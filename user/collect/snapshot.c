@@ -28,6 +28,7 @@ static void thread_delta_commit(struct snapshot *snap, const struct fs_entry_hea
 	struct thread_delta *d = &snap->threads[snap->nr_threads];
 
 	d->key = head->key;
+	d->row = process_key(head->key >> 32, head->start);
 	memcpy(d->comm, head->comm, FS_COMM_LEN);
 	d->comm[FS_COMM_LEN - 1] = '\0';
 	d->cgroup = head->cgroup;
@@ -61,6 +62,7 @@ int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head
 	d = &snap->procs[snap->nr_procs++];
 	d->tgid = (__u32)head->key;
 	d->start = head->start;
+	d->row = process_key(d->tgid, d->start);
 	d->late = late;
 	d->cgroup = head->cgroup;
 	memcpy(d->comm, head->comm, FS_COMM_LEN);
@@ -78,45 +80,41 @@ static int compare_refs(const void *a, const void *b)
 
 static int compare_procs(const void *a, const void *b)
 {
-	const struct proc_delta *pa = a, *pb = b;
-
-	if (pa->tgid != pb->tgid)
-		return pa->tgid < pb->tgid ? -1 : 1;
-	return pa->start < pb->start ? -1 : pa->start > pb->start;
+	return row_key_cmp(&((const struct proc_delta *)a)->row,
+			   &((const struct proc_delta *)b)->row);
 }
 
-/* Threads of one tgid by their process's start, then by key (see separate_reused_pids()). */
-static int compare_refs_by_start(const void *a, const void *b, void *ctx)
+/* Threads of one row's hi by their row's lo, then by key (see separate_rows()). */
+static int compare_refs_by_row(const void *a, const void *b, void *ctx)
 {
 	const struct thread_ref *ra = a, *rb = b;
 	const struct snapshot *snap = ctx;
-	__u64 sa = snap->threads[ra->at].start, sb = snap->threads[rb->at].start;
+	int cmp = row_key_cmp(&snap->threads[ra->at].row, &snap->threads[rb->at].row);
 
-	if (sa != sb)
-		return sa < sb ? -1 : 1;
-	return compare_refs(a, b);
+	return cmp ? cmp : compare_refs(a, b);
 }
 
 /*
- * A pid reused within a read gives two processes' threads one tgid: the exited one's late or
- * last counts and the new one's. Each process's are put together, the older first, so that the
- * window makes a row of each (a row is a tgid and a start). A pass over refs already in key
- * order; a tgid with threads of one process only (all but a reused pid's) is left as it is.
+ * Refs sorted by key have each row's threads together where the key tells rows apart; where it
+ * does not, the rows that share a key's run are put one after the other, in row order. A pid
+ * reused within a read gives two processes' threads one tgid (the exited one's late or last
+ * counts and the new one's): the older's come first, and the window makes a row of each. Two
+ * names alike in their first 8 bytes share a run too. A pass over refs already in key order;
+ * a run of one row (nearly all) is left as it is.
  */
-static void separate_reused_pids(struct snapshot *snap)
+static void separate_rows(struct snapshot *snap)
 {
 	struct thread_ref *refs = snap->order;
 
 	for (size_t i = 0; i < snap->nr_order;) {
+		const struct row_key *row = &snap->threads[refs[i].at].row;
 		size_t first = i;
-		__u64 start = snap->threads[refs[i].at].start;
 		bool mixed = false;
 
-		for (i++; i < snap->nr_order && ref_tgid(&refs[i]) == ref_tgid(&refs[first]); i++)
-			mixed |= snap->threads[refs[i].at].start != start;
+		for (i++; i < snap->nr_order && snap->threads[refs[i].at].row.hi == row->hi; i++)
+			mixed |= snap->threads[refs[i].at].row.lo != row->lo;
 		if (mixed)
-			qsort_r(&refs[first], i - first, sizeof(*refs), compare_refs_by_start,
-				snap);
+			qsort_r(&refs[first], i - first, sizeof(*refs), compare_refs_by_row, snap);
 	}
 }
 
@@ -170,7 +168,7 @@ static void sort_refs(struct thread_ref *refs, size_t n, struct thread_ref **spa
 void snapshot_sort(struct snapshot *snap)
 {
 	sort_refs(snap->order, snap->nr_order, &snap->sort_space, &snap->cap_sort_space);
-	separate_reused_pids(snap);
+	separate_rows(snap);
 	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_procs);
 }
 

@@ -15,9 +15,39 @@
 #include "foliostat.h"
 #include "table.h"
 
+/*
+ * What a row of the record is, by --by: a process is its pid and start time (a pid is reused),
+ * a cgroup its id, a name its 16 bytes. Rows are told apart, ordered and merged by it alone.
+ * A read gives each delta its process's; grouping by cgroup or name gives it the group's
+ * (regroup.h).
+ */
+struct row_key {
+	__u64 hi; /* a process's pid, a cgroup's id, or a name's first 8 bytes */
+	__u64 lo; /* a process's start (ns since boot), 0, or a name's last 8 bytes */
+};
+
+static inline int row_key_cmp(const struct row_key *a, const struct row_key *b)
+{
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static inline bool row_key_eq(const struct row_key *a, const struct row_key *b)
+{
+	return a->hi == b->hi && a->lo == b->lo;
+}
+
+/* A process's row key, its pid and start: what a read gives every delta. */
+static inline struct row_key process_key(__u32 tgid, __u64 start)
+{
+	return (struct row_key){.hi = tgid, .lo = start};
+}
+
 /* A thread's counts over one read. */
 struct thread_delta {
 	__u64 key;		/* tgid << 32 | tid */
+	struct row_key row;	/* the row it counts in */
 	char comm[FS_COMM_LEN]; /* its process's name, as its entry has it */
 	__u64 cgroup;		/* its cgroup's id while these counts happened (its entry's) */
 	__u64 start;  /* when its process started (ns since boot): with the tgid, which process */
@@ -28,27 +58,18 @@ struct thread_delta {
 	struct fs_counters counts; /* growth over the read (its sums are in its thread_ref) */
 };
 
-/* The thread deltas in key order (threads of one process together; where two processes had one
- * pid within a read, each one's together, the older first), with their growth: the window ranks
- * processes from these alone, in order, before it sums any thread's counts. */
+/* The thread deltas with their growth, in the order of their rows (each row's threads together:
+ * by key, and where two processes had one pid within a read, each one's together, the older
+ * first): the window ranks rows from these alone, in order, before it sums any thread's counts. */
 struct thread_ref {
-	__u64 key;
+	__u64 key; /* what the order sorts by: the thread's key, or its row's hi once regrouped */
 	__u32 at; /* in threads[] */
 	struct counters_growth grew;
 };
 
-static inline __u32 ref_tgid(const struct thread_ref *r)
-{
-	return r->key >> 32;
-}
-
-static inline __u32 ref_tid(const struct thread_ref *r)
-{
-	return (__u32)r->key;
-}
-
 /* A process's collapse outcomes and stalls over one read. */
 struct proc_delta {
+	struct row_key row; /* the row it counts in */
 	__u32 tgid;
 	bool late;
 	__u64 start; /* when the process started (see struct thread_delta) */

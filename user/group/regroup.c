@@ -2,22 +2,24 @@
 /* Rows by cgroup or by name (see regroup.h). */
 #include "regroup.h"
 
+#include <string.h>
+
 #include "window.h"
 
-/* FNV-1a over the name: names are short and few; a collision (1 in 2^32 per pair) would merge
- * two names' rows under the first's name. */
-static __u32 name_key(const char *comm)
+/* The row of counts made in cgroup `cgroup` by a process named `comm`, under --by. A name is
+ * its bytes up to its end, the rest zero (an entry's name may keep an older one's tail). */
+static struct row_key group_row(const struct fs_options *opts, __u64 cgroup, const char *comm)
 {
-	__u32 h = 2166136261u;
+	char name[FS_COMM_LEN] = {0};
+	struct row_key row = {.hi = cgroup};
 
-	for (int i = 0; i < FS_COMM_LEN && comm[i]; i++)
-		h = (h ^ (unsigned char)comm[i]) * 16777619u;
-	return h;
-}
-
-static __u32 group_key(const struct fs_options *opts, __u64 cgroup, const char *comm)
-{
-	return opts->by == FS_BY_CGROUP ? (__u32)cgroup : name_key(comm);
+	_Static_assert(FS_COMM_LEN == 2 * sizeof(__u64), "a name fills a row key");
+	if (opts->by == FS_BY_CGROUP)
+		return row;
+	memcpy(name, comm, strnlen(comm, FS_COMM_LEN - 1));
+	memcpy(&row.hi, name, sizeof(row.hi));
+	memcpy(&row.lo, name + sizeof(row.hi), sizeof(row.lo));
+	return row;
 }
 
 void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts)
@@ -30,11 +32,10 @@ void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts)
 		struct thread_ref ref = snap->order[i];
 		struct thread_delta *d = &snap->threads[ref.at];
 
-		if (!process_selected(opts, ref.key >> 32, d->start, d->comm))
+		if (!process_selected(opts, d->key >> 32, d->start, d->comm))
 			continue;
-		ref.key = (__u64)group_key(opts, d->cgroup, d->comm) << 32 | (__u32)ref.key;
-		d->key = ref.key;
-		d->start = 0; /* a group's rows are not told apart by their processes' starts */
+		d->row = group_row(opts, d->cgroup, d->comm);
+		ref.key = d->row.hi; /* snapshot_sort() brings rows that share it apart */
 		snap->order[kept++] = ref;
 	}
 	snap->nr_order = kept;
@@ -44,8 +45,7 @@ void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts)
 
 		if (!process_selected(opts, p->tgid, p->start, p->comm))
 			continue;
-		p->tgid = group_key(opts, p->cgroup, p->comm);
-		p->start = 0;
+		p->row = group_row(opts, p->cgroup, p->comm);
 		snap->procs[kept++] = *p;
 	}
 	snap->nr_procs = kept;

@@ -64,6 +64,17 @@ static struct series_group *group_find(struct series_store *s, size_t nr_sorted,
 	return NULL;
 }
 
+/* --by process: a row's group is its process, its pid and start; other groups have neither. */
+static __u32 row_group_pid(const struct series_store *s, const struct process_row *row)
+{
+	return s->by == FS_BY_PROCESS ? row_pid(row) : 0;
+}
+
+static __u64 row_group_start(const struct series_store *s, const struct process_row *row)
+{
+	return s->by == FS_BY_PROCESS ? row_start(row) : 0;
+}
+
 /* What identifies a row's group: NULL when it cannot be named (its counts then go to other). */
 static const char *row_name(struct series_store *s, const struct process_row *row)
 {
@@ -164,9 +175,7 @@ static int by_events_desc(const void *a, const void *b)
 
 	if (ra->events != rb->events)
 		return ra->events > rb->events ? -1 : 1;
-	if (ra->tgid != rb->tgid)
-		return ra->tgid < rb->tgid ? -1 : 1;
-	return ra->start < rb->start ? -1 : ra->start > rb->start;
+	return row_key_cmp(&ra->key, &rb->key);
 }
 
 /* A new group's series: in a free place, or in the place of the group idle longest (which
@@ -262,8 +271,7 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 
 		if (!name)
 			continue;
-		g = group_find(s, nr_sorted, s->by == FS_BY_PROCESS ? row->tgid : 0, row->start,
-			       name);
+		g = group_find(s, nr_sorted, row_group_pid(s, row), row_group_start(s, row), name);
 		if (g && s->by == FS_BY_PROCESS && strcmp(g->name, name)) {
 			/* A new name (an exec): the process's series goes on under it, which is a
 			 * new label set, so a new series to Prometheus, whose first value
@@ -296,11 +304,12 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 	for (size_t i = 0; i < nr_pending; i++) {
 		const struct process_row *row = pending[i];
 		const char *name = row_name(s, row);
-		__u32 pid = s->by == FS_BY_PROCESS ? row->tgid : 0;
-		struct series_group *g = group_find(s, nr_sorted, pid, row->start, name);
+		__u32 pid = row_group_pid(s, row);
+		__u64 start = row_group_start(s, row);
+		struct series_group *g = group_find(s, nr_sorted, pid, start, name);
 
 		if (!g)
-			g = group_make(s, nr_sorted, pid, row->start, name);
+			g = group_make(s, nr_sorted, pid, start, name);
 		if (g)
 			group_add(s, g, rows, row, now, &other, &other_proc);
 	}

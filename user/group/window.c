@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The per-process table of a read (see window.h). The snapshot's thread deltas are ordered by
- * tgid << 32 | tid, so the threads of a process come together. */
+ * their rows (snapshot_sort()), so the threads of a row come together. */
 #include "window.h"
 
 #include <errno.h>
@@ -18,15 +18,6 @@ bool process_selected(const struct fs_options *opts, __u32 tgid, __u64 start, co
 		pid_ok = (__u32)opts->pids[i] == tgid &&
 			 (!opts->pid_started_before[i] || start < opts->pid_started_before[i]);
 	return pid_ok && (!opts->comm || strncmp(opts->comm, comm, FS_COMM_LEN) == 0);
-}
-
-/* The order of rows, candidates and process figures: by tgid, then by start (a reused pid's
- * processes, the older first). */
-static int compare_ids(__u32 tgid_a, __u64 start_a, __u32 tgid_b, __u64 start_b)
-{
-	if (tgid_a != tgid_b)
-		return tgid_a < tgid_b ? -1 : 1;
-	return start_a < start_b ? -1 : start_a > start_b;
 }
 
 static struct process_row *table_push(struct process_table *t)
@@ -57,21 +48,21 @@ static int compare_row_ids(const void *a, const void *b)
 {
 	const struct process_row *ra = a, *rb = b;
 
-	return compare_ids(ra->tgid, ra->start, rb->tgid, rb->start);
+	return row_key_cmp(&ra->key, &rb->key);
 }
 
 static int compare_candidate_ids(const void *a, const void *b)
 {
 	const struct process_candidate *ca = a, *cb = b;
 
-	return compare_ids(ca->tgid, ca->start, cb->tgid, cb->start);
+	return row_key_cmp(&ca->key, &cb->key);
 }
 
 /*
  * Process-level figures (collapse outcomes, stalls) per process from the process deltas (an
  * entry's late counts and its new entry's, if both, are summed), and a candidate for every
  * process that has some, even with no activity of its own threads (khugepaged collapsed its
- * memory, say). Candidates stay sorted by tgid and start.
+ * memory, say). Candidates stay sorted by key.
  */
 static int window_procs(const struct snapshot *now, const struct fs_options *opts,
 			struct process_table *out, size_t *nr)
@@ -81,15 +72,11 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 	out->nr_procs = 0;
 	for (size_t i = 0; i < now->nr_procs;) {
 		const struct proc_delta *named = &now->procs[i];
-		struct process_candidate key = {.tgid = now->procs[i].tgid,
-						.start = now->procs[i].start},
-					 *found;
+		struct process_candidate key = {.key = now->procs[i].row}, *found;
 		struct fs_proc_counters sum = {0};
 		struct proc_row *proc;
 
-		for (; i < now->nr_procs && now->procs[i].tgid == key.tgid &&
-		       now->procs[i].start == key.start;
-		     i++) {
+		for (; i < now->nr_procs && row_key_eq(&now->procs[i].row, &key.key); i++) {
 			words_add((__u64 *)&sum, (const __u64 *)&now->procs[i].counts,
 				  FS_WORDS(sum));
 			if (named->late)
@@ -98,14 +85,13 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 		found = bsearch(&key, out->candidates, nr_threaded, sizeof(*found),
 				compare_candidate_ids);
 		if (!found) {
-			if (!process_selected(opts, key.tgid, key.start, named->comm))
+			if (!process_selected(opts, named->tgid, named->start, named->comm))
 				continue;
 			found = candidate_push(out, *nr);
 			if (!found)
 				return -ENOMEM;
 			(*nr)++;
-			found->tgid = key.tgid;
-			found->start = key.start;
+			found->key = key.key;
 			memcpy(found->comm, named->comm, FS_COMM_LEN);
 			found->cgroup = named->cgroup;
 		}
@@ -113,8 +99,7 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 		proc = proc_push(out);
 		if (!proc)
 			return -ENOMEM;
-		proc->tgid = key.tgid;
-		proc->start = key.start;
+		proc->key = key.key;
 		proc->counters = sum;
 	}
 	/* Candidates added for processes with only process-level figures went to the end. */
@@ -131,7 +116,7 @@ const struct proc_row *process_proc(const struct process_table *table,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct proc_row *p = &table->procs[mid];
-		int cmp = compare_ids(p->tgid, p->start, row->tgid, row->start);
+		int cmp = row_key_cmp(&p->key, &row->key);
 
 		if (!cmp)
 			return p;
@@ -166,8 +151,7 @@ static struct process_row *row_for(struct process_table *out, const struct proce
 	struct process_row *row = table_push(out);
 
 	if (row) {
-		row->tgid = c->tgid;
-		row->start = c->start;
+		row->key = c->key;
 		memcpy(row->comm, c->comm, FS_COMM_LEN);
 		row->cgroup = c->cgroup;
 		row->events = c->events;
@@ -175,18 +159,17 @@ static struct process_row *row_for(struct process_table *out, const struct proce
 	return row;
 }
 
-/* The one ranking rule, for candidates and rows: more active first, ties by pid, then start
- * (so output is stable). */
-static bool outranks(__u64 events_a, __u32 tgid_a, __u64 start_a, __u64 events_b, __u32 tgid_b,
-		     __u64 start_b)
+/* The one ranking rule, for candidates and rows: more active first, ties by key (a process's
+ * pid, then start), so output is stable. */
+static bool outranks(__u64 events_a, const struct row_key *a, __u64 events_b,
+		     const struct row_key *b)
 {
-	return events_a != events_b ? events_a > events_b
-				    : compare_ids(tgid_a, start_a, tgid_b, start_b) < 0;
+	return events_a != events_b ? events_a > events_b : row_key_cmp(a, b) < 0;
 }
 
 static bool ranks_before(const struct process_candidate *a, const struct process_candidate *b)
 {
-	return outranks(a->events, a->tgid, a->start, b->events, b->tgid, b->start);
+	return outranks(a->events, &a->key, b->events, &b->key);
 }
 
 static void swap_candidates(struct process_candidate *a, struct process_candidate *b)
@@ -242,7 +225,7 @@ static const char *process_name(const struct snapshot *now, size_t first, size_t
 	for (size_t i = first; i < end; i++) {
 		const struct thread_delta *d = &now->threads[now->order[i].at];
 		int rank = !d->late * 4 + (d->exited != FS_ENTRY_MOVED) * 2 +
-			   (ref_tid(&now->order[i]) == ref_tgid(&now->order[i]));
+			   ((__u32)d->key == d->key >> 32);
 
 		if (rank > best) {
 			named = d;
@@ -263,7 +246,7 @@ static __u64 process_cgroup(const struct snapshot *now, size_t first, size_t end
 	for (size_t i = first; i < end; i++) {
 		const struct thread_delta *d = &now->threads[now->order[i].at];
 		int rank = !d->late * 8 + (d->exited != FS_ENTRY_MOVED) * 4 + !d->exited * 2 +
-			   (ref_tid(&now->order[i]) == ref_tgid(&now->order[i]));
+			   ((__u32)d->key == d->key >> 32);
 
 		if (rank > best) {
 			chosen = d;
@@ -279,26 +262,24 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 	size_t nr = 0;
 
 	out->nr = 0;
-	/* First pass: every process's activity, from all its threads' deltas, and its sums when
-	 * every row is wanted. A process is a tgid and a start (snapshot_sort() put a reused
-	 * pid's processes one after the other). */
+	/* First pass: every row's activity, from all its threads' deltas, and its sums when
+	 * every row is wanted (snapshot_sort() put each row's threads together). */
 	for (size_t i = 0; i < now->nr_order;) {
-		__u32 tgid = ref_tgid(&now->order[i]);
-		__u64 start = now->threads[now->order[i].at].start;
+		const struct thread_delta *head = &now->threads[now->order[i].at];
 		size_t first = i;
 		struct fs_totals sum;
 		struct counters_growth grew;
 		struct process_candidate *c;
 		char comm[FS_COMM_LEN];
 
-		while (i < now->nr_order && ref_tgid(&now->order[i]) == tgid &&
-		       now->threads[now->order[i].at].start == start)
+		while (i < now->nr_order &&
+		       row_key_eq(&now->threads[now->order[i].at].row, &head->row))
 			i++;
 		grew = sum_threads(now, first, i, keep ? NULL : &sum);
 		if (!grew.events)
 			continue;
 		memcpy(comm, process_name(now, first, i), FS_COMM_LEN);
-		if (!process_selected(opts, tgid, start, comm))
+		if (!process_selected(opts, head->key >> 32, head->start, comm))
 			continue;
 		c = candidate_push(out, nr);
 		if (!c)
@@ -306,8 +287,7 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 		nr++;
 		memcpy(c->comm, comm, FS_COMM_LEN);
 		c->cgroup = process_cgroup(now, first, i);
-		c->tgid = tgid;
-		c->start = start;
+		c->key = head->row;
 		c->events = grew.activity;
 		c->first = first;
 		c->end = i;
@@ -329,11 +309,9 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 		for (size_t k = 0; k < nr; k++) {
 			const struct process_candidate *c = &out->candidates[k];
 
-			while (r < nr_rows && compare_ids(out->rows[r].tgid, out->rows[r].start,
-							  c->tgid, c->start) < 0)
+			while (r < nr_rows && row_key_cmp(&out->rows[r].key, &c->key) < 0)
 				r++;
-			if (r < nr_rows && out->rows[r].tgid == c->tgid &&
-			    out->rows[r].start == c->start) {
+			if (r < nr_rows && row_key_eq(&out->rows[r].key, &c->key)) {
 				out->rows[r].events = out->candidates[k].events;
 				continue;
 			}
@@ -359,13 +337,13 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 	return 0;
 }
 
-/* The order of two process figures (see compare_ids()). */
+/* The order of two process figures: their rows'. */
 static int compare_procs(const struct proc_row *a, const struct proc_row *b)
 {
-	return compare_ids(a->tgid, a->start, b->tgid, b->start);
+	return row_key_cmp(&a->key, &b->key);
 }
 
-/* merged->procs = acc->procs + add->procs, both sorted by tgid and start. */
+/* merged->procs = acc->procs + add->procs, both sorted by key. */
 static int accumulate_procs(struct process_table *merged, const struct process_table *acc,
 			    const struct process_table *add)
 {
@@ -396,13 +374,12 @@ static int compare_activity(const void *a, const void *b)
 {
 	const struct process_row *ra = a, *rb = b;
 
-	if (outranks(ra->events, ra->tgid, ra->start, rb->events, rb->tgid, rb->start))
+	if (outranks(ra->events, &ra->key, rb->events, &rb->key))
 		return -1;
-	return outranks(rb->events, rb->tgid, rb->start, ra->events, ra->tgid, ra->start);
+	return outranks(rb->events, &rb->key, ra->events, &ra->key);
 }
 
-/* Keep the `keep` most active rows (and their process-level figures), sorted by tgid and
- * start. */
+/* Keep the `keep` most active rows (and their process-level figures), sorted by key. */
 static void drop_least_active(struct process_table *t, size_t keep)
 {
 	size_t kept = 0;
@@ -412,7 +389,7 @@ static void drop_least_active(struct process_table *t, size_t keep)
 	t->nr = keep;
 	qsort(t->rows, t->nr, sizeof(*t->rows), compare_row_ids);
 	for (size_t i = 0; i < t->nr_procs; i++) {
-		struct process_row key = {.tgid = t->procs[i].tgid, .start = t->procs[i].start};
+		struct process_row key = {.key = t->procs[i].key};
 
 		if (bsearch(&key, t->rows, t->nr, sizeof(*t->rows), compare_row_ids))
 			t->procs[kept++] = t->procs[i];
@@ -422,7 +399,7 @@ static void drop_least_active(struct process_table *t, size_t keep)
 
 /*
  * acc->rows += add->rows in place: room is made at the end of acc for the processes new to it,
- * and the two lists (sorted by tgid and start) are merged from the back, so no second table of
+ * and the two lists (sorted by key) are merged from the back, so no second table of
  * all the rows is ever built. A process that took an exited one's pid is another row.
  */
 static int accumulate_rows(struct process_table *acc, const struct process_table *add)

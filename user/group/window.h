@@ -12,13 +12,12 @@
 #include "snapshot.h"
 
 /*
- * A row's identity is its tgid (--by process; else its group's key: regroup.h) and, by process,
- * when the process started (ns since boot; 0 for other rows): a pid reused by a new process
- * gives it a row of its own, never the exited one's.
+ * A row's identity is its key (struct row_key, snapshot.h): by process, its pid and when the
+ * process started (ns since boot), so a pid reused by a new process gives it a row of its own,
+ * never the exited one's; by cgroup, the cgroup's id; by name, the name. Rows are ordered by it.
  */
 struct process_row {
-	__u32 tgid;
-	__u64 start;
+	struct row_key key;
 	char comm[FS_COMM_LEN];
 	__u64 cgroup; /* its cgroup's id (v2): its live threads' latest (see process_cgroup()) */
 	struct fs_totals counters;
@@ -27,20 +26,29 @@ struct process_row {
 
 /* Process-level figures (collapse outcomes, stalls) from the process table, beside its row. */
 struct proc_row {
-	__u32 tgid;
-	__u64 start;
+	struct row_key key;
 	struct fs_proc_counters counters;
 };
 
 /* A process with activity in a window, before its figures are summed (see window_processes()). */
 struct process_candidate {
-	__u32 tgid;
-	__u64 start;
+	struct row_key key;
 	char comm[FS_COMM_LEN];
 	__u64 cgroup;
 	__u64 events;
 	size_t first, end; /* its threads: now->order[first..end) */
 };
+
+/* --by process: a row's process, its pid and start (ns since boot). */
+static inline __u32 row_pid(const struct process_row *row)
+{
+	return (__u32)row->key.hi;
+}
+
+static inline __u64 row_start(const struct process_row *row)
+{
+	return row->key.lo;
+}
 
 struct process_table {
 	struct process_row *rows;
@@ -50,7 +58,7 @@ struct process_table {
 	size_t nr_dropped; /* accumulated: rows dropped to stay within the limit */
 	struct process_candidate *candidates; /* scratch space of window_processes() */
 	size_t cap_candidates;
-	struct proc_row *procs; /* sorted by tgid and start; every one has a row in rows */
+	struct proc_row *procs; /* sorted by key; every one has a row in rows */
 	size_t nr_procs;
 	size_t cap_procs;
 };
@@ -62,7 +70,7 @@ bool process_selected(const struct fs_options *opts, __u32 tgid, __u64 start, co
 /*
  * The per-process table of a read: rows for the selected processes with any activity, for all
  * of them when `keep` is 0, else for the `keep` most active only (out->nr_active still counts
- * them all), sorted by tgid and start. Returns 0 or -ENOMEM.
+ * them all), sorted by key. Returns 0 or -ENOMEM.
  */
 int window_processes(const struct snapshot *now, const struct fs_options *opts, size_t keep,
 		     struct process_table *out);
@@ -72,7 +80,7 @@ const struct proc_row *process_proc(const struct process_table *table,
 				    const struct process_row *row);
 
 /*
- * acc += add, both sorted by tgid and start (one-shot mode sums its windows this way). When acc
+ * acc += add, both sorted by key (one-shot mode sums its windows this way). When acc
  * would hold more than `limit` rows (0: no limit), the least active are dropped, down to three
  * quarters of it: a long run over a churn of processes stays bounded, and those that matter
  * stay. Their events remain in the system figures; nr_active counts them (one seen again after

@@ -481,10 +481,10 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 
 	switch (r->by) {
 	case FS_BY_PROCESS:
-		jw_member_int(w, "pid", (long long)row->tgid);
+		jw_member_int(w, "pid", (long long)row_pid(row));
 		/* With the pid, which process: one that took an exited one's pid is another row. */
 		jw_key(w, "start_time_s");
-		jw_real(w, start_time_s(row->start), 15);
+		jw_real(w, start_time_s(row_start(row)), 15);
 		jw_key(w, "comm");
 		jw_string_n(w, row->comm, FS_COMM_LEN);
 		cgroup_json(w, r, row->cgroup);

@@ -240,7 +240,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		folio_hist(c, HIST_ALLOC, alloc);
 		folio_hist(c, HIST_PAGECACHE, cache);
 		if (r->by == FS_BY_PROCESS) {
-			fprintf(out, "%7u ", row->tgid);
+			fprintf(out, "%7u ", row_pid(row));
 			print_text(out, row->comm, FS_COMM_LEN, 15, 15);
 		} else if (r->by == FS_BY_COMM) {
 			print_text(out, row->comm, FS_COMM_LEN, 23, 23);
@@ -477,7 +477,7 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 		const struct proc_row *found = process_proc(r->processes, row);
 		const struct fs_proc_counters *pc = found ? &found->counters : &none;
 
-		snprintf(who, sizeof(who), "pid %u (%s)", row->tgid,
+		snprintf(who, sizeof(who), "pid %u (%s)", row_pid(row),
 			 shown_comm(row->comm, comm, NAME_COLUMNS));
 		print_activity_block(out, r, who, &pc->thp, &row->counters, pc->stalls,
 				     pc->reclaimed, &pc->compaction_by_order);
@@ -533,7 +533,7 @@ static void print_cgroup_line(FILE *out, const struct fs_report *r, const struct
 
 	if (!r->cgroup_names)
 		return;
-	snprintf(who, sizeof(who), "pid %u (%s): cgroup ", row->tgid, comm);
+	snprintf(who, sizeof(who), "pid %u (%s): cgroup ", row_pid(row), comm);
 	/* A name's escapes may leave little room: the path gets 40 columns at least. */
 	used = strlen(who);
 	fprintf(out, "%s%s\n\n", who,
@@ -552,7 +552,7 @@ static void print_details(FILE *out, const struct fs_report *r)
 		shown_comm(row->comm, comm, NAME_COLUMNS);
 		if (r->by == FS_BY_PROCESS) {
 			print_cgroup_line(out, r, row, comm);
-			snprintf(who, sizeof(who), "pid %u (%s)", row->tgid, comm);
+			snprintf(who, sizeof(who), "pid %u (%s)", row_pid(row), comm);
 		} else if (r->by == FS_BY_COMM) {
 			snprintf(who, sizeof(who), "name %s", comm);
 		} else {
