@@ -25,32 +25,31 @@ static __always_inline void count_result(struct mm_struct *mm, int event, int re
 	    result < 0 || result >= FS_NR_SCAN_RESULTS ? FS_NR_SCAN_RESULTS - 1 : result;
 	struct task_struct *owner = mm_owner(mm);
 	struct fs_cpu *cpu = this_cpu();
-	struct fs_proc *entry;
+	struct fs_proc *entry = NULL;
+	bool chosen;
 
 	if (!cpu)
 		return;
 	bucket = verifier_bounded(bucket, FS_NR_SCAN_RESULTS);
-	if (!owner) {
-		fs_count(cpu->thp.results[event][bucket], 1);
-		fs_count(cpu->thp_unattributed.results[event][bucket], 1);
-		return;
-	}
-	/* A process outside the selection gets no entry: the CPU's part of the system figure
-	 * (cpu->thp holds what no process entry does; the loader adds the processes' to it, from
-	 * the same read, so that the two always add up). */
-	if (!selected((__u64)owner)) {
-		fs_count(cpu->thp.results[event][bucket], 1);
-		return;
-	}
-	entry = proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm),
-			   BPF_CORE_READ(owner, group_leader, cgroups, dfl_cgrp, kn, id),
-			   BPF_CORE_READ(owner, group_leader, start_boottime));
+	/* A process outside the selection gets no entry; an mm without an owner has no process. */
+	chosen = owner && selected((__u64)owner);
+	if (chosen)
+		entry =
+		    proc_entry(BPF_CORE_READ(owner, tgid), BPF_CORE_READ(owner, group_leader, comm),
+			       BPF_CORE_READ(owner, group_leader, cgroups, dfl_cgrp, kn, id),
+			       BPF_CORE_READ(owner, group_leader, start_boottime));
 	if (entry) { /* khugepaged and a process's own MADV_COLLAPSE can race on one entry */
 		__sync_fetch_and_add(&entry->counters.thp.results[event][bucket], 1);
 		return;
 	}
+	/* No process entry holds it: the CPU's part of the system figure (cpu->thp holds what no
+	 * process entry does; the loader adds the processes' to it, from the same read, so that
+	 * the two always add up), and why: no owner, or the table full. */
 	fs_count(cpu->thp.results[event][bucket], 1);
-	fs_count(cpu->thp_untracked.results[event][bucket], 1);
+	if (!owner)
+		fs_count(cpu->thp_unattributed.results[event][bucket], 1);
+	else if (chosen)
+		fs_count(cpu->thp_untracked.results[event][bucket], 1);
 }
 
 SEC("tp_btf/mm_collapse_huge_page")
