@@ -213,7 +213,7 @@ $(OUTPUT)/empty: tests/bench/floor.c $(OUTPUT)/bench-empty/floor.skel.h
 
 $(OUTPUT)/churn: tests/bench/churn.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $< -o $@
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 $< -lm -o $@
 
 bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/empty $(OUTPUT)/churn \
        $(OUTPUT)/workload
