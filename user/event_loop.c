@@ -19,6 +19,9 @@
  * writes after setting a flag, so none is missed between a check and a wait either.
  */
 static volatile sig_atomic_t stop_requests, child_event;
+/* The signals on_signal() takes (SIGHUP only while a command runs). */
+static const int loop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
+#define NR_LOOP_SIGNALS (sizeof(loop_signals) / sizeof(loop_signals[0]))
 static volatile pid_t command_pid;
 static int wake_fd = -1;
 
@@ -39,12 +42,10 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 			kill(command_pid, sig);
 		errno = saved;
 		return;
-	} else if (__atomic_fetch_add(&stop_requests, 1, __ATOMIC_SEQ_CST)) {
-		/* (atomic: start-up runs aside in a thread of its own, and two stop signals can be
-		 * handled at once, one in each thread; a plain ++ then lost one, and the run
-		 * stopped as after one) */
+	} else if (stop_requests++) {
 		/* A second stop request means "now": links are file descriptors, so exiting
-		 * detaches everything. */
+		 * detaches everything. (Only the loop's thread takes these signals, see
+		 * aside_start(): two never run this at once.) */
 		_exit(130);
 	}
 	if (write(wake_fd, &one, sizeof(one)) < 0) {
@@ -152,10 +153,10 @@ void event_loop_close(struct event_loop *loop)
 
 void event_loop_child_defaults(const struct event_loop *loop)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
+	size_t i;
+
+	for (i = 0; i < NR_LOOP_SIGNALS; i++)
+		signal(loop_signals[i], SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &loop->old_mask, NULL);
 }
@@ -173,6 +174,8 @@ static void *aside_main(void *arg)
 
 int aside_start(struct aside *aside, void (*fn)(void *arg), void *arg)
 {
+	sigset_t caught, mask;
+	size_t i;
 	int err;
 
 	aside->fn = fn;
@@ -180,7 +183,18 @@ int aside_start(struct aside *aside, void (*fn)(void *arg), void *arg)
 	aside->done_fd = eventfd(0, EFD_CLOEXEC);
 	if (aside->done_fd < 0)
 		return -errno;
+	/*
+	 * The thread starts with the loop's signals blocked, so the kernel gives them all to the
+	 * loop's thread, which takes every pending one before it runs on. Were one taken aside, the
+	 * loop could act on a first stop request (exit 0 during start-up) before the thread ran
+	 * the handler for a second that came with it (130), and exiting would drop that one.
+	 */
+	sigemptyset(&caught);
+	for (i = 0; i < NR_LOOP_SIGNALS; i++)
+		sigaddset(&caught, loop_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &caught, &mask);
 	err = pthread_create(&aside->thread, NULL, aside_main, aside);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
 	if (err) {
 		close(aside->done_fd);
 		aside->done_fd = -1;

@@ -51,8 +51,9 @@ void event_loop_close(struct event_loop *loop);
 /*
  * Work that blocks for long in calls no signal interrupts (start-up: loading and verifying the
  * programs takes seconds), run on a thread of its own so that the loop keeps answering signals
- * meanwhile. The thread shares the loop's blocked signals. If the loop must end first, the only
- * way out is to exit the process (the kernel then ends the thread and frees all it held).
+ * meanwhile. The thread blocks the signals the loop takes (see aside_start()). If the loop
+ * must end first, the only way out is to exit the process (the kernel then ends the thread and
+ * frees all it held).
  */
 struct aside {
 	pthread_t thread;
