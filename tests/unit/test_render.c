@@ -44,8 +44,8 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	r->lru_known = known;
 	/* The histograms, and the faults but those through the page cache; nothing freed, as
 	 * the probes above say (not measured, which is not zero). */
-	for (int h = 0; h < NR_HISTS; h++)
-		r->measured[hist_measures[h]] = true;
+	r->measured[MEASURE_ALLOCATED] = r->measured[MEASURE_PAGECACHE] = true;
+	r->measured[MEASURE_DISCARDED] = true;
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
 		r->measured[fault_measures[f]] = f != FS_FAULT_FILE;
 	row->counters

@@ -4,28 +4,6 @@
 
 #include "report.h"
 
-const char *const hist_names[NR_HISTS] = {
-    [HIST_ALLOC] = "alloc",
-    [HIST_ALLOC_MOVABLE] = "alloc_movable",
-    [HIST_ALLOC_KERNEL] = "alloc_kernel",
-    [HIST_PAGECACHE] = "pagecache",
-    [HIST_ALLOC_FAILED] = "alloc_failed",
-    [HIST_DISCARDED] = "discarded",
-};
-
-const char *const fault_names[FS_NR_FAULT_COUNTERS] = {
-    [FS_FAULT_USER] = "user",
-    [FS_FAULT_KERNEL] = "kernel",
-    [FS_FAULT_READ] = "read",
-    [FS_FAULT_WRITE] = "write",
-    [FS_FAULT_EXEC] = "exec",
-    [FS_FAULT_NOT_PRESENT] = "not_present",
-    [FS_FAULT_PROTECTION] = "protection",
-    [FS_FAULT_FILE] = "file",
-    [FS_FAULT_MAJOR] = "major",
-    [FS_FAULT_MINOR] = "minor",
-};
-
 const char *const thp_event_names[FS_NR_THP_EVENTS] = {
     [FS_THP_COLLAPSE] = "collapse",
     [FS_THP_COLLAPSE_FILE] = "collapse_file",
@@ -40,15 +18,6 @@ const char *const migrate_names[FS_NR_MIGRATE_COUNTERS] = {
     [FS_MIGRATE_THP_FAILED] = "thp_failed",
     [FS_MIGRATE_THP_SPLIT] = "thp_split",
     [FS_MIGRATE_LARGE_FOLIO_SPLIT] = "large_folio_split",
-};
-
-const enum fs_measure hist_measures[NR_HISTS] = {
-    [HIST_ALLOC] = MEASURE_ALLOCATED,
-    [HIST_ALLOC_MOVABLE] = MEASURE_ALLOCATED,
-    [HIST_ALLOC_KERNEL] = MEASURE_ALLOCATED,
-    [HIST_PAGECACHE] = MEASURE_PAGECACHE,
-    [HIST_ALLOC_FAILED] = MEASURE_ALLOCATED,
-    [HIST_DISCARDED] = MEASURE_DISCARDED,
 };
 
 const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS] = {

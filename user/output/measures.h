@@ -8,6 +8,8 @@
 #ifndef FS_MEASURES_H
 #define FS_MEASURES_H
 
+#include <linux/types.h>
+
 #include "foliostat.h"
 
 /* The system's vmscan figures, each from its own tracepoint. */

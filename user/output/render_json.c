@@ -14,6 +14,7 @@
 #include "file_table.h"
 #include "json_writer.h"
 #include "process_start.h"
+#include "record_layout.h"
 #include "report.h"
 
 #define FS_SCHEMA_VERSION 1
@@ -35,86 +36,12 @@ static void hist_json(struct json_writer *w, const __u64 hist[FS_NR_ORDERS])
 	jw_object_end(w);
 }
 
-/* Histograms whose probe is not attached are null: not measured is not zero. */
-static void folios_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c,
-			const __u64 *freed)
-{
-	__u64 hist[FS_NR_ORDERS];
-
-	jw_object_begin(w);
-	for (int h = 0; h < NR_HISTS; h++) {
-		jw_key(w, hist_names[h]);
-		if (r->measured[hist_measures[h]]) {
-			folio_hist(c, h, hist);
-			hist_json(w, hist);
-		} else {
-			jw_null(w);
-		}
-	}
-	if (freed) {
-		jw_key(w, "free");
-		if (r->measured[MEASURE_FREED])
-			hist_json(w, freed);
-		else
-			jw_null(w);
-	}
-	jw_object_end(w);
-}
-
-/* A count, or null where its probe is not attached. */
-static void count_or_null(struct json_writer *w, const char *name, bool measured, __u64 count)
-{
-	if (measured)
-		jw_member_int(w, name, (long long)count);
-	else
-		jw_member_null(w, name);
-}
-
-/* Counters whose probe is not attached are null, as histograms are. */
-static void faults_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
-{
-	jw_object_begin(w);
-	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
-		count_or_null(w, fault_names[f], r->measured[fault_measures[f]], fault_count(c, f));
-	jw_object_end(w);
-}
-
-/* Result name -> count, zero results omitted; null if the event's probe is not attached. */
-static void results_json(struct json_writer *w, const struct fs_report *r,
-			 const struct fs_thp_results *thp, int event)
-{
-	if (!r->measured[MEASURE_THP_RESULTS + event]) {
-		jw_null(w);
-		return;
-	}
-	jw_object_begin(w);
-	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
-		if (thp->results[event][v])
-			jw_member_int(w, r->scan_names[v], (long long)thp->results[event][v]);
-	jw_object_end(w);
-}
-
-static void migrate_json(struct json_writer *w, const struct fs_report *r,
-			 const struct fs_totals *c)
-{
-	jw_object_begin(w);
-	for (int m = 0; m < FS_NR_MIGRATE_COUNTERS; m++)
-		count_or_null(w, migrate_names[m], r->measured[migrate_measures[m]], c->migrate[m]);
-	jw_object_end(w);
-}
-
 /* "by_order": {"9": {"stalls": N, "total_us": N}, ...}: direct compaction by the order that
- * asked for it, orders without any omitted; null without its probe. */
-static void by_order_json(struct json_writer *w, const struct fs_report *r,
-			  const struct fs_order_stalls *by_order)
+ * asked for it, orders without any left out. */
+static void by_order_json(struct json_writer *w, const struct fs_order_stalls *by_order)
 {
 	char key[8];
 
-	jw_key(w, "by_order");
-	if (!r->measured[MEASURE_COMPACTION_BY_ORDER]) {
-		jw_null(w);
-		return;
-	}
 	jw_object_begin(w);
 	for (int o = 0; o < FS_NR_ORDERS; o++) {
 		if (!by_order->count[o])
@@ -129,49 +56,30 @@ static void by_order_json(struct json_writer *w, const struct fs_report *r,
 	jw_object_end(w);
 }
 
-/* {"stalls": N, "total_us": N, "hist_us": {"0": n, "1": n, "2": n, "4": n, ...}}: histogram
- * keys are each bucket's lower bound in microseconds; empty buckets are omitted. Then the pages
- * reclaimed in them, the stalls of threads the table had no room for, and compaction's stalls
- * by order, where given. */
-static void stalls_json(struct json_writer *w, const struct fs_report *r, int kind,
-			const struct fs_stalls *s, const __u64 *reclaimed, const __u64 *untracked,
-			const struct fs_order_stalls *by_order)
+/* {"0": n, "1": n, "2": n, "4": n, ...}: each bucket's lower bound in microseconds, empty
+ * buckets left out. */
+static void stall_hist_json(struct json_writer *w, const __u64 hist[FS_NR_STALL_BUCKETS])
 {
 	char key[24];
 
-	if (!r->measured[MEASURE_STALLS + kind]) {
-		jw_null(w);
-		return;
-	}
-	jw_object_begin(w);
-	jw_member_int(w, "stalls", (long long)s->count);
-	jw_member_int(w, "total_us", (long long)(s->total_ns / 1000));
-	jw_key(w, "hist_us");
 	jw_object_begin(w);
 	for (int b = 0; b < FS_NR_STALL_BUCKETS; b++) {
-		if (!s->hist[b])
+		if (!hist[b])
 			continue;
 		snprintf(key, sizeof(key), "%llu", b ? 1ULL << (b - 1) : 0ULL);
-		jw_member_int(w, key, (long long)s->hist[b]);
+		jw_member_int(w, key, (long long)hist[b]);
 	}
-	jw_object_end(w);
-	if (reclaimed)
-		jw_member_int(w, "reclaimed", (long long)*reclaimed);
-	if (untracked)
-		jw_member_int(w, "untracked", (long long)*untracked);
-	if (kind == FS_STALL_COMPACTION)
-		by_order_json(w, r, by_order);
 	jw_object_end(w);
 }
 
-/* The collapse outcomes by event, as members of the thp object the caller has opened. */
-static void thp_members(struct json_writer *w, const struct fs_report *r,
-			const struct fs_thp_results *thp)
+/* Result name -> count, zero results left out. */
+static void results_json(struct json_writer *w, const struct fs_report *r, const __u64 *results)
 {
-	for (int e = 0; e < FS_NR_THP_EVENTS; e++) {
-		jw_key(w, thp_event_names[e]);
-		results_json(w, r, thp, e);
-	}
+	jw_object_begin(w);
+	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
+		if (results[v])
+			jw_member_int(w, r->scan_names[v], (long long)results[v]);
+	jw_object_end(w);
 }
 
 /* The size of an mTHP counter's name ("mthp/SIZE/counter"), or 0 if it is not one. */
@@ -188,20 +96,25 @@ static size_t mthp_size_len(const char *name, const char **counter)
 /* Page sizes from 8 KiB to 2 GiB and more, with room to spare. */
 #define MAX_MTHP_SIZES 32
 
-/* "vmstat": {"thp_fault_alloc": N, ...}, "mthp": {"64kB": {"anon_fault_alloc": N, ...}}, as
- * members of the thp object; an mTHP size's counters together, in the order of its first. */
-static void kernel_counters_json(struct json_writer *w, const struct kernel_counters *kc)
+/* {"thp_fault_alloc": N, ...} */
+static void vmstat_json(struct json_writer *w, const struct kernel_counters *kc)
 {
 	size_t nr = kc ? kc->nr : 0;
-	char sizes_written[MAX_MTHP_SIZES][32];
 
-	jw_key(w, "vmstat");
 	jw_object_begin(w);
 	for (size_t i = 0; i < nr; i++)
 		if (strncmp(kc->items[i].name, "vmstat/", 7) == 0)
 			jw_member_int(w, kc->items[i].name + 7, (long long)kc->items[i].value);
 	jw_object_end(w);
-	jw_key(w, "mthp");
+}
+
+/* {"64kB": {"anon_fault_alloc": N, ...}}: an mTHP size's counters together, in the order of its
+ * first. */
+static void mthp_json(struct json_writer *w, const struct kernel_counters *kc)
+{
+	size_t nr = kc ? kc->nr : 0;
+	char sizes_written[MAX_MTHP_SIZES][32];
+
 	jw_object_begin(w);
 	for (size_t i = 0, nr_sizes = 0; i < nr; i++) {
 		const char *name = kc->items[i].name, *counter;
@@ -229,84 +142,142 @@ static void kernel_counters_json(struct json_writer *w, const struct kernel_coun
 	jw_object_end(w);
 }
 
-/* {"flushes": {reason: N, ...}, "pages": N, "full": N}, or null without the probe. Every reason
- * the kernel names is listed, zero or not; unnamed values only when nonzero. */
-static void tlb_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
+/* Reason -> flushes: every reason the kernel names, zero or not; unnamed ones when nonzero. */
+static void tlb_reasons_json(struct json_writer *w, const struct fs_report *r,
+			     const __u64 *flushes)
 {
-	if (!r->measured[MEASURE_TLB]) {
-		jw_null(w);
-		return;
-	}
-	jw_object_begin(w);
-	jw_key(w, "flushes");
 	jw_object_begin(w);
 	for (int v = 0; v < FS_NR_TLB_REASONS; v++)
-		if (r->tlb_known[v] || c->tlb_flushes[v])
-			jw_member_int(w, r->tlb_names[v], (long long)c->tlb_flushes[v]);
-	jw_object_end(w);
-	jw_member_int(w, "pages", (long long)c->tlb_pages);
-	jw_member_int(w, "full", (long long)c->tlb_full);
+		if (r->tlb_known[v] || flushes[v])
+			jw_member_int(w, r->tlb_names[v], (long long)flushes[v]);
 	jw_object_end(w);
 }
 
-static void amounts_json(struct json_writer *w, const __u64 amounts[FS_NR_AMOUNTS])
+/* List -> {"folios", "pages"} (amounts) or pages: every list the kernel names, zero or not;
+ * unnamed ones when nonzero. */
+static void per_list_json(struct json_writer *w, const struct fs_report *r, const __u64 *words,
+			  bool amounts)
 {
 	jw_object_begin(w);
-	jw_member_int(w, "folios", (long long)amounts[FS_FOLIOS]);
-	jw_member_int(w, "pages", (long long)amounts[FS_PAGES]);
-	jw_object_end(w);
-}
+	for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
+		const __u64 *list = amounts ? &words[l * FS_NR_AMOUNTS] : &words[l];
 
-/* {"insert": {list: {"folios", "pages"}, ...}, "activate": {"folios", "pages"}}, and the
- * system's "mglru" when asked. */
-static void lru_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c,
-		     bool with_mglru)
-{
-	jw_object_begin(w);
-	jw_key(w, "insert");
-	if (r->measured[MEASURE_LRU_INSERT]) {
-		jw_object_begin(w);
-		for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
-			if (r->lru_known[l] || c->lru_insert[l][FS_FOLIOS]) {
-				jw_key(w, r->lru_names[l]);
-				amounts_json(w, c->lru_insert[l]);
-			}
+		if (!r->lru_known[l] && !list[0])
+			continue;
+		jw_key(w, r->lru_names[l]);
+		if (!amounts) {
+			jw_int(w, (long long)list[0]);
+			continue;
 		}
+		jw_object_begin(w);
+		jw_member_int(w, "folios", (long long)list[FS_FOLIOS]);
+		jw_member_int(w, "pages", (long long)list[FS_PAGES]);
 		jw_object_end(w);
-	} else {
-		jw_null(w);
-	}
-	jw_key(w, "activate");
-	if (r->measured[MEASURE_LRU_ACTIVATE])
-		amounts_json(w, c->lru_activate);
-	else
-		jw_null(w);
-	if (with_mglru) {
-		jw_key(w, "mglru");
-		jw_bool(w, r->mglru);
 	}
 	jw_object_end(w);
 }
 
-/* The interrupt, untracked and unselected groups: what a process row counts per thread, in its
- * places. */
-static void group_json(struct json_writer *w, const struct fs_report *r, const struct fs_totals *c)
+/* One object of the record's figures (record_layout.h): its scope, and the structs its rows'
+ * words are in. */
+struct figures_view {
+	enum record_scope scope;
+	const __u64 *from[NR_RECORD_SOURCES];
+};
+
+static void figures_json(struct json_writer *w, const struct fs_report *r,
+			 const struct figures_view *v, int first);
+
+static void figure_value_json(struct json_writer *w, const struct fs_report *r,
+			      const struct figures_view *v, int i)
+{
+	const struct record_figure *f = &record_figures[i];
+	const struct record_place *place = v->scope == IN_SYSTEM ? &f->system : &f->row;
+	const __u64 *words = v->from[place->from] + place->at;
+	__u64 hist[FS_NR_ORDERS] = {0};
+
+	switch (f->kind) {
+	case RK_OBJECT:
+		figures_json(w, r, v, i + 1);
+		break;
+	case RK_COUNT:
+		jw_int(w, (long long)words[0]);
+		break;
+	case RK_MICROS:
+		jw_int(w, (long long)(words[0] / 1000));
+		break;
+	case RK_FAULTS:
+		jw_int(w, (long long)fault_count((const struct fs_totals *)v->from[FROM_TOTALS],
+						 f->arg));
+		break;
+	case RK_ORDERS:
+		for (int h = 0; h < (f->arg ? f->arg : 1); h++)
+			for (int o = 0; o < FS_NR_ORDERS; o++)
+				hist[o] += words[h * FS_NR_ORDERS + o];
+		hist_json(w, hist);
+		break;
+	case RK_STALL_HIST:
+		stall_hist_json(w, words);
+		break;
+	case RK_STALLS_BY_ORDER:
+		by_order_json(w, (const struct fs_order_stalls *)words);
+		break;
+	case RK_SCAN_RESULTS:
+		results_json(w, r, words);
+		break;
+	case RK_TLB_REASONS:
+		tlb_reasons_json(w, r, words);
+		break;
+	case RK_LIST_AMOUNTS:
+	case RK_LIST_PAGES:
+		per_list_json(w, r, words, f->kind == RK_LIST_AMOUNTS);
+		break;
+	case RK_VMSTAT:
+		vmstat_json(w, r->kernel);
+		break;
+	case RK_MTHP:
+		mthp_json(w, r->kernel);
+		break;
+	case RK_MGLRU:
+		jw_bool(w, r->mglru);
+		break;
+	case RK_PROCESSES:
+		jw_int(w, (long long)r->processes->nr_active);
+		break;
+	case RK_GROUP: {
+		struct figures_view group = {.scope = IN_GROUP, .from[FROM_TOTALS] = words};
+
+		figures_json(w, r, &group, 0);
+		break;
+	}
+	}
+}
+
+/* The members of an object: the rows from `first` at its depth that are in v's scope, each
+ * null where what measures it is not measured (not measured is not zero). */
+static void figures_members_json(struct json_writer *w, const struct fs_report *r,
+				 const struct figures_view *v, int first)
+{
+	int depth = record_figures[first].depth;
+
+	for (int i = first; i < nr_record_figures && record_figures[i].depth == depth;
+	     i = record_figure_skip(i)) {
+		const struct record_figure *f = &record_figures[i];
+
+		if (!(f->scopes & v->scope))
+			continue;
+		jw_key(w, f->key);
+		if (f->measure != MEASURE_NONE && !r->measured[f->measure])
+			jw_null(w);
+		else
+			figure_value_json(w, r, v, i);
+	}
+}
+
+static void figures_json(struct json_writer *w, const struct fs_report *r,
+			 const struct figures_view *v, int first)
 {
 	jw_object_begin(w);
-	jw_key(w, "folios");
-	folios_json(w, r, c, NULL);
-	jw_key(w, "faults");
-	faults_json(w, r, c);
-	jw_key(w, "tlb");
-	tlb_json(w, r, c);
-	jw_key(w, "lru");
-	lru_json(w, r, c, false);
-	jw_key(w, "thp");
-	jw_object_begin(w);
-	count_or_null(w, "fault_alloc", r->measured[MEASURE_THP_FAULT_ALLOC], c->thp_fault_alloc);
-	jw_key(w, "migrate");
-	migrate_json(w, r, c);
-	jw_object_end(w);
+	figures_members_json(w, r, v, first);
 	jw_object_end(w);
 }
 
@@ -332,119 +303,14 @@ static void probes_json(struct json_writer *w, const struct fs_report *r)
 	jw_object_end(w);
 }
 
-/* A stall object of a process: the stalls, and the pages reclaimed in them (reclaim only). */
-static void stall_json(struct json_writer *w, const struct fs_report *r,
-		       const struct fs_proc_counters *pc, int kind)
-{
-	stalls_json(w, r, kind, &pc->stalls[kind],
-		    kind != FS_STALL_COMPACTION ? &pc->reclaimed[kind] : NULL, NULL,
-		    &pc->compaction_by_order);
-}
-
-/* The same over the system, with the stalls of processes the table had no room for. */
-static void system_stall_json(struct json_writer *w, const struct fs_report *r, int kind)
-{
-	stalls_json(w, r, kind, &r->system.stalls[kind],
-		    kind != FS_STALL_COMPACTION ? &r->system.reclaimed[kind] : NULL,
-		    &r->system.stalls_untracked[kind], &r->system.compaction_by_order);
-}
-
-/* {list: pages} for the lists the kernel names, or null without the probe. */
-static void per_list_json(struct json_writer *w, const struct fs_report *r, bool measured,
-			  const __u64 *pages)
-{
-	if (!measured) {
-		jw_null(w);
-		return;
-	}
-	jw_object_begin(w);
-	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-		if (r->lru_known[l] || pages[l])
-			jw_member_int(w, r->lru_names[l], (long long)pages[l]);
-	jw_object_end(w);
-}
-
-static void reclaimer_json(struct json_writer *w, const struct fs_report *r, int who)
-{
-	const struct fs_vmscan *v = &r->system.vmscan;
-
-	jw_object_begin(w);
-	jw_key(w, "scanned");
-	per_list_json(w, r, r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED], v->scanned[who]);
-	jw_key(w, "reclaimed");
-	per_list_json(w, r, r->measured[MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED], v->reclaimed[who]);
-	jw_key(w, "deactivated");
-	per_list_json(w, r, r->measured[MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED],
-		      v->deactivated[who]);
-	jw_object_end(w);
-}
-
-static void system_reclaim_json(struct json_writer *w, const struct fs_report *r)
-{
-	const struct fs_vmscan *v = &r->system.vmscan;
-
-	jw_object_begin(w);
-	jw_key(w, "direct");
-	system_stall_json(w, r, FS_STALL_DIRECT_RECLAIM);
-	jw_key(w, "memcg");
-	system_stall_json(w, r, FS_STALL_MEMCG_RECLAIM);
-	jw_key(w, "vmscan");
-	jw_object_begin(w);
-	jw_key(w, "kswapd");
-	reclaimer_json(w, r, FS_BY_KSWAPD);
-	jw_key(w, "direct");
-	reclaimer_json(w, r, FS_BY_DIRECT);
-	count_or_null(w, "kswapd_wakes", r->measured[MEASURE_VMSCAN + FS_VMSCAN_KSWAPD_WAKES],
-		      v->kswapd_wakes);
-	jw_key(w, "written");
-	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_WRITTEN])
-		amounts_json(w, v->written);
-	else
-		jw_null(w);
-	jw_object_end(w);
-	jw_object_end(w);
-}
-
+/* The system's figures: every event, whoever caused it, and the groups charged to no row. */
 static void system_json(struct json_writer *w, const struct fs_report *r)
 {
-	jw_object_begin(w);
-	jw_key(w, "folios");
-	folios_json(w, r, &r->system.total, r->system.freed);
-	jw_key(w, "faults");
-	faults_json(w, r, &r->system.total);
-	jw_key(w, "tlb");
-	tlb_json(w, r, &r->system.total);
-	jw_key(w, "lru");
-	lru_json(w, r, &r->system.total, true);
-	jw_key(w, "thp");
-	jw_object_begin(w);
-	count_or_null(w, "fault_alloc", r->measured[MEASURE_THP_FAULT_ALLOC],
-		      r->system.total.thp_fault_alloc);
-	thp_members(w, r, &r->system.thp);
-	jw_key(w, "unattributed");
-	jw_object_begin(w);
-	thp_members(w, r, &r->system.thp_unattributed);
-	jw_object_end(w);
-	jw_key(w, "untracked");
-	jw_object_begin(w);
-	thp_members(w, r, &r->system.thp_untracked);
-	jw_object_end(w);
-	kernel_counters_json(w, r->kernel);
-	jw_key(w, "migrate");
-	migrate_json(w, r, &r->system.total);
-	jw_key(w, "compaction");
-	system_stall_json(w, r, FS_STALL_COMPACTION);
-	jw_object_end(w);
-	jw_key(w, "reclaim");
-	system_reclaim_json(w, r);
-	jw_key(w, "interrupt");
-	group_json(w, r, &r->system.interrupt);
-	jw_key(w, "untracked");
-	group_json(w, r, &r->system.untracked);
-	jw_key(w, "unselected");
-	group_json(w, r, &r->system.unselected);
-	jw_member_int(w, "processes", (long long)r->processes->nr_active);
-	jw_object_end(w);
+	struct figures_view v = {.scope = IN_SYSTEM,
+				 .from = {[FROM_TOTALS] = (const __u64 *)&r->system.total,
+					  [FROM_SYSTEM] = (const __u64 *)&r->system}};
+
+	figures_json(w, r, &v, 0);
 }
 
 /* "cgroup": its path below the cgroup2 mount (null when it cannot be named: removed before it
@@ -506,40 +372,21 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 	}
 }
 
+/* A row: what identifies it, and its figures. */
 static void process_json(struct json_writer *w, const struct fs_report *r,
 			 const struct process_row *row)
 {
 	static const struct fs_proc_counters none;
 	const struct proc_row *found = process_proc(r->processes, row);
-	const struct fs_proc_counters *pc = found ? &found->counters : &none;
+	struct figures_view v = {
+	    .scope = IN_ROW,
+	    .from = {[FROM_TOTALS] = (const __u64 *)&row->counters,
+		     [FROM_PROC] = (const __u64 *)(found ? &found->counters : &none)}};
 
 	jw_object_begin(w);
 	row_identity_json(w, r, row);
-	jw_key(w, "folios");
-	folios_json(w, r, &row->counters, NULL);
-	jw_key(w, "faults");
-	faults_json(w, r, &row->counters);
-	jw_key(w, "tlb");
-	tlb_json(w, r, &row->counters);
-	jw_key(w, "lru");
-	lru_json(w, r, &row->counters, false);
-	jw_key(w, "thp");
-	jw_object_begin(w);
-	count_or_null(w, "fault_alloc", r->measured[MEASURE_THP_FAULT_ALLOC],
-		      row->counters.thp_fault_alloc);
-	thp_members(w, r, &pc->thp);
-	jw_key(w, "migrate");
-	migrate_json(w, r, &row->counters);
-	jw_key(w, "compaction");
-	stall_json(w, r, pc, FS_STALL_COMPACTION);
-	jw_object_end(w);
-	jw_key(w, "reclaim");
-	jw_object_begin(w);
-	jw_key(w, "direct");
-	stall_json(w, r, pc, FS_STALL_DIRECT_RECLAIM);
-	jw_key(w, "memcg");
-	stall_json(w, r, pc, FS_STALL_MEMCG_RECLAIM);
-	jw_object_end(w);
+	/* (the figures are the row's object's members, after its identity) */
+	figures_members_json(w, r, &v, 0);
 	jw_object_end(w);
 }
 

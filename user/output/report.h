@@ -31,7 +31,7 @@ struct probe_status {
 	char reason[160]; /* why not attached */
 };
 
-/* Folio histograms by name, in the order and with the names of the JSON record. A histogram
+/* Folio histograms by name, for the table (JSON names them in record_layout.c). A histogram
  * that the counters keep split (alloc = movable + kernel) is summed here. */
 enum fs_hist_name {
 	HIST_ALLOC,
@@ -42,9 +42,7 @@ enum fs_hist_name {
 	HIST_DISCARDED,	   /* movable large folios freed before they reached an LRU list */
 	NR_HISTS
 };
-extern const char *const hist_names[NR_HISTS];
-/* What measures each of them, and each fault and migration counter (measures.h). */
-extern const enum fs_measure hist_measures[NR_HISTS];
+/* What measures each fault and migration counter (measures.h). */
 extern const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS];
 extern const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS];
 struct cgroup_names;
@@ -88,8 +86,6 @@ void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
 void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
 
-/* Fault counters by name, in the order and with the names of the JSON record. */
-extern const char *const fault_names[FS_NR_FAULT_COUNTERS];
 __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f); /* from the kinds */
 __u64 faults_total(const struct fs_totals *c);			       /* user + kernel */
 

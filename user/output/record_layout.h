@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The JSON record's figures, as data: one row per member of a group's object (a process, cgroup
+ * or name row; the interrupt, untracked and unselected groups; the system), in the order they
+ * are written, each with its key, its depth below the group's object, where it appears, what it
+ * holds and where its words are, what measures it (null where that is not measured: derived
+ * from the registry's rules, measures.h), and its one-line meaning. render_json.c writes a
+ * group's object by walking the rows; `make docs` generates the schema's figure members and
+ * foliostat(8)'s list of them from the same rows (scripts/gen-docs.c), so a figure added here is
+ * written, validated and documented at once.
+ */
+#ifndef FS_RECORD_LAYOUT_H
+#define FS_RECORD_LAYOUT_H
+
+#include "measures.h"
+
+/* Where a row appears: a bit per kind of object. */
+enum record_scope {
+	IN_ROW = 1,    /* a process, cgroup or name row (--by) */
+	IN_GROUP = 2,  /* the system's interrupt, untracked and unselected groups */
+	IN_SYSTEM = 4, /* the system's object */
+	IN_ALL = IN_ROW | IN_GROUP | IN_SYSTEM,
+};
+
+/* Whose words a row reads: the object's counter group (struct fs_totals), a row's process-level
+ * figures (struct fs_proc_counters: collapses and stalls), the system's (struct
+ * system_totals). */
+enum record_source { FROM_TOTALS, FROM_PROC, FROM_SYSTEM, NR_RECORD_SOURCES };
+
+/* What a row holds, and so how it is written and what its schema is. */
+enum record_kind {
+	RK_OBJECT,	    /* its members: the rows after it, one level deeper */
+	RK_COUNT,	    /* a word */
+	RK_MICROS,	    /* a word of nanoseconds, written in microseconds */
+	RK_FAULTS,	    /* fault_count() of the counter group's `arg` (enum fs_fault_counter) */
+	RK_ORDERS,	    /* a folio histogram: order -> folios, zero orders left out; `arg`
+			     * adjacent histograms summed (alloc: movable + kernel), 0 meaning 1 */
+	RK_STALL_HIST,	    /* a stall histogram: bucket's lower bound in us -> stalls */
+	RK_STALLS_BY_ORDER, /* struct fs_order_stalls: order -> {stalls, total_us} */
+	RK_SCAN_RESULTS,    /* enum scan_result -> count, zero results left out */
+	RK_TLB_REASONS,	    /* reason -> flushes: every reason the kernel names, others if not 0 */
+	RK_LIST_AMOUNTS,    /* LRU list -> {folios, pages}: every list the kernel names */
+	RK_LIST_PAGES,	    /* LRU list -> pages: every list the kernel names */
+	RK_VMSTAT,	    /* the change of each thp_* counter of /proc/vmstat */
+	RK_MTHP,	    /* mTHP size -> the change of each counter of its stats */
+	RK_MGLRU,	    /* whether the multi-generational LRU is on */
+	RK_PROCESSES,	    /* how many processes had events */
+	RK_GROUP,	    /* a group's object: the rows IN_GROUP over the counter group here */
+	NR_RECORD_KINDS,
+};
+
+/* A row's words: in `from`'s struct, at this word index. */
+struct record_place {
+	unsigned char from; /* enum record_source */
+	unsigned short at;
+};
+
+struct record_figure {
+	unsigned char depth;	 /* 0: a member of the group's object */
+	unsigned char scopes;	 /* enum record_scope bits */
+	unsigned char kind;	 /* enum record_kind */
+	unsigned char arg;	 /* see enum record_kind */
+	enum fs_measure measure; /* null where not measured; MEASURE_NONE: never null */
+	const char *key;
+	/* its words in a row's object and the groups' (row), in the system's (system) */
+	struct record_place row, system;
+	const char *doc; /* one sentence, plain text: the schema's description, foliostat(8)'s */
+};
+
+extern const struct record_figure record_figures[];
+extern const int nr_record_figures;
+
+/* The index of the row after i's members (i's next sibling, or its parent's). */
+int record_figure_skip(int i);
+
+#endif /* FS_RECORD_LAYOUT_H */
