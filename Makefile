@@ -232,8 +232,9 @@ vmtest-suite: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqche
 
 unit-tests: $(OUTPUT)/unit-tests
 
-# The man page's generated parts, from the figure registry (user/output/figures.c): `make docs` writes
-# them; tests/integration_docs.sh checks the checked-in page is what it writes.
+# The man page's generated parts and the record's schema, from the figure registry
+# (user/output/figures.c, record_layout.c; the schema's frame is scripts/schema-frame.json):
+# `make docs` writes them; tests/integration_docs.sh checks the checked-in copies are what it writes.
 $(OUTPUT)/gen-docs: scripts/gen-docs.c $(USER_OBJS)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(PKG_LIBS) -lm -o $@
@@ -241,6 +242,10 @@ $(OUTPUT)/gen-docs: scripts/gen-docs.c $(USER_OBJS)
 docs: $(OUTPUT)/gen-docs
 	$(Q)$(OUTPUT)/gen-docs man/foliostat.8 >$(OUTPUT)/foliostat.8.new
 	$(Q)mv $(OUTPUT)/foliostat.8.new man/foliostat.8
+	$(Q)$(OUTPUT)/gen-docs --schema-figures >$(OUTPUT)/schema-figures.json
+	$(Q)scripts/gen-schema.py scripts/schema-frame.json $(OUTPUT)/schema-figures.json \
+		>$(OUTPUT)/foliostat.schema.json.new
+	$(Q)mv $(OUTPUT)/foliostat.schema.json.new docs/foliostat.schema.json
 
 check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1

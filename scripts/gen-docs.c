@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gen-docs MAN-PAGE: the man page with its generated parts made anew from the figure registry
- * (user/output/figures.c), on standard output. A generated part lies between a line
- * `.\" generated: NAME` and a line `.\" end of generated: NAME`; `make docs` writes the result
- * back, and tests/integration_docs.sh fails when the checked-in page differs from it.
+ * (user/output/figures.c, record_layout.c), on standard output. A generated part lies between a
+ * line `.\" generated: NAME` and a line `.\" end of generated: NAME`.
+ * gen-docs --schema-figures: the JSON Schema of the record's figures, by where they appear
+ * ({"row": ..., "group": ..., "system": ...}), which scripts/gen-schema.py puts into the frame
+ * of the record's schema.
+ * `make docs` writes both back, and tests/integration_docs.sh fails when the checked-in copies
+ * differ from what they make.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "figures.h"
+#include "json_writer.h"
+#include "loader.h"
+#include "record_layout.h"
 
 /* PROMETHEUS METRICS, "Per group, and system-wide": one entry per family, in the registry's
  * order (a family that two rows make, as faults by kind or by mode, once: its first row). */
@@ -41,11 +48,220 @@ static void group_families(FILE *out)
 	}
 }
 
+
+/* "null unless ... is attached": when a measure's rule (figures.c) does not hold. */
+static void null_condition(char *text, size_t len, enum fs_measure m)
+{
+	const struct measure_rule *rule = &measure_rules[m];
+	const unsigned char *list = rule->all[0] ? rule->all : rule->any;
+	size_t used = 0;
+	int n = 0;
+
+	while (n < 3 && list[n])
+		n++;
+	used += snprintf(text + used, len - used, "null unless ");
+	for (int i = 0; i < n && used < len; i++)
+		used += snprintf(text + used, len - used, "%s%s",
+				 i == 0 ? "" : i < n - 1 ? ", " : rule->all[0] ? " and " : " or ",
+				 probe_name(list[i] - 1));
+	if (used < len)
+		used += snprintf(text + used, len - used, " %s attached",
+				 n > 1 && rule->all[0] ? "are" : "is");
+	if (used < len && rule->when == WHEN_NOT_MGLRU)
+		used += snprintf(text + used, len - used,
+				 " and the multi-generational LRU is off");
+	if (used < len && rule->when == WHEN_LARGE_FOLIO_SPLIT)
+		snprintf(text + used, len - used, " and its tracepoint reports them (not 6.1's)");
+}
+
+/* What each kind of leaf is, as a definition of the schema's frame (scripts/schema-frame.json). */
+static const char *const kind_definitions[NR_RECORD_KINDS] = {
+    [RK_COUNT] = "count",
+    [RK_MICROS] = "count",
+    [RK_FAULTS] = "count",
+    [RK_ORDERS] = "orderHistogram",
+    [RK_STALL_HIST] = "stallHistogram",
+    [RK_STALLS_BY_ORDER] = "compactionByOrder",
+    [RK_SCAN_RESULTS] = "scanResults",
+    [RK_TLB_REASONS] = "countPerReason",
+    [RK_LIST_AMOUNTS] = "amountsPerList",
+    [RK_LIST_PAGES] = "pagesPerList",
+    [RK_VMSTAT] = "vmstat",
+    [RK_MTHP] = "mthp",
+    [RK_MGLRU] = "boolean",
+    [RK_PROCESSES] = "count",
+    [RK_GROUP] = "group",
+};
+
+/* A row's description: its meaning, and when it is null. */
+static void description(struct json_writer *w, const struct record_figure *f)
+{
+	char text[1024], when[512];
+
+	jw_key(w, "description");
+	if (f->measure == MEASURE_NONE) {
+		jw_string(w, f->doc);
+		return;
+	}
+	null_condition(when, sizeof(when), f->measure);
+	snprintf(text, sizeof(text), "%s %c%s.", f->doc, 'N', when + 1);
+	jw_string(w, text);
+}
+
+static void schema_object(struct json_writer *w, int scope, int first, const struct record_figure *self);
+
+static void schema_member(struct json_writer *w, int scope, int i)
+{
+	const struct record_figure *f = &record_figures[i];
+	char ref[128];
+
+	if (f->kind == RK_OBJECT) {
+		schema_object(w, scope, i + 1, f);
+		return;
+	}
+	jw_object_begin(w);
+	description(w, f);
+	snprintf(ref, sizeof(ref), "#/definitions/%s", kind_definitions[f->kind]);
+	jw_key(w, f->measure == MEASURE_NONE ? "allOf" : "anyOf");
+	jw_array_begin(w);
+	jw_object_begin(w);
+	jw_key(w, "$ref");
+	jw_string(w, ref);
+	jw_object_end(w);
+	if (f->measure != MEASURE_NONE) {
+		jw_object_begin(w);
+		jw_key(w, "type");
+		jw_string(w, "null");
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+/* The closed object of the rows from `first` at its depth that appear in `scope`; self: the
+ * row it is the value of (NULL: a group's object). */
+static void schema_object(struct json_writer *w, int scope, int first, const struct record_figure *self)
+{
+	int depth = record_figures[first].depth;
+
+	jw_object_begin(w);
+	if (self)
+		description(w, self);
+	jw_key(w, "type");
+	if (self && self->measure != MEASURE_NONE) {
+		jw_array_begin(w);
+		jw_string(w, "object");
+		jw_string(w, "null");
+		jw_array_end(w);
+	} else {
+		jw_string(w, "object");
+	}
+	jw_key(w, "required");
+	jw_array_begin(w);
+	for (int i = first; i < nr_record_figures && record_figures[i].depth == depth;
+	     i = record_figure_skip(i))
+		if (record_figures[i].scopes & scope)
+			jw_string(w, record_figures[i].key);
+	jw_array_end(w);
+	jw_key(w, "properties");
+	jw_object_begin(w);
+	for (int i = first; i < nr_record_figures && record_figures[i].depth == depth;
+	     i = record_figure_skip(i)) {
+		if (!(record_figures[i].scopes & scope))
+			continue;
+		jw_key(w, record_figures[i].key);
+		schema_member(w, scope, i);
+	}
+	jw_object_end(w);
+	jw_key(w, "additionalProperties");
+	jw_bool(w, false);
+	jw_object_end(w);
+}
+
+static int schema_figures(void)
+{
+	static const struct {
+		const char *name;
+		int scope;
+	} scopes[] = {{"row", IN_ROW}, {"group", IN_GROUP}, {"system", IN_SYSTEM}};
+	struct json_writer w = {0};
+
+	jw_reset(&w);
+	jw_object_begin(&w);
+	for (size_t s = 0; s < sizeof(scopes) / sizeof(scopes[0]); s++) {
+		jw_key(&w, scopes[s].name);
+		schema_object(&w, scopes[s].scope, 0, NULL);
+	}
+	jw_object_end(&w);
+	if (w.failed || fwrite(w.text, 1, w.len, stdout) != w.len || putchar('\n') == EOF)
+		return 1;
+	jw_free(&w);
+	return 0;
+}
+
+/* A row's path below a group's object, as the man page names it: thp.compaction.by_order. */
+static void figure_path(int i, char *path, size_t len)
+{
+	int chain[8], n = 0;
+	size_t used = 0;
+
+	for (int j = i, depth = record_figures[i].depth + 1; j >= 0 && n < 8; j--) {
+		if (record_figures[j].depth < depth) {
+			chain[n++] = j;
+			depth = record_figures[j].depth;
+		}
+	}
+	path[0] = 0;
+	while (n-- > 0 && used < len)
+		used += snprintf(path + used, len - used, "%s%s", used ? "." : "",
+				 record_figures[chain[n]].key);
+}
+
+/* Text for roff: a backslash doubled, a hyphen escaped. */
+static void roff_text(FILE *out, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '\\')
+			fputs("\\e", out);
+		else if (*text == '-')
+			fputs("\\-", out);
+		else
+			fputc(*text, out);
+	}
+}
+
+/* JSON record, "Every figure": each member of a group's object in the order it is written. */
+static void record_figures_list(FILE *out)
+{
+	for (int i = 0; i < nr_record_figures; i++) {
+		const struct record_figure *f = &record_figures[i];
+		char path[256], when[512];
+
+		figure_path(i, path, sizeof(path));
+		fprintf(out, ".TP\n.B ");
+		roff_text(out, path);
+		fputc('\n', out);
+		roff_text(out, f->doc);
+		if (f->scopes == IN_SYSTEM)
+			fputs(" System only.", out);
+		else if (f->scopes == (IN_ROW | IN_SYSTEM))
+			fputs(" In rows and the system only.", out);
+		if (f->measure != MEASURE_NONE) {
+			null_condition(when, sizeof(when), f->measure);
+			fprintf(out, " %c", 'N');
+			roff_text(out, when + 1);
+			fputc('.', out);
+		}
+		fputc('\n', out);
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*write)(FILE *out);
 } parts[] = {
     {"per-group families", group_families},
+    {"record figures", record_figures_list},
 };
 
 int main(int argc, char **argv)
@@ -54,8 +270,10 @@ int main(int argc, char **argv)
 	const char *skipping = NULL;
 	FILE *in;
 
+	if (argc == 2 && !strcmp(argv[1], "--schema-figures"))
+		return schema_figures();
 	if (argc != 2 || !(in = fopen(argv[1], "r"))) {
-		fprintf(stderr, "usage: gen-docs MAN-PAGE\n");
+		fprintf(stderr, "usage: gen-docs MAN-PAGE | gen-docs --schema-figures\n");
 		return 2;
 	}
 	while (fgets(line, sizeof(line), in)) {

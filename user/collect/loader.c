@@ -763,6 +763,11 @@ fail:
 	return -1;
 }
 
+const char *probe_name(enum fs_probe probe)
+{
+	return probe_defs[probe].name;
+}
+
 bool loader_has_perf_events(const struct loader *loader)
 {
 	for (int i = 0; i < NR_PROBES; i++)

@@ -118,6 +118,9 @@ int loader_start_opener(struct loader *loader);
  * Returns 0 or a negative errno. */
 int loader_follow_cpus(struct loader *loader);
 
+/* A probe as users know it: "group:event" (a tracepoint), "software:page-faults" (perf's). */
+const char *probe_name(enum fs_probe probe);
+
 static inline const char *attribution_name(enum fs_attribution a)
 {
 	return a == ATTRIBUTION_RECORDS ? "records" : "lookups";
