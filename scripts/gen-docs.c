@@ -49,29 +49,13 @@ static void group_families(FILE *out)
 }
 
 
-/* "null unless ... is attached": when a measure's rule (figures.c) does not hold. */
+/* "Null unless ... attached.": when a measure's rule (figures.c) does not hold. */
 static void null_condition(char *text, size_t len, enum fs_measure m)
 {
-	const struct measure_rule *rule = &measure_rules[m];
-	const unsigned char *list = rule->all[0] ? rule->all : rule->any;
-	size_t used = 0;
-	int n = 0;
+	char needs[400];
 
-	while (n < 3 && list[n])
-		n++;
-	used += snprintf(text + used, len - used, "null unless ");
-	for (int i = 0; i < n && used < len; i++)
-		used += snprintf(text + used, len - used, "%s%s",
-				 i == 0 ? "" : i < n - 1 ? ", " : rule->all[0] ? " and " : " or ",
-				 probe_name(list[i] - 1));
-	if (used < len)
-		used += snprintf(text + used, len - used, " %s attached",
-				 n > 1 && rule->all[0] ? "are" : "is");
-	if (used < len && rule->when == WHEN_NOT_MGLRU)
-		used += snprintf(text + used, len - used,
-				 " and the multi-generational LRU is off");
-	if (used < len && rule->when == WHEN_LARGE_FOLIO_SPLIT)
-		snprintf(text + used, len - used, " and its tracepoint reports them (not 6.1's)");
+	measure_needs(m, needs, sizeof(needs));
+	snprintf(text, len, "Null unless %s.", needs);
 }
 
 /* What each kind of leaf is, as a definition of the schema's frame (scripts/schema-frame.json). */
@@ -104,7 +88,7 @@ static void description(struct json_writer *w, const struct record_figure *f)
 		return;
 	}
 	null_condition(when, sizeof(when), f->measure);
-	snprintf(text, sizeof(text), "%s %c%s.", f->doc, 'N', when + 1);
+	snprintf(text, sizeof(text), "%s %s", f->doc, when);
 	jw_string(w, text);
 }
 
@@ -199,24 +183,6 @@ static int schema_figures(void)
 	return 0;
 }
 
-/* A row's path below a group's object, as the man page names it: thp.compaction.by_order. */
-static void figure_path(int i, char *path, size_t len)
-{
-	int chain[8], n = 0;
-	size_t used = 0;
-
-	for (int j = i, depth = record_figures[i].depth + 1; j >= 0 && n < 8; j--) {
-		if (record_figures[j].depth < depth) {
-			chain[n++] = j;
-			depth = record_figures[j].depth;
-		}
-	}
-	path[0] = 0;
-	while (n-- > 0 && used < len)
-		used += snprintf(path + used, len - used, "%s%s", used ? "." : "",
-				 record_figures[chain[n]].key);
-}
-
 /* Text for roff: a backslash doubled, a hyphen escaped. */
 static void roff_text(FILE *out, const char *text)
 {
@@ -237,7 +203,7 @@ static void record_figures_list(FILE *out)
 		const struct record_figure *f = &record_figures[i];
 		char path[256], when[512];
 
-		figure_path(i, path, sizeof(path));
+		record_figure_path(i, path, sizeof(path));
 		fprintf(out, ".TP\n.B ");
 		roff_text(out, path);
 		fputc('\n', out);
@@ -248,9 +214,8 @@ static void record_figures_list(FILE *out)
 			fputs(" In rows and the system only.", out);
 		if (f->measure != MEASURE_NONE) {
 			null_condition(when, sizeof(when), f->measure);
-			fprintf(out, " %c", 'N');
-			roff_text(out, when + 1);
-			fputc('.', out);
+			fputc(' ', out);
+			roff_text(out, when);
 		}
 		fputc('\n', out);
 	}

@@ -1034,6 +1034,39 @@ test_privileges_dropped_after_attach() {
 		1024 3000 "folios counted after the drop"
 }
 
+# --check names the record figures that will be null here, and what each needs: exactly the
+# topmost nulls of a real run's system object with the same probes (the renderer's own walk of
+# the registry, against the check's), with three probes refused and with none (where this
+# host's kernel lacks a probe, the figures it measures).
+test_check_names_the_figures_null_here() {
+	need_root
+	local probes
+	for probes in kmem:mm_page_free,pagemap:mm_lru_activate,migrate:mm_migrate_pages ""; do
+		FOLIOSTAT_DISABLE_PROBES=$probes "$FOLIOSTAT" --check -j >"$T/check" ||
+			fail "check: exit $?"
+		FOLIOSTAT_DISABLE_PROBES=$probes "$FOLIOSTAT" -j -d 0.3 >"$T/rec" || fail "run: exit $?"
+		python3 - "$T/check" "$T/rec" "$probes" <<'PY' || fail "the check's null figures are not the record's"
+import json, sys
+check = json.load(open(sys.argv[1]))["check"]["null_figures"]
+record = json.load(open(sys.argv[2]))["system"]
+def nulls(obj, path=""):
+    for key, value in obj.items():
+        where = path + key
+        if value is None:
+            yield where
+        elif isinstance(value, dict) and key not in ("interrupt", "untracked", "unselected"):
+            yield from nulls(value, where + ".")
+found = sorted(nulls(record))
+print("refused: %r; null in the record: %s; in the check: %s" % (sys.argv[3], found, sorted(check)))
+assert found == sorted(check), (found, sorted(check))
+if sys.argv[3]:
+    assert "folios.free" in check and "kmem:mm_page_free" in check["folios.free"], check
+    assert "thp.migrate" not in check and "thp.migrate.succeeded" in check, check
+    assert "pagemap:mm_lru_activate" in check["lru.activate"], check
+PY
+	done
+}
+
 # --check reports every probe and the host's modes, exit 0 when the required probes attach, 1
 # when they do not (a required probe disabled, or no privileges); nothing stays attached.
 test_check_reports_what_the_host_offers() {

@@ -16,8 +16,10 @@
 #include <sys/utsname.h>
 
 #include "json_writer.h"
+#include "figures.h"
 #include "loader.h"
 #include "privileges.h"
+#include "record_layout.h"
 #include "report.h"
 #include "table.h"
 
@@ -72,7 +74,42 @@ struct check {
 	struct loader loader;
 	struct privileges_after after;
 	const char *wait_method, *wait_why;
+	bool measured[NR_MEASURES]; /* what the probes measure (figures.h) */
 };
+
+/* Each record figure that is null here, the topmost only (an object's members are null with
+ * it): its path and what it needs, for each in the registry's order. */
+static void null_figures(const struct check *c,
+			 void (*each)(void *arg, const char *path, const char *needs), void *arg)
+{
+	for (int i = 0; i < nr_record_figures;) {
+		const struct record_figure *f = &record_figures[i];
+		char path[256], needs[400];
+
+		if (f->measure == MEASURE_NONE || c->measured[f->measure]) {
+			i++;
+			continue;
+		}
+		record_figure_path(i, path, sizeof(path));
+		measure_needs(f->measure, needs, sizeof(needs));
+		each(arg, path, needs);
+		i = record_figure_skip(i);
+	}
+}
+
+static void null_figure_json(void *arg, const char *path, const char *needs)
+{
+	struct json_writer *w = arg;
+
+	jw_key(w, path);
+	jw_string(w, needs);
+}
+
+static void null_figure_text(void *arg, const char *path, const char *needs)
+{
+	(*(int *)arg)++;
+	printf("  %-46s null: needs %s\n", path, needs);
+}
 
 /* The check as one JSON document, written by json_writer. */
 static int check_json(const struct check *c)
@@ -161,6 +198,14 @@ static int check_json(const struct check *c)
 		jw_string(&w, st->attached ? "attached" : st->reason);
 	}
 	jw_object_end(&w);
+	jw_key(&w, "null_figures");
+	if (c->loaded) {
+		jw_object_begin(&w);
+		null_figures(c, null_figure_json, &w);
+		jw_object_end(&w);
+	} else {
+		jw_null(&w);
+	}
 	jw_key(&w, "error");
 	if (c->loaded)
 		jw_null(&w);
@@ -213,6 +258,13 @@ static void check_text(const struct check *c)
 	for (int i = 0; c->loaded && i < NR_PROBES; i++)
 		printf("  %-46s %s\n", c->loader.probes[i].name,
 		       c->loader.probes[i].attached ? "attached" : c->loader.probes[i].reason);
+	if (c->loaded) {
+		int nulls = 0;
+
+		null_figures(c, null_figure_text, &nulls);
+		if (!nulls)
+			printf("  %-46s %s\n", "record figures", "every one measured here");
+	}
 	printf("%s\n", c->loaded ? "usable: the required probes attach" : "not usable: see above");
 }
 
@@ -234,6 +286,7 @@ int run_check(const struct fs_options *opts)
 	if (c.loaded) {
 		/* What a run with these options keeps (a child tries the map read). */
 		privileges_predict(&c.loader, opts, &c.after);
+		measures_of(&c.loader, c.measured);
 		c.wait_method = bpf_programs_wait_method(&c.wait_why);
 		loader_stop(&c.loader);
 	}

@@ -118,20 +118,15 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
  * as null. */
 static void report_measured(struct fs_report *report, const struct loader *loader)
 {
-	struct measure_facts facts = {
-	    .mglru = host_mglru_enabled(),
-	    .migrate_large_split = loader->migrate_large_split,
-	};
-
 	report->probes = loader->probes;
 	report->nr_probes = NR_PROBES;
-	measures_derive(loader->probes, &facts, report->measured);
+	measures_of(loader, report->measured);
 	report->scan_names = loader->scan_names;
 	report->tlb_names = loader->tlb_names;
 	report->tlb_known = loader->tlb_known;
 	report->lru_names = loader->lru_names;
 	report->lru_known = loader->lru_known;
-	report->mglru = facts.mglru;
+	report->mglru = host_mglru_enabled();
 	report->attribution = attribution_name(loader->facts.attribution);
 }
 

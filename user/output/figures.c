@@ -3,6 +3,7 @@
 #include "figures.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "report.h"
 
@@ -234,6 +235,39 @@ void measures_derive(const struct probe_status *probes, const struct measure_fac
 {
 	for (int m = 0; m < NR_MEASURES; m++)
 		measured[m] = rule_holds(&measure_rules[m], probes, facts);
+}
+
+void measure_needs(enum fs_measure m, char *text, size_t len)
+{
+	const struct measure_rule *rule = &measure_rules[m];
+	const unsigned char *list = rule->all[0] ? rule->all : rule->any;
+	size_t used = 0;
+	int n = 0;
+
+	text[0] = 0;
+	while (n < 3 && list[n])
+		n++;
+	for (int i = 0; i < n && used < len; i++)
+		used += snprintf(text + used, len - used, "%s%s",
+				 i == 0 ? "" : i < n - 1 ? ", " : rule->all[0] ? " and " : " or ",
+				 probe_name(list[i] - 1));
+	if (used < len)
+		used += snprintf(text + used, len - used, " attached");
+	if (used < len && rule->when == WHEN_NOT_MGLRU)
+		used += snprintf(text + used, len - used, ", and the multi-generational LRU off");
+	if (used < len && rule->when == WHEN_LARGE_FOLIO_SPLIT)
+		snprintf(text + used, len - used,
+			 ", on a kernel whose tracepoint reports large folio splits (not 6.1)");
+}
+
+void measures_of(const struct loader *loader, bool measured[NR_MEASURES])
+{
+	struct measure_facts facts = {
+	    .mglru = host_mglru_enabled(),
+	    .migrate_large_split = loader->migrate_large_split,
+	};
+
+	measures_derive(loader->probes, &facts, measured);
 }
 
 __u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size)

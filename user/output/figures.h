@@ -13,6 +13,7 @@
 #define FS_FIGURES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 #include "counters.h"
@@ -61,6 +62,13 @@ struct measure_facts {
  * decided. */
 void measures_derive(const struct probe_status *probes, const struct measure_facts *facts,
 		     bool measured[NR_MEASURES]);
+
+/* What measure m needs, in words: "kmem:mm_page_free and pagemap:mm_lru_insertion attached",
+ * "exceptions:page_fault_user or software:page-faults attached", and the host's condition. */
+void measure_needs(enum fs_measure m, char *text, size_t len);
+
+/* The measures of a started loader's probes on this host (measures_derive()). */
+void measures_of(const struct loader *loader, bool measured[NR_MEASURES]);
 
 typedef __u64 (*figure_value_fn)(const struct fs_totals *c, int a, int b, long page_size);
 

@@ -3,6 +3,7 @@
 #include "record_layout.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "counters.h"
 
@@ -219,4 +220,22 @@ int record_figure_skip(int i)
 	while (j < nr_record_figures && record_figures[j].depth > record_figures[i].depth)
 		j++;
 	return j;
+}
+
+void record_figure_path(int i, char *path, size_t len)
+{
+	int chain[8], n = 0;
+	size_t used = 0;
+
+	/* i, then each row before it that is shallower than the last one found: its parents. */
+	for (int j = i, depth = record_figures[i].depth + 1; j >= 0 && n < 8; j--) {
+		if (record_figures[j].depth < depth) {
+			chain[n++] = j;
+			depth = record_figures[j].depth;
+		}
+	}
+	path[0] = 0;
+	while (n-- > 0 && used < len)
+		used += snprintf(path + used, len - used, "%s%s", used ? "." : "",
+				 record_figures[chain[n]].key);
 }

@@ -12,6 +12,8 @@
 #ifndef FS_RECORD_LAYOUT_H
 #define FS_RECORD_LAYOUT_H
 
+#include <stddef.h>
+
 #include "measures.h"
 
 /* Where a row appears: a bit per kind of object. */
@@ -69,6 +71,9 @@ struct record_figure {
 
 extern const struct record_figure record_figures[];
 extern const int nr_record_figures;
+
+/* Row i's path below a group's object: "thp.compaction.by_order". */
+void record_figure_path(int i, char *path, size_t len);
 
 /* The index of the row after i's members (i's next sibling, or its parent's). */
 int record_figure_skip(int i);
