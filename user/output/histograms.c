@@ -42,15 +42,6 @@ const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS] = {
     [FS_MIGRATE_LARGE_FOLIO_SPLIT] = MEASURE_MIGRATE_LARGE_FOLIO_SPLIT,
 };
 
-__u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp)
-{
-	for (int v = 0; v < FS_NR_SCAN_RESULTS; v++)
-		if (strcmp(r->scan_names[v], "succeed") == 0)
-			return thp->results[FS_THP_COLLAPSE][v] +
-			       thp->results[FS_THP_COLLAPSE_FILE][v];
-	return 0;
-}
-
 /* Does fault kind `kind` (FS_FAULT_KIND()) count towards figure `f`? */
 static bool fault_kind_counts(int kind, enum fs_fault_counter f)
 {

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "counters.h"
 
@@ -238,4 +239,29 @@ void record_figure_path(int i, char *path, size_t len)
 	while (n-- > 0 && used < len)
 		used += snprintf(path + used, len - used, "%s%s", used ? "." : "",
 				 record_figures[chain[n]].key);
+}
+
+int record_figure_find(const char *path)
+{
+	char found[256];
+
+	for (int i = 0; i < nr_record_figures; i++) {
+		record_figure_path(i, found, sizeof(found));
+		if (!strcmp(found, path))
+			return i;
+	}
+	return -1;
+}
+
+bool record_figure_measured(int i, const bool measured[NR_MEASURES])
+{
+	/* i, then each row before it shallower than the last: its objects. */
+	for (int j = i, depth = record_figures[i].depth + 1; j >= 0 && depth > 0; j--) {
+		if (record_figures[j].depth >= depth)
+			continue;
+		depth = record_figures[j].depth;
+		if (record_figures[j].measure != MEASURE_NONE && !measured[record_figures[j].measure])
+			return false;
+	}
+	return true;
 }

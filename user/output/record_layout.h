@@ -12,7 +12,9 @@
 #ifndef FS_RECORD_LAYOUT_H
 #define FS_RECORD_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 
 #include "measures.h"
 
@@ -71,6 +73,28 @@ struct record_figure {
 
 extern const struct record_figure record_figures[];
 extern const int nr_record_figures;
+
+/* One object the rows are read in: its scope, and the structs its rows' words are in (those of
+ * the sources its rows name). */
+struct figures_view {
+	enum record_scope scope;
+	const __u64 *from[NR_RECORD_SOURCES];
+};
+
+/* Row i's words in the object v. */
+static inline const __u64 *record_figure_words(const struct figures_view *v, int i)
+{
+	const struct record_figure *f = &record_figures[i];
+	const struct record_place *place = v->scope == IN_SYSTEM ? &f->system : &f->row;
+
+	return v->from[place->from] + place->at;
+}
+
+/* Whether row i is measured: what measures it and each object it is in (null where not). */
+bool record_figure_measured(int i, const bool measured[NR_MEASURES]);
+
+/* The index of the row at `path` ("faults.user"), or -1. */
+int record_figure_find(const char *path);
 
 /* Row i's path below a group's object: "thp.compaction.by_order". */
 void record_figure_path(int i, char *path, size_t len);

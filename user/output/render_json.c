@@ -177,13 +177,6 @@ static void per_list_json(struct json_writer *w, const struct fs_report *r, cons
 	jw_object_end(w);
 }
 
-/* One object of the record's figures (record_layout.h): its scope, and the structs its rows'
- * words are in. */
-struct figures_view {
-	enum record_scope scope;
-	const __u64 *from[NR_RECORD_SOURCES];
-};
-
 static void figures_json(struct json_writer *w, const struct fs_report *r,
 			 const struct figures_view *v, int first);
 
@@ -191,8 +184,7 @@ static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 			      const struct figures_view *v, int i)
 {
 	const struct record_figure *f = &record_figures[i];
-	const struct record_place *place = v->scope == IN_SYSTEM ? &f->system : &f->row;
-	const __u64 *words = v->from[place->from] + place->at;
+	const __u64 *words = record_figure_words(v, i);
 	__u64 hist[FS_NR_ORDERS] = {0};
 
 	switch (f->kind) {

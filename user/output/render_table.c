@@ -6,12 +6,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cgroup_names.h"
 #include "counters.h"
 #include "file_table.h"
 #include "histogram_text.h"
+#include "record_layout.h"
 #include "report.h"
 #include "sanitize.h"
 
@@ -129,16 +131,6 @@ static void print_mib(FILE *out, int width, __u64 pages, long page_size, bool me
 		fprintf(out, " %*s", width, "n/a");
 }
 
-/* Pages added to all LRU lists. */
-static __u64 lru_pages(const struct fs_totals *c)
-{
-	__u64 pages = 0;
-
-	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-		pages += c->lru_insert[l][FS_PAGES];
-	return pages;
-}
-
 /* TLB flushes and LRU activity over the system, the nonzero parts. */
 static void print_tlb_lru(FILE *out, const struct fs_report *r)
 {
@@ -215,10 +207,109 @@ static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, s
 	return out;
 }
 
+/* How a column of the rows' table shows its figures: folios, or their MiB (histograms, LRU
+ * lists' amounts), a count (summed over a figure's words: TLB flushes over their reasons), or the
+ * collapses that succeeded among collapse outcomes. */
+enum column_shows { SHOW_FOLIOS, SHOW_MIB, SHOW_COUNT, SHOW_SUCCEEDED };
+
+/* A column of the rows' table: record figures (record_layout.c, by path) added together, n/a
+ * unless each is measured. */
+struct table_column {
+	const char *heading;
+	int width;
+	enum column_shows shows;
+	const char *figures[2];
+};
+
+static const struct table_column row_columns[] = {
+    {"ALLOC", 9, SHOW_FOLIOS, {"folios.alloc"}},
+    {"ALLOC_MiB", 9, SHOW_MIB, {"folios.alloc"}},
+    {"PGC_MiB", 8, SHOW_MIB, {"folios.pagecache"}},
+    {"FAULTS", 9, SHOW_COUNT, {"faults.user", "faults.kernel"}},
+    {"FILE_FLT", 8, SHOW_COUNT, {"faults.file"}},
+    {"COLL", 5, SHOW_SUCCEEDED, {"thp.collapse", "thp.collapse_file"}},
+    {"TLB", 8, SHOW_COUNT, {"tlb.flushes"}},
+    {"LRU_MiB", 8, SHOW_MIB, {"lru.insert"}},
+};
+#define NR_ROW_COLUMNS (sizeof(row_columns) / sizeof(row_columns[0]))
+
+/* Figure i's total in v, as a column shows it (pages where it shows MiB). */
+static __u64 figure_total(const struct fs_report *r, const struct figures_view *v, int i,
+			  enum column_shows shows)
+{
+	const struct record_figure *f = &record_figures[i];
+	const __u64 *words = record_figure_words(v, i);
+	__u64 sum = 0;
+
+	switch (f->kind) {
+	case RK_ORDERS:
+		for (int h = 0; h < (f->arg ? f->arg : 1); h++)
+			sum += shows == SHOW_FOLIOS ? hist_folios(&words[h * FS_NR_ORDERS])
+						    : hist_pages(&words[h * FS_NR_ORDERS]);
+		return sum;
+	case RK_FAULTS:
+		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
+	case RK_LIST_AMOUNTS:
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+			sum += words[l * FS_NR_AMOUNTS + (shows == SHOW_FOLIOS ? FS_FOLIOS : FS_PAGES)];
+		return sum;
+	case RK_SCAN_RESULTS:
+		for (int res = 0; res < FS_NR_SCAN_RESULTS; res++)
+			if (!strcmp(r->scan_names[res], "succeed"))
+				return words[res];
+		return 0;
+	case RK_TLB_REASONS:
+		return words_sum(words, FS_NR_TLB_REASONS);
+	default:
+		return words[0];
+	}
+}
+
+/* The registry rows of each column's figures, found once. A path the registry does not have
+ * is this file's mistake, which the first table any test renders stops at. */
+static int column_figure(size_t column, int k)
+{
+	static int found[NR_ROW_COLUMNS][2];
+	static bool looked;
+
+	if (!looked) {
+		for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
+			for (int j = 0; j < 2; j++)
+				if (row_columns[c].figures[j] &&
+				    (found[c][j] = record_figure_find(row_columns[c].figures[j])) < 0)
+					abort();
+				else if (!row_columns[c].figures[j])
+					found[c][j] = -1;
+		looked = true;
+	}
+	return found[column][k];
+}
+
+static void print_column(FILE *out, const struct fs_report *r, const struct figures_view *v,
+			 size_t column)
+{
+	const struct table_column *c = &row_columns[column];
+	bool measured = true;
+	__u64 total = 0;
+
+	for (int k = 0; k < 2; k++) {
+		int i = column_figure(column, k);
+
+		if (i < 0)
+			continue;
+		measured &= record_figure_measured(i, r->measured);
+		total += figure_total(r, v, i, c->shows);
+	}
+	if (c->shows == SHOW_MIB)
+		print_mib(out, c->width, total, r->host->page_size, measured);
+	else
+		print_count(out, c->width, total, measured);
+}
+
 static void print_processes(FILE *out, const struct fs_report *r)
 {
-	long ps = r->host->page_size;
-	__u64 alloc[FS_NR_ORDERS], cache[FS_NR_ORDERS];
+	static const struct fs_proc_counters none;
+
 	fprintf(out, "%s with activity: %zu", row_kinds[r->by], r->processes->nr_active);
 	if (r->nr_shown < r->processes->nr_active)
 		fprintf(out, " (top %zu shown)", r->nr_shown);
@@ -229,16 +320,18 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		fprintf(out, "%7s %-15s", "PID", "COMM");
 	else
 		fprintf(out, "%-23s", r->by == FS_BY_CGROUP ? "CGROUP" : "COMM");
-	fprintf(out, " %9s %9s %8s %9s %8s %5s %8s %8s\n", "ALLOC", "ALLOC_MiB", "PGC_MiB",
-		"FAULTS", "FILE_FLT", "COLL", "TLB", "LRU_MiB");
+	for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
+		fprintf(out, " %*s", row_columns[c].width, row_columns[c].heading);
+	fprintf(out, "\n");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
-		const struct fs_totals *c = &row->counters;
-		const struct proc_row *found;
+		const struct proc_row *found = process_proc(r->processes, row);
+		struct figures_view v = {
+		    .scope = IN_ROW,
+		    .from = {[FROM_TOTALS] = (const __u64 *)&row->counters,
+			     [FROM_PROC] = (const __u64 *)(found ? &found->counters : &none)}};
 		const char *path;
 
-		folio_hist(c, HIST_ALLOC, alloc);
-		folio_hist(c, HIST_PAGECACHE, cache);
 		if (r->by == FS_BY_PROCESS) {
 			fprintf(out, "%7u ", row_pid(row));
 			print_text(out, row->comm, FS_COMM_LEN, 15, 15);
@@ -249,18 +342,8 @@ static void print_processes(FILE *out, const struct fs_report *r)
 					       : NULL;
 			print_text(out, path ? path : "?", SIZE_MAX, 23, 23);
 		}
-		fprintf(out, " %9llu %9.1f", (unsigned long long)hist_folios(alloc),
-			pages_to_mib(hist_pages(alloc), ps));
-		print_mib(out, 8, hist_pages(cache), ps, r->measured[MEASURE_PAGECACHE]);
-		print_count(out, 9, faults_total(c),
-			    r->measured[MEASURE_FAULT_USER] && r->measured[MEASURE_FAULT_KERNEL]);
-		print_count(out, 8, c->file_faults, r->measured[MEASURE_FAULT_FILE]);
-		found = process_proc(r->processes, row);
-		print_count(out, 5, found ? thp_collapsed(r, &found->counters.thp) : 0,
-			    r->measured[MEASURE_THP_RESULTS + FS_THP_COLLAPSE]);
-		print_count(out, 8, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS),
-			    r->measured[MEASURE_TLB]);
-		print_mib(out, 8, lru_pages(c), ps, r->measured[MEASURE_LRU_INSERT]);
+		for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
+			print_column(out, r, &v, c);
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");

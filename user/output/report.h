@@ -91,8 +91,6 @@ __u64 faults_total(const struct fs_totals *c);			       /* user + kernel */
 
 extern const char *const thp_event_names[FS_NR_THP_EVENTS];
 extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];
-/* Successful collapses (anonymous and file) in a set of results. */
-__u64 thp_collapsed(const struct fs_report *r, const struct fs_thp_results *thp);
 
 /* Renderers return 0, or -1 with errno set when the output could not be written. */
 int render_json(FILE *out, const struct fs_report *report);
