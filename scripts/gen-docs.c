@@ -17,6 +17,31 @@
 #include "loader.h"
 #include "record_layout.h"
 
+/* " In records: folios.alloc_movable, ...": the record figures a family exposes (a family that
+ * two rows make, both rows'). */
+static void record_paths(FILE *out, const struct figure *f)
+{
+	char paths[1024] = "", *save = NULL;
+	size_t used = 0;
+	int n = 0;
+
+	for (int j = 0; j < nr_group_figures && used < sizeof(paths); j++)
+		if (!strcmp(group_figures[j].metric, f->metric))
+			used += snprintf(paths + used, sizeof(paths) - used, "%s ",
+					 group_figures[j].record);
+	for (char *p = strtok_r(paths, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		bool seen = false;
+
+		/* (a path given by both rows once) */
+		for (char *q = paths; q < p && !seen; q += strlen(q) + 1)
+			seen = !strcmp(q, p);
+		if (!seen)
+			fprintf(out, "%s\\fB%s\\fR", n++ ? ", " : " In records: ", p);
+	}
+	if (n)
+		fputc('.', out);
+}
+
 /* PROMETHEUS METRICS, "Per group, and system-wide": one entry per family, in the registry's
  * order (a family that two rows make, as faults by kind or by mode, once: its first row). */
 static void group_families(FILE *out)
@@ -44,7 +69,9 @@ static void group_families(FILE *out)
 			else
 				fputs(dim->label, out);
 		}
-		fprintf(out, "%s%s\n", nr_labels ? ". " : "", f->doc ? f->doc : f->help);
+		fprintf(out, "%s%s", nr_labels ? ". " : "", f->doc ? f->doc : f->help);
+		record_paths(out, f);
+		fputc('\n', out);
 	}
 }
 

@@ -98,16 +98,20 @@ const struct figure group_figures[] = {
     {"folios_allocated_total", "Folios allocated, by order and kind.",
      "Folios allocated (kmem:mm_page_alloc), by order and kind: movable (user memory, page "
      "cache) or kernel.",
+     "folios.alloc folios.alloc_movable folios.alloc_kernel",
      DIM_ORDER, DIM_FOLIO_KIND, NULL, ONLY(MEASURE_ALLOCATED),
      AT(folios[FS_FOLIO_ALLOC_MOVABLE][0], 1, FS_NR_ORDERS)},
     {"allocated_bytes_total", "Bytes of the folios allocated, by kind.", "Their bytes.",
+     "folios.alloc folios.alloc_movable folios.alloc_kernel",
      DIM_FOLIO_KIND, DIM_NONE, allocated_bytes, ONLY(MEASURE_ALLOCATED), 0, 0, 0},
     {"pagecache_folios_added_total", "Folios added to the page cache, by order.",
      "Folios added to the page cache, by order.",
+     "folios.pagecache",
      DIM_ORDER, DIM_NONE, NULL, ONLY(MEASURE_PAGECACHE),
      AT(folios[FS_FOLIO_PAGECACHE][0], 1, 0)},
     {"pagecache_added_bytes_total", "Bytes of the folios added to the page cache.",
      "Their bytes.",
+     "folios.pagecache",
      DIM_NONE, DIM_NONE, pagecache_bytes, ONLY(MEASURE_PAGECACHE), 0, 0, 0},
     {"folio_allocations_failed_total",
      "Movable allocations that got no folio (a THP, mTHP or large page-cache folio that fell "
@@ -115,6 +119,7 @@ const struct figure group_figures[] = {
      "Movable allocations that got no folio (kmem:mm_page_alloc with no page), by the order "
      "asked for: a THP or mTHP fault, or a large page\\-cache folio, that had to fall back to a "
      "smaller order (each order tried is one).",
+     "folios.alloc_failed",
      DIM_ORDER, DIM_NONE, NULL, ONLY(MEASURE_ALLOCATED),
      AT(folios[FS_FOLIO_ALLOC_FAILED][0], 1, 0)},
     {"folios_discarded_total",
@@ -124,6 +129,7 @@ const struct figure group_figures[] = {
      "list: the memory cgroup refused the charge, or another thread mapped the range (or added "
      "the page\\-cache index) first. They are also in foliostat_folios_allocated_total. Absent "
      "without kmem:mm_page_free or pagemap:mm_lru_insertion.",
+     "folios.discarded",
      DIM_LARGE_ORDER, DIM_NONE, NULL, ONLY(MEASURE_DISCARDED),
      AT(folios[FS_FOLIO_DISCARDED][0], 1, 0)},
     {"thp_fault_alloc_total",
@@ -131,6 +137,7 @@ const struct figure group_figures[] = {
      "THP faults that got a huge page (memcg:count_memcg_events, the memory cgroup's "
      "THP_FAULT_ALLOC; absent on kernels without that tracepoint, such as 6.1). Beside it, the "
      "order\\-9 series of the two families above tell why a group's other THP faults got none.",
+     "thp.fault_alloc",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_THP_FAULT_ALLOC),
      AT(thp_fault_alloc, 0, 0)},
     {"page_faults_total", "Page faults, by mode, access and cause.",
@@ -138,14 +145,17 @@ const struct figure group_figures[] = {
      "protection); where only perf's page\\-fault event counts them (arm64), or one of the two "
      "exceptions tracepoints, by mode only, without access and cause (and without the series "
      "of a mode that nothing measures).",
+     "faults.user faults.kernel faults.read faults.write faults.exec faults.not_present faults.protection",
      DIM_FAULT_MODE_ACCESS, DIM_FAULT_CAUSE, NULL, ONLY(MEASURE_FAULT_KINDS),
      /* a = mode * accesses + access, b = cause: the BPF side's kinds (FS_FAULT_KIND) */
      AT(fault_kinds[0], FS_NR_FAULT_CAUSES, 1)},
     {"page_faults_total", "Page faults, by mode (access and cause not known here).", NULL,
+     "faults.user faults.kernel",
      DIM_FAULT_MODE, DIM_NONE, fault_mode,
      MEASURE_NONE, fault_measures, MEASURE_FAULT_KINDS, 0, 0, 0},
     {"file_faults_total", "Page faults served through the page cache.",
      "Faults served through the page cache (filemap:mm_filemap_fault).",
+     "faults.file",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_FAULT_FILE),
      AT(file_faults, 0, 0)},
     /* Completed faults as getrusage() counts them: a fault retried, or one a signal ended, is
@@ -155,6 +165,7 @@ const struct figure group_figures[] = {
      "majflt).",
      "Completed page faults that needed I/O, as the kernel accounts them to the task "
      "(getrusage's majflt; perf's software event major\\-faults).",
+     "faults.major",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_FAULT_MAJOR),
      AT(major_faults, 0, 0)},
     {"minor_faults_total",
@@ -164,6 +175,7 @@ const struct figure group_figures[] = {
      "foliostat_page_faults_total, neither family counts a fault that is retried or fails; and "
      "neither counts the faults get_user_pages() takes on a task's behalf, which getrusage "
      "does.",
+     "faults.minor",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_FAULT_MINOR),
      AT(minor_faults, 0, 0)},
     {"tlb_flushes_total",
@@ -171,32 +183,40 @@ const struct figure group_figures[] = {
      "suffered).",
      "TLB flushes by the kernel's reason (enum tlb_flush_reason, lowercased, without TLB_): "
      "remote_send_ipi counts shootdowns sent, remote_shootdown those suffered.",
+     "tlb.flushes",
      DIM_TLB_REASON, DIM_NONE, NULL, ONLY(MEASURE_TLB),
      AT(tlb_flushes[0], 1, 0)},
     {"tlb_flushed_pages_total", "Pages of ranged TLB flushes.", NULL,
+     "tlb.pages",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_TLB),
      AT(tlb_pages, 0, 0)},
     {"tlb_full_flushes_total", "Whole-TLB flushes.", "Whole\\-TLB flushes.",
+     "tlb.full",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_TLB),
      AT(tlb_full, 0, 0)},
     {"lru_inserted_folios_total", "Folios added to an LRU list, by list.",
      "Folios added to an LRU list (enum lru_list, lowercased).",
+     "lru.insert",
      DIM_LRU_LIST, DIM_NONE, NULL, ONLY(MEASURE_LRU_INSERT),
      AT(lru_insert[0][FS_FOLIOS], FS_NR_AMOUNTS, 0)},
     {"lru_inserted_pages_total", "Pages of the folios added to an LRU list, by list.",
      "Their pages.",
+     "lru.insert",
      DIM_LRU_LIST, DIM_NONE, NULL, ONLY(MEASURE_LRU_INSERT),
      AT(lru_insert[0][FS_PAGES], FS_NR_AMOUNTS, 0)},
     {"lru_activated_folios_total", "Folios activated on the LRU.",
      "Folios activated (absent with the multi\\-generational LRU).",
+     "lru.activate.folios",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_LRU_ACTIVATE),
      AT(lru_activate[FS_FOLIOS], 0, 0)},
     {"lru_activated_pages_total", "Pages of the folios activated.", "Their pages.",
+     "lru.activate.pages",
      DIM_NONE, DIM_NONE, NULL, ONLY(MEASURE_LRU_ACTIVATE),
      AT(lru_activate[FS_PAGES], 0, 0)},
     {"migrate_total", "Page migration: pages, or folios for the thp_ and large_folio_ counters.",
      "Page migration: succeeded, failed (pages), thp_succeeded, thp_failed, thp_split, "
      "large_folio_split (folios).",
+     "thp.migrate.succeeded thp.migrate.failed thp.migrate.thp_succeeded thp.migrate.thp_failed thp.migrate.thp_split thp.migrate.large_folio_split",
      DIM_MIGRATE_COUNTER, DIM_NONE, NULL,
      MEASURE_MIGRATE, migrate_measures, MEASURE_NONE, AT(migrate[0], 1, 0)},
 };

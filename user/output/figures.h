@@ -77,6 +77,9 @@ struct figure {
 	const char *help;   /* its HELP line */
 	/* foliostat(8)'s paragraph after "Labels: ...", in the man page's roff; NULL: the HELP */
 	const char *doc;
+	/* The record figures (record_layout.c) it exposes, by path, space-separated: it is shown
+	 * exactly where one of them is measured (tests/unit/test_figures.c) */
+	const char *record;
 	enum figure_dim dim_a, dim_b; /* DIM_NONE where it has fewer */
 	/* The figure of one group's counters at (a, b): `value`'s, or where it is NULL, the word
 	 * of struct fs_totals at word index `at` + a * `stride_a` + b * `stride_b`. */
