@@ -18,17 +18,19 @@
 #include "record_layout.h"
 
 /* " In records: folios.alloc_movable, ...": the record figures a family exposes (a family that
- * two rows make, both rows'). */
-static void record_paths(FILE *out, const struct figure *f)
+ * two rows make, both rows'): f's, or where f is NULL, `record`. */
+static void record_paths(FILE *out, const struct figure *f, const char *record)
 {
 	char paths[1024] = "", *save = NULL;
 	size_t used = 0;
 	int n = 0;
 
-	for (int j = 0; j < nr_group_figures && used < sizeof(paths); j++)
+	for (int j = 0; f && j < nr_group_figures && used < sizeof(paths); j++)
 		if (!strcmp(group_figures[j].metric, f->metric))
 			used += snprintf(paths + used, sizeof(paths) - used, "%s ",
 					 group_figures[j].record);
+	if (!f)
+		snprintf(paths, sizeof(paths), "%s", record);
 	for (char *p = strtok_r(paths, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
 		bool seen = false;
 
@@ -40,6 +42,29 @@ static void record_paths(FILE *out, const struct figure *f)
 	}
 	if (n)
 		fputc('.', out);
+}
+
+/* The families of figures.h's `families`: those of the groups and the system (after the
+ * per-group counters), or the system's alone. */
+static void other_families(FILE *out, bool system_only)
+{
+	for (int l = 0; l < NR_FAMILY_LAYOUTS; l++) {
+		const struct family *f = &families[l];
+
+		if (f->system_only != system_only)
+			continue;
+		fprintf(out, ".TP\n.B foliostat_%s\n", f->metric);
+		if (f->labels)
+			fprintf(out, "Labels: %s. ", f->labels);
+		fputs(f->doc, out);
+		record_paths(out, NULL, f->record);
+		fputc('\n', out);
+	}
+}
+
+static void system_families(FILE *out)
+{
+	other_families(out, true);
 }
 
 /* PROMETHEUS METRICS, "Per group, and system-wide": one entry per family, in the registry's
@@ -70,9 +95,10 @@ static void group_families(FILE *out)
 				fputs(dim->label, out);
 		}
 		fprintf(out, "%s%s", nr_labels ? ". " : "", f->doc ? f->doc : f->help);
-		record_paths(out, f);
+		record_paths(out, f, NULL);
 		fputc('\n', out);
 	}
+	other_families(out, false);
 }
 
 
@@ -253,6 +279,7 @@ static const struct {
 	void (*write)(FILE *out);
 } parts[] = {
     {"per-group families", group_families},
+    {"system-only families", system_families},
     {"record figures", record_figures_list},
 };
 

@@ -127,6 +127,18 @@ static void family(struct expo *x, const char *name, const char *type, const cha
 	emit(x->e, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name, type);
 }
 
+/* A family of the registry's others (figures.h): its name, for the groups or the system, into
+ * name, and its HELP and TYPE. */
+static void layout_family(struct expo *x, enum family_layout layout, bool system, char *name,
+			  size_t len)
+{
+	const struct family *f = &families[layout];
+
+	snprintf(name, len, "foliostat_%s%s", system && !f->system_only ? "system_" : "",
+		 f->metric);
+	family(x, name, f->type, system ? f->system_help : f->help);
+}
+
 /* name{labels,extra} value */
 static void put(struct exposition *e, const char *text, size_t len)
 {
@@ -399,47 +411,34 @@ static void proc_metrics(struct expo *x)
 	const struct fs_report *r = x->r;
 	const struct system_totals *sys = &x->s->system;
 	struct expo_group system = *x->system;
-	bool any_thp = false, any_stall = false;
-	char extra[64];
+	char extra[64], name[96];
 
-	for (int e = 0; e < FS_NR_THP_EVENTS; e++)
-		any_thp |= r->measured[MEASURE_THP_RESULTS + e];
-	for (int k = 0; k < FS_NR_STALLS; k++)
-		any_stall |= r->measured[MEASURE_STALLS + k];
-	if (any_thp) {
-		family(x, "foliostat_thp_collapse_results_total", "counter",
-		       "khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.");
+	if (family_shown(FAMILY_COLLAPSE_RESULTS, r->measured)) {
+		layout_family(x, FAMILY_COLLAPSE_RESULTS, false, name, sizeof(name));
 		for (size_t i = 0; i < x->nr_groups; i++)
 			if (x->groups[i].thp)
-				thp_results(x, "foliostat_thp_collapse_results_total",
-					    &x->groups[i]);
-		family(x, "foliostat_system_thp_collapse_results_total", "counter",
-		       "khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.");
+				thp_results(x, name, &x->groups[i]);
+		layout_family(x, FAMILY_COLLAPSE_RESULTS, true, name, sizeof(name));
 		system.thp = &sys->thp;
-		thp_results(x, "foliostat_system_thp_collapse_results_total", &system);
+		thp_results(x, name, &system);
 	}
-	if (!any_stall)
-		return;
-	family(x, "foliostat_stall_seconds", "histogram",
-	       "Compaction and reclaim stalls, by kind (other includes threads the table had no "
-	       "room for).");
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_group *g = &x->groups[i];
+	if (family_shown(FAMILY_STALL_SECONDS, r->measured)) {
+		layout_family(x, FAMILY_STALL_SECONDS, false, name, sizeof(name));
+		for (size_t i = 0; i < x->nr_groups; i++) {
+			const struct expo_group *g = &x->groups[i];
 
-		for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
-			if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
-				stall_histogram(x, "foliostat_stall_seconds", g->labels, k,
-						&g->proc->stalls[k]);
+			for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
+				if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
+					stall_histogram(x, name, g->labels, k, &g->proc->stalls[k]);
+		}
+		layout_family(x, FAMILY_STALL_SECONDS, true, name, sizeof(name));
+		for (int k = 0; k < FS_NR_STALLS; k++)
+			if (r->measured[MEASURE_STALLS + k])
+				stall_histogram(x, name, "", k, &sys->stalls[k]);
 	}
-	family(x, "foliostat_system_stall_seconds", "histogram",
-	       "Compaction and reclaim stalls over the system, by kind.");
-	for (int k = 0; k < FS_NR_STALLS; k++) {
-		if (!r->measured[MEASURE_STALLS + k])
-			continue;
-		stall_histogram(x, "foliostat_system_stall_seconds", "", k, &sys->stalls[k]);
-	}
-	family(x, "foliostat_stall_reclaimed_pages_total", "counter",
-	       "Pages reclaimed in direct and memory-cgroup reclaim stalls.");
+	if (!family_shown(FAMILY_STALL_RECLAIMED, r->measured))
+		return;
+	layout_family(x, FAMILY_STALL_RECLAIMED, false, name, sizeof(name));
 	for (size_t i = 0; i < x->nr_groups; i++) {
 		const struct expo_group *g = &x->groups[i];
 
@@ -447,18 +446,15 @@ static void proc_metrics(struct expo *x)
 			if (!r->measured[MEASURE_STALLS + k] || !g->proc->reclaimed[k])
 				continue;
 			snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
-			sample(x, "foliostat_stall_reclaimed_pages_total", g->labels, extra,
-			       g->proc->reclaimed[k]);
+			sample(x, name, g->labels, extra, g->proc->reclaimed[k]);
 		}
 	}
-	family(x, "foliostat_system_stall_reclaimed_pages_total", "counter",
-	       "Pages reclaimed in direct and memory-cgroup reclaim stalls over the system.");
+	layout_family(x, FAMILY_STALL_RECLAIMED, true, name, sizeof(name));
 	for (int k = FS_STALL_DIRECT_RECLAIM; k < FS_NR_STALLS; k++) {
 		if (!r->measured[MEASURE_STALLS + k])
 			continue;
 		snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
-		sample(x, "foliostat_system_stall_reclaimed_pages_total", "", extra,
-		       sys->reclaimed[k]);
+		sample(x, name, "", extra, sys->reclaimed[k]);
 	}
 }
 
@@ -485,32 +481,24 @@ static void compaction_orders(struct expo *x, const char *metric, const char *la
  * the processes the table had no room for and the threads outside the selection), the system. */
 static void compaction_by_order_metrics(struct expo *x)
 {
-	static const struct {
-		const char *name, *help;
-		bool seconds;
-	} families[] = {
-	    {"compaction_stalls_by_order_total",
-	     "Direct compaction stalls, by the order of the allocation that asked for it.", false},
-	    {"compaction_stall_by_order_seconds_total",
-	     "Time stalled in direct compaction, by the order of the allocation that asked for it.",
-	     true},
-	};
+	static const enum family_layout layouts[] = {FAMILY_COMPACTION_BY_ORDER,
+						     FAMILY_COMPACTION_BY_ORDER_S};
 	const struct fs_order_stalls *sys = &x->s->system.compaction_by_order;
 	char metric[96];
 
-	if (!x->r->measured[MEASURE_COMPACTION_BY_ORDER])
-		return;
-	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
-		snprintf(metric, sizeof(metric), "foliostat_%s", families[f].name);
-		family(x, metric, "counter", families[f].help);
+	for (size_t f = 0; f < sizeof(layouts) / sizeof(layouts[0]); f++) {
+		bool seconds = layouts[f] == FAMILY_COMPACTION_BY_ORDER_S;
+
+		if (!family_shown(layouts[f], x->r->measured))
+			continue;
+		layout_family(x, layouts[f], false, metric, sizeof(metric));
 		for (size_t i = 0; i < x->nr_groups; i++)
 			if (x->groups[i].proc)
 				compaction_orders(x, metric, x->groups[i].labels,
-						  &x->groups[i].proc->compaction_by_order,
-						  families[f].seconds, false);
-		snprintf(metric, sizeof(metric), "foliostat_system_%s", families[f].name);
-		family(x, metric, "counter", families[f].help);
-		compaction_orders(x, metric, "", sys, families[f].seconds, true);
+						  &x->groups[i].proc->compaction_by_order, seconds,
+						  false);
+		layout_family(x, layouts[f], true, metric, sizeof(metric));
+		compaction_orders(x, metric, "", sys, seconds, true);
 	}
 }
 
@@ -527,57 +515,49 @@ static void system_metrics(struct expo *x)
 	const struct kernel_counters *kc = &x->s->kernel;
 	const struct fs_vmscan *v = &sys->vmscan;
 	static const char *const reclaimers[FS_NR_RECLAIMERS] = {"kswapd", "direct"};
-	char extra[256];
+	char extra[256], name[96];
 
-	if (r->measured[MEASURE_FREED]) {
-		family(x, "foliostat_system_folios_freed_total", "counter",
-		       "Folios freed, by order.");
+	if (family_shown(FAMILY_SYSTEM_FREED, r->measured)) {
+		layout_family(x, FAMILY_SYSTEM_FREED, true, name, sizeof(name));
 		for (int o = 0; o < FS_NR_ORDERS; o++) {
 			snprintf(extra, sizeof(extra), "order=\"%d\"", o);
-			sample(x, "foliostat_system_folios_freed_total", "", extra, sys->freed[o]);
+			sample(x, name, "", extra, sys->freed[o]);
 		}
-		family(x, "foliostat_system_freed_bytes_total", "counter",
-		       "Bytes of the folios freed.");
-		sample(x, "foliostat_system_freed_bytes_total", "", "", bytes_of(x, sys->freed));
 	}
-	family(x, "foliostat_system_kernel_vmstat_total", "counter",
-	       "The kernel's /proc/vmstat THP counters: their growth since foliostat started.");
+	if (family_shown(FAMILY_SYSTEM_FREED_BYTES, r->measured)) {
+		layout_family(x, FAMILY_SYSTEM_FREED_BYTES, true, name, sizeof(name));
+		sample(x, name, "", "", bytes_of(x, sys->freed));
+	}
+	layout_family(x, FAMILY_SYSTEM_VMSTAT, true, name, sizeof(name));
 	for (size_t i = 0; i < kc->nr; i++) {
 		if (strncmp(kc->items[i].name, "vmstat/thp_", 11))
 			continue;
 		extra[0] = '\0';
 		if (label_pair(extra, sizeof(extra), "counter", kc->items[i].name + 7))
-			sample(x, "foliostat_system_kernel_vmstat_total", "", extra,
-			       kc->items[i].value);
+			sample(x, name, "", extra, kc->items[i].value);
 	}
-	family(x, "foliostat_system_kernel_mthp_total", "counter",
-	       "The kernel's per-size mTHP counters: their growth since foliostat started.");
+	layout_family(x, FAMILY_SYSTEM_MTHP, true, name, sizeof(name));
 	for (size_t i = 0; i < kc->nr; i++) {
-		const char *name = kc->items[i].name, *slash;
+		const char *item = kc->items[i].name, *slash;
 		char size[sizeof(kc->items[i].name)];
 
-		if (strncmp(name, "mthp/", 5) || !(slash = strchr(name + 5, '/')))
+		if (strncmp(item, "mthp/", 5) || !(slash = strchr(item + 5, '/')))
 			continue;
 		/* nr_anon, nr_anon_partially_mapped: levels, not events */
 		if (!strncmp(slash + 1, "nr_", 3))
 			continue;
-		snprintf(size, sizeof(size), "%.*s", (int)(slash - name - 5), name + 5);
+		snprintf(size, sizeof(size), "%.*s", (int)(slash - item - 5), item + 5);
 		extra[0] = '\0';
 		if (label_pair(extra, sizeof(extra), "size", size) &&
 		    label_pair(extra, sizeof(extra), "counter", slash + 1))
-			sample(x, "foliostat_system_kernel_mthp_total", "", extra,
-			       kc->items[i].value);
+			sample(x, name, "", extra, kc->items[i].value);
 	}
-	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED] ||
-	    r->measured[MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED] ||
-	    r->measured[MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED]) {
+	if (family_shown(FAMILY_SYSTEM_VMSCAN, r->measured)) {
 		static const char *const actions[] = {"scanned", "reclaimed", "deactivated"};
 		const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed,
 							       v->deactivated};
 
-		family(
-		    x, "foliostat_system_vmscan_pages_total", "counter",
-		    "Pages reclaim scanned, reclaimed and deactivated, by reclaimer and LRU list.");
+		layout_family(x, FAMILY_SYSTEM_VMSCAN, true, name, sizeof(name));
 		for (int a = 0; a < 3; a++) {
 			if (!r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED + a])
 				continue;
@@ -590,26 +570,21 @@ static void system_metrics(struct expo *x)
 						 actions[a]);
 					if (label_pair(extra, sizeof(extra), "list",
 						       r->lru_names[l]))
-						sample(x, "foliostat_system_vmscan_pages_total", "",
-						       extra, per_action[a][who][l]);
+						sample(x, name, "", extra, per_action[a][who][l]);
 				}
 			}
 		}
 	}
-	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_KSWAPD_WAKES]) {
-		family(x, "foliostat_system_kswapd_wakes_total", "counter", "kswapd wake-ups.");
-		sample(x, "foliostat_system_kswapd_wakes_total", "", "", v->kswapd_wakes);
+	if (family_shown(FAMILY_SYSTEM_KSWAPD_WAKES, r->measured)) {
+		layout_family(x, FAMILY_SYSTEM_KSWAPD_WAKES, true, name, sizeof(name));
+		sample(x, name, "", "", v->kswapd_wakes);
 	}
-	if (r->measured[MEASURE_VMSCAN + FS_VMSCAN_WRITTEN]) {
-		family(x, "foliostat_system_reclaim_written_pages_total", "counter",
-		       "Pages written back by reclaim.");
-		sample(x, "foliostat_system_reclaim_written_pages_total", "", "",
-		       v->written[FS_PAGES]);
+	if (family_shown(FAMILY_SYSTEM_RECLAIM_WRITTEN, r->measured)) {
+		layout_family(x, FAMILY_SYSTEM_RECLAIM_WRITTEN, true, name, sizeof(name));
+		sample(x, name, "", "", v->written[FS_PAGES]);
 	}
-	family(x, "foliostat_system_processes", "gauge",
-	       "Processes with activity in the last read.");
-	sample(x, "foliostat_system_processes", "", "",
-	       x->r->processes ? x->r->processes->nr_active : 0);
+	layout_family(x, FAMILY_SYSTEM_PROCESSES, true, name, sizeof(name));
+	sample(x, name, "", "", x->r->processes ? x->r->processes->nr_active : 0);
 }
 
 /* A counter family with a sample per attached probe: its value, times scale (seconds from

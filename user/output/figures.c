@@ -71,7 +71,8 @@ const struct measure_rule measure_rules[NR_MEASURES] = {
     [MEASURE_STALLS + FS_STALL_COMPACTION] = {{P(PROBE_COMPACTION_BEGIN)}},
     [MEASURE_STALLS + FS_STALL_DIRECT_RECLAIM] = {{P(PROBE_DIRECT_RECLAIM_BEGIN)}},
     [MEASURE_STALLS + FS_STALL_MEMCG_RECLAIM] = {{P(PROBE_MEMCG_RECLAIM_BEGIN)}},
-    [MEASURE_COMPACTION_BY_ORDER] = {{P(PROBE_COMPACTION_REQUEST)}},
+    /* By the order asked for (the request), timed as the stall is (from its begin). */
+    [MEASURE_COMPACTION_BY_ORDER] = {{P(PROBE_COMPACTION_REQUEST), P(PROBE_COMPACTION_BEGIN)}},
     [MEASURE_VMSCAN + FS_VMSCAN_SCANNED] = {{P(PROBE_LRU_ISOLATE)}},
     [MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED] = {{P(PROBE_SHRINK_INACTIVE)}},
     [MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED] = {{P(PROBE_SHRINK_ACTIVE)}},
@@ -222,6 +223,125 @@ const struct figure group_figures[] = {
 };
 /* clang-format on */
 const int nr_group_figures = sizeof(group_figures) / sizeof(group_figures[0]);
+
+#define THP_RESULTS                                                                      \
+	{MEASURE_THP_RESULTS + FS_THP_COLLAPSE, MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE, \
+	 MEASURE_THP_RESULTS + FS_THP_SCAN, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE}
+#define STALL_TIMES(object) object ".stalls " object ".total_us " object ".hist_us " object ".untracked"
+
+/* clang-format off */
+const struct family families[NR_FAMILY_LAYOUTS] = {
+    [FAMILY_COLLAPSE_RESULTS] = {
+	"thp_collapse_results_total", false, "counter",
+	"khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.",
+	"khugepaged and MADV_COLLAPSE outcomes, by event and the kernel's result.",
+	"event, result",
+	"khugepaged and MADV_COLLAPSE outcomes, charged to the process whose memory is collapsed: "
+	"event collapse, collapse_file, scan or scan_file, result the kernel's enum scan_result "
+	"name (succeed, ...). Besides the groups and other: group=\\(dquntracked\\(dq (processes "
+	"the table had no room for) and group=\\(dqunattributed\\(dq (memory whose owner is not "
+	"known).",
+	"thp.collapse thp.collapse_file thp.scan thp.scan_file thp.unattributed.collapse "
+	"thp.unattributed.collapse_file thp.unattributed.scan thp.unattributed.scan_file "
+	"thp.untracked.collapse thp.untracked.collapse_file thp.untracked.scan "
+	"thp.untracked.scan_file",
+	THP_RESULTS},
+    [FAMILY_STALL_SECONDS] = {
+	"stall_seconds", false, "histogram",
+	"Compaction and reclaim stalls, by kind (other includes threads the table had no room "
+	"for).",
+	"Compaction and reclaim stalls over the system, by kind.",
+	"kind",
+	"A histogram (_bucket with le, _sum, _count) of compaction, direct_reclaim and "
+	"memcg_reclaim stalls; bucket bounds 1 us, 4 us, 16 us and so on by fours to 16.8 s, then "
+	"+Inf. A group's histogram of a kind appears at its first stall; group=\\(dqother\\(dq "
+	"also holds the stalls of processes the table had no room for.",
+	STALL_TIMES("thp.compaction") " " STALL_TIMES("reclaim.direct") " "
+	STALL_TIMES("reclaim.memcg"),
+	{MEASURE_STALLS + FS_STALL_COMPACTION, MEASURE_STALLS + FS_STALL_DIRECT_RECLAIM,
+	 MEASURE_STALLS + FS_STALL_MEMCG_RECLAIM}},
+    [FAMILY_STALL_RECLAIMED] = {
+	"stall_reclaimed_pages_total", false, "counter",
+	"Pages reclaimed in direct and memory-cgroup reclaim stalls.",
+	"Pages reclaimed in direct and memory-cgroup reclaim stalls over the system.",
+	"kind", "Pages reclaimed in direct_reclaim and memcg_reclaim stalls.",
+	"reclaim.direct.reclaimed reclaim.memcg.reclaimed",
+	{MEASURE_STALLS + FS_STALL_DIRECT_RECLAIM, MEASURE_STALLS + FS_STALL_MEMCG_RECLAIM}},
+    [FAMILY_COMPACTION_BY_ORDER] = {
+	"compaction_stalls_by_order_total", false, "counter",
+	"Direct compaction stalls, by the order of the allocation that asked for it.",
+	"Direct compaction stalls, by the order of the allocation that asked for it.",
+	"order",
+	"Of the compaction stalls of foliostat_stall_seconds, those of direct compaction, by the "
+	"order of the allocation that asked for it (compaction:mm_compaction_try_to_compact_pages);"
+	" per process like the stall histograms, so group=\\(dqother\\(dq also holds those of "
+	"processes the table had no room for and of threads outside a selection. Absent without "
+	"that tracepoint or compaction:mm_compaction_begin.",
+	"thp.compaction.by_order", {MEASURE_COMPACTION_BY_ORDER}},
+    [FAMILY_COMPACTION_BY_ORDER_S] = {
+	"compaction_stall_by_order_seconds_total", false, "counter",
+	"Time stalled in direct compaction, by the order of the allocation that asked for it.",
+	"Time stalled in direct compaction, by the order of the allocation that asked for it.",
+	"order",
+	"Their time, in seconds: divided by the order\\-9 foliostat_folios_allocated_total, what "
+	"each huge page cost in compaction.",
+	"thp.compaction.by_order", {MEASURE_COMPACTION_BY_ORDER}},
+    [FAMILY_SYSTEM_FREED] = {
+	"system_folios_freed_total", true, "counter", NULL, "Folios freed, by order.",
+	"order", "Folios freed (kmem:mm_page_free), by order.",
+	"folios.free", {MEASURE_FREED}},
+    [FAMILY_SYSTEM_FREED_BYTES] = {
+	"system_freed_bytes_total", true, "counter", NULL, "Bytes of the folios freed.",
+	NULL, "Their bytes.", "folios.free", {MEASURE_FREED}},
+    [FAMILY_SYSTEM_VMSTAT] = {
+	"system_kernel_vmstat_total", true, "counter", NULL,
+	"The kernel's /proc/vmstat THP counters: their growth since foliostat started.",
+	"counter",
+	"The growth since foliostat started of the kernel's /proc/vmstat thp_* counters "
+	"(thp_fault_alloc, thp_fault_fallback, ...), which show what has no tracepoint.",
+	"thp.vmstat", {MEASURE_NONE}},
+    [FAMILY_SYSTEM_MTHP] = {
+	"system_kernel_mthp_total", true, "counter", NULL,
+	"The kernel's per-size mTHP counters: their growth since foliostat started.",
+	"size, counter",
+	"The growth since start of the per\\-size mTHP counters (size 64kB, ...; counter "
+	"anon_fault_alloc, ...), without the nr_ levels.",
+	"thp.mthp", {MEASURE_NONE}},
+    [FAMILY_SYSTEM_VMSCAN] = {
+	"system_vmscan_pages_total", true, "counter", NULL,
+	"Pages reclaim scanned, reclaimed and deactivated, by reclaimer and LRU list.",
+	"reclaimer, action, list",
+	"Pages reclaim scanned, reclaimed and deactivated (action), by kswapd or direct reclaimers "
+	"(reclaimer), per LRU list.",
+	"reclaim.vmscan.kswapd.scanned reclaim.vmscan.kswapd.reclaimed "
+	"reclaim.vmscan.kswapd.deactivated reclaim.vmscan.direct.scanned "
+	"reclaim.vmscan.direct.reclaimed reclaim.vmscan.direct.deactivated",
+	{MEASURE_VMSCAN + FS_VMSCAN_SCANNED, MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED,
+	 MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED}},
+    [FAMILY_SYSTEM_KSWAPD_WAKES] = {
+	"system_kswapd_wakes_total", true, "counter", NULL, "kswapd wake-ups.", NULL,
+	"kswapd wake\\-ups.", "reclaim.vmscan.kswapd_wakes",
+	{MEASURE_VMSCAN + FS_VMSCAN_KSWAPD_WAKES}},
+    [FAMILY_SYSTEM_RECLAIM_WRITTEN] = {
+	"system_reclaim_written_pages_total", true, "counter", NULL,
+	"Pages written back by reclaim.", NULL, "Pages reclaim wrote back.",
+	"reclaim.vmscan.written.pages", {MEASURE_VMSCAN + FS_VMSCAN_WRITTEN}},
+    [FAMILY_SYSTEM_PROCESSES] = {
+	"system_processes", true, "gauge", NULL, "Processes with activity in the last read.",
+	NULL, "Gauge: rows (of the \\-\\-by kind) with activity in the last read.",
+	"processes", {MEASURE_NONE}},
+};
+/* clang-format on */
+
+bool family_shown(enum family_layout layout, const bool measured[NR_MEASURES])
+{
+	const enum fs_measure *any_of = families[layout].any_of;
+	bool shown = any_of[0] == MEASURE_NONE;
+
+	for (int i = 0; i < 4 && any_of[i] != MEASURE_NONE; i++)
+		shown |= measured[any_of[i]];
+	return shown;
+}
 
 static bool attached(const struct probe_status *probes, unsigned char p)
 {

@@ -98,6 +98,49 @@ struct figure {
 extern const struct figure group_figures[];
 extern const int nr_group_figures;
 
+/*
+ * The exposition's other families: the process-level figures (collapse outcomes, stalls,
+ * compaction by order), whose layouts are their own, and the system's own figures. Each row
+ * says once what the family is called, what it says (HELP, and foliostat(8)'s entry), which
+ * record figures it exposes, and what must be measured for it to be shown; exposition.c writes
+ * its samples by its layout (one per row).
+ */
+enum family_layout {
+	FAMILY_COLLAPSE_RESULTS,       /* by event and the kernel's result, the groups with any */
+	FAMILY_STALL_SECONDS,	       /* a histogram of each stall kind */
+	FAMILY_STALL_RECLAIMED,	       /* pages reclaimed in reclaim stalls, by kind */
+	FAMILY_COMPACTION_BY_ORDER,    /* direct compaction stalls, by order */
+	FAMILY_COMPACTION_BY_ORDER_S,  /* their seconds */
+	FAMILY_SYSTEM_FREED,	       /* folios freed, by order */
+	FAMILY_SYSTEM_FREED_BYTES,     /* their bytes */
+	FAMILY_SYSTEM_VMSTAT,	       /* the kernel's thp_* vmstat counters */
+	FAMILY_SYSTEM_MTHP,	       /* the kernel's per-size mTHP counters */
+	FAMILY_SYSTEM_VMSCAN,	       /* pages by reclaimer, action and list */
+	FAMILY_SYSTEM_KSWAPD_WAKES,    /* kswapd wake-ups */
+	FAMILY_SYSTEM_RECLAIM_WRITTEN, /* pages written back by reclaim */
+	FAMILY_SYSTEM_PROCESSES,       /* rows with activity */
+	NR_FAMILY_LAYOUTS,
+};
+
+struct family {
+	/* after foliostat_ for the groups' family, which foliostat_system_ + it has for the
+	 * system's; or, where there is no groups' family, the system's whole name after
+	 * foliostat_ */
+	const char *metric;
+	bool system_only;
+	const char *type;	       /* counter, gauge, histogram */
+	const char *help, *system_help; /* HELP of the groups' family, and of the system's */
+	const char *labels;	       /* foliostat(8): "Labels: ..." (NULL: none) */
+	const char *doc;	       /* foliostat(8)'s paragraph, in roff */
+	const char *record;	       /* the record figures it exposes, as struct figure's */
+	/* shown where one of these is measured (none listed: always) */
+	enum fs_measure any_of[4];
+};
+extern const struct family families[NR_FAMILY_LAYOUTS];
+
+/* Whether family `layout` is shown with these measures. */
+bool family_shown(enum family_layout layout, const bool measured[NR_MEASURES]);
+
 /* A dimension's label names (the second only for DIM_FAULT_MODE_ACCESS), its size, and how
  * foliostat(8) names its labels where that says more than the names. */
 struct figure_dim_info {
