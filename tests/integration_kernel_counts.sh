@@ -139,7 +139,7 @@ system_totals_match_the_kernels_counts() {
 	for reason in "${reasons[@]}"; do
 		[ -n "$tlb_traced" ] || break
 		assert_system_matches_kernel "$T/out" "tlb_$reason" "total('tlb', 'flushes', '$reason')" \
-			"TLB flushes for $reason"
+			"TLB flushes for $reason" tlb:tlb_flush
 	done
 	for lst in "${lists[@]}"; do
 		assert_system_matches_kernel "$T/out" "lru_$lst" "total('lru', 'insert', '$lst', 'folios')" \
