@@ -141,7 +141,7 @@ const struct record_figure record_figures[] = {
     GROUP_FIGURE(1, RK_LIST_AMOUNTS, 0, MEASURE_LRU_INSERT, "insert", lru_insert,
 		 "Folios, and their pages, added to each LRU list (pagemap:mm_lru_insertion)."),
     OBJECT(1, IN_ALL, MEASURE_LRU_ACTIVATE, "activate",
-	   "Folios activated (pagemap:mm_lru_activate; null under the multi-generational LRU)."),
+	   "Folios activated (pagemap:mm_lru_activate)."),
     GROUP_FIGURE(2, RK_COUNT, 0, MEASURE_NONE, "folios", lru_activate[FS_FOLIOS], "Folios."),
     GROUP_FIGURE(2, RK_COUNT, 0, MEASURE_NONE, "pages", lru_activate[FS_PAGES], "Their pages."),
     {1, IN_SYSTEM, RK_MGLRU, 0, MEASURE_NONE, "mglru", NOWHERE, NOWHERE,
@@ -149,8 +149,8 @@ const struct record_figure record_figures[] = {
 
     OBJECT(0, IN_ALL, MEASURE_NONE, "thp", "Transparent huge pages."),
     GROUP_FIGURE(1, RK_COUNT, 0, MEASURE_THP_FAULT_ALLOC, "fault_alloc", thp_fault_alloc,
-		 "THP faults that got a huge page (memcg:count_memcg_events THP_FAULT_ALLOC); "
-		 "null where the kernel has no such tracepoint or no memory cgroup controller."),
+		 "THP faults that got a huge page (memcg:count_memcg_events THP_FAULT_ALLOC, which "
+		 "a kernel without the memory cgroup controller does not emit)."),
     OUTCOMES(1, PROC_FIGURE, thp),
     OBJECT(1, IN_SYSTEM, MEASURE_NONE, "unattributed",
 	   "The collapse outcomes of memory whose owner could not be found."),
@@ -177,7 +177,7 @@ const struct record_figure record_figures[] = {
 		 "THPs split to migrate."),
     GROUP_FIGURE(2, RK_COUNT, 0, MEASURE_MIGRATE_LARGE_FOLIO_SPLIT, "large_folio_split",
 		 migrate[FS_MIGRATE_LARGE_FOLIO_SPLIT],
-		 "Large folios split to migrate (null where the tracepoint lacks it, as on 6.1)."),
+		 "Large folios split to migrate."),
     OBJECT(1, IN_ROW | IN_SYSTEM, MEASURE_STALLS + FS_STALL_COMPACTION, "compaction",
 	   "Direct compaction stalls (compaction:mm_compaction_begin to _end)."),
     STALL_TIMES(FS_STALL_COMPACTION),
