@@ -265,3 +265,15 @@ bool record_figure_measured(int i, const bool measured[NR_MEASURES])
 	}
 	return true;
 }
+
+void record_figure_orders(const struct figures_view *v, int i, __u64 hist[])
+{
+	const __u64 *words = record_figure_words(v, i);
+	int nr = record_figures[i].arg ? record_figures[i].arg : 1;
+
+	for (int o = 0; o < FS_NR_ORDERS; o++) {
+		hist[o] = 0;
+		for (int h = 0; h < nr; h++)
+			hist[o] += words[h * FS_NR_ORDERS + o];
+	}
+}

@@ -90,6 +90,9 @@ static inline const __u64 *record_figure_words(const struct figures_view *v, int
 	return v->from[place->from] + place->at;
 }
 
+/* Row i's folios by order in v, a histogram's (RK_ORDERS): its `arg` histograms summed. */
+void record_figure_orders(const struct figures_view *v, int i, __u64 hist[]);
+
 /* Whether row i is measured: what measures it and each object it is in (null where not). */
 bool record_figure_measured(int i, const bool measured[NR_MEASURES]);
 

@@ -185,7 +185,7 @@ static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 {
 	const struct record_figure *f = &record_figures[i];
 	const __u64 *words = record_figure_words(v, i);
-	__u64 hist[FS_NR_ORDERS] = {0};
+	__u64 hist[FS_NR_ORDERS];
 
 	switch (f->kind) {
 	case RK_OBJECT:
@@ -202,9 +202,7 @@ static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 						 f->arg));
 		break;
 	case RK_ORDERS:
-		for (int h = 0; h < (f->arg ? f->arg : 1); h++)
-			for (int o = 0; o < FS_NR_ORDERS; o++)
-				hist[o] += words[h * FS_NR_ORDERS + o];
+		record_figure_orders(v, i, hist);
 		hist_json(w, hist);
 		break;
 	case RK_STALL_HIST:
