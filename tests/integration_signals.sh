@@ -3,50 +3,6 @@
 # or without a command); the perf-event probes count on a CPU brought online after start-up;
 # --files stays exact where membarrier is refused.
 
-# The bound on "at once": the loop answers a signal within milliseconds (a signalfd in every
-# wait, start-up run aside), and the requirement is 100 ms. Measured from the shell's kill to
-# the process's end, it also holds foliostat's exit (detaching, freeing its tables) and the
-# host's scheduling, which a starved VM makes seconds. So measure_signal_bound derives it in
-# each test from this host now: 1000 ms of scheduling on top of 4 times what an end costs
-# foliostat here (a run that ends by itself, from its end to its exit). A missed signal would
-# wait far longer: the rest of a start-up of seconds, the next tick (1 s one-shot, 10 s with
-# INTERVAL 10), or the whole command (100 s).
-SIGNAL_BOUND_MS=
-
-# measure_signal_bound: SIGNAL_BOUND_MS as above, from a run of 0.1 s with the tests' tables.
-measure_signal_bound() {
-	"$FOLIOSTAT" "${SLOW_STARTUP[@]}" -j -d 0.1 >"$T/baseline" 2>"$T/baseline.err" &
-	FS_PID=$!
-	track_foliostat "$FS_PID"
-	wait_started "$FS_PID" "$T/baseline.err"
-	time_exit "$FS_PID" 300
-	[ "$EXIT_STATUS" -eq 0 ] || fail "a run of 0.1 s exited with $EXIT_STATUS: $(cat "$T/baseline.err")"
-	local end_ms=$((ELAPSED_MS > 100 ? ELAPSED_MS - 100 : 0))
-	SIGNAL_BOUND_MS=$((1000 + 4 * end_ms))
-	echo "a run's end costs foliostat ${end_ms} ms here: the bound on answering a signal is ${SIGNAL_BOUND_MS} ms"
-}
-
-# wait_started PID ERRFILE: wait (60 s at most) until foliostat PID has started up; fails if it
-# ends or does not.
-wait_started() {
-	for _ in $(seq 6000); do
-		started "$1" && return 0
-		proc_exited "$1" && break
-		sleep 0.01
-	done
-	cat "$2"
-	fail "foliostat did not start"
-}
-
-# A start-up of seconds, as on a large host: tables of a million threads take that long to set
-# up, so a signal sent early lands in it.
-SLOW_STARTUP=(--max-tasks 1000000)
-
-# started PID: whether foliostat PID has finished starting up (no_new_privs is its last step).
-started() {
-	grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$1/status" 2>/dev/null
-}
-
 # random_ms LOW HIGH
 random_ms() {
 	echo $(($1 + RANDOM % ($2 - $1 + 1)))

@@ -193,7 +193,7 @@ static void print_faults(FILE *out, const struct fs_report *r)
 }
 
 static const char *const row_kinds[] = {
-    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "names"};
+    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
 
 /* Cgroup `id`'s path in at most `width` columns (out: TERMINAL_TEXT_SIZE(width)), its end kept
  * ("...end"); "?" if unnamed. */
@@ -655,7 +655,7 @@ static void print_details(FILE *out, const struct fs_report *r)
 			print_cgroup_line(out, r, row, comm);
 			snprintf(who, sizeof(who), "pid %u (%s)", row_pid(row), comm);
 		} else if (r->by == FS_BY_COMM) {
-			snprintf(who, sizeof(who), "name %s", comm);
+			snprintf(who, sizeof(who), "comm %s", comm);
 		} else {
 			snprintf(who, sizeof(who), "cgroup %s",
 				 cgroup_tail(r, row->cgroup, name, 50));
