@@ -209,11 +209,9 @@ test_figures_direct_reclaim_kswapd_and_migration() {
 	assert_counts_eq "$ours" "$(perf_record_sum outer "$pid" vmscan:mm_vmscan_direct_reclaim_end nr_reclaimed)" \
 		"reclaim.direct.reclaimed of the process vs perf's sum of nr_reclaimed"
 	figure ours "$T/out" "reclaim($pid, 'direct', 'total_us')" "reclaim.direct.total_us"
-	theirs=$(perf_record_stall_us outer "$pid" vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_direct_reclaim_end)
-	local stalls
-	stalls=$(perf_record_sum outer "$pid" vmscan:mm_vmscan_direct_reclaim_end 1)
-	assert_counts_between "$ours" $((theirs - theirs / 100 - 20 * stalls > 0 ? theirs - theirs / 100 - 20 * stalls : 0)) \
-		$((theirs + theirs / 100 + 20 * stalls)) "reclaim.direct.total_us of the process vs perf's times ($theirs us)"
+	perf_record_durations outer "$pid" vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_direct_reclaim_end
+	assert_stall_time "$ours" "$(query "$T/out" "summed(p['reclaim']['direct']['hist_us'] for p in procs($pid))")" \
+		"$T/outer.durations" "reclaim.direct.total_us of the process vs perf's times"
 	# (perf script writes the fields as the tracepoint prints them: large_folio_split as nr_split;
 	# a kernel that does not report it, 6.1, has it null)
 	local pair split=large_folio_split:nr_split

@@ -272,6 +272,41 @@ expo_map() {
 	EOF
 }
 
+# assert_stall_time TOTAL_US HIST_US DURATIONS WHAT: a stall time foliostat reports (TOTAL_US,
+# with its histogram HIST_US as JSON, {lower bound in us: stalls}) against the stall lengths in
+# DURATIONS (perf_record_durations): within 1% and 20 us a stall of perf's sum, and, where
+# foliostat's histogram differs from perf's stalls by a few strays only (1 and one in 50, see
+# assert_stall_buckets), give or take the strays' bucket bounds: a vCPU that waits between the
+# two handlers of one hit (a whole time slice of an emulator running both vCPUs on one thread)
+# moves that stall by milliseconds. A lost or doubled stall changes the count, which the caller
+# compares; a time wrong for every stall moves most of them, which leaves no slack.
+assert_stall_time() {
+	python3 - "$@" <<-'EOF' || fail "$4"
+		import json, sys
+		ours, hist, durations, what = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+		stalls = [float(line) for line in open(durations)]
+		def lower(d):
+		    b = 0
+		    while d >= 2 ** b:
+		        b += 1
+		    return 0 if b == 0 else 2 ** (b - 1)
+		theirs = {}
+		for d in stalls:
+		    theirs[lower(d)] = theirs.get(lower(d), 0) + 1
+		keys = {int(k) for k in hist} | set(theirs)
+		diff = {k: hist.get(str(k), 0) - theirs.get(k, 0) for k in keys}
+		moved = sum(v for v in diff.values() if v > 0)
+		slack = sum(stalls) / 100 + 20 * len(stalls)
+		if moved <= 1 + len(stalls) // 50:
+		    slack += sum(abs(v) * (2 * k or 1) for k, v in diff.items())
+		total = sum(stalls)
+		print(f"{what}: {ours} us, perf's {total:.0f} us over {len(stalls)} stalls"
+		      f" ({moved} in another bucket), give or take {slack:.0f} us")
+		if abs(ours - total) > slack:
+		    sys.exit(f"FAIL: {what}: {ours} us, perf's {total:.0f} us")
+	EOF
+}
+
 # assert_stall_buckets FILE SELECTOR DURATIONS WHAT: the cumulative buckets of the histogram
 # SELECTOR (NAME{labels} without le) in the exposition FILE against the stall lengths in
 # DURATIONS (perf_record_durations): its _count is their number, each bucket le holds at least

@@ -171,6 +171,7 @@ def main():
         "cgroup_rows": cgroup_rows,
         "one": one,
         "measured": measured,
+        "summed": summed,
     }
     print(json.dumps(eval(expr, env)))
 
