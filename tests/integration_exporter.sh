@@ -3,9 +3,35 @@
 # promtool, node_exporter's textfile collector, and clients that misbehave. Servers listen on
 # loopback only, on free ports; every wait is a bounded loop on something they report.
 
-# free_port: a TCP port nothing listens on now (the kernel's pick).
+# free_port: a TCP port no socket has, on any address, now.
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	python3 - <<-'EOF'
+		import random, socket
+		# Below the ephemeral range, where no connection's own port (a client's, the kernel's
+		# pick for a bind to port 0) can take it before foliostat binds it; free on every
+		# address, as a wildcard listen ([::], 0.0.0.0) needs it.
+		low, high = map(int, open("/proc/sys/net/ipv4/ip_local_port_range").read().split())
+		ports = range(1024, low) if low > 2048 else range(high + 1, 65536)
+		for _ in range(1000):
+		    port = random.choice(ports)
+		    try:
+		        try:
+		            s = socket.socket(socket.AF_INET6)
+		            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+		            s.bind(("::", port))
+		        except OSError as e:
+		            if e.errno != 97:  # EAFNOSUPPORT: no IPv6, so IPv4's wildcard alone
+		                raise
+		            s = socket.socket()
+		            s.bind(("0.0.0.0", port))
+		        s.close()
+		        print(port)
+		        break
+		    except OSError:
+		        continue
+		else:
+		    raise SystemExit("no free port")
+	EOF
 }
 
 # wait_http URL: until URL answers 200 (a minute at most).
