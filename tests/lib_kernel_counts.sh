@@ -205,12 +205,6 @@ assert_matches_kernel() {
 	inner=$(kernel_count inner "$2") || fail "$inner"
 	outer=$(kernel_count outer "$2") || fail "$outer"
 	[ "$missed" -eq 0 ] || echo "($3: the kernel skipped $missed runs of the program)"
-	# A known loss not yet explained (KNOWN_LOSS_PER_MILLE, see its caller): the lower bound
-	# less that share of the inner count, said when it is used.
-	if [ "${KNOWN_LOSS_PER_MILLE:-0}" -gt 0 ]; then
-		missed=$((missed + (inner * KNOWN_LOSS_PER_MILLE + 999) / 1000))
-		echo "($3: a loss of up to $KNOWN_LOSS_PER_MILLE per mille allowed, not yet explained)"
-	fi
 	assert_sandwiched "$1" "$((inner > missed ? inner - missed : 0))" "$outer" \
 		"$3, system: foliostat vs the kernel's count"
 }
