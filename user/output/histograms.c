@@ -85,10 +85,6 @@ __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f)
 	return sum;
 }
 
-__u64 faults_total(const struct fs_totals *c)
-{
-	return words_sum(c->fault_kinds, FS_NR_FAULT_KINDS);
-}
 
 void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS])
 {

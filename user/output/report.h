@@ -87,7 +87,6 @@ void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
 
 __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f); /* from the kinds */
-__u64 faults_total(const struct fs_totals *c);			       /* user + kernel */
 
 extern const char *const thp_event_names[FS_NR_THP_EVENTS];
 extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];
