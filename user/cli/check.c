@@ -286,7 +286,7 @@ int run_check(const struct fs_options *opts)
 	if (c.loaded) {
 		/* What a run with these options keeps (a child tries the map read). */
 		privileges_predict(&c.loader, opts, &c.after);
-		measures_of(&c.loader, c.measured);
+		measures_of(&c.loader, host_mglru_enabled(), c.measured);
 		c.wait_method = bpf_programs_wait_method(&c.wait_why);
 		loader_stop(&c.loader);
 	}

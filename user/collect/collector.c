@@ -120,13 +120,13 @@ static void report_measured(struct fs_report *report, const struct loader *loade
 {
 	report->probes = loader->probes;
 	report->nr_probes = NR_PROBES;
-	measures_of(loader, report->measured);
+	report->mglru = host_mglru_enabled();
+	measures_of(loader, report->mglru, report->measured);
 	report->scan_names = loader->scan_names;
 	report->tlb_names = loader->tlb_names;
 	report->tlb_known = loader->tlb_known;
 	report->lru_names = loader->lru_names;
 	report->lru_known = loader->lru_known;
-	report->mglru = host_mglru_enabled();
 	report->attribution = attribution_name(loader->facts.attribution);
 }
 

@@ -400,10 +400,10 @@ void measure_needs(enum fs_measure m, char *text, size_t len)
 			 ", on a kernel whose tracepoint reports large folio splits (not 6.1)");
 }
 
-void measures_of(const struct loader *loader, bool measured[NR_MEASURES])
+void measures_of(const struct loader *loader, bool mglru, bool measured[NR_MEASURES])
 {
 	struct measure_facts facts = {
-	    .mglru = host_mglru_enabled(),
+	    .mglru = mglru,
 	    .migrate_large_split = loader->migrate_large_split,
 	};
 

@@ -67,8 +67,9 @@ void measures_derive(const struct probe_status *probes, const struct measure_fac
  * "exceptions:page_fault_user or software:page-faults attached", and the host's condition. */
 void measure_needs(enum fs_measure m, char *text, size_t len);
 
-/* The measures of a started loader's probes on this host (measures_derive()). */
-void measures_of(const struct loader *loader, bool measured[NR_MEASURES]);
+/* The measures of a started loader's probes on this host, with the multi-generational LRU on or
+ * off (measures_derive()). */
+void measures_of(const struct loader *loader, bool mglru, bool measured[NR_MEASURES]);
 
 typedef __u64 (*figure_value_fn)(const struct fs_totals *c, int a, int b, long page_size);
 
