@@ -177,6 +177,19 @@ $(OUTPUT)/irqcheck: tests/irqcheck.c $(OUTPUT)/irqcheck.skel.h
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(PKG_LIBS) -o $@
 
+# tlbcontrol: the kernel-count test's control program on tlb:tlb_flush (tests/control/).
+$(OUTPUT)/tlbcontrol.bpf.o: tests/control/tlbcontrol.bpf.c | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/tlbcontrol.skel.h: $(OUTPUT)/tlbcontrol.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name tlbcontrol_bpf > $@
+
+$(OUTPUT)/tlbcontrol: tests/control/tlbcontrol.c $(OUTPUT)/tlbcontrol.skel.h
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(PKG_LIBS) -o $@
+
 # The overhead benchmark's own programs (scripts/bench.sh): the fault loop and the floor tracer.
 $(OUTPUT)/faultbench: tests/bench/faultbench.c | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -226,7 +239,8 @@ vmtest:
 
 # The integration suite (what `make check` runs) on Debian 12's own Linux 6.1 with a Debian 12
 # userland, under QEMU (scripts/vmtest-suite.sh); NAME=filter runs the tests whose name has it.
-vmtest-suite: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor
+vmtest-suite: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor \
+	      $(OUTPUT)/tlbcontrol
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1
 	$(Q)scripts/vmtest-suite.sh $(NAME)
 
@@ -247,7 +261,8 @@ docs: $(OUTPUT)/gen-docs
 		>$(OUTPUT)/foliostat.schema.json.new
 	$(Q)mv $(OUTPUT)/foliostat.schema.json.new docs/foliostat.schema.json
 
-check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor
+check: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqcheck $(OUTPUT)/floor \
+       $(OUTPUT)/tlbcontrol
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1
 	$(Q)tests/run-tests.sh
 

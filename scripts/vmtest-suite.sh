@@ -182,7 +182,7 @@ chmod 0755 "$ROOTFS/sbin/vmsuite-init"
 # The built tree (make check's products must be there: `make -j2 check`'s prerequisites), as
 # it is here, times kept so that a test's make finds it up to date.
 if [ ! -x foliostat ] || [ ! -x build/unit-tests ] || [ ! -x build/workload ]; then
-	fail "build the tree first: make -j2 && make -j2 build/unit-tests build/irqcheck build/floor && make -j2 TEST_HOOKS=1"
+	fail "build the tree first: make -j2 && make -j2 build/unit-tests build/irqcheck build/floor build/tlbcontrol && make -j2 TEST_HOOKS=1"
 fi
 rm -rf "$ROOTFS/root/foliostat" && mkdir -p "$ROOTFS/root/foliostat"
 tar -c --exclude=./build/vmsuite --exclude='./build/vmtest*' --exclude=./.git . |

@@ -79,8 +79,9 @@ system_totals_match_the_kernels_counts() {
 	while read -r name; do
 		[[ $name == NR_* ]] && continue
 		reasons+=("$(kernel_name "$name" TLB_)")
-		[ -z "$tlb_traced" ] ||
-			kcount_define "tlb_${reasons[-1]}" tlb:tlb_flush "reason == $(tracepoint_enum "$name")"
+		[ -z "$tlb_traced" ] && continue
+		kcount_define "tlb_${reasons[-1]}" tlb:tlb_flush "reason == $(tracepoint_enum "$name")"
+		kcontrol_define "tlb_${reasons[-1]}" "$(tracepoint_enum "$name")"
 	done < <(btf_enum_names tlb_flush_reason)
 	while read -r name; do
 		[[ $name == NR_* ]] && continue
