@@ -900,7 +900,8 @@ test_usage_errors_exit_2() {
 	local args status
 	for args in "--bogus" "0" "-1" "1 0" "1 2 3" "-d 0" "-d 1 1" "-p 0" "-r x" "--max-tasks 1" \
 		"--check 1" "--check -d 1" "--check -o x" "-o" "--" "-j --" "--check -- true" \
-		"-d 1 -- true" "1 2 -- true" "--by banana" "--by"; do
+		"-d 1 -- true" "1 2 -- true" "--by banana" "--by" "--dur 1" "-n a -n b" "-o a --replace b" \
+		"--format prometheus -o x 1" "-j --format table"; do
 		status=0
 		# shellcheck disable=SC2086 # split on purpose
 		"$FOLIOSTAT" $args >/dev/null 2>"$T/err" || status=$?
@@ -913,9 +914,9 @@ test_usage_errors_exit_2() {
 		fail "--version"
 }
 
-# --output: each record replaces the file whole, so a reader polling it all along never sees
+# --replace: each record replaces the file whole, so a reader polling it all along never sees
 # part of one; nothing goes to standard output; the file holds the last record.
-test_output_file_is_replaced_whole() {
+test_replace_file_is_replaced_whole() {
 	need_root
 	mkdir "$T/dir"
 	# The reader polls the file until foliostat has ended (a minute at most), however long
@@ -937,7 +938,7 @@ while time.time() < end and not os.path.exists(done):
 print(reads, bad)
 READER
 	local reader=$!
-	"$FOLIOSTAT" -j -o "$T/dir/latest.json" 0.1 25 >"$T/stdout"
+	"$FOLIOSTAT" -j --replace "$T/dir/latest.json" 0.1 25 >"$T/stdout"
 	touch "$T/done"
 	wait "$reader"
 	local reads bad
@@ -951,20 +952,20 @@ READER
 	assert_eq "$(ls -A "$T/dir")" latest.json "files left in the directory"
 }
 
-# --output never writes through a symlink at FILE: the link is replaced, its target untouched;
+# --replace never writes through a symlink at FILE: the link is replaced, its target untouched;
 # a directory that does not exist, or that foliostat may not write to, is a runtime error at
 # start-up.
-test_output_file_does_not_follow_symlinks() {
+test_replace_file_does_not_follow_symlinks() {
 	need_root
 	echo keep >"$T/target"
 	ln -s "$T/target" "$T/link"
-	"$FOLIOSTAT" -j -d 0.3 -o "$T/link" >/dev/null
+	"$FOLIOSTAT" -j -d 0.3 --replace "$T/link" >/dev/null
 	assert_eq "$(cat "$T/target")" keep "the symlink's target"
 	[ -f "$T/link" ] && [ ! -L "$T/link" ] || fail "the symlink was not replaced by a file"
 	assert_eq "$(query "$T/link" "len(recs)")" 1 "records in the file"
 	assert_records_valid "$T/link"
 	local status=0
-	"$FOLIOSTAT" -j -d 0.3 -o "$T/missing/out.json" 2>"$T/err" || status=$?
+	"$FOLIOSTAT" -j -d 0.3 --replace "$T/missing/out.json" 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status for a missing directory"
 	assert_eq "$(cat "$T/err")" \
 		"foliostat: failed to open the directory of '$T/missing/out.json': No such file or directory" \
@@ -973,11 +974,54 @@ test_output_file_does_not_follow_symlinks() {
 	# not after a 30-second run.
 	mkdir "$T/theirs" && chown nobody "$T/theirs" && chmod 755 "$T/theirs" || fail "setup"
 	status=0
-	timeout 10 "$FOLIOSTAT" -j -d 30 -o "$T/theirs/out.json" 2>"$T/err" || status=$?
+	timeout 10 "$FOLIOSTAT" -j -d 30 --replace "$T/theirs/out.json" 2>"$T/err" || status=$?
 	assert_eq "$status" 1 "exit status for a directory foliostat may not write to"
 	assert_eq "$(cat "$T/err")" \
 		"foliostat: failed to write a file beside '$T/theirs/out.json': Permission denied" "message"
 	assert_empty "$(ls -A "$T/theirs")" "files left in that directory"
+}
+
+# --output appends: what FILE held stays, each record follows as one line (JSON) or one table;
+# a symlink at FILE is refused (exit 1, nothing written through it).
+test_output_file_is_a_log() {
+	need_root
+	echo '{"before": true}' >"$T/log.ndjson"
+	"$FOLIOSTAT" -j -o "$T/log.ndjson" 0.1 3 >"$T/stdout" || fail "exit status $?"
+	"$FOLIOSTAT" -j -o "$T/log.ndjson" 0.1 2 >>"$T/stdout" || fail "exit status $?"
+	assert_eq "$(wc -c <"$T/stdout")" 0 "bytes on standard output"
+	assert_eq "$(head -1 "$T/log.ndjson")" '{"before": true}' "what the file held before"
+	tail -n +2 "$T/log.ndjson" >"$T/records"
+	assert_eq "$(wc -l <"$T/records")" 5 "records appended by two runs (3 and 2)"
+	assert_records_valid "$T/records"
+	"$FOLIOSTAT" -d 0.2 -o "$T/tables" || fail "exit status $?"
+	"$FOLIOSTAT" -d 0.2 -o "$T/tables" || fail "exit status $?"
+	assert_eq "$(grep -c '^SYSTEM ' "$T/tables")" 2 "tables appended by two one-shot runs"
+	echo keep >"$T/target"
+	ln -s "$T/target" "$T/link"
+	local status=0
+	"$FOLIOSTAT" -j -d 0.2 -o "$T/link" 2>"$T/err" || status=$?
+	assert_eq "$status" 1 "exit status for a symlink at FILE"
+	assert_eq "$(cat "$T/err")" \
+		"foliostat: failed to open '$T/link': a symbolic link (--output does not follow one)" "message"
+	assert_eq "$(cat "$T/target")" keep "the symlink's target"
+}
+
+# A record that does not fit (a full file system) is cut off again: the log ends with a whole
+# record, and foliostat exits 1 saying why.
+test_output_file_keeps_whole_records_when_full() {
+	need_root
+	mkdir "$T/small"
+	mount -t tmpfs -o size=64k tmpfs "$T/small" || skip "cannot mount a tmpfs"
+	local status=0
+	timeout 60 "$FOLIOSTAT" -j -r 0 -o "$T/small/log.ndjson" 0.05 2>"$T/err" || status=$?
+	cp "$T/small/log.ndjson" "$T/log.ndjson"
+	umount "$T/small"
+	assert_eq "$status" 1 "exit status when the file system is full"
+	assert_eq "$(cat "$T/err")" "foliostat: failed to write '$T/small/log.ndjson': No space left on device" \
+		"message"
+	assert_between "$(wc -l <"$T/log.ndjson")" 1 1000 "whole records before the one that did not fit"
+	assert_eq "$(tail -c 1 "$T/log.ndjson" | od -An -c | tr -d ' ')" '\n' "the file's last byte"
+	assert_records_valid "$T/log.ndjson"
 }
 
 # In a PID namespace foliostat's pids are not those the kernel's tracepoints see: -p says so
@@ -1009,8 +1053,8 @@ test_missing_pid_is_an_error() {
 	local pid=$(($(cat /proc/sys/kernel/pid_max) - 1)) status=0
 	kill -0 "$pid" 2>/dev/null && skip "pid $pid exists"
 	"$FOLIOSTAT" -p "$pid" -d 1 >/dev/null 2>"$T/err" || status=$?
-	assert_eq "$status" 1 "exit status"
-	grep -q "^foliostat: failed to find process $pid: No such process$" "$T/err" ||
+	assert_eq "$status" 2 "exit status (a usage error, as a --cgroup that is no cgroup)"
+	grep -q "^foliostat: invalid --pid '$pid': no such process$" "$T/err" ||
 		fail "message: $(cat "$T/err")"
 }
 

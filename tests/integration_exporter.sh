@@ -348,12 +348,12 @@ test_endpoint_exposition_is_valid() {
 	stop_foliostat "$T/endpoint"
 }
 
-# node_exporter's textfile collector serves what -o FILE --format prometheus writes.
+# node_exporter's textfile collector serves what --replace FILE --format prometheus writes.
 test_textfile_for_node_exporter() {
 	need_root
 	command -v prometheus-node-exporter >/dev/null || skip "prometheus-node-exporter is not installed"
 	mkdir "$T/textfile"
-	start_foliostat "$T/out" --format prometheus -o "$T/textfile/foliostat.prom" 0.5
+	start_foliostat "$T/out" --format prometheus --replace "$T/textfile/foliostat.prom" 0.5
 	"$WORKLOAD" pages 3000 >"$T/workload" || fail "workload"
 	wait_file_written "$T/textfile/foliostat.prom" 2
 	local port

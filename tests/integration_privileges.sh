@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Least privilege after start-up: once its probes are attached, foliostat runs as nobody (uid 0
-# only with -o and -- COMMAND), with no capability (CAP_BPF at most), no_new_privs, Landlock and
+# only with --replace and -- COMMAND), with no capability (CAP_BPF at most), no_new_privs, Landlock and
 # a seccomp filter; a write to a root-owned file, an exec and a new socket fail, and every
 # figure is still counted and named as before.
 
@@ -42,8 +42,8 @@ assert_confined() {
 
 # A plain run becomes nobody and still counts and names everything: a workload's pages in its
 # process row and, with --by cgroup, in its cgroup's row under the cgroup's path (the hierarchy
-# read as nobody); --listen serves them as nobody; -o and -- COMMAND keep uid 0, and a stop
-# signal still reaches the command.
+# read as nobody); --listen serves them as nobody; -o appends as nobody to the file it opened
+# as root; --replace and -- COMMAND keep uid 0, and a stop signal still reaches the command.
 test_unprivileged_after_start_up() {
 	need_root
 	make_cgroups w
@@ -79,13 +79,24 @@ test_unprivileged_after_start_up() {
 	stop_foliostat "$T/listen"
 
 	mkdir "$T/records"
-	start_foliostat "$T/o" -j -o "$T/records/latest.json" 0.2
+	start_foliostat "$T/o" -j --replace "$T/records/latest.json" 0.2
 	assert_confined "$FS_PID" 0
 	wait_sandboxed "$FS_PID"
 	for _ in $(seq 100); do [ -s "$T/records/latest.json" ] && break; sleep 0.1; done
 	stop_foliostat "$T/o"
 	assert_records_valid "$T/records/latest.json"
-	assert_eq "$(stat -c %u "$T/records/latest.json")" 0 "owner of -o's file"
+	assert_eq "$(stat -c %u "$T/records/latest.json")" 0 "owner of --replace's file"
+
+	# -o: the file is root's (opened at start-up), the writer nobody.
+	mkdir -m 0700 "$T/logs"
+	start_foliostat "$T/log" -j -o "$T/logs/records.ndjson" 0.2
+	assert_confined "$FS_PID" "$NOBODY_UID"
+	wait_next_record "$T/logs/records.ndjson"
+	wait_next_record "$T/logs/records.ndjson"
+	stop_foliostat "$T/log"
+	assert_records_valid "$T/logs/records.ndjson"
+	assert_between "$(wc -l <"$T/logs/records.ndjson")" 3 1000 "records appended to -o's file"
+	assert_eq "$(stat -c %u "$T/logs/records.ndjson")" 0 "owner of -o's file"
 
 	# -- COMMAND: uid 0, so that foliostat's SIGTERM is passed on to the command.
 	start_foliostat "$T/cmd" -j -- sleep 60
@@ -99,8 +110,9 @@ test_unprivileged_after_start_up() {
 # After start-up, the test build's --test-escape tries what a compromised foliostat would, on
 # a root-owned file (mode 0640 in a 0700 directory, like /etc/shadow) and on a world-readable
 # one in an /etc-like directory: reading, writing and creating beside either fails, and so do
-# an exec and a socket. As nobody, file permissions and Landlock refuse; with -o (uid 0), only
-# Landlock can, and does. A file beside -o's own is the control: that one may be created.
+# an exec and a socket. As nobody, file permissions and Landlock refuse; with --replace (uid 0),
+# only Landlock can, and does. A file beside --replace's own is the control: that one may be
+# created.
 # The release binary has no such hook.
 test_escapes_after_start_up_fail() {
 	need_root
@@ -115,7 +127,7 @@ test_escapes_after_start_up_fail() {
 		for mode in nobody output; do
 			out=$T/escape.$mode.${target##*/}
 			if [ "$mode" = output ]; then
-				"$HOOKED" --test-escape "$target" -j -d 0.2 -o "$T/records/latest.json" 2>"$out" ||
+				"$HOOKED" --test-escape "$target" -j -d 0.2 --replace "$T/records/latest.json" 2>"$out" ||
 					fail "exit status $? ($(cat "$out"))"
 			else
 				[ "$target" = "$T/records/control" ] && continue
@@ -125,7 +137,7 @@ test_escapes_after_start_up_fail() {
 			sed 's/^/    /' "$out"
 			expect_create="Permission denied"
 			if [ "$target" = "$T/records/control" ]; then
-				# Nothing there to read or write; creating beside -o's file is allowed.
+				# Nothing there to read or write; creating beside --replace's file is allowed.
 				assert_eq "$(grep -c '^foliostat test: \(read\|write\): No such file or directory$' "$out")" 2 \
 					"$mode: read and write of a missing file"
 				expect_create=succeeded

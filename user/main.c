@@ -97,10 +97,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < opts.nr_pids; i++) {
 		unsigned long long ticks;
 
+		/* A usage error, as a --cgroup that is no cgroup is: the command line must change. */
 		if (kill(opts.pids[i], 0) && errno == ESRCH) {
-			fprintf(stderr, "foliostat: failed to find process %d: %s\n", opts.pids[i],
-				strerror(errno));
-			return 1;
+			fprintf(stderr, "foliostat: invalid --pid '%d': no such process\n",
+				opts.pids[i]);
+			return 2;
 		}
 		if (!process_start_ticks(opts.pids[i], &ticks))
 			opts.pid_started_before[i] = (ticks + 1) * clock_tick_ns();
@@ -131,7 +132,7 @@ int main(int argc, char **argv)
 		event_loop_set_command(&loop, command.pid);
 	}
 	/* Before anything is loaded: a missing directory is a quick error. */
-	if (opts.output && output_file_open(&file, opts.output, err, sizeof(err)))
+	if (opts.output && output_file_open(&file, opts.output, !opts.replace, err, sizeof(err)))
 		goto fail;
 	/* Likewise a port in use, or a web config that is not right; and a port below 1024 and a
 	 * key only root reads need the privileges dropped later. (Nothing is served before the

@@ -240,7 +240,8 @@ static bool format_names_the_output(void)
 {
 	return ASSERT_EQ(PARSE("--format", "json"), FS_PARSE_RUN) && ASSERT_TRUE(opts.json) &&
 	       ASSERT_EQ(opts.by, FS_BY_PROCESS) &&
-	       ASSERT_EQ(PARSE("--format", "prometheus", "-o", "f.prom", "5"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(PARSE("--format", "prometheus", "--replace", "f.prom", "5"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.replace) && ASSERT_STREQ(opts.output, "f.prom") &&
 	       ASSERT_EQ(opts.format, FS_FORMAT_PROMETHEUS) && ASSERT_TRUE(!opts.json) &&
 	       ASSERT_EQ(opts.by, FS_BY_CGROUP) &&
 	       ASSERT_EQ(PARSE("--format", "xml"), FS_PARSE_USAGE) &&
@@ -269,7 +270,68 @@ static bool files_are_asked_for(void)
 	       ASSERT_CONTAINS(err, "--files is for table and JSON records");
 }
 
+/* -o appends (a log); --replace keeps the last record; one of them; expositions only
+ * replaced (several in one file are no exposition). */
+static bool output_appends_and_replace_replaces(void)
+{
+	return ASSERT_EQ(PARSE("-j", "1", "-o", "log"), FS_PARSE_RUN) &&
+	       ASSERT_STREQ(opts.output, "log") && ASSERT_TRUE(!opts.replace) &&
+	       ASSERT_EQ(PARSE("-j", "1", "--replace", "last"), FS_PARSE_RUN) &&
+	       ASSERT_STREQ(opts.output, "last") && ASSERT_TRUE(opts.replace) &&
+	       ASSERT_EQ(PARSE("-o", "a", "--replace", "b"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "give one of them") &&
+	       ASSERT_EQ(PARSE("--format", "prometheus", "-o", "f.prom", "5"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "use --replace FILE") &&
+	       ASSERT_EQ(PARSE("--replace", ""), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--listen", "9999", "--replace", "f"), FS_PARSE_USAGE);
+}
+
+/* A second value of a one-value option would silently replace the first: refused. Flags may
+ * be repeated, and -p and -c add up. */
+static bool one_value_options_are_given_once(void)
+{
+	return ASSERT_EQ(PARSE("-n", "a", "-n", "b"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "--comm given twice: it takes one value") &&
+	       ASSERT_EQ(PARSE("-n", "a", "--name", "b"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-d", "1", "-d", "2"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--duration given twice") &&
+	       ASSERT_EQ(PARSE("-r", "1", "--rows", "2"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--by", "comm", "--by", "cgroup"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-o", "a", "-o", "b"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--format", "json", "--format", "table"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-j", "--format", "table"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "-j is --format json") &&
+	       ASSERT_EQ(PARSE("--format", "table", "-j"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-j", "--format", "json", "-j"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(PARSE("-v", "-v", "--self", "--self"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(PARSE("-p", "1", "-p", "2", "-c", "/a", "-c", "/b"), FS_PARSE_RUN);
+}
+
+/* Long options by their whole names only: a prefix that is unique today (--dur) would break
+ * a script the day an option shares it. The error says what was meant. */
+static bool long_options_are_spelled_out(void)
+{
+	return ASSERT_EQ(PARSE("--dur", "5"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "unknown option '--dur' (did you mean --duration?)") &&
+	       ASSERT_EQ(PARSE("--dur=5"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "unknown option '--dur' (did you mean --duration?)") &&
+	       ASSERT_EQ(PARSE("--max", "5"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "unknown option '--max' (did you mean --max-series, --max-tasks, "
+				 "--max-files?)") &&
+	       ASSERT_EQ(PARSE("--js"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "unknown option '--js' (did you mean --json?)") &&
+	       ASSERT_EQ(PARSE("--json=yes"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "option '--json' takes no value") &&
+	       ASSERT_EQ(PARSE("--duration=5", "--comm", "x"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.duration_s == 5) && ASSERT_STREQ(opts.comm, "x") &&
+	       /* a value that looks like a prefix is a value */
+	       ASSERT_EQ(PARSE("-o", "--dur"), FS_PARSE_RUN) && ASSERT_STREQ(opts.output, "--dur");
+}
+
 const struct unit_test options_tests[] = {
+    UNIT_TEST(output_appends_and_replace_replaces),
+    UNIT_TEST(one_value_options_are_given_once),
+    UNIT_TEST(long_options_are_spelled_out),
     UNIT_TEST(files_are_asked_for),
     UNIT_TEST(listen_takes_port_address_or_both),
     UNIT_TEST(listen_refuses_what_does_not_parse),

@@ -30,6 +30,7 @@ enum {
 	OPT_FILES,
 	OPT_MAX_FILES,
 	OPT_WEB_CONFIG,
+	OPT_REPLACE,
 	OPT_TEST_ESCAPE,
 };
 
@@ -44,6 +45,7 @@ static const struct option long_options[] = {
     {"top", required_argument, NULL, 'r'},
     {"rows", required_argument, NULL, 'r'},
     {"output", required_argument, NULL, 'o'},
+    {"replace", required_argument, NULL, OPT_REPLACE},
     {"by", required_argument, NULL, OPT_BY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"listen", required_argument, NULL, OPT_LISTEN},
@@ -87,7 +89,7 @@ void print_usage(FILE *out)
 	    "  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
 	    "      --format FORMAT  table (the default), json (as -j), or prometheus: the\n"
 	    "                       exposition of --listen, counts since the start (for\n"
-	    "                       node_exporter's textfile collector, with -o)\n"
+	    "                       node_exporter's textfile collector, with --replace)\n"
 	    "      --listen [ADDR:][PORT]\n"
 	    "                       serve /metrics over HTTP on ADDR (default 127.0.0.1; [::]\n"
 	    "                       or 0.0.0.0 for every address) and PORT (default %d:\n"
@@ -112,7 +114,9 @@ void print_usage(FILE *out)
 	    "      --by KIND        rows per process (the default; cgroup when exporting), per\n"
 	    "                       cgroup (with the unit, container and pod it belongs to), or\n"
 	    "                       per comm (name)\n"
-	    "  -o, --output FILE    write each record to FILE instead, replacing it whole (a\n"
+	    "  -o, --output FILE    append each record to FILE instead (a log; whole records\n"
+	    "                       only; a symlink at FILE is refused)\n"
+	    "      --replace FILE   write each record to FILE instead, replacing it whole (a\n"
 	    "                       reader sees the last record, never part of one)\n"
 	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
 	    "                       processes a record of several reads keeps (one-shot, or\n"
@@ -254,6 +258,85 @@ static bool room_for(int nr, int max, const char *option, char *err, size_t err_
 	return false;
 }
 
+/* The long name of the option getopt returns as `opt` (its first spelling in long_options). */
+static const char *long_name(int opt)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
+/*
+ * Options that take one value: a second one would silently replace the first (-n a -n b), so
+ * it is refused. (Flags may be repeated; -p and -c add to a list.) -j is --format json.
+ */
+static const int single_value_options[] = {'d', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN,
+					   OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
+					   OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE};
+
+static bool single_value(int opt)
+{
+	for (size_t i = 0; i < sizeof(single_value_options) / sizeof(*single_value_options); i++)
+		if (single_value_options[i] == opt)
+			return true;
+	return false;
+}
+
+/*
+ * The long option getopt_long matched at long_options[index], as the user wrote it: the
+ * argument before optind, or the one before that when the value was given apart. getopt_long
+ * also takes any unique prefix (--dur for --duration), which a later option could make
+ * ambiguous and break a script: only whole names are accepted.
+ */
+static bool whole_long_name(char **argv, int index)
+{
+	const char *arg = argv[optind - 1], *name;
+	size_t len;
+
+	if (optarg && optarg == argv[optind - 1] && optind >= 2)
+		arg = argv[optind - 2];
+	if (strncmp(arg, "--", 2) != 0)
+		return true; /* a short option */
+	name = arg + 2;
+	len = strcspn(name, "=");
+	return len == strlen(long_options[index].name) &&
+	       strncmp(name, long_options[index].name, len) == 0;
+}
+
+/* "unknown option '--ma'", and the options whose names begin so, if any. */
+static void unknown_long_option(const char *arg, char *err, size_t err_len)
+{
+	size_t len = strcspn(arg + 2, "="), used;
+	int nr = 0;
+
+	used = (size_t)snprintf(err, err_len, "unknown option '%.*s'", (int)len + 2, arg);
+	for (const struct option *o = long_options; o->name && len; o++) {
+		if (strncmp(o->name, arg + 2, len) != 0 || used >= err_len)
+			continue;
+		used += (size_t)snprintf(err + used, err_len - used, "%s--%s",
+					 nr++ ? ", " : " (did you mean ", o->name);
+	}
+	if (nr && used < err_len)
+		snprintf(err + used, err_len - used, "?)");
+}
+
+/* A long option getopt_long refused: a flag given a value (--json=1), or a name that is no
+ * option's (or the start of several). */
+static void long_option_refused(const char *arg, char *err, size_t err_len)
+{
+	size_t len = strcspn(arg + 2, "=");
+
+	for (const struct option *o = long_options; o->name; o++) {
+		if (arg[2 + len] == '=' && o->has_arg == no_argument && strlen(o->name) == len &&
+		    !strncmp(o->name, arg + 2, len)) {
+			set_error(err, err_len, "option '--%s' takes no value", o->name);
+			return;
+		}
+	}
+	unknown_long_option(arg, err, err_len);
+}
+
 /* The option as the user wrote it: a long one from argv, a short one from getopt's optopt. */
 static const char *option_name(char **argv, int short_opt, char buf[3])
 {
@@ -270,6 +353,7 @@ static const char *option_name(char **argv, int short_opt, char buf[3])
 enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
 				   size_t err_len, FILE *out)
 {
+	unsigned char given[OPT_TEST_ESCAPE + 1] = {0};
 	char name[3];
 	bool top_given = false, by_given = false, format_given = false, max_files_given = false;
 	long value;
@@ -293,7 +377,23 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		}
 	}
 
-	while ((opt = getopt_long(argc, argv, ":d:jp:c:n:r:o:vhV", long_options, NULL)) != -1) {
+	for (;;) {
+		int index = -1;
+
+		opt = getopt_long(argc, argv, ":d:jp:c:n:r:o:vhV", long_options, &index);
+		if (opt == -1)
+			break;
+		if (index >= 0 && !whole_long_name(argv, index)) {
+			unknown_long_option(argv[optarg && optarg == argv[optind - 1] ? optind - 2
+										: optind - 1],
+					    err, err_len);
+			return FS_PARSE_USAGE;
+		}
+		if (opt > 0 && opt < (int)sizeof(given) && single_value(opt) && given[opt]++) {
+			set_error(err, err_len, "--%s given twice: it takes one value",
+				  long_name(opt));
+			return FS_PARSE_USAGE;
+		}
 		switch (opt) {
 		case 'd':
 			if (!parse_seconds(optarg, &opts->duration_s)) {
@@ -303,6 +403,10 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			break;
 		case 'j':
+			if (format_given && opts->format != FS_FORMAT_JSON) {
+				set_error(err, err_len, "-j is --format json: give one of them");
+				return FS_PARSE_USAGE;
+			}
 			opts->format = FS_FORMAT_JSON;
 			format_given = true;
 			break;
@@ -312,6 +416,10 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				    err, err_len,
 				    "invalid --format '%s': expected table, json or prometheus",
 				    optarg);
+				return FS_PARSE_USAGE;
+			}
+			if (format_given && opts->format != value) {
+				set_error(err, err_len, "-j is --format json: give one of them");
 				return FS_PARSE_USAGE;
 			}
 			opts->format = value;
@@ -387,6 +495,15 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			opts->output = optarg;
 			break;
+		case OPT_REPLACE:
+			if (!optarg[0]) {
+				set_error(err, err_len,
+					  "invalid --replace '': expected a file name");
+				return FS_PARSE_USAGE;
+			}
+			opts->output = optarg;
+			opts->replace = true;
+			break;
 		case 'c':
 			if (!optarg[0]) {
 				set_error(err, err_len, "invalid --cgroup '': expected a path");
@@ -452,8 +569,11 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				  option_name(argv, optopt, name));
 			return FS_PARSE_USAGE;
 		default:
-			set_error(err, err_len, "unknown option '%s'",
-				  option_name(argv, optopt, name));
+			if (!strncmp(argv[optind - 1], "--", 2))
+				long_option_refused(argv[optind - 1], err, err_len);
+			else
+				set_error(err, err_len, "unknown option '%s'",
+					  option_name(argv, optopt, name));
 			return FS_PARSE_USAGE;
 		}
 	}
@@ -479,6 +599,21 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			  "INTERVAL, --output, --check, -- COMMAND or other --format");
 		return FS_PARSE_USAGE;
 	}
+	if (given['o'] && given[OPT_REPLACE]) {
+		set_error(err, err_len,
+			  "-o appends each record to FILE, --replace keeps the last one only: give "
+			  "one of them");
+		return FS_PARSE_USAGE;
+	}
+	/* Expositions one after another in a file parse as none: the textfile collector reads
+	 * one, replaced whole. */
+	if (given['o'] && opts->format == FS_FORMAT_PROMETHEUS) {
+		set_error(err, err_len,
+			  "--format prometheus writes one exposition per record, which a file of "
+			  "several would not be: use --replace FILE (node_exporter's textfile "
+			  "collector reads it)");
+		return FS_PARSE_USAGE;
+	}
 	if (opts->web_config && !opts->listen) {
 		set_error(err, err_len,
 			  "--web.config.file is the access control of --listen: give both");
@@ -491,7 +626,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	if (opts->format == FS_FORMAT_PROMETHEUS && !by_given)
 		opts->by = FS_BY_CGROUP;
 	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0 || opts->output)) {
-		set_error(err, err_len, "--check takes no INTERVAL, --duration or --output");
+		set_error(err, err_len,
+			  "--check takes no INTERVAL, --duration, --output or --replace");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->command && !opts->command[0]) {

@@ -47,7 +47,8 @@ struct fs_options {
 	bool files;	     /* --files: page-cache additions per file and file system */
 	long max_files;	     /* --max-files: files a read, and a record, keeps at most */
 	bool check;	     /* only report what this host offers, then exit */
-	const char *output;  /* write each record to this file, replacing it; NULL: stdout */
+	const char *output;  /* write each record to this file (-o, --replace); NULL: stdout */
+	bool replace;	     /* --replace: each record replaces the file; -o appends */
 	enum fs_row_kind by; /* --by (cgroup by default when exporting) */
 	/* --listen [ADDR:]PORT or unix:PATH: serve /metrics there until SIGTERM; NULL: none. */
 	const char *listen;

@@ -89,8 +89,9 @@ static void choose_user(const struct fs_options *opts, struct privileges_after *
 		after->uid_kept_for = "-- COMMAND";
 		return;
 	}
-	if (opts->output) {
-		after->uid_kept_for = "-o";
+	/* (-o's file is open already: appending to it needs no identity.) */
+	if (opts->output && opts->replace) {
+		after->uid_kept_for = "--replace";
 		return;
 	}
 	capng_get_caps_process();
@@ -136,7 +137,8 @@ int drop_privileges(const struct loader *loader, const struct fs_options *opts, 
 		return -1;
 	}
 	/* Signals stay within foliostat unless it must pass them on to the command. */
-	ret = landlock_apply(read_paths, opts->output ? output_dir_fd : -1, !opts->command);
+	ret = landlock_apply(read_paths, opts->output && opts->replace ? output_dir_fd : -1,
+			     !opts->command);
 	if (ret < 0) {
 		snprintf(err, err_len, "failed to apply the Landlock ruleset: %s", strerror(-ret));
 		return -1;

@@ -103,7 +103,7 @@ int landlock_apply(const char *const *read_paths, int write_dir_fd, bool scope_s
 		ret = add_path_rule(ruleset, fd, LL_FS_READ_FILE | LL_FS_READ_DIR);
 		close(fd);
 	}
-	/* -o's records: a new hidden file, written, renamed over FILE (or removed on failure). */
+	/* --replace's records: a new hidden file, written, renamed over FILE (or removed on failure). */
 	if (!ret && write_dir_fd >= 0)
 		ret = add_path_rule(ruleset, write_dir_fd,
 				    LL_FS_WRITE_FILE | LL_FS_MAKE_REG | LL_FS_REMOVE_FILE);
