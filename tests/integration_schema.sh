@@ -73,6 +73,32 @@ test_schema_rejects_broken_records() {
 	assert_rejected "$T/bad" "process rows under --by comm" "$T/bad:2: \$: "
 }
 
+# The schema's rule of evolution (foliostat(8), JSON record): within one "schema" number later
+# versions may add members, which a reader ignores. So a record with members this version does
+# not write validates against the published schema (--as-published, as a reader would), and
+# fails foliostat's own tests (the objects marked x-closed are closed there); a member removed,
+# or changed in type, fails both. Each record names the foliostat that wrote it.
+test_schema_is_open_to_members_later_versions_add() {
+	need_root
+	"$FOLIOSTAT" -j -d 0.5 >"$T/rec" || fail "exit status $?"
+	assert_eq "$(query "$T/rec" "recs[0]['version']")" "\"$("$FOLIOSTAT" --version | cut -d' ' -f2)\"" \
+		"the record's version vs foliostat --version"
+	mutate_record "$T/rec" "$T/later" "r['later'] = {'x': 1}; r['system']['later'] = 2
+r['system']['folios']['later'] = [3]; r['processes'][0]['later'] = 'four'; r['host']['later'] = 5"
+	python3 tests/validate_records.py --as-published "$T/later" ||
+		fail "a record with members a later version adds is refused by the published schema"
+	echo "ok: members a later version adds pass the published schema"
+	assert_rejected "$T/later" "members this version does not write, in its own tests" "$T/later:2: \$"
+	local change
+	for change in "del r['version']" "r['system']['faults']['user'] = 'many'"; do
+		mutate_record "$T/rec" "$T/bad" "$change"
+		assert_rejected "$T/bad" "$change (closed)" "$T/bad:2: \$"
+		local status=0
+		python3 tests/validate_records.py --as-published "$T/bad" 2>/dev/null || status=$?
+		assert_eq "$status" 1 "the published schema's verdict on: $change"
+	done
+}
+
 # What is not one record per line is refused before the schema is asked, and usage errors are
 # told apart from invalid records. Needs no root: no record of foliostat's is involved.
 test_schema_validator_refuses_what_is_not_a_record() {

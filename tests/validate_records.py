@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """Checks foliostat's NDJSON records against its schema, docs/foliostat.schema.json:
 
-    validate_records.py FILE...        (FILE "-" is standard input)
+    validate_records.py [--as-published] FILE...        (FILE "-" is standard input)
 
 Every line of each FILE must be one whole record: valid UTF-8, one JSON object (no NaN, no
 member named twice: a JSON parser would keep one of the two silently), ended by a newline (a
 record without one was cut short), and valid against the schema (JSON Schema draft 7).
+
+The published schema is open to members later versions add (foliostat(8): a reader ignores what
+it does not know); each object it marks "x-closed" lists every member this version writes, and
+is closed here (no other member), so that a member foliostat writes without the schema saying
+so fails foliostat's own tests. --as-published validates as a reader would, against the schema
+as it is.
 
 Prints nothing when every record is valid. Otherwise, for each file, its first invalid record's
 most relevant error on standard error, as
@@ -24,7 +30,7 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                       "foliostat.schema.json")
-USAGE = "usage: validate_records.py FILE... (- for standard input)"
+USAGE = "usage: validate_records.py [--as-published] FILE... (- for standard input)"
 # An error message quotes the value it is about, which can be a whole row: enough to recognise it.
 MAX_MESSAGE = 300
 
@@ -62,6 +68,18 @@ def parse(raw):
 
 
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def closed(node):
+    """The schema with every object marked "x-closed" closed to members it does not list."""
+    if isinstance(node, dict):
+        node = {key: closed(value) for key, value in node.items()}
+        if node.pop("x-closed", False):
+            node["additionalProperties"] = False
+        return node
+    if isinstance(node, list):
+        return [closed(value) for value in node]
+    return node
 
 
 def json_path(path):
@@ -107,6 +125,9 @@ def validate_file(name, stream, validator, best_match):
 
 def main(argv):
     files = argv[1:]
+    as_published = files[:1] == ["--as-published"]
+    if as_published:
+        files = files[1:]
     if files[:1] == ["--"]:
         files = files[1:]
     elif any(f in ("-h", "--help") for f in files):
@@ -133,6 +154,8 @@ def main(argv):
         with open(SCHEMA, encoding="utf-8") as f:
             schema = json.load(f)
         jsonschema.Draft7Validator.check_schema(schema)
+        if not as_published:
+            schema = closed(schema)
     except (OSError, ValueError, jsonschema.SchemaError) as e:
         print(f"validate_records.py: {SCHEMA}: {e}", file=sys.stderr)
         return 2

@@ -92,6 +92,7 @@ static bool json_record_has_the_documented_shape(void)
 	proc = json_array_get(json_object_get(rec, "processes"), 0);
 	alloc = json_object_get(json_object_get(proc, "folios"), "alloc");
 	ok = ASSERT_EQ(json_integer_value(json_object_get(rec, "schema")), 1) &&
+	     ASSERT_STREQ(json_string_value(json_object_get(rec, "version")), FOLIOSTAT_VERSION) &&
 	     ASSERT_STREQ(json_string_value(json_object_get(rec, "time")),
 			  "2026-12-03T08:09:23.005Z") &&
 	     ASSERT_TRUE(json_real_value(json_object_get(rec, "interval_s")) == 1.0) &&

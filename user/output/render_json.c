@@ -494,6 +494,9 @@ int render_json(FILE *out, const struct fs_report *r)
 	jw_reset(&w);
 	jw_object_begin(&w);
 	jw_member_int(&w, "schema", FS_SCHEMA_VERSION);
+	/* Which foliostat wrote it: schema 1 gains members from version to version. */
+	jw_key(&w, "version");
+	jw_string(&w, FOLIOSTAT_VERSION);
 	jw_key(&w, "time");
 	jw_string(&w, time);
 	jw_key(&w, "interval_s");
