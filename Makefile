@@ -294,14 +294,20 @@ install: $(BINARY)
 	sed 's|/usr/local/sbin/foliostat|$(PREFIX)/sbin/foliostat|g' contrib/systemd/foliostat.service \
 		>$(DESTDIR)$(UNIT_DIR)/foliostat.service
 	chmod 0644 $(DESTDIR)$(UNIT_DIR)/foliostat.service
+	install -d $(DESTDIR)$(PREFIX)/share/foliostat/systemd
+	sed 's|/usr/local/sbin/foliostat|$(PREFIX)/sbin/foliostat|g' contrib/systemd/foliostat-self.conf \
+		>$(DESTDIR)$(PREFIX)/share/foliostat/systemd/foliostat-self.conf
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/foliostat/systemd/foliostat-self.conf
 	install -D -m 0644 contrib/grafana/foliostat.json $(DESTDIR)$(DASHBOARD_DIR)/foliostat.json
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8 \
 		$(DESTDIR)$(COMPLETIONS_DIR)/foliostat $(DESTDIR)$(UNIT_DIR)/foliostat.service \
 		$(DESTDIR)$(DASHBOARD_DIR)/foliostat.json \
-		$(DESTDIR)$(PREFIX)/share/foliostat/foliostat.schema.json
-	rmdir $(DESTDIR)$(DASHBOARD_DIR) $(DESTDIR)$(PREFIX)/share/foliostat 2>/dev/null || true
+		$(DESTDIR)$(PREFIX)/share/foliostat/foliostat.schema.json \
+		$(DESTDIR)$(PREFIX)/share/foliostat/systemd/foliostat-self.conf
+	rmdir $(DESTDIR)$(DASHBOARD_DIR) $(DESTDIR)$(PREFIX)/share/foliostat/systemd \
+		$(DESTDIR)$(PREFIX)/share/foliostat 2>/dev/null || true
 
 clean:
 	$(call msg,CLEAN,)

@@ -1325,7 +1325,7 @@ test_bash_completion() {
 		. "$0"
 		complete_line() {
 			COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-			COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+			COMP_LINE=${LINE:-$*}; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
 			_foliostat 2>/dev/null
 			printf "%s\n" "${COMPREPLY[@]}" | sort -u | tr "\n" " "; echo
 		}
@@ -1335,6 +1335,9 @@ test_bash_completion() {
 		echo "command: $(complete_line foliostat -j -- tru)"
 		echo "output: $(complete_line foliostat -o "$1/a-fi")"
 		echo "cgroup: $(complete_line foliostat -c "/${2##*/}")"
+		# As readline splits it: the address at its colon (COMP_WORDBREAKS).
+		echo "listen: $(LINE="foliostat --listen 127.0.0.1:" complete_line foliostat --listen 127.0.0.1 :)"
+		echo "listen-start: $(complete_line foliostat --listen "[")"
 	' "$T/dest/usr/share/bash-completion/completions/foliostat" "$T" "$cg" >"$T/completions"
 	[ -n "$root" ] && rmdir "$cg"
 	cat "$T/completions"
@@ -1347,6 +1350,9 @@ test_bash_completion() {
 	assert_eq "$(sed -n 's/^by: //p' "$T/completions")" "cgroup comm " "completion of --by c"
 	grep -q '^command: .*\btrue\b' "$T/completions" || fail "no 'true' for a command after --"
 	assert_eq "$(sed -n 's/^output: //p' "$T/completions")" "$T/a-file " "completion of an output file"
+	assert_eq "$(sed -n 's/^listen: //p' "$T/completions")" "10140 " "completion of --listen 127.0.0.1:"
+	assert_eq "$(sed -n 's/^listen-start: //p' "$T/completions")" "[::1]:10140 [::]:10140 " \
+		"completion of --listen ["
 	[ -z "$root" ] || assert_eq "$(sed -n 's/^cgroup: //p' "$T/completions")" "/${cg##*/}/ " \
 		"completion of a cgroup, as /proc/PID/cgroup writes it"
 }

@@ -32,7 +32,11 @@ test_systemd_unit_verifies() {
 	[ -f "$root/usr/local/share/foliostat/grafana/foliostat.json" ] ||
 		fail "make install did not install the Grafana dashboard"
 	assert_eq "$(grep '^ExecStart=' "$unit_dir/foliostat.service")" \
-		"ExecStart=/usr/local/sbin/foliostat --listen 127.0.0.1:10140 --self" "installed ExecStart"
+		"ExecStart=/usr/local/sbin/foliostat --listen 127.0.0.1:10140" "installed ExecStart"
+	# Least privilege by default: CAP_SYS_ADMIN (--self, perf's events under a strict
+	# perf_event_paranoid) only from the drop-in.
+	assert_eq "$(grep '^AmbientCapabilities=' "$unit_dir/foliostat.service")" \
+		"AmbientCapabilities=CAP_BPF CAP_PERFMON" "the unit's capabilities"
 
 	# The units every service depends on by default (sysinit.target, ...), from this host.
 	# (/lib is /usr/lib on merged-/usr hosts: each directory once.)
@@ -44,6 +48,20 @@ test_systemd_unit_verifies() {
 
 	unit_problems "$root" foliostat.service || fail "the installed unit does not verify cleanly"
 	echo "ok: systemd-analyze verify reports nothing about foliostat.service"
+	# The drop-in, where its comment says to put it: the unit still verifies, now with --self.
+	local dropin=$root/usr/local/share/foliostat/systemd/foliostat-self.conf
+	[ -f "$dropin" ] || fail "make install did not install the drop-in foliostat-self.conf"
+	assert_eq "$(grep '^ExecStart=/' "$dropin")" \
+		"ExecStart=/usr/local/sbin/foliostat --listen 127.0.0.1:10140 --self" "the drop-in's ExecStart"
+	mkdir -p "$root/etc/systemd/system/foliostat.service.d" &&
+		cp "$dropin" "$root/etc/systemd/system/foliostat.service.d/" || fail "cannot place the drop-in"
+	unit_problems "$root" foliostat.service || fail "the unit with the drop-in does not verify cleanly"
+	sed -i 's/^AmbientCapabilities=/AmbientCapabilitys=/' \
+		"$root/etc/systemd/system/foliostat.service.d/foliostat-self.conf"
+	! unit_problems "$root" foliostat.service >/dev/null ||
+		fail "a drop-in with a misspelt directive passed the check"
+	rm -r "$root/etc/systemd/system/foliostat.service.d"
+	echo "ok: the unit verifies with its drop-in (and fails with a misspelt one)"
 
 	# The check can fail: a misspelt directive is only a warning to systemd.
 	sed 's/^ProtectClock=/ProtectClok=/' "$unit_dir/foliostat.service" \
@@ -67,8 +85,11 @@ test_systemd_unit_verifies() {
 	make install DESTDIR="$T/opt" PREFIX=/opt/foliostat >"$T/install.log" 2>&1 ||
 		{ cat "$T/install.log"; fail "make install PREFIX=/opt/foliostat failed"; }
 	assert_eq "$(grep '^ExecStart=' "$T/opt/opt/foliostat/lib/systemd/system/foliostat.service")" \
-		"ExecStart=/opt/foliostat/sbin/foliostat --listen 127.0.0.1:10140 --self" \
+		"ExecStart=/opt/foliostat/sbin/foliostat --listen 127.0.0.1:10140" \
 		"ExecStart installed with PREFIX=/opt/foliostat"
+	assert_eq "$(grep '^ExecStart=/' "$T/opt/opt/foliostat/share/foliostat/systemd/foliostat-self.conf")" \
+		"ExecStart=/opt/foliostat/sbin/foliostat --listen 127.0.0.1:10140 --self" \
+		"the drop-in's ExecStart installed with PREFIX=/opt/foliostat"
 
 	make uninstall DESTDIR="$root" PREFIX=/usr/local >"$T/uninstall.log" 2>&1 ||
 		{ cat "$T/uninstall.log"; fail "make uninstall failed"; }

@@ -57,6 +57,24 @@ test_listen_default_address_is_loopback_only() {
 	listening 0100007F 10140 || fail "--listen : does not listen on 127.0.0.1:10140"
 	assert_eq "$(http_code "http://127.0.0.1:10140/metrics")" 200 "a scrape of --listen :"
 	stop_foliostat "$T/endpoint"
+	# No value at all, before another option: the same.
+	start_foliostat "$T/endpoint" --listen --by process
+	listening 0100007F 10140 || fail "--listen with no value does not listen on 127.0.0.1:10140"
+	assert_eq "$(http_code "http://127.0.0.1:10140/metrics")" 200 "a scrape of --listen alone"
+	stop_foliostat "$T/endpoint"
+}
+
+# A host name is resolved once, IPv4 first: localhost:PORT is 127.0.0.1:PORT (and not [::1]).
+test_listen_on_a_host_name() {
+	need_root
+	FS_PORT=$(free_port)
+	start_foliostat "$T/endpoint" --listen "localhost:$FS_PORT"
+	listening 0100007F "$FS_PORT" || fail "localhost:$FS_PORT does not listen on 127.0.0.1"
+	assert_eq "$(http_code "http://127.0.0.1:$FS_PORT/metrics")" 200 "a scrape from 127.0.0.1"
+	if [ -e /proc/net/tcp6 ]; then
+		assert_eq "$(http_code "http://[::1]:$FS_PORT/metrics")" 000 "a connection to [::1]"
+	fi
+	stop_foliostat "$T/endpoint"
 }
 
 # head_and_get PATH: a HEAD and then a GET of PATH, each on a connection of its own read raw to

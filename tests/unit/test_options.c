@@ -64,8 +64,9 @@ static bool short_options_follow_libbpf_tools(void)
 static bool rows_by_process_cgroup_or_name(void)
 {
 	return ASSERT_EQ(PARSE("-j"), FS_PARSE_RUN) && ASSERT_EQ(opts.by, FS_BY_PROCESS) &&
-	       ASSERT_EQ(PARSE("--by", "cgroup"), FS_PARSE_RUN) && ASSERT_EQ(opts.by, FS_BY_CGROUP) &&
-	       ASSERT_EQ(PARSE("--by", "comm"), FS_PARSE_RUN) && ASSERT_EQ(opts.by, FS_BY_COMM) &&
+	       ASSERT_EQ(PARSE("--by", "cgroup"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.by, FS_BY_CGROUP) && ASSERT_EQ(PARSE("--by", "comm"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.by, FS_BY_COMM) &&
 	       ASSERT_EQ(PARSE("--by", "banana"), FS_PARSE_USAGE) &&
 	       ASSERT_CONTAINS(err, "invalid --by 'banana'");
 }
@@ -187,7 +188,39 @@ static bool listen_takes_port_address_or_both(void)
 	       ASSERT_EQ(in6->sin6_family, AF_INET6) &&
 	       ASSERT_EQ(ntohs(in6->sin6_port), FS_DEFAULT_LISTEN_PORT) &&
 	       ASSERT_TRUE(IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) &&
-	       ASSERT_EQ(opts.by, FS_BY_PROCESS);
+	       ASSERT_EQ(opts.by, FS_BY_PROCESS) &&
+	       ASSERT_EQ(PARSE("--listen", "[::]"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(in6->sin6_family, AF_INET6) &&
+	       ASSERT_EQ(ntohs(in6->sin6_port), FS_DEFAULT_LISTEN_PORT) &&
+	       ASSERT_TRUE(IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr));
+}
+
+/* As other exporters take theirs: a host alone (default port), no value at all (the default
+ * address, whether --listen is last or another option follows), a name resolved (localhost,
+ * from /etc/hosts: no network asked). */
+static bool listen_takes_what_exporters_take(void)
+{
+	const struct sockaddr_in *in = (const struct sockaddr_in *)&opts.listen_addr;
+
+	return ASSERT_EQ(PARSE("--listen", "0.0.0.0"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(in->sin_family, AF_INET) && ASSERT_EQ(in->sin_addr.s_addr, 0) &&
+	       ASSERT_EQ(ntohs(in->sin_port), FS_DEFAULT_LISTEN_PORT) &&
+	       ASSERT_EQ(PARSE("--listen"), FS_PARSE_RUN) && ASSERT_EQ(in->sin_family, AF_INET) &&
+	       ASSERT_EQ(ntohl(in->sin_addr.s_addr), INADDR_LOOPBACK) &&
+	       ASSERT_EQ(ntohs(in->sin_port), FS_DEFAULT_LISTEN_PORT) &&
+	       ASSERT_EQ(PARSE("--listen", "-d", "5"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.duration_s == 5) && ASSERT_EQ(in->sin_family, AF_INET) &&
+	       ASSERT_EQ(ntohs(in->sin_port), FS_DEFAULT_LISTEN_PORT) &&
+	       ASSERT_EQ(PARSE("--listen", "--by", "process"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.by, FS_BY_PROCESS) && ASSERT_TRUE(opts.listen != NULL) &&
+	       ASSERT_EQ(PARSE("--listen", "localhost:10141"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(in->sin_family, AF_INET) &&
+	       ASSERT_EQ(ntohl(in->sin_addr.s_addr), INADDR_LOOPBACK) &&
+	       ASSERT_EQ(ntohs(in->sin_port), 10141) &&
+	       ASSERT_EQ(PARSE("--listen", "localhost"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(ntohs(in->sin_port), FS_DEFAULT_LISTEN_PORT) &&
+	       ASSERT_EQ(PARSE("--listen", "9999", "--listen"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--listen given twice");
 }
 
 static bool listen_takes_a_unix_socket(void)
@@ -201,9 +234,8 @@ static bool listen_takes_a_unix_socket(void)
 	return ASSERT_EQ(PARSE("--listen", "unix:/run/foliostat/metrics.sock"), FS_PARSE_RUN) &&
 	       ASSERT_EQ(un->sun_family, AF_UNIX) &&
 	       ASSERT_STREQ(un->sun_path, "/run/foliostat/metrics.sock") &&
-	       ASSERT_EQ(opts.listen_addr_len,
-			 offsetof(struct sockaddr_un, sun_path) +
-			     sizeof("/run/foliostat/metrics.sock")) &&
+	       ASSERT_EQ(opts.listen_addr_len, offsetof(struct sockaddr_un, sun_path) +
+						   sizeof("/run/foliostat/metrics.sock")) &&
 	       ASSERT_EQ(PARSE("--listen", "unix:"), FS_PARSE_USAGE) &&
 	       ASSERT_EQ(PARSE("--listen", long_path), FS_PARSE_USAGE) &&
 	       ASSERT_CONTAINS(err, "invalid --listen");
@@ -221,8 +253,9 @@ static bool web_config_is_for_the_endpoint(void)
 
 static bool listen_refuses_what_does_not_parse(void)
 {
-	static const char *const bad[] = {"", "0", "65536", "1.2.3:80", "localhost:80", "::1:80",
-					  "[::1", "[nope]:80", "80x", "1.2.3.4:-1"};
+	static const char *const bad[] = {"",	    "0",	 "65536",      "1.2.3:80", "::1:80",
+					  "[::1",   "[nope]:80", "1.2.3.4:-1", "host:0",   "host:x",
+					  "[::1]x", "[]:80",	 "1.2.3.4.5"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (!ASSERT_EQ(PARSE("--listen", (char *)bad[i]), FS_PARSE_USAGE) ||
@@ -240,7 +273,8 @@ static bool format_names_the_output(void)
 {
 	return ASSERT_EQ(PARSE("--format", "json"), FS_PARSE_RUN) && ASSERT_TRUE(opts.json) &&
 	       ASSERT_EQ(opts.by, FS_BY_PROCESS) &&
-	       ASSERT_EQ(PARSE("--format", "prometheus", "--replace", "f.prom", "5"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(PARSE("--format", "prometheus", "--replace", "f.prom", "5"),
+			 FS_PARSE_RUN) &&
 	       ASSERT_TRUE(opts.replace) && ASSERT_STREQ(opts.output, "f.prom") &&
 	       ASSERT_EQ(opts.format, FS_FORMAT_PROMETHEUS) && ASSERT_TRUE(!opts.json) &&
 	       ASSERT_EQ(opts.by, FS_BY_CGROUP) &&
@@ -334,6 +368,7 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(long_options_are_spelled_out),
     UNIT_TEST(files_are_asked_for),
     UNIT_TEST(listen_takes_port_address_or_both),
+    UNIT_TEST(listen_takes_what_exporters_take),
     UNIT_TEST(listen_refuses_what_does_not_parse),
     UNIT_TEST(listen_takes_a_unix_socket),
     UNIT_TEST(web_config_is_for_the_endpoint),

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <limits.h>
 #include <stddef.h>
@@ -73,7 +74,7 @@ void print_usage(FILE *out)
 	    out,
 	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
 	    "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
-	    "       foliostat [OPTIONS] --listen [ADDR:][PORT] [--web.config.file FILE]\n"
+	    "       foliostat [OPTIONS] --listen [HOST][:PORT] [--web.config.file FILE]\n"
 	    "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
 	    "\n"
 	    "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
@@ -90,11 +91,12 @@ void print_usage(FILE *out)
 	    "      --format FORMAT  table (the default), json (as -j), or prometheus: the\n"
 	    "                       exposition of --listen, counts since the start (for\n"
 	    "                       node_exporter's textfile collector, with --replace)\n"
-	    "      --listen [ADDR:][PORT]\n"
-	    "                       serve /metrics over HTTP on ADDR (default 127.0.0.1; [::]\n"
-	    "                       or 0.0.0.0 for every address) and PORT (default %d:\n"
-	    "                       --listen : is 127.0.0.1:%d); or unix:PATH, a Unix socket\n"
-	    "                       of mode 0660 (its group: the directory's if set-group-ID)\n"
+	    "      --listen [HOST][:PORT]\n"
+	    "                       serve /metrics over HTTP on HOST (default 127.0.0.1;\n"
+	    "                       0.0.0.0, or [::] for IPv6 too, is every address; a name is\n"
+	    "                       resolved once) and PORT (default %d; a PORT alone is\n"
+	    "                       127.0.0.1's; no value: 127.0.0.1:%d); or unix:PATH, a Unix\n"
+	    "                       socket of mode 0660 (its group: the directory's if set-group-ID)\n"
 	    "      --web.config.file FILE\n"
 	    "                       with --listen: TLS and basic-auth users (bcrypt hashes), in\n"
 	    "                       node_exporter's format (tls_server_config: cert_file,\n"
@@ -175,57 +177,107 @@ static bool parse_long(const char *text, long min, long max, long *value)
 }
 
 /*
- * --listen's [ADDR:][PORT]: PORT alone is 127.0.0.1's; ADDR is an IPv4 address or an IPv6 one in
- * brackets ([::1]:PORT, [::]:PORT); with the colon and no PORT, the default port (":" is
- * 127.0.0.1 on it). Numeric only: a name would be resolved before the options
- * are even checked, and could resolve to several addresses. unix:PATH is a Unix socket's path.
+ * --listen's HOST (empty: 127.0.0.1) with PORT into addr. An address is taken as written (an
+ * IPv6 one only from brackets); anything else is a name, resolved to its first address, IPv4
+ * first. Returns NULL, or why not.
  */
-static bool parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len)
+static const char *listen_host(const char *host, bool bracketed, unsigned short port,
+			       struct sockaddr_storage *addr, socklen_t *len)
 {
-	const char *colon = strrchr(text, ':');
+	struct sockaddr_in *in = (struct sockaddr_in *)addr;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)addr;
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *found, *pick;
+	static char why[320];
 
+	if (bracketed) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		*len = sizeof(*in6);
+		return inet_pton(AF_INET6, host, &in6->sin6_addr) == 1
+			   ? NULL
+			   : "an IPv6 address in the brackets";
+	}
+	in->sin_family = AF_INET;
+	in->sin_port = htons(port);
+	*len = sizeof(*in);
+	if (inet_pton(AF_INET, host[0] ? host : "127.0.0.1", &in->sin_addr) == 1)
+		return NULL;
+	/* Digits and dots are an address or nothing (getaddrinfo would take 1.2.3 as 1.2.0.3). */
+	if (strspn(host, "0123456789.") == strlen(host))
+		return "an IPv4 address of four numbers";
+	int err = getaddrinfo(host, NULL, &hints, &found);
+
+	if (err) {
+		snprintf(why, sizeof(why), "a host name that resolves ('%s': %s)", host,
+			 gai_strerror(err));
+		return why;
+	}
+	for (pick = found; pick && pick->ai_family != AF_INET; pick = pick->ai_next)
+		;
+	if (!pick)
+		pick = found;
+	memcpy(addr, pick->ai_addr, pick->ai_addrlen);
+	*len = pick->ai_addrlen;
+	if (pick->ai_family == AF_INET6)
+		in6->sin6_port = htons(port);
+	else
+		in->sin_port = htons(port);
+	freeaddrinfo(found);
+	return NULL;
+}
+
+/*
+ * --listen's address, as Prometheus exporters take theirs: HOST:PORT, [IPV6]:PORT, :PORT, PORT
+ * alone (on 127.0.0.1), HOST alone (on the default port), or nothing at all (127.0.0.1 on the
+ * default port); unix:PATH is a Unix socket's path. HOST is an IPv4 address, an IPv6 one in
+ * brackets, or a name, resolved here once: the first address it has, IPv4 first (as Go's
+ * exporters do), so that "localhost" is 127.0.0.1. Returns NULL, or why `text` is refused.
+ */
+static const char *parse_listen(const char *text, struct sockaddr_storage *addr, socklen_t *len)
+{
+	char host[256];
+	const char *port_text = "", *close;
+	long port = FS_DEFAULT_LISTEN_PORT;
+
+	memset(addr, 0, sizeof(*addr));
 	if (!strncmp(text, "unix:", 5)) {
 		struct sockaddr_un *un = (struct sockaddr_un *)addr;
 		size_t path_len = strlen(text + 5);
 
 		/* A path, not one of Linux's abstract names: they have no permissions. */
 		if (!path_len || path_len >= sizeof(un->sun_path))
-			return false;
-		memset(addr, 0, sizeof(*addr));
+			return "a Unix socket's path of 1 to 107 bytes";
 		un->sun_family = AF_UNIX;
 		memcpy(un->sun_path, text + 5, path_len + 1);
 		*len = offsetof(struct sockaddr_un, sun_path) + path_len + 1;
-		return true;
+		return NULL;
 	}
-	const char *port_text = colon ? colon + 1 : text;
-	char host[INET6_ADDRSTRLEN + 2];
-	size_t host_len = colon ? (size_t)(colon - text) : 0;
-	long port;
-
-	if (colon && !*port_text)
-		port = FS_DEFAULT_LISTEN_PORT; /* "ADDR:" or ":" */
-	else if (!parse_long(port_text, 1, 65535, &port))
-		return false;
-	if (host_len >= sizeof(host))
-		return false;
-	memcpy(host, text, host_len);
-	host[host_len] = '\0';
-	memset(addr, 0, sizeof(*addr));
-	if (host_len >= 2 && host[0] == '[' && host[host_len - 1] == ']') {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)addr;
-
-		host[host_len - 1] = '\0';
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons((unsigned short)port);
-		*len = sizeof(*in6);
-		return inet_pton(AF_INET6, host + 1, &in6->sin6_addr) == 1;
+	if (!*text)
+		return "an address, a port or both";
+	if (text[0] == '[') {
+		close = strchr(text, ']');
+		if (!close || (close[1] && close[1] != ':'))
+			return "an IPv6 address in brackets, then :PORT or nothing";
+		snprintf(host, sizeof(host), "%.*s", (int)(close - text - 1), text + 1);
+		port_text = close[1] ? close + 2 : "";
+		if (!host[0])
+			return "an IPv6 address in the brackets";
+	} else if (strchr(text, ':') != strrchr(text, ':')) {
+		return "an IPv6 address in brackets, as [::1]:PORT";
+	} else if (strchr(text, ':')) {
+		snprintf(host, sizeof(host), "%.*s", (int)(strchr(text, ':') - text), text);
+		port_text = strchr(text, ':') + 1;
+	} else if (strspn(text, "0123456789") == strlen(text)) {
+		host[0] = '\0';
+		port_text = text;
+	} else {
+		snprintf(host, sizeof(host), "%s", text);
 	}
-	struct sockaddr_in *in = (struct sockaddr_in *)addr;
-
-	in->sin_family = AF_INET;
-	in->sin_port = htons((unsigned short)port);
-	*len = sizeof(*in);
-	return inet_pton(AF_INET, host_len ? host : "127.0.0.1", &in->sin_addr) == 1;
+	if (*port_text && !parse_long(port_text, 1, 65535, &port))
+		return "a port from 1 to 65535";
+	if (strlen(host) >= sizeof(host) - 1)
+		return "a shorter host name";
+	return listen_host(host, text[0] == '[', (unsigned short)port, addr, len);
 }
 
 /* The values of --format and --by (as the JSON record's `by` names it too), in their enums'
@@ -271,9 +323,12 @@ static const char *long_name(int opt)
  * Options that take one value: a second one would silently replace the first (-n a -n b), so
  * it is refused. (Flags may be repeated; -p and -c add to a list.) -j is --format json.
  */
-static const int single_value_options[] = {'d', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN,
-					   OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
-					   OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE};
+/* clang-format off */
+static const int single_value_options[] = {
+	'd', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
+	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE,
+};
+/* clang-format on */
 
 static bool single_value(int opt)
 {
@@ -354,6 +409,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 				   size_t err_len, FILE *out)
 {
 	unsigned char given[OPT_TEST_ESCAPE + 1] = {0};
+	const char *why;
 	char name[3];
 	bool top_given = false, by_given = false, format_given = false, max_files_given = false;
 	long value;
@@ -378,15 +434,16 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	}
 
 	for (;;) {
+		bool listen_default = false;
 		int index = -1;
 
 		opt = getopt_long(argc, argv, ":d:jp:c:n:r:o:vhV", long_options, &index);
 		if (opt == -1)
 			break;
 		if (index >= 0 && !whole_long_name(argv, index)) {
-			unknown_long_option(argv[optarg && optarg == argv[optind - 1] ? optind - 2
-										: optind - 1],
-					    err, err_len);
+			unknown_long_option(
+			    argv[optarg && optarg == argv[optind - 1] ? optind - 2 : optind - 1],
+			    err, err_len);
 			return FS_PARSE_USAGE;
 		}
 		if (opt > 0 && opt < (int)sizeof(given) && single_value(opt) && given[opt]++) {
@@ -426,15 +483,22 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			format_given = true;
 			break;
 		case OPT_LISTEN:
-			if (!parse_listen(optarg, &opts->listen_addr, &opts->listen_addr_len)) {
-				set_error(err, err_len,
-					  "invalid --listen '%s': expected PORT, ADDR:PORT or "
-					  "[IPV6]:PORT with a numeric address and a port from 1 to "
-					  "65535, or unix:PATH (at most %zu bytes)",
-					  optarg, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+			/* No value: the next option, not an address (none begins with '-'). */
+			if (optarg[0] == '-' && optarg == argv[optind - 1]) {
+				optind--;
+				optarg = (char *)"";
+				listen_default = true;
+			}
+			why =
+			    listen_default
+				? parse_listen(":", &opts->listen_addr, &opts->listen_addr_len)
+				: parse_listen(optarg, &opts->listen_addr, &opts->listen_addr_len);
+			if (why) {
+				set_error(err, err_len, "invalid --listen '%s': expected %s",
+					  optarg, why);
 				return FS_PARSE_USAGE;
 			}
-			opts->listen = optarg;
+			opts->listen = listen_default ? ":" : optarg;
 			break;
 		case OPT_WEB_CONFIG:
 			if (!optarg[0]) {
@@ -565,6 +629,17 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			fprintf(out, "foliostat %s\n", FOLIOSTAT_VERSION);
 			return FS_PARSE_EXIT;
 		case ':':
+			/* --listen alone, last: the default address. */
+			if (optopt == OPT_LISTEN) {
+				if (given[OPT_LISTEN]++) {
+					set_error(err, err_len,
+						  "--listen given twice: it takes one value");
+					return FS_PARSE_USAGE;
+				}
+				parse_listen(":", &opts->listen_addr, &opts->listen_addr_len);
+				opts->listen = ":";
+				break;
+			}
 			set_error(err, err_len, "option '%s' needs a value",
 				  option_name(argv, optopt, name));
 			return FS_PARSE_USAGE;
