@@ -226,8 +226,8 @@ test_promise_pid_selection_end_to_end() {
 	done
 }
 
-# -n NAME: only processes of that name, each with wait4's figures; -r N: the N most active of
-# them. Three workloads of that name, of 4000, 2000 and 1000 pages, and one of another name, each
+# -n NAME: only processes of that name, each with wait4's figures; -r N: the N with the most pages
+# (--sort's default) of them. Three workloads of that name, of 4000, 2000 and 1000 pages, and one of another name, each
 # born after foliostat started (so wait4 counts exactly what foliostat may) and named before its
 # work (its parent, which writes wait4's rusage, keeps the name workload).
 test_promise_name_selection_and_rows_end_to_end() {
@@ -255,7 +255,7 @@ test_promise_name_selection_and_rows_end_to_end() {
 	done
 	want=$(printf '%s\n' "${NAMED_PID[big]}" "${NAMED_PID[mid]}" | paste -sd,)
 	assert_eq "$(query "$T/top" "','.join(str(p['pid']) for p in recs[0]['processes'])")" "\"$want\"" \
-		"-r 2: the two most active, the most active first"
+		"-r 2: the two with the most pages, the most first"
 	assert_eq "$(query "$T/top" "recs[0]['system']['processes']")" 3 \
 		"processes with activity of the name (-r cuts rows, not this count)"
 }

@@ -34,7 +34,7 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &report->end);
-	process_table_rank(table);
+	process_table_rank(table, opts->sort);
 	report->processes = table;
 	report->nr_shown =
 	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;
@@ -210,9 +210,13 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 		if (ret)
 			break;
 		last = last || (end && event_loop_now() >= end);
-		/* A record of one read needs rows for the processes it shows only. */
-		ret = collector_read(c, per_record == 1 && !c->series ? (size_t)opts->top : 0, err,
-				     err_len);
+		/* A record of one read needs rows for the processes it shows only: the most
+		 * active, when that is what ranks them (other keys need every row summed). */
+		ret = collector_read(c,
+				     per_record == 1 && !c->series && opts->sort == FS_SORT_EVENTS
+					 ? (size_t)opts->top
+					 : 0,
+				     err, err_len);
 		if (ret)
 			break;
 		record_done = last || (per_record && ++in_record == per_record);

@@ -47,12 +47,12 @@ static bool a_moved_entry_does_not_name_its_process(void)
 	bool ok;
 
 	c.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 3;
-	snapshot_append(&now,
-			&(struct fs_entry_head){.key = KEY(70, 70), .comm = "sh",
-						.exited = FS_ENTRY_MOVED},
+	snapshot_append(
+	    &now,
+	    &(struct fs_entry_head){.key = KEY(70, 70), .comm = "sh", .exited = FS_ENTRY_MOVED},
+	    false, &c);
+	snapshot_append(&now, &(struct fs_entry_head){.key = KEY(70, 70), .comm = "workload"},
 			false, &c);
-	snapshot_append(&now, &(struct fs_entry_head){.key = KEY(70, 70), .comm = "workload"}, false,
-			&c);
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_STREQ(out.rows[0].comm, "workload") &&
@@ -192,10 +192,14 @@ static bool a_reused_pid_is_another_row(void)
 		     ASSERT_STREQ(out.rows[2].comm, "new") &&
 		     ASSERT_EQ(out.rows[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 100 + 3) &&
 		     ASSERT_EQ(out.nr_procs, 2) &&
-		     ASSERT_EQ(process_proc(&out, &out.rows[1])->counters
-				   .stalls[FS_STALL_COMPACTION].count, 1) &&
-		     ASSERT_EQ(process_proc(&out, &out.rows[2])->counters
-				   .stalls[FS_STALL_COMPACTION].count, 2);
+		     ASSERT_EQ(process_proc(&out, &out.rows[1])
+				   ->counters.stalls[FS_STALL_COMPACTION]
+				   .count,
+			       1) &&
+		     ASSERT_EQ(process_proc(&out, &out.rows[2])
+				   ->counters.stalls[FS_STALL_COMPACTION]
+				   .count,
+			       2);
 	}
 	/* One-shot mode: the next read's counts of each go to its own row. */
 	ok = ok && ASSERT_EQ(process_table_accumulate(&acc, &out, 0), 0) &&
@@ -370,10 +374,46 @@ static bool one_shot_windows_accumulate_per_process(void)
 	     ASSERT_EQ(acc.nr_active, 3) && ASSERT_EQ(find(&acc, 3)->events, 3) &&
 	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
-	process_table_rank(&acc);
+	process_table_rank(&acc, FS_SORT_EVENTS);
 	ok = ok && ASSERT_EQ(acc.rows[0].key.hi, 2) && ASSERT_EQ(acc.rows[1].key.hi, 1) &&
 	     ASSERT_EQ(acc.rows[2].key.hi, 3);
 	process_table_free(&acc);
+	return ok;
+}
+
+/* --sort: each key ranks by its own figure (ties by activity, then pid): three rows, each
+ * first by one key and last by another. */
+static bool rows_rank_by_the_sort_key(void)
+{
+	struct process_row rows[3] = {row_of(1, "pages", 9000), row_of(2, "large", 10),
+				      row_of(3, "busy", 20)};
+	struct process_table t = {.rows = rows, .nr = 3, .cap = 3};
+	static const struct {
+		enum fs_sort sort;
+		__u32 first, last;
+	} expect[] = {
+	    /* (a tie, at 0, goes to the more active: pages, 9,000 events, before busy, 20) */
+	    {FS_SORT_PAGES, 1, 3},    {FS_SORT_LARGE, 2, 3},  {FS_SORT_THP, 2, 3},
+	    {FS_SORT_FALLBACK, 3, 2}, {FS_SORT_FAULTS, 3, 2}, {FS_SORT_TLB, 3, 2},
+	    {FS_SORT_LRU, 2, 3},      {FS_SORT_EVENTS, 1, 2},
+	};
+	bool ok = true;
+
+	rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2; /* 1,024 pages, all large */
+	rows[1].counters.thp_fault_alloc = 2;
+	rows[1].counters.lru_insert[0][FS_PAGES] = 1024;
+	rows[2].counters.folios[FS_FOLIO_ALLOC_FAILED][9] = 5;	/* fell back */
+	rows[2].counters.folios[FS_FOLIO_ALLOC_FAILED][0] = 50; /* order 0 is no fallback */
+	rows[2].counters.fault_kinds[0] = 300;
+	rows[2].counters.fault_kinds[FS_NR_FAULT_KINDS - 1] = 1; /* every kind counts */
+	rows[2].counters.tlb_flushes[0] = 7;
+	for (size_t i = 0; ok && i < sizeof(expect) / sizeof(expect[0]); i++) {
+		process_table_rank(&t, expect[i].sort);
+		ok = ASSERT_EQ(t.rows[0].key.hi, expect[i].first) &&
+		     ASSERT_EQ(t.rows[2].key.hi, expect[i].last);
+		if (!ok)
+			fprintf(stderr, "    by %s\n", fs_sort_names[expect[i].sort]);
+	}
 	return ok;
 }
 
@@ -444,6 +484,7 @@ static bool a_process_start_is_read_from_its_stat_line(void)
 }
 
 const struct unit_test window_tests[] = {
+    UNIT_TEST(rows_rank_by_the_sort_key),
     UNIT_TEST(threads_sum_into_their_process),
     UNIT_TEST(idle_processes_are_left_out),
     UNIT_TEST(filters_select_by_pid_and_name),

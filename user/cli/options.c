@@ -32,6 +32,7 @@ enum {
 	OPT_MAX_FILES,
 	OPT_WEB_CONFIG,
 	OPT_REPLACE,
+	OPT_SORT,
 	OPT_TEST_ESCAPE,
 };
 
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"replace", required_argument, NULL, OPT_REPLACE},
     {"by", required_argument, NULL, OPT_BY},
+    {"sort", required_argument, NULL, OPT_SORT},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"listen", required_argument, NULL, OPT_LISTEN},
     /* As node_exporter spells it: the exporters' own access control. */
@@ -96,7 +98,8 @@ void print_usage(FILE *out)
 	    "                       0.0.0.0, or [::] for IPv6 too, is every address; a name is\n"
 	    "                       resolved once) and PORT (default %d; a PORT alone is\n"
 	    "                       127.0.0.1's; no value: 127.0.0.1:%d); or unix:PATH, a Unix\n"
-	    "                       socket of mode 0660 (its group: the directory's if set-group-ID)\n"
+	    "                       socket of mode 0660 (its group: the directory's if "
+	    "set-group-ID)\n"
 	    "      --web.config.file FILE\n"
 	    "                       with --listen: TLS and basic-auth users (bcrypt hashes), in\n"
 	    "                       node_exporter's format (tls_server_config: cert_file,\n"
@@ -116,6 +119,9 @@ void print_usage(FILE *out)
 	    "      --by KIND        rows per process (the default; cgroup when exporting), per\n"
 	    "                       cgroup (with the unit, container and pod it belongs to), or\n"
 	    "                       per comm (name)\n"
+	    "      --sort KEY       rank the rows by KEY: pages allocated (the default), large\n"
+	    "                       (pages in large folios), thp, fallback, faults, tlb, lru or\n"
+	    "                       events (all counted)\n"
 	    "  -o, --output FILE    append each record to FILE instead (a log; whole records\n"
 	    "                       only; a symlink at FILE is refused)\n"
 	    "      --replace FILE   write each record to FILE instead, replacing it whole (a\n"
@@ -286,6 +292,10 @@ static const char *const format_names[] = {[FS_FORMAT_TABLE] = "table",
 					   [FS_FORMAT_JSON] = "json",
 					   [FS_FORMAT_PROMETHEUS] = "prometheus",
 					   NULL};
+const char *const fs_sort_names[] = {
+    [FS_SORT_PAGES] = "pages",	     [FS_SORT_LARGE] = "large",	  [FS_SORT_THP] = "thp",
+    [FS_SORT_FALLBACK] = "fallback", [FS_SORT_FAULTS] = "faults", [FS_SORT_TLB] = "tlb",
+    [FS_SORT_LRU] = "lru",	     [FS_SORT_EVENTS] = "events", NULL};
 const char *const fs_row_kind_names[] = {
     [FS_BY_PROCESS] = "process", [FS_BY_CGROUP] = "cgroup", [FS_BY_COMM] = "comm", NULL};
 
@@ -326,7 +336,7 @@ static const char *long_name(int opt)
 /* clang-format off */
 static const int single_value_options[] = {
 	'd', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
-	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE,
+	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE, OPT_SORT,
 };
 /* clang-format on */
 
@@ -588,6 +598,17 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			opts->by = value;
 			break;
+		case OPT_SORT:
+			if (!parse_choice(optarg, fs_sort_names, &value)) {
+				set_error(
+				    err, err_len,
+				    "invalid --sort '%s': expected pages, large, thp, fallback, "
+				    "faults, tlb, lru or events",
+				    optarg);
+				return FS_PARSE_USAGE;
+			}
+			opts->sort = value;
+			break;
 		case OPT_MAX_TASKS:
 			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
 				set_error(err, err_len,
@@ -692,6 +713,12 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	if (opts->web_config && !opts->listen) {
 		set_error(err, err_len,
 			  "--web.config.file is the access control of --listen: give both");
+		return FS_PARSE_USAGE;
+	}
+	if (given[OPT_SORT] && (opts->listen || opts->format == FS_FORMAT_PROMETHEUS)) {
+		set_error(err, err_len,
+			  "--sort ranks the rows of tables and JSON records: not with --listen or "
+			  "--format prometheus");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->listen)

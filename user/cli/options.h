@@ -27,6 +27,19 @@ enum fs_format { FS_FORMAT_TABLE, FS_FORMAT_JSON, FS_FORMAT_PROMETHEUS };
 enum fs_row_kind { FS_BY_PROCESS, FS_BY_CGROUP, FS_BY_COMM };
 extern const char *const fs_row_kind_names[]; /* "process", "cgroup", "comm" */
 
+/* --sort: what ranks the rows of tables and records (the top --top of them are shown). */
+enum fs_sort {
+	FS_SORT_PAGES,	  /* pages allocated (the default) */
+	FS_SORT_LARGE,	  /* movable pages allocated in large folios (order 1 and up) */
+	FS_SORT_THP,	  /* THP faults that got a huge page */
+	FS_SORT_FALLBACK, /* large allocations that got no folio */
+	FS_SORT_FAULTS,	  /* page faults */
+	FS_SORT_TLB,	  /* TLB flushes */
+	FS_SORT_LRU,	  /* pages added to LRU lists */
+	FS_SORT_EVENTS,	  /* every event counted */
+};
+extern const char *const fs_sort_names[]; /* "pages", "large", ... */
+
 struct fs_options {
 	double interval_s; /* 0: one-shot summary; > 0: streaming */
 	long count;	   /* records to print in streaming mode; 0: unlimited */
@@ -50,6 +63,7 @@ struct fs_options {
 	const char *output;  /* write each record to this file (-o, --replace); NULL: stdout */
 	bool replace;	     /* --replace: each record replaces the file; -o appends */
 	enum fs_row_kind by; /* --by (cgroup by default when exporting) */
+	enum fs_sort sort;   /* --sort */
 	/* --listen [ADDR:]PORT or unix:PATH: serve /metrics there until SIGTERM; NULL: none. */
 	const char *listen;
 	const char *web_config; /* --web.config.file: TLS and basic auth of --listen; NULL: none */

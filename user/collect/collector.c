@@ -243,5 +243,6 @@ void collector_report_init(struct fs_report *report, struct collector *c, struct
 	report->host = host;
 	report->cgroup_names = &c->cgroup_names;
 	report->by = c->opts->by;
+	report->sort = c->opts->sort;
 	c->report = report;
 }

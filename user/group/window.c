@@ -476,9 +476,64 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 	return 0;
 }
 
-void process_table_rank(struct process_table *table)
+/* Pages of orders [from, FS_NR_ORDERS) in histogram `hist` of counters c. */
+static __u64 hist_pages_from(const struct fs_totals *c, int hist, int from)
 {
-	qsort(table->rows, table->nr, sizeof(*table->rows), compare_activity);
+	__u64 pages = 0;
+
+	for (int o = from; o < FS_NR_ORDERS; o++)
+		pages += c->folios[hist][o] << o;
+	return pages;
+}
+
+/* What --sort ranks a row by (the table's columns of the same names show these). */
+static __u64 rank_value(const struct process_row *row, enum fs_sort sort)
+{
+	const struct fs_totals *c = &row->counters;
+	__u64 sum = 0;
+
+	switch (sort) {
+	case FS_SORT_PAGES:
+		return hist_pages_from(c, FS_FOLIO_ALLOC_MOVABLE, 0) +
+		       hist_pages_from(c, FS_FOLIO_ALLOC_KERNEL, 0);
+	case FS_SORT_LARGE:
+		return hist_pages_from(c, FS_FOLIO_ALLOC_MOVABLE, 1);
+	case FS_SORT_THP:
+		return c->thp_fault_alloc;
+	case FS_SORT_FALLBACK:
+		for (int o = 1; o < FS_NR_ORDERS; o++)
+			sum += c->folios[FS_FOLIO_ALLOC_FAILED][o];
+		return sum;
+	case FS_SORT_FAULTS: /* each kind is of user or kernel mode: all of them */
+		return words_sum(c->fault_kinds, FS_NR_FAULT_KINDS);
+	case FS_SORT_TLB:
+		return words_sum(c->tlb_flushes, FS_NR_TLB_REASONS);
+	case FS_SORT_LRU:
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+			sum += c->lru_insert[l][FS_PAGES];
+		return sum;
+	case FS_SORT_EVENTS:
+	default:
+		return row->events;
+	}
+}
+
+static enum fs_sort rank_sort; /* qsort's comparison takes no context */
+
+static int compare_rank(const void *a, const void *b)
+{
+	const struct process_row *ra = a, *rb = b;
+	__u64 va = rank_value(ra, rank_sort), vb = rank_value(rb, rank_sort);
+
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	return compare_activity(a, b);
+}
+
+void process_table_rank(struct process_table *table, enum fs_sort sort)
+{
+	rank_sort = sort;
+	qsort(table->rows, table->nr, sizeof(*table->rows), compare_rank);
 }
 
 bool process_table_shrink(struct process_table *table)

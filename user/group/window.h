@@ -88,8 +88,9 @@ const struct proc_row *process_proc(const struct process_table *table,
  */
 int process_table_accumulate(struct process_table *acc, const struct process_table *add,
 			     size_t limit);
-/* Most active first; ties by pid (then start) so output is stable. */
-void process_table_rank(struct process_table *table);
+/* First the rows with the most of what `sort` names (--sort: pages allocated by default); ties
+ * by activity, then by pid (then start), so output is stable. */
+void process_table_rank(struct process_table *table, enum fs_sort sort);
 void process_table_free(struct process_table *table);
 /* Give back memory a burst of processes left (see array_shrink()). Returns whether any was
  * given back. */

@@ -179,7 +179,8 @@ static void print_faults(FILE *out, const struct fs_report *r)
 {
 	/* The JSON names, squeezed to fit 100 columns. */
 	static const char *const headers[FS_NR_FAULT_COUNTERS] = {
-	    "user", "kernel", "read", "write", "exec", "notprsnt", "protect", "file", "major", "minor",
+	    "user",	"kernel",  "read", "write", "exec",
+	    "notprsnt", "protect", "file", "major", "minor",
 	};
 
 	fprintf(out, "%-8s", "FAULTS");
@@ -208,28 +209,48 @@ static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, s
 }
 
 /* How a column of the rows' table shows its figures: folios, or their MiB (histograms, LRU
- * lists' amounts), a count (summed over a figure's words: TLB flushes over their reasons), or the
- * collapses that succeeded among collapse outcomes. */
-enum column_shows { SHOW_FOLIOS, SHOW_MIB, SHOW_COUNT, SHOW_SUCCEEDED };
+ * lists' amounts), a count (summed over a figure's words: TLB flushes over their reasons), the
+ * collapses that succeeded among collapse outcomes; of a histogram, the share of its pages in
+ * large folios (order 1 and up), its largest order, or its large folios. */
+enum column_shows {
+	SHOW_FOLIOS,
+	SHOW_MIB,
+	SHOW_COUNT,
+	SHOW_SUCCEEDED,
+	SHOW_LARGE_SHARE,
+	SHOW_MAX_ORDER,
+	SHOW_LARGE_FOLIOS,
+};
 
 /* A column of the rows' table: record figures (record_layout.c, by path) added together, n/a
- * unless each is measured. */
+ * unless each is measured; its legend says what it shows, under the table. */
 struct table_column {
 	const char *heading;
 	int width;
 	enum column_shows shows;
 	const char *figures[2];
+	const char *legend;
 };
 
+/* Whether a process gets large folios, first; then what it costs. 96 columns in all. */
 static const struct table_column row_columns[] = {
-    {"ALLOC", 9, SHOW_FOLIOS, {"folios.alloc"}},
-    {"ALLOC_MiB", 9, SHOW_MIB, {"folios.alloc"}},
-    {"PGC_MiB", 8, SHOW_MIB, {"folios.pagecache"}},
-    {"FAULTS", 9, SHOW_COUNT, {"faults.user", "faults.kernel"}},
-    {"FILE_FLT", 8, SHOW_COUNT, {"faults.file"}},
-    {"COLL", 5, SHOW_SUCCEEDED, {"thp.collapse", "thp.collapse_file"}},
-    {"TLB", 8, SHOW_COUNT, {"tlb.flushes"}},
-    {"LRU_MiB", 8, SHOW_MIB, {"lru.insert"}},
+    {"ALLOC_MiB", 9, SHOW_MIB, {"folios.alloc"}, "allocated"},
+    {"LARGE%",
+     6,
+     SHOW_LARGE_SHARE,
+     {"folios.alloc_movable"},
+     "of movable pages in large folios (order >= 1)"},
+    {"MAXORD", 6, SHOW_MAX_ORDER, {"folios.alloc_movable"}, "largest order"},
+    {"THP", 6, SHOW_COUNT, {"thp.fault_alloc"}, "huge-page faults that got one"},
+    {"FALLBK", 6, SHOW_LARGE_FOLIOS, {"folios.alloc_failed"}, "large allocations that fell back"},
+    {"DISCRD",
+     6,
+     SHOW_LARGE_FOLIOS,
+     {"folios.discarded"},
+     "large folios discarded (charge refused)"},
+    {"FAULTS", 9, SHOW_COUNT, {"faults.user", "faults.kernel"}, "page faults"},
+    {"TLB", 8, SHOW_COUNT, {"tlb.flushes"}, "TLB flushes"},
+    {"LRU_MiB", 8, SHOW_MIB, {"lru.insert"}, "put on LRU lists"},
 };
 #define NR_ROW_COLUMNS (sizeof(row_columns) / sizeof(row_columns[0]))
 
@@ -244,12 +265,15 @@ static __u64 figure_total(const struct fs_report *r, const struct figures_view *
 	switch (f->kind) {
 	case RK_ORDERS:
 		record_figure_orders(v, i, hist);
+		if (shows == SHOW_LARGE_FOLIOS)
+			return hist_folios(hist) - hist[0];
 		return shows == SHOW_FOLIOS ? hist_folios(hist) : hist_pages(hist);
 	case RK_FAULTS:
 		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
 	case RK_LIST_AMOUNTS:
 		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-			sum += words[l * FS_NR_AMOUNTS + (shows == SHOW_FOLIOS ? FS_FOLIOS : FS_PAGES)];
+			sum += words[l * FS_NR_AMOUNTS +
+				     (shows == SHOW_FOLIOS ? FS_FOLIOS : FS_PAGES)];
 		return sum;
 	case RK_SCAN_RESULTS:
 		for (int res = 0; res < FS_NR_SCAN_RESULTS; res++)
@@ -274,7 +298,8 @@ static int column_figure(size_t column, int k)
 		for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
 			for (int j = 0; j < 2; j++)
 				if (row_columns[c].figures[j] &&
-				    (found[c][j] = record_figure_find(row_columns[c].figures[j])) < 0)
+				    (found[c][j] = record_figure_find(row_columns[c].figures[j])) <
+					0)
 					abort();
 				else if (!row_columns[c].figures[j])
 					found[c][j] = -1;
@@ -283,12 +308,56 @@ static int column_figure(size_t column, int k)
 	return found[column][k];
 }
 
+/* "100%", "37%": the share of histogram figure i's pages in large folios; "-" with no page. */
+static void print_large_share(FILE *out, int width, const struct figures_view *v, int i,
+			      bool measured)
+{
+	__u64 hist[FS_NR_ORDERS], pages;
+	char text[16];
+
+	record_figure_orders(v, i, hist);
+	pages = hist_pages(hist);
+	if (!measured || !pages) {
+		fprintf(out, " %*s", width, measured ? "-" : "n/a");
+		return;
+	}
+	snprintf(text, sizeof(text), "%.0f%%", 100.0 * (double)(pages - hist[0]) / (double)pages);
+	fprintf(out, " %*s", width, text);
+}
+
+/* The largest order of histogram figure i with a folio; "-" with none. */
+static void print_max_order(FILE *out, int width, const struct figures_view *v, int i,
+			    bool measured)
+{
+	__u64 hist[FS_NR_ORDERS];
+	int top = FS_NR_ORDERS;
+
+	record_figure_orders(v, i, hist);
+	while (top > 0 && !hist[top - 1])
+		top--;
+	if (!measured || !top)
+		fprintf(out, " %*s", width, measured ? "-" : "n/a");
+	else
+		fprintf(out, " %*d", width, top - 1);
+}
+
 static void print_column(FILE *out, const struct fs_report *r, const struct figures_view *v,
 			 size_t column)
 {
 	const struct table_column *c = &row_columns[column];
 	bool measured = true;
 	__u64 total = 0;
+
+	if (c->shows == SHOW_LARGE_SHARE || c->shows == SHOW_MAX_ORDER) {
+		int i = column_figure(column, 0);
+
+		measured = record_figure_measured(i, r->measured);
+		if (c->shows == SHOW_LARGE_SHARE)
+			print_large_share(out, c->width, v, i, measured);
+		else
+			print_max_order(out, c->width, v, i, measured);
+		return;
+	}
 
 	for (int k = 0; k < 2; k++) {
 		int i = column_figure(column, k);
@@ -304,6 +373,38 @@ static void print_column(FILE *out, const struct fs_report *r, const struct figu
 		print_count(out, c->width, total, measured);
 }
 
+/* What --sort ranked the rows by, as the line above the table says it. */
+static const char *const sort_titles[] = {
+    [FS_SORT_PAGES] = "pages allocated",
+    [FS_SORT_LARGE] = "pages in large folios",
+    [FS_SORT_THP] = "THP faults that got a huge page",
+    [FS_SORT_FALLBACK] = "large allocations that fell back",
+    [FS_SORT_FAULTS] = "page faults",
+    [FS_SORT_TLB] = "TLB flushes",
+    [FS_SORT_LRU] = "pages put on LRU lists",
+    [FS_SORT_EVENTS] = "events counted",
+};
+
+/* Each column's heading and legend, on lines of 100 columns at most. */
+static void print_legend(FILE *out)
+{
+	int used = 0;
+
+	for (size_t c = 0; c < NR_ROW_COLUMNS; c++) {
+		const char *end = c + 1 < NR_ROW_COLUMNS ? ";" : "";
+		int len = 1 + (int)(strlen(row_columns[c].heading) + 1 +
+				    strlen(row_columns[c].legend) + strlen(end));
+
+		if (used && used + len > 100) {
+			fprintf(out, "\n");
+			used = 0;
+		}
+		used +=
+		    fprintf(out, " %s %s%s", row_columns[c].heading, row_columns[c].legend, end);
+	}
+	fprintf(out, "\n");
+}
+
 static void print_processes(FILE *out, const struct fs_report *r)
 {
 	static const struct fs_proc_counters none;
@@ -311,7 +412,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	fprintf(out, "%s with activity: %zu", row_kinds[r->by], r->processes->nr_active);
 	if (r->nr_shown < r->processes->nr_active)
 		fprintf(out, " (top %zu shown)", r->nr_shown);
-	fprintf(out, "\n");
+	fprintf(out, ", by %s\n", sort_titles[r->sort]);
 	if (!r->nr_shown)
 		return;
 	if (r->by == FS_BY_PROCESS)
@@ -344,6 +445,7 @@ static void print_processes(FILE *out, const struct fs_report *r)
 			print_column(out, r, &v, c);
 		fprintf(out, "\n");
 	}
+	print_legend(out);
 	fprintf(out, "\n");
 }
 
@@ -431,8 +533,8 @@ static int pmd_order(const struct fs_report *r)
 /* Did a THP fault, or any large movable allocation, come out of the window without a folio? */
 static bool any_thp_faults(const struct fs_totals *c)
 {
-	return c->thp_fault_alloc || words_sum(c->folios[FS_FOLIO_ALLOC_FAILED] + 1,
-					       FS_NR_ORDERS - 1) ||
+	return c->thp_fault_alloc ||
+	       words_sum(c->folios[FS_FOLIO_ALLOC_FAILED] + 1, FS_NR_ORDERS - 1) ||
 	       words_sum(c->folios[FS_FOLIO_DISCARDED], FS_NR_ORDERS);
 }
 
@@ -473,7 +575,8 @@ static void print_thp_faults(FILE *out, const struct fs_report *r, const struct 
 		fprintf(out, "n/a");
 	fprintf(out, " got %ld MiB", (r->host->page_size << pmd) >> 20);
 	if (r->measured[MEASURE_DISCARDED])
-		fprintf(out, ", %llu fell back (memcg limit, race)", (unsigned long long)discarded[pmd]);
+		fprintf(out, ", %llu fell back (memcg limit, race)",
+			(unsigned long long)discarded[pmd]);
 	fprintf(out, ", %llu fell back (none free)\n", (unsigned long long)failed[pmd]);
 	if (other_failed) {
 		fprintf(out, "    %-14s", "no folio");
@@ -595,7 +698,8 @@ static void print_vmscan(FILE *out, const struct fs_report *r)
 				continue;
 			fprintf(out, "  %-6s ", who[w]);
 			print_text(out, r->lru_names[l], FS_ENUM_NAME_LEN, FS_ENUM_NAME_LEN, 23);
-			fprintf(out, " %14llu %14llu %14llu\n", (unsigned long long)v->scanned[w][l],
+			fprintf(out, " %14llu %14llu %14llu\n",
+				(unsigned long long)v->scanned[w][l],
 				(unsigned long long)v->reclaimed[w][l],
 				(unsigned long long)v->deactivated[w][l]);
 		}
@@ -661,8 +765,8 @@ static void print_details(FILE *out, const struct fs_report *r)
 				 cgroup_tail(r, row->cgroup, name, 50));
 		}
 		for (size_t h = 0; h < NR_ROW_HISTOGRAMS; h++) {
-			struct figures_view v = {.scope = IN_ROW,
-						 .from[FROM_TOTALS] = (const __u64 *)&row->counters};
+			struct figures_view v = {
+			    .scope = IN_ROW, .from[FROM_TOTALS] = (const __u64 *)&row->counters};
 
 			figure_orders(&v, row_histograms[h].figure, hist);
 			snprintf(title, sizeof(title), "%s: %s", who, row_histograms[h].title);
@@ -717,7 +821,8 @@ static void print_files(FILE *out, const struct fs_report *r)
 			if (fs->folios[o])
 				largest = o;
 		if (fs->mount)
-			snprintf(path, sizeof(path), "%s (%s)", fs->mount->point, fs->mount->fstype);
+			snprintf(path, sizeof(path), "%s (%s)", fs->mount->point,
+				 fs->mount->fstype);
 		else
 			snprintf(path, sizeof(path), "(not mounted here)");
 		snprintf(dev, sizeof(dev), "%u:%u", FILE_DEV_MAJOR(fs->dev),

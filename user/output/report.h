@@ -53,6 +53,7 @@ struct fs_report {
 	/* the rows' cgroups, named when the record was made (NULL: none are named) */
 	const struct cgroup_names *cgroup_names;
 	enum fs_row_kind by;		   /* what a row is (--by) */
+	enum fs_sort sort;		   /* what ranks the rows (--sort) */
 	double interval_s;
 	const struct host_info *host;
 	const struct probe_status *probes;
