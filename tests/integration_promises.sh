@@ -226,10 +226,11 @@ test_promise_pid_selection_end_to_end() {
 	done
 }
 
-# -n NAME: only processes of that name, each with wait4's figures; -r N: the N with the most pages
-# (--sort's default) of them. Three workloads of that name, of 4000, 2000 and 1000 pages, and one of another name, each
-# born after foliostat started (so wait4 counts exactly what foliostat may) and named before its
-# work (its parent, which writes wait4's rusage, keeps the name workload).
+# -n NAME: only processes of that name, each with wait4's figures; -r N: the N with the most
+# pages (--sort's default) of them. Three workloads of that name, of 4000, 2000 and 1000 pages,
+# and one of another name, each born after foliostat started (so wait4 counts exactly what
+# foliostat may) and named before its work (its parent, which writes wait4's rusage, keeps the
+# name workload).
 test_promise_name_selection_and_rows_end_to_end() {
 	need_root
 	make_cgroups sel
