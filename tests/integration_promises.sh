@@ -151,18 +151,22 @@ test_promise_output_failure_exits_1() {
 		grep -qx 'foliostat: failed to write output: No space left on device' "$T/err" ||
 			fail "message of foliostat $args: $(cat "$T/err")"
 	done
-	# -o: its file system fills up after start-up (which writes one record as a trial).
+	# -o and --replace: their file system fills up after start-up.
 	mkdir "$T/small" || fail "mkdir"
 	mount -t tmpfs -o size=1m tmpfs "$T/small" || skip "cannot mount a tmpfs"
 	at_exit "umount '$T/small'"
-	start_foliostat "$T/out" -j 0.1 -o "$T/small/records.json"
-	wait_records "$T/small/records.json" 1
-	head -c 2m /dev/zero >"$T/small/filler" 2>/dev/null
-	time_exit "$FS_PID" 30
-	assert_eq "$EXIT_STATUS" 1 "exit status of -o on a full file system"
-	grep -qE '^foliostat: failed to [a-z ]+ .*: No space left on device$' "$T/out.err" ||
-		fail "message: $(cat "$T/out.err")"
-	assert_nothing_attached
+	local mode
+	for mode in -o --replace; do
+		rm -f "$T/small/"*
+		start_foliostat "$T/out" -j 0.1 "$mode" "$T/small/records.json"
+		wait_records "$T/small/records.json" 1
+		head -c 2m /dev/zero >"$T/small/filler" 2>/dev/null
+		time_exit "$FS_PID" 30
+		assert_eq "$EXIT_STATUS" 1 "exit status of $mode on a full file system"
+		grep -qE '^foliostat: failed to [a-z ]+ .*: No space left on device$' "$T/out.err" ||
+			fail "message: $(cat "$T/out.err")"
+		assert_nothing_attached
+	done
 }
 
 # The interrupt group against the kernel's own verdict: each tracepoint event carries flags the
