@@ -80,3 +80,30 @@ test_process_table_ranks_by_pages_and_shows_large_folios() {
 	first=$(awk '/^ +PID COMM /{ getline; print $1; exit }' "$T/by-faults")
 	assert_between "$(column "$T/by-faults" "$first" FAULTS)" 4096 100000 "the first row's faults, by faults"
 }
+
+# Streaming in table mode is a line per INTERVAL under one line of headings (never repeated in
+# a pipe), as vmstat prints: its time, the system's figures and the first row. A workload that
+# touches 8,192 pages: the lines' FAULTS add up to at least that (each page a fault), and it is
+# the first process of a line. --full prints the whole tables instead.
+test_streaming_table_is_a_line_per_interval() {
+	need_root
+	# shellcheck disable=SC2016 # $0 and $1 are the command's
+	"$FOLIOSTAT" -r 0 0.2 -- sh -c 'exec "$0" --linger 1 pages 8192 >"$1"' "$WORKLOAD" "$T/workload" \
+		>"$T/lines" 2>"$T/err" || fail "exit status $? ($(cat "$T/err"))"
+	cat "$T/lines"
+	assert_eq "$(grep -c 'TIME ALLOC_MiB LARGE%' "$T/lines")" 1 "lines of headings (a pipe: one)"
+	assert_eq "$(head -1 "$T/lines" | awk '{ print $1, $NF }')" "TIME PROCESS" "the headings' line"
+	local lines
+	lines=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2} ' "$T/lines")
+	assert_between "$lines" 5 1000 "lines of a run over a second at 0.2 s"
+	assert_eq "$(($(wc -l <"$T/lines") - 1))" "$lines" "lines that are neither headings nor records"
+	assert_between "$(awk 'NR > 1 { s += $6 } END { print s }' "$T/lines")" 8192 100000 \
+		"faults of the lines, a workload of 8,192 pages among them"
+	grep -qE '^[0-9:]{8} .* [0-9]+ workload$' "$T/lines" || fail "no line with the workload first"
+	assert_eq "$(awk 'length > 100' "$T/lines" | wc -l)" 0 "lines over 100 columns"
+	"$FOLIOSTAT" --full 0.2 2 >"$T/full" 2>"$T/err" || fail "exit status $? ($(cat "$T/err"))"
+	assert_eq "$(grep -c '^SYSTEM ' "$T/full")" 2 "whole tables with --full"
+	local status=0
+	"$FOLIOSTAT" --full -d 1 >/dev/null 2>"$T/err" || status=$?
+	assert_eq "$status" 2 "--full without INTERVAL: a usage error"
+}

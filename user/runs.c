@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runs.h"
 
@@ -24,6 +25,24 @@
 /* A streaming record of a longer interval is made of several reads: BPF's 32-bit counts must
  * not wrap between two (2^31 events of one thread in 10 s is far beyond any thread). */
 #define MAX_READ_PERIOD_S 10.0
+
+/* Lines between two lines of headings on a terminal, as vmstat(8) repeats them. */
+#define LINES_PER_HEADER 20
+
+/*
+ * Streaming in table mode: the record's line, under a line of headings at the start (of the
+ * output, or of each --replace file) and, on a terminal, every LINES_PER_HEADER lines.
+ */
+static int emit_line(FILE *out, const struct output_file *file, const struct fs_report *report)
+{
+	static unsigned long lines;
+
+	if (!lines || (file && !file->append) ||
+	    (!file && !(lines % LINES_PER_HEADER) && isatty(fileno(out))))
+		render_line_header(out, report);
+	lines++;
+	return render_line(out, report);
+}
 
 /* Print a record to standard output, or put it in --output's file. */
 static int emit(struct collector *c, struct output_file *file, struct fs_report *report,
@@ -58,8 +77,12 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 			      fflush(out) == EOF
 			  ? -1
 			  : 0;
+	else if (opts->json)
+		ret = render_json(out, report);
+	else if (opts->interval_s > 0 && !opts->full)
+		ret = emit_line(out, file, report);
 	else
-		ret = opts->json ? render_json(out, report) : render_table(out, report);
+		ret = render_table(out, report);
 	if (file) {
 		int saved = errno;
 

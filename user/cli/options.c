@@ -33,6 +33,7 @@ enum {
 	OPT_WEB_CONFIG,
 	OPT_REPLACE,
 	OPT_SORT,
+	OPT_FULL,
 	OPT_TEST_ESCAPE,
 };
 
@@ -50,6 +51,7 @@ static const struct option long_options[] = {
     {"replace", required_argument, NULL, OPT_REPLACE},
     {"by", required_argument, NULL, OPT_BY},
     {"sort", required_argument, NULL, OPT_SORT},
+    {"full", no_argument, NULL, OPT_FULL},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"listen", required_argument, NULL, OPT_LISTEN},
     /* As node_exporter spells it: the exporters' own access control. */
@@ -119,6 +121,8 @@ void print_usage(FILE *out)
 	    "      --by KIND        rows per process (the default; cgroup when exporting), per\n"
 	    "                       cgroup (with the unit, container and pod it belongs to), or\n"
 	    "                       per comm (name)\n"
+	    "      --full           with INTERVAL in table mode: whole tables each time, not a\n"
+	    "                       line (TIME, the system's figures, the first row)\n"
 	    "      --sort KEY       rank the rows by KEY: pages allocated (the default), large\n"
 	    "                       (pages in large folios), thp, fallback, faults, tlb, lru or\n"
 	    "                       events (all counted)\n"
@@ -609,6 +613,9 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			}
 			opts->sort = value;
 			break;
+		case OPT_FULL:
+			opts->full = true;
+			break;
 		case OPT_MAX_TASKS:
 			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
 				set_error(err, err_len,
@@ -713,6 +720,12 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	if (opts->web_config && !opts->listen) {
 		set_error(err, err_len,
 			  "--web.config.file is the access control of --listen: give both");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->full && (opts->interval_s <= 0 || opts->format != FS_FORMAT_TABLE)) {
+		set_error(err, err_len,
+			  "--full prints whole tables at each INTERVAL: give an INTERVAL, in table "
+			  "mode");
 		return FS_PARSE_USAGE;
 	}
 	if (given[OPT_SORT] && (opts->listen || opts->format == FS_FORMAT_PROMETHEUS)) {

@@ -64,6 +64,7 @@ struct fs_options {
 	bool replace;	     /* --replace: each record replaces the file; -o appends */
 	enum fs_row_kind by; /* --by (cgroup by default when exporting) */
 	enum fs_sort sort;   /* --sort */
+	bool full;	     /* --full: streaming in table mode prints whole tables, not lines */
 	/* --listen [ADDR:]PORT or unix:PATH: serve /metrics there until SIGTERM; NULL: none. */
 	const char *listen;
 	const char *web_config; /* --web.config.file: TLS and basic auth of --listen; NULL: none */

@@ -95,5 +95,8 @@ extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];
 /* Renderers return 0, or -1 with errno set when the output could not be written. */
 int render_json(FILE *out, const struct fs_report *report);
 int render_table(FILE *out, const struct fs_report *report);
+/* Streaming in table mode (render_line.c): a line per record, under a line of headings. */
+void render_line_header(FILE *out, const struct fs_report *report);
+int render_line(FILE *out, const struct fs_report *report);
 
 #endif

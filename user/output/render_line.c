@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Streaming in table mode: a line per INTERVAL, as vmstat(8) prints, that a person can watch
+ * (the full tables of each record are --full's). The line holds the system's figures over the
+ * interval, what matters first about large folios then what it cost, and the first row of the
+ * table (--sort's first process, cgroup or name).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cgroup_names.h"
+#include "counters.h"
+#include "measures.h"
+#include "report.h"
+#include "sanitize.h"
+
+/* The first row's cell: "PID COMM" or the cgroup or name, in this many columns. */
+#define FIRST_WIDTH 23
+
+static double mib(__u64 pages, long page_size)
+{
+	return (double)pages * (double)page_size / (1024.0 * 1024.0);
+}
+
+/* A count in `width` columns, or n/a when its probe is not attached. */
+static void count_cell(FILE *out, int width, __u64 value, bool measured)
+{
+	if (measured)
+		fprintf(out, " %*llu", width, (unsigned long long)value);
+	else
+		fprintf(out, " %*s", width, "n/a");
+}
+
+/* The record's first row, as the table names it. */
+static void first_cell(FILE *out, const struct fs_report *r)
+{
+	const struct process_row *row = r->nr_shown ? &r->processes->rows[0] : NULL;
+	char shown[TERMINAL_TEXT_SIZE(FIRST_WIDTH)], cell[FIRST_WIDTH * 4 + 32];
+	const char *path;
+
+	if (!row) {
+		fprintf(out, " -\n");
+		return;
+	}
+	if (r->by == FS_BY_PROCESS) {
+		terminal_text(row->comm, FS_COMM_LEN, FIRST_WIDTH - 8, shown);
+		snprintf(cell, sizeof(cell), "%u %s", row_pid(row), shown);
+	} else if (r->by == FS_BY_COMM) {
+		terminal_text(row->comm, FS_COMM_LEN, FIRST_WIDTH, shown);
+		snprintf(cell, sizeof(cell), "%s", shown);
+	} else {
+		path = r->cgroup_names ? cgroup_name_known(r->cgroup_names, row->cgroup) : NULL;
+		terminal_text(path ? path : "?", SIZE_MAX, FIRST_WIDTH, shown);
+		snprintf(cell, sizeof(cell), "%s", shown);
+	}
+	fprintf(out, " %s\n", cell);
+}
+
+/* The shootdowns the system's CPUs received: the reason the kernel names remote_shootdown. */
+static __u64 remote_shootdowns(const struct fs_report *r)
+{
+	for (int v = 0; v < FS_NR_TLB_REASONS; v++)
+		if (r->tlb_known[v] && !strcmp(r->tlb_names[v], "remote_shootdown"))
+			return r->system.total.tlb_flushes[v];
+	return 0;
+}
+
+void render_line_header(FILE *out, const struct fs_report *r)
+{
+	fprintf(out, "%8s %9s %6s %6s %6s %8s %7s %7s %8s %s\n", "TIME", "ALLOC_MiB", "LARGE%",
+		"THP", "FALLBK", "FAULTS", "TLB", "SHOOTDN", "LRU_MiB",
+		r->by == FS_BY_PROCESS ? "FIRST PROCESS"
+		: r->by == FS_BY_CGROUP ? "FIRST CGROUP"
+					: "FIRST NAME");
+}
+
+int render_line(FILE *out, const struct fs_report *r)
+{
+	const struct fs_totals *c = &r->system.total;
+	const bool *m = r->measured;
+	long ps = r->host->page_size;
+	__u64 alloc[FS_NR_ORDERS], movable[FS_NR_ORDERS], failed[FS_NR_ORDERS];
+	__u64 movable_pages, lru = 0;
+	char when[16], share[16];
+	struct tm tm;
+	time_t t = r->end.tv_sec;
+
+	folio_hist(c, HIST_ALLOC, alloc);
+	folio_hist(c, HIST_ALLOC_MOVABLE, movable);
+	folio_hist(c, HIST_ALLOC_FAILED, failed);
+	movable_pages = hist_pages(movable);
+	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+		lru += c->lru_insert[l][FS_PAGES];
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	if (!m[MEASURE_ALLOCATED])
+		snprintf(share, sizeof(share), "n/a");
+	else if (!movable_pages)
+		snprintf(share, sizeof(share), "-");
+	else
+		snprintf(share, sizeof(share), "%.0f%%",
+			 100.0 * (double)(movable_pages - movable[0]) / (double)movable_pages);
+	fprintf(out, "%8s", when);
+	if (m[MEASURE_ALLOCATED])
+		fprintf(out, " %9.1f", mib(hist_pages(alloc), ps));
+	else
+		fprintf(out, " %9s", "n/a");
+	fprintf(out, " %6s", share);
+	count_cell(out, 6, c->thp_fault_alloc, m[MEASURE_THP_FAULT_ALLOC]);
+	count_cell(out, 6, hist_folios(failed) - failed[0], m[MEASURE_ALLOCATED]);
+	count_cell(out, 8, fault_count(c, FS_FAULT_USER) + fault_count(c, FS_FAULT_KERNEL),
+		   m[MEASURE_FAULT_USER] && m[MEASURE_FAULT_KERNEL]);
+	count_cell(out, 7, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), m[MEASURE_TLB]);
+	count_cell(out, 7, remote_shootdowns(r), m[MEASURE_TLB]);
+	if (m[MEASURE_LRU_INSERT])
+		fprintf(out, " %8.1f", mib(lru, ps));
+	else
+		fprintf(out, " %8s", "n/a");
+	first_cell(out, r);
+	return fflush(out) == EOF || ferror(out) ? -1 : 0;
+}
