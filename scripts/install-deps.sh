@@ -12,15 +12,15 @@
 # The quick start (scripts/run-summary.sh) installs the first group only.
 set -eu
 
-# Build: clang/llvm for BPF, bpftool for skeletons, libbpf/libelf/zlib/libcap-ng and
-# libmicrohttpd (the --listen endpoint; libyaml and libcrypt for its --web.config.file) for the
-# loader. Tests: jansson (the unit tests read foliostat's JSON back with it; foliostat does not
-# link it), python3 (JSON parsing), linux-perf (independent counts), bash-completion (the
+# Build and run (what the quick start installs): clang/llvm for BPF, bpftool for skeletons,
+# libbpf/libelf/zlib/libcap-ng and libmicrohttpd (the --listen endpoint; libyaml and libcrypt
+# for its --web.config.file) for the loader.
+PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcap-ng-dev libmicrohttpd-dev
+libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev"
+# Tests (--tests): jansson (the unit tests read foliostat's JSON back with it; foliostat does
+# not link it), python3 (JSON parsing), linux-perf (independent counts), bash-completion (the
 # completion's test); bpftrace for the benchmark's peer configuration.
-PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libjansson-dev libcap-ng-dev
-libmicrohttpd-dev libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev python3 linux-perf bpftrace
-bash-completion"
-# The exporter's real peers (--tests): Prometheus (server and promtool), node_exporter (the
+# The exporter's real peers: Prometheus (server and promtool), node_exporter (the
 # textfile collector), systemd-analyze (the unit), curl (scrapes), python3-jsonschema (records
 # against docs/foliostat.schema.json). Installed, never started: the tests start their own on
 # loopback, on free ports.
@@ -28,8 +28,8 @@ bash-completion"
 # another implementation than libcrypt's) for --web.config.file. shellcheck: tests/run-tests.sh
 # checks every shell file with it before a run. bc: the exporter's flood tests add up their
 # counts with it.
-TEST_PACKAGES="prometheus prometheus-node-exporter systemd curl python3-jsonschema openssl
-apache2-utils shellcheck bc"
+TEST_PACKAGES="libjansson-dev python3 linux-perf bpftrace bash-completion prometheus
+prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils shellcheck bc"
 no_services=""
 foreign_arch=""
 
