@@ -107,3 +107,24 @@ test_streaming_table_is_a_line_per_interval() {
 	"$FOLIOSTAT" --full -d 1 >/dev/null 2>"$T/err" || status=$?
 	assert_eq "$status" 2 "--full without INTERVAL: a usage error"
 }
+
+# Colours are for a person at a terminal: on one (script(1) gives foliostat a pseudo-terminal),
+# the headings are bold and a THP workload's share of large folios green; with NO_COLOR set, in
+# a pipe and in a file, no escape at all.
+test_colours_only_on_a_terminal() {
+	need_root
+	need_pmd_thp
+	command -v script >/dev/null || skip "no script(1) (package bsdutils)"
+	local cmd="$FOLIOSTAT -r 3 -- $WORKLOAD thp 16"
+	TERM=xterm script -qec "$cmd" /dev/null >"$T/tty" 2>&1 || fail "exit status $? ($(cat "$T/tty"))"
+	grep -qa $'\e\\[1m    PID COMM ' "$T/tty" || fail "no bold headings on a terminal: $(grep -a 'PID COMM' "$T/tty")"
+	grep -qaE $'\e\\[32m(99|100)%\e\\[0m' "$T/tty" || fail "no green share of large folios on a terminal"
+	NO_COLOR=1 TERM=xterm script -qec "$cmd" /dev/null >"$T/no-color" 2>&1 || fail "exit status $?"
+	assert_eq "$(grep -ca $'\e' "$T/no-color")" 0 "lines with an escape under NO_COLOR"
+	$cmd 2>/dev/null | cat >"$T/pipe" || fail "exit status $?"
+	assert_eq "$(grep -ca $'\e' "$T/pipe")" 0 "lines with an escape in a pipe"
+	grep -q 'PID COMM' "$T/pipe" || fail "no table in the pipe"
+	"$FOLIOSTAT" -r 3 -o "$T/file" -- "$WORKLOAD" thp 16 2>/dev/null >/dev/null ||
+		fail "exit status $?"
+	assert_eq "$(grep -ca $'\e' "$T/file")" 0 "lines with an escape in -o's file"
+}

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,16 @@
 /* A streaming record of a longer interval is made of several reads: BPF's 32-bit counts must
  * not wrap between two (2^31 events of one thread in 10 s is far beyond any thread). */
 #define MAX_READ_PERIOD_S 10.0
+
+/* Colours for a person at a terminal only: never in a pipe or a file, nor where NO_COLOR is
+ * set (https://no-color.org) or the terminal is "dumb". */
+static bool wants_colour(FILE *out)
+{
+	const char *no_colour = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	return isatty(fileno(out)) && !(no_colour && *no_colour) &&
+	       !(term && !strcmp(term, "dumb"));
+}
 
 /* Lines between two lines of headings on a terminal, as vmstat(8) repeats them. */
 #define LINES_PER_HEADER 20
@@ -53,6 +64,7 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &report->end);
+	report->colour = !file && wants_colour(stdout);
 	process_table_rank(table, opts->sort);
 	report->processes = table;
 	report->nr_shown =

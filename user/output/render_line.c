@@ -69,11 +69,13 @@ static __u64 remote_shootdowns(const struct fs_report *r)
 
 void render_line_header(FILE *out, const struct fs_report *r)
 {
-	fprintf(out, "%8s %9s %6s %6s %6s %8s %7s %7s %8s %s\n", "TIME", "ALLOC_MiB", "LARGE%",
-		"THP", "FALLBK", "FAULTS", "TLB", "SHOOTDN", "LRU_MiB",
-		r->by == FS_BY_PROCESS ? "FIRST PROCESS"
+	fprintf(out, "%s%8s %9s %6s %6s %6s %8s %7s %7s %8s %s%s\n", r->colour ? "\033[1m" : "",
+		"TIME", "ALLOC_MiB", "LARGE%", "THP", "FALLBK", "FAULTS", "TLB", "SHOOTDN",
+		"LRU_MiB",
+		r->by == FS_BY_PROCESS	? "FIRST PROCESS"
 		: r->by == FS_BY_CGROUP ? "FIRST CGROUP"
-					: "FIRST NAME");
+					: "FIRST NAME",
+		r->colour ? "\033[0m" : "");
 }
 
 int render_line(FILE *out, const struct fs_report *r)

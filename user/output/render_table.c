@@ -308,9 +308,28 @@ static int column_figure(size_t column, int k)
 	return found[column][k];
 }
 
-/* "100%", "37%": the share of histogram figure i's pages in large folios; "-" with no page. */
+/* Terminal colours (SGR), only when the report asks for them (struct fs_report, colour). */
+#define BOLD "\033[1m"
+#define GREEN "\033[32m"
+#define RED "\033[31m"
+#define PLAIN "\033[0m"
+
+/* `text` right-aligned in `width` columns, in `colour` (none: NULL). */
+static void print_cell(FILE *out, int width, const char *text, const char *colour)
+{
+	int len = (int)strlen(text);
+
+	if (!colour) {
+		fprintf(out, " %*s", width, text);
+		return;
+	}
+	fprintf(out, " %*s%s%s" PLAIN, len < width ? width - len : 0, "", colour, text);
+}
+
+/* "100%", "37%": the share of histogram figure i's pages in large folios; "-" with no page.
+ * On a terminal, half or more is green. */
 static void print_large_share(FILE *out, int width, const struct figures_view *v, int i,
-			      bool measured)
+			      bool measured, bool colour)
 {
 	__u64 hist[FS_NR_ORDERS], pages;
 	char text[16];
@@ -322,7 +341,7 @@ static void print_large_share(FILE *out, int width, const struct figures_view *v
 		return;
 	}
 	snprintf(text, sizeof(text), "%.0f%%", 100.0 * (double)(pages - hist[0]) / (double)pages);
-	fprintf(out, " %*s", width, text);
+	print_cell(out, width, text, colour && 2 * (pages - hist[0]) >= pages ? GREEN : NULL);
 }
 
 /* The largest order of histogram figure i with a folio; "-" with none. */
@@ -353,7 +372,7 @@ static void print_column(FILE *out, const struct fs_report *r, const struct figu
 
 		measured = record_figure_measured(i, r->measured);
 		if (c->shows == SHOW_LARGE_SHARE)
-			print_large_share(out, c->width, v, i, measured);
+			print_large_share(out, c->width, v, i, measured, r->colour);
 		else
 			print_max_order(out, c->width, v, i, measured);
 		return;
@@ -367,10 +386,17 @@ static void print_column(FILE *out, const struct fs_report *r, const struct figu
 		measured &= record_figure_measured(i, r->measured);
 		total += figure_total(r, v, i, c->shows);
 	}
-	if (c->shows == SHOW_MIB)
+	if (c->shows == SHOW_MIB) {
 		print_mib(out, c->width, total, r->host->page_size, measured);
-	else
+	} else if (c->shows == SHOW_LARGE_FOLIOS && r->colour && measured && total) {
+		char text[24];
+
+		/* Large folios that fell back or were discarded: what to look at, in red. */
+		snprintf(text, sizeof(text), "%llu", (unsigned long long)total);
+		print_cell(out, c->width, text, RED);
+	} else {
 		print_count(out, c->width, total, measured);
+	}
 }
 
 /* What --sort ranked the rows by, as the line above the table says it. */
@@ -415,13 +441,15 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	fprintf(out, ", by %s\n", sort_titles[r->sort]);
 	if (!r->nr_shown)
 		return;
+	if (r->colour)
+		fprintf(out, BOLD);
 	if (r->by == FS_BY_PROCESS)
 		fprintf(out, "%7s %-15s", "PID", "COMM");
 	else
 		fprintf(out, "%-23s", r->by == FS_BY_CGROUP ? "CGROUP" : "COMM");
 	for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
 		fprintf(out, " %*s", row_columns[c].width, row_columns[c].heading);
-	fprintf(out, "\n");
+	fprintf(out, "%s\n", r->colour ? PLAIN : "");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct proc_row *found = process_proc(r->processes, row);

@@ -54,6 +54,7 @@ struct fs_report {
 	const struct cgroup_names *cgroup_names;
 	enum fs_row_kind by;		   /* what a row is (--by) */
 	enum fs_sort sort;		   /* what ranks the rows (--sort) */
+	bool colour; /* tables for a terminal: headings bold, figures to look at coloured */
 	double interval_s;
 	const struct host_info *host;
 	const struct probe_status *probes;
