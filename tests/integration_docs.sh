@@ -45,3 +45,47 @@ PY
 		grep -c '^\.TP') || fail "no entry in the generated record figures"
 	assert_between "$entries" 80 1000 "entries in the generated record figures"
 }
+
+# Every example command line of the README, the guide (docs/reading-the-output.md) and
+# foliostat(8)'s EXAMPLES parses as foliostat parses its own (build/unit-tests --parse): an
+# option renamed or refused fails here, not in a reader's shell. Needs no root: nothing runs.
+test_docs_every_example_parses() {
+	make -s build/unit-tests >/dev/null || fail "cannot build build/unit-tests"
+	python3 - README.md docs/reading-the-output.md man/foliostat.8 >"$T/examples" <<'PY' ||
+import re, shlex, sys
+
+def command(line):
+    """foliostat's arguments in an example line, or None: after sudo and variables, before a
+    comment or a pipe."""
+    line = re.sub(r"\s#\s.*$", "", line).split(" | ")[0].strip()
+    words = shlex.split(line)
+    while words and (words[0] == "sudo" or re.match(r"^[A-Z_]+=", words[0])):
+        words.pop(0)
+    return words[1:] if words and words[0] in ("foliostat", "./foliostat") else None
+
+for path in sys.argv[1:]:
+    text = open(path, encoding="utf-8").read()
+    if path.endswith(".8"):
+        section = text.split("\n.SH EXAMPLES\n", 1)[1].split("\n.SH ", 1)[0]
+        lines = [l[3:].replace("\\-", "-") for l in section.split("\n") if l.startswith(".B ")]
+    else:
+        lines = [l for block in re.findall(r"```sh\n(.*?)```", text, re.S) for l in block.split("\n")]
+    for line in lines:
+        args = command(line)
+        if args is not None:
+            print(path + "\t" + "\t".join(args))
+PY
+		fail "cannot read the examples"
+	local n=0 path args
+	while IFS=$'\t' read -r path args; do
+		local argv=()
+		IFS=$'\t' read -r -a argv <<<"$args"
+		build/unit-tests --parse "${argv[@]}" 2>"$T/err" ||
+			fail "$path: the example 'foliostat ${argv[*]}' does not parse: $(cat "$T/err")"
+		n=$((n + 1))
+	done <"$T/examples"
+	assert_between "$n" 20 1000 "example command lines checked"
+	for path in README.md docs/reading-the-output.md man/foliostat.8; do
+		grep -q "^$path"$'\t' "$T/examples" || fail "no example found in $path"
+	done
+}
