@@ -39,42 +39,37 @@ test_listen_on_ipv6_any_address() {
 	stop_foliostat "$T/endpoint"
 }
 
-# Without an address, 127.0.0.1 only: another loopback address and [::1] are refused. ":" alone
-# is 127.0.0.1:10140.
+# serves_on_loopback_only WHAT PORT ARGS...: foliostat ARGS... serves /metrics on 127.0.0.1:PORT
+# and nothing on another loopback address or [::1] (WHAT names the run in messages); stopped
+# after.
+serves_on_loopback_only() {
+	local what=$1 port=$2
+	start_foliostat "$T/endpoint" "${@:3}"
+	listening 0100007F "$port" || fail "$what does not listen on 127.0.0.1:$port"
+	assert_eq "$(http_code "http://127.0.0.1:$port/metrics")" 200 "a scrape of $what from 127.0.0.1"
+	assert_eq "$(http_code "http://127.0.0.2:$port/metrics")" 000 "a connection to 127.0.0.2 ($what)"
+	if [ -e /proc/net/tcp6 ]; then
+		assert_eq "$(http_code "http://[::1]:$port/metrics")" 000 "a connection to [::1] ($what)"
+	fi
+	stop_foliostat "$T/endpoint"
+}
+
+# Without an address, 127.0.0.1 only: another loopback address and [::1] are refused. ":" alone,
+# and no value at all (before another option), is 127.0.0.1:10140.
 test_listen_default_address_is_loopback_only() {
 	need_root
 	FS_PORT=$(free_port)
-	start_foliostat "$T/endpoint" --listen ":$FS_PORT"
-	listening 0100007F "$FS_PORT" || fail "nothing listens on 127.0.0.1:$FS_PORT"
-	assert_eq "$(http_code "http://127.0.0.1:$FS_PORT/metrics")" 200 "a scrape from 127.0.0.1"
-	assert_eq "$(http_code "http://127.0.0.2:$FS_PORT/metrics")" 000 "a connection to 127.0.0.2"
-	if [ -e /proc/net/tcp6 ]; then
-		assert_eq "$(http_code "http://[::1]:$FS_PORT/metrics")" 000 "a connection to [::1]"
-	fi
-	stop_foliostat "$T/endpoint"
+	serves_on_loopback_only "--listen :$FS_PORT" "$FS_PORT" --listen ":$FS_PORT"
 	listening 0100007F 10140 && fail "port 10140, the default, is in use on this host"
-	start_foliostat "$T/endpoint" --listen :
-	listening 0100007F 10140 || fail "--listen : does not listen on 127.0.0.1:10140"
-	assert_eq "$(http_code "http://127.0.0.1:10140/metrics")" 200 "a scrape of --listen :"
-	stop_foliostat "$T/endpoint"
-	# No value at all, before another option: the same.
-	start_foliostat "$T/endpoint" --listen --by process
-	listening 0100007F 10140 || fail "--listen with no value does not listen on 127.0.0.1:10140"
-	assert_eq "$(http_code "http://127.0.0.1:10140/metrics")" 200 "a scrape of --listen alone"
-	stop_foliostat "$T/endpoint"
+	serves_on_loopback_only "--listen :" 10140 --listen :
+	serves_on_loopback_only "--listen with no value" 10140 --listen --by process
 }
 
 # A host name is resolved once, IPv4 first: localhost:PORT is 127.0.0.1:PORT (and not [::1]).
 test_listen_on_a_host_name() {
 	need_root
 	FS_PORT=$(free_port)
-	start_foliostat "$T/endpoint" --listen "localhost:$FS_PORT"
-	listening 0100007F "$FS_PORT" || fail "localhost:$FS_PORT does not listen on 127.0.0.1"
-	assert_eq "$(http_code "http://127.0.0.1:$FS_PORT/metrics")" 200 "a scrape from 127.0.0.1"
-	if [ -e /proc/net/tcp6 ]; then
-		assert_eq "$(http_code "http://[::1]:$FS_PORT/metrics")" 000 "a connection to [::1]"
-	fi
-	stop_foliostat "$T/endpoint"
+	serves_on_loopback_only "--listen localhost:$FS_PORT" "$FS_PORT" --listen "localhost:$FS_PORT"
 }
 
 # head_and_get PATH: a HEAD and then a GET of PATH, each on a connection of its own read raw to
