@@ -46,12 +46,13 @@ PY
 	assert_between "$entries" 80 1000 "entries in the generated record figures"
 }
 
-# Every example command line of the README, the guide (docs/reading-the-output.md) and
-# foliostat(8)'s EXAMPLES parses as foliostat parses its own (build/unit-tests --parse): an
-# option renamed or refused fails here, not in a reader's shell. Needs no root: nothing runs.
+# Every example command line of the README, of docs/*.md (the guide, the records, the
+# exporter) and of foliostat(8)'s EXAMPLES parses as foliostat parses its own
+# (build/unit-tests --parse): an option renamed or refused fails here, not in a reader's shell.
+# Needs no root: nothing runs.
 test_docs_every_example_parses() {
 	make -s build/unit-tests >/dev/null || fail "cannot build build/unit-tests"
-	python3 - README.md docs/reading-the-output.md man/foliostat.8 >"$T/examples" <<'PY' ||
+	python3 - README.md docs/*.md man/foliostat.8 >"$T/examples" <<'PY' ||
 import re, shlex, sys
 
 def command(line):
