@@ -254,8 +254,9 @@ $(OUTPUT)/gen-docs: scripts/gen-docs.c $(USER_OBJS)
 	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(PKG_LIBS) -lm -o $@
 
 docs: $(OUTPUT)/gen-docs
-	$(Q)$(OUTPUT)/gen-docs man/foliostat.8 >$(OUTPUT)/foliostat.8.new
-	$(Q)mv $(OUTPUT)/foliostat.8.new man/foliostat.8
+	$(Q)for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7; do \
+		$(OUTPUT)/gen-docs $$page >$(OUTPUT)/page.new && mv $(OUTPUT)/page.new $$page || exit 1; \
+	done
 	$(Q)$(OUTPUT)/gen-docs --schema-figures >$(OUTPUT)/schema-figures.json
 	$(Q)scripts/gen-schema.py scripts/schema-frame.json $(OUTPUT)/schema-figures.json \
 		>$(OUTPUT)/foliostat.schema.json.new
@@ -288,6 +289,9 @@ DASHBOARD_DIR := $(PREFIX)/share/foliostat/grafana
 install: $(BINARY)
 	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/sbin/foliostat
 	install -D -m 0644 man/foliostat.8 $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8
+	install -D -m 0644 man/foliostat-json.5 $(DESTDIR)$(PREFIX)/share/man/man5/foliostat-json.5
+	install -D -m 0644 man/foliostat-metrics.7 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/foliostat-metrics.7
 	install -D -m 0644 contrib/bash-completion/foliostat $(DESTDIR)$(COMPLETIONS_DIR)/foliostat
 	install -D -m 0644 docs/foliostat.schema.json $(DESTDIR)$(PREFIX)/share/foliostat/foliostat.schema.json
 	install -d $(DESTDIR)$(UNIT_DIR)
@@ -302,6 +306,8 @@ install: $(BINARY)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man5/foliostat-json.5 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/foliostat-metrics.7 \
 		$(DESTDIR)$(COMPLETIONS_DIR)/foliostat $(DESTDIR)$(UNIT_DIR)/foliostat.service \
 		$(DESTDIR)$(DASHBOARD_DIR)/foliostat.json \
 		$(DESTDIR)$(PREFIX)/share/foliostat/foliostat.schema.json \

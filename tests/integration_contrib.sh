@@ -101,22 +101,22 @@ test_systemd_unit_verifies() {
 # The dashboard imports as Grafana expects (tests/dashboard_queries.py --check), every query
 # parses as PromQL (promtool check rules parses each rule's expression the way Prometheus
 # does; promtool 2.42 has no command that parses a bare expression), and each metric it asks
-# for is one foliostat(8) documents.
+# for is one foliostat-metrics(7) documents.
 test_grafana_dashboard_is_well_formed() {
 	python3 tests/dashboard_queries.py --check || fail "dashboard_queries.py --check"
 	python3 tests/dashboard_queries.py >"$T/queries" || fail "dashboard_queries.py"
 
 	# Histograms' series are the metric's name with _bucket, _count or _sum; the host-wide
-	# series of a per-group metric its name with foliostat_system_ (PROMETHEUS METRICS in
-	# foliostat(8) lists each metric as a ".B name" line).
+	# series of a per-group metric its name with foliostat_system_ (foliostat-metrics(7) lists
+	# each metric as a ".B name" line).
 	cut -f2 "$T/queries" | grep -o 'foliostat_[a-z_]*' | sed -E 's/_(bucket|count|sum)$//' |
 		sort -u >"$T/metrics" || fail "no metric in the dashboard's queries"
 	while read -r metric; do
-		grep -qx "\\.B $metric" man/foliostat.8 ||
-			grep -qx "\\.B foliostat_${metric#foliostat_system_}" man/foliostat.8 ||
-			fail "$metric is not in foliostat(8)"
+		grep -qx "\\.B $metric" man/foliostat-metrics.7 ||
+			grep -qx "\\.B foliostat_${metric#foliostat_system_}" man/foliostat-metrics.7 ||
+			fail "$metric is not in foliostat-metrics(7)"
 	done <"$T/metrics"
-	echo "ok: the $(wc -l <"$T/metrics") metrics the dashboard uses are in foliostat(8)"
+	echo "ok: the $(wc -l <"$T/metrics") metrics the dashboard uses are in foliostat-metrics(7)"
 
 	command -v promtool >/dev/null || skip "no promtool (package prometheus) to parse the queries"
 	python3 -c '

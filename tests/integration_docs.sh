@@ -3,20 +3,26 @@
 # must be what `make docs` writes from the registry, so that a figure's name, labels or meaning
 # changed in one place is changed everywhere.
 
-# foliostat(8)'s generated parts (between `.\" generated: NAME` and `.\" end of generated:
-# NAME`) are what build/gen-docs makes of the registry now.
+# The man pages' generated parts (between `.\" generated: NAME` and `.\" end of generated:
+# NAME`) are what build/gen-docs makes of the registry now: foliostat-metrics(7)'s families,
+# foliostat-json(5)'s record figures; foliostat(8) has none left, and says where they are.
 test_docs_man_page_generated_parts_are_current() {
 	make -s build/gen-docs >/dev/null || fail "cannot build build/gen-docs"
-	local parts
-	parts=$(grep -c '^\.\\" generated: ' man/foliostat.8) || fail "no generated part in foliostat(8)"
-	assert_between "$parts" 1 100 "generated parts of foliostat(8)"
-	build/gen-docs man/foliostat.8 >"$T/man" || fail "gen-docs failed"
-	diff -u man/foliostat.8 "$T/man" >"$T/diff" ||
-		fail "foliostat(8) differs from what the registry generates (run make docs): $(head -40 "$T/diff")"
-	echo "ok: $parts generated parts of foliostat(8) as the registry makes them"
+	local page parts
+	for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7; do
+		parts=$(grep -c '^\.\\" generated: ' "$page")
+		build/gen-docs "$page" >"$T/man" || fail "gen-docs $page failed"
+		diff -u "$page" "$T/man" >"$T/diff" ||
+			fail "$page differs from what the registry generates (run make docs): $(head -40 "$T/diff")"
+		echo "ok: $parts generated parts of $page as the registry makes them"
+	done
+	assert_eq "$(grep -c '^\.\\" generated: ' man/foliostat-metrics.7)" 2 "generated parts of foliostat-metrics(7)"
+	assert_eq "$(grep -c '^\.\\" generated: ' man/foliostat-json.5)" 1 "generated parts of foliostat-json(5)"
+	grep -q '^\.BR foliostat\\-json (5)' man/foliostat.8 && grep -q '^\.BR foliostat\\-metrics (7)' man/foliostat.8 ||
+		fail "foliostat(8) does not name the pages its records and metrics moved to"
 	# Each generated family is one the exporter's registry names: every .B line inside.
 	local families
-	families=$(awk '/^\.\\" generated: per-group families/,/^\.\\" end of generated/' man/foliostat.8 |
+	families=$(awk '/^\.\\" generated: per-group families/,/^\.\\" end of generated/' man/foliostat-metrics.7 |
 		grep -c '^\.B foliostat_') || fail "no family in the generated list"
 	assert_between "$families" 10 1000 "families in the generated per-group list"
 }
@@ -41,7 +47,7 @@ assert g["group"]["required"] == ["folios", "faults", "tlb", "lru", "thp"], g["g
 assert g["system"]["required"][-4:] == ["interrupt", "untracked", "unselected", "processes"]
 PY
 	local entries
-	entries=$(awk '/^\.\\" generated: record figures/,/^\.\\" end of generated/' man/foliostat.8 |
+	entries=$(awk '/^\.\\" generated: record figures/,/^\.\\" end of generated/' man/foliostat-json.5 |
 		grep -c '^\.TP') || fail "no entry in the generated record figures"
 	assert_between "$entries" 80 1000 "entries in the generated record figures"
 }

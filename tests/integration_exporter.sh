@@ -336,15 +336,15 @@ test_endpoint_exposition_is_valid() {
 		fail "an installed exporter's default is 10140"
 	"$FOLIOSTAT" --help >"$T/help" && grep -q 'PORT (default 10140' "$T/help" ||
 		fail "--help does not give the default port"
-	# Every family is documented in foliostat(8) (the system's as their group's counterpart).
+	# Every family is documented in foliostat-metrics(7) (the system's as their group's counterpart).
 	local family documented=0
 	# shellcheck disable=SC2013 # family names are words
 	for family in $(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$T/text"); do
-		grep -qx "\.B ${family/_system_/_}" man/foliostat.8 ||
-			grep -qx "\.B $family" man/foliostat.8 || fail "$family is not in foliostat(8)"
+		grep -qx "\.B ${family/_system_/_}" man/foliostat-metrics.7 ||
+			grep -qx "\.B $family" man/foliostat-metrics.7 || fail "$family is not in foliostat-metrics(7)"
 		documented=$((documented + 1))
 	done
-	echo "ok: the $documented families are documented in foliostat(8)"
+	echo "ok: the $documented families are documented in foliostat-metrics(7)"
 	stop_foliostat "$T/endpoint"
 }
 
