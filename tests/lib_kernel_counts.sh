@@ -17,7 +17,9 @@
 #	run_foliostat_counted OUT COMMAND...	foliostat -j around COMMAND, the kernel's counts around
 
 declare -ga KCOUNT_ARGS=() KTRACE_ARGS=()
-declare -gA KCOUNT_EVENT KCOUNT_NTH KCOUNT_PER_EVENT KCOUNT_SUM KCONTROL
+declare -gA KCOUNT_EVENT KCOUNT_NTH KCOUNT_PER_EVENT KCOUNT_SUM
+# (set, if empty: ${#KCONTROL[@]} of an unset one fails under set -u in a test without controls)
+declare -gA KCONTROL=()
 
 # kcount_define LABEL EVENT [FILTER]: count EVENT (with the tracepoint FILTER, as perf --filter
 # takes it) as LABEL. perf writes one line per counter, in order: an event counted under several
