@@ -71,6 +71,11 @@ if ! cmp -s scripts/install-deps.sh "$WORK/install-deps.done"; then
 	cp scripts/install-deps.sh "$WORK/install-deps.done"
 fi
 
+# /etc/hosts as Debian's installer writes it (debootstrap writes none): localhost resolves
+# without a network, as on every installed host (--listen localhost:PORT is tested).
+printf '127.0.0.1\tlocalhost\n127.0.1.1\tvmsuite\n::1\tlocalhost ip6-localhost ip6-loopback\n' \
+	>"$ROOTFS/etc/hosts"
+
 # The kernel's modules, where a Debian host has them (modprobe works in the VM), and the
 # virtio disk's in the initramfs, in the order modules.dep gives (dependencies first).
 rm -rf "$ROOTFS/lib/modules" && mkdir -p "$ROOTFS/lib/modules"
