@@ -154,3 +154,20 @@ __u64 hist_folios(const __u64 *hist)
 {
 	return words_sum(hist, FS_NR_ORDERS);
 }
+
+__u64 hist_large_folios(const __u64 *hist)
+{
+	return hist_folios(hist) - hist[0];
+}
+
+__u64 hist_large_pages(const __u64 *hist)
+{
+	return hist_pages(hist) - hist[0];
+}
+
+double hist_large_share(const __u64 *hist)
+{
+	__u64 pages = hist_pages(hist);
+
+	return pages ? 100.0 * (double)hist_large_pages(hist) / (double)pages : 0.0;
+}

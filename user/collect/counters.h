@@ -103,5 +103,10 @@ __u64 proc_activity(const struct fs_proc_counters *c);
 /* Pages in a folio histogram: folios of order o hold 2^o pages. */
 __u64 hist_pages(const __u64 *hist);
 __u64 hist_folios(const __u64 *hist);
+/* Large folios are those of order 1 and up: their folios, their pages, and the share of the
+ * histogram's pages in them, a percentage (0 without pages). */
+__u64 hist_large_folios(const __u64 *hist);
+__u64 hist_large_pages(const __u64 *hist);
+double hist_large_share(const __u64 *hist);
 
 #endif

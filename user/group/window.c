@@ -476,16 +476,6 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 	return 0;
 }
 
-/* Pages of orders [from, FS_NR_ORDERS) in histogram `hist` of counters c. */
-static __u64 hist_pages_from(const struct fs_totals *c, int hist, int from)
-{
-	__u64 pages = 0;
-
-	for (int o = from; o < FS_NR_ORDERS; o++)
-		pages += c->folios[hist][o] << o;
-	return pages;
-}
-
 /* What --sort ranks a row by (the table's columns of the same names show these). */
 static __u64 rank_value(const struct process_row *row, enum fs_sort sort)
 {
@@ -494,16 +484,14 @@ static __u64 rank_value(const struct process_row *row, enum fs_sort sort)
 
 	switch (sort) {
 	case FS_SORT_PAGES:
-		return hist_pages_from(c, FS_FOLIO_ALLOC_MOVABLE, 0) +
-		       hist_pages_from(c, FS_FOLIO_ALLOC_KERNEL, 0);
+		return hist_pages(c->folios[FS_FOLIO_ALLOC_MOVABLE]) +
+		       hist_pages(c->folios[FS_FOLIO_ALLOC_KERNEL]);
 	case FS_SORT_LARGE:
-		return hist_pages_from(c, FS_FOLIO_ALLOC_MOVABLE, 1);
+		return hist_large_pages(c->folios[FS_FOLIO_ALLOC_MOVABLE]);
 	case FS_SORT_THP:
 		return c->thp_fault_alloc;
 	case FS_SORT_FALLBACK:
-		for (int o = 1; o < FS_NR_ORDERS; o++)
-			sum += c->folios[FS_FOLIO_ALLOC_FAILED][o];
-		return sum;
+		return hist_large_folios(c->folios[FS_FOLIO_ALLOC_FAILED]);
 	case FS_SORT_FAULTS: /* each kind is of user or kernel mode: all of them */
 		return words_sum(c->fault_kinds, FS_NR_FAULT_KINDS);
 	case FS_SORT_TLB:

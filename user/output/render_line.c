@@ -15,23 +15,10 @@
 #include "measures.h"
 #include "report.h"
 #include "sanitize.h"
+#include "table_cells.h"
 
 /* The first row's cell: "PID COMM" or the cgroup or name, in this many columns. */
 #define FIRST_WIDTH 23
-
-static double mib(__u64 pages, long page_size)
-{
-	return (double)pages * (double)page_size / (1024.0 * 1024.0);
-}
-
-/* A count in `width` columns, or n/a when its probe is not attached. */
-static void count_cell(FILE *out, int width, __u64 value, bool measured)
-{
-	if (measured)
-		fprintf(out, " %*llu", width, (unsigned long long)value);
-	else
-		fprintf(out, " %*s", width, "n/a");
-}
 
 /* The record's first row, as the table names it. */
 static void first_cell(FILE *out, const struct fs_report *r)
@@ -83,8 +70,7 @@ int render_line(FILE *out, const struct fs_report *r)
 	const struct fs_totals *c = &r->system.total;
 	const bool *m = r->measured;
 	long ps = r->host->page_size;
-	__u64 alloc[FS_NR_ORDERS], movable[FS_NR_ORDERS], failed[FS_NR_ORDERS];
-	__u64 movable_pages, lru = 0;
+	__u64 alloc[FS_NR_ORDERS], movable[FS_NR_ORDERS], failed[FS_NR_ORDERS], lru = 0;
 	char when[16], share[16];
 	struct tm tm;
 	time_t t = r->end.tv_sec;
@@ -92,34 +78,26 @@ int render_line(FILE *out, const struct fs_report *r)
 	folio_hist(c, HIST_ALLOC, alloc);
 	folio_hist(c, HIST_ALLOC_MOVABLE, movable);
 	folio_hist(c, HIST_ALLOC_FAILED, failed);
-	movable_pages = hist_pages(movable);
 	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
 		lru += c->lru_insert[l][FS_PAGES];
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	if (!m[MEASURE_ALLOCATED])
 		snprintf(share, sizeof(share), "n/a");
-	else if (!movable_pages)
+	else if (!hist_pages(movable))
 		snprintf(share, sizeof(share), "-");
 	else
-		snprintf(share, sizeof(share), "%.0f%%",
-			 100.0 * (double)(movable_pages - movable[0]) / (double)movable_pages);
+		snprintf(share, sizeof(share), "%.0f%%", hist_large_share(movable));
 	fprintf(out, "%8s", when);
-	if (m[MEASURE_ALLOCATED])
-		fprintf(out, " %9.1f", mib(hist_pages(alloc), ps));
-	else
-		fprintf(out, " %9s", "n/a");
+	print_mib(out, 9, hist_pages(alloc), ps, m[MEASURE_ALLOCATED]);
 	fprintf(out, " %6s", share);
-	count_cell(out, 6, c->thp_fault_alloc, m[MEASURE_THP_FAULT_ALLOC]);
-	count_cell(out, 6, hist_folios(failed) - failed[0], m[MEASURE_ALLOCATED]);
-	count_cell(out, 8, fault_count(c, FS_FAULT_USER) + fault_count(c, FS_FAULT_KERNEL),
-		   m[MEASURE_FAULT_USER] && m[MEASURE_FAULT_KERNEL]);
-	count_cell(out, 7, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), m[MEASURE_TLB]);
-	count_cell(out, 7, remote_shootdowns(r), m[MEASURE_TLB]);
-	if (m[MEASURE_LRU_INSERT])
-		fprintf(out, " %8.1f", mib(lru, ps));
-	else
-		fprintf(out, " %8s", "n/a");
+	print_count(out, 6, c->thp_fault_alloc, m[MEASURE_THP_FAULT_ALLOC]);
+	print_count(out, 6, hist_large_folios(failed), m[MEASURE_ALLOCATED]);
+	print_count(out, 8, fault_count(c, FS_FAULT_USER) + fault_count(c, FS_FAULT_KERNEL),
+		    m[MEASURE_FAULT_USER] && m[MEASURE_FAULT_KERNEL]);
+	print_count(out, 7, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), m[MEASURE_TLB]);
+	print_count(out, 7, remote_shootdowns(r), m[MEASURE_TLB]);
+	print_mib(out, 8, lru, ps, m[MEASURE_LRU_INSERT]);
 	first_cell(out, r);
 	return fflush(out) == EOF || ferror(out) ? -1 : 0;
 }

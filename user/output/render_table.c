@@ -16,6 +16,7 @@
 #include "record_layout.h"
 #include "report.h"
 #include "sanitize.h"
+#include "table_cells.h"
 
 /* Detailed histograms for this many of the top processes. */
 #define DETAILED_PROCESSES 3
@@ -42,11 +43,6 @@ static const char *shown_comm(const char *comm, char *out, size_t width)
 
 /* Room for a name shown in a line: its escapes take up to four columns a byte. */
 #define NAME_COLUMNS 32
-
-static double pages_to_mib(__u64 pages, long page_size)
-{
-	return (double)pages * page_size / (1024.0 * 1024.0);
-}
 
 static void print_header(FILE *out, const struct fs_report *r)
 {
@@ -112,23 +108,6 @@ static void print_system(FILE *out, const struct fs_report *r)
 				  r->measured[MEASURE_PAGECACHE]);
 	}
 	fprintf(out, "\n");
-}
-
-/* A count, or n/a when its probe is not attached. */
-static void print_count(FILE *out, int width, __u64 value, bool measured)
-{
-	if (measured)
-		fprintf(out, " %*llu", width, (unsigned long long)value);
-	else
-		fprintf(out, " %*s", width, "n/a");
-}
-
-static void print_mib(FILE *out, int width, __u64 pages, long page_size, bool measured)
-{
-	if (measured)
-		fprintf(out, " %*.1f", width, pages_to_mib(pages, page_size));
-	else
-		fprintf(out, " %*s", width, "n/a");
 }
 
 /* TLB flushes and LRU activity over the system, the nonzero parts. */
@@ -233,25 +212,21 @@ struct table_column {
 };
 
 /* Whether a process gets large folios, first; then what it costs. 96 columns in all. */
+/* clang-format off */
 static const struct table_column row_columns[] = {
     {"ALLOC_MiB", 9, SHOW_MIB, {"folios.alloc"}, "allocated"},
-    {"LARGE%",
-     6,
-     SHOW_LARGE_SHARE,
-     {"folios.alloc_movable"},
+    {"LARGE%", 6, SHOW_LARGE_SHARE, {"folios.alloc_movable"},
      "of movable pages in large folios (order >= 1)"},
     {"MAXORD", 6, SHOW_MAX_ORDER, {"folios.alloc_movable"}, "largest order"},
     {"THP", 6, SHOW_COUNT, {"thp.fault_alloc"}, "huge-page faults that got one"},
     {"FALLBK", 6, SHOW_LARGE_FOLIOS, {"folios.alloc_failed"}, "large allocations that fell back"},
-    {"DISCRD",
-     6,
-     SHOW_LARGE_FOLIOS,
-     {"folios.discarded"},
+    {"DISCRD", 6, SHOW_LARGE_FOLIOS, {"folios.discarded"},
      "large folios discarded (charge refused)"},
     {"FAULTS", 9, SHOW_COUNT, {"faults.user", "faults.kernel"}, "page faults"},
     {"TLB", 8, SHOW_COUNT, {"tlb.flushes"}, "TLB flushes"},
     {"LRU_MiB", 8, SHOW_MIB, {"lru.insert"}, "put on LRU lists"},
 };
+/* clang-format on */
 #define NR_ROW_COLUMNS (sizeof(row_columns) / sizeof(row_columns[0]))
 
 /* Figure i's total in v, as a column shows it (pages where it shows MiB). */
@@ -266,7 +241,7 @@ static __u64 figure_total(const struct fs_report *r, const struct figures_view *
 	case RK_ORDERS:
 		record_figure_orders(v, i, hist);
 		if (shows == SHOW_LARGE_FOLIOS)
-			return hist_folios(hist) - hist[0];
+			return hist_large_folios(hist);
 		return shows == SHOW_FOLIOS ? hist_folios(hist) : hist_pages(hist);
 	case RK_FAULTS:
 		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
@@ -331,17 +306,16 @@ static void print_cell(FILE *out, int width, const char *text, const char *colou
 static void print_large_share(FILE *out, int width, const struct figures_view *v, int i,
 			      bool measured, bool colour)
 {
-	__u64 hist[FS_NR_ORDERS], pages;
+	__u64 hist[FS_NR_ORDERS];
 	char text[16];
 
 	record_figure_orders(v, i, hist);
-	pages = hist_pages(hist);
-	if (!measured || !pages) {
+	if (!measured || !hist_pages(hist)) {
 		fprintf(out, " %*s", width, measured ? "-" : "n/a");
 		return;
 	}
-	snprintf(text, sizeof(text), "%.0f%%", 100.0 * (double)(pages - hist[0]) / (double)pages);
-	print_cell(out, width, text, colour && 2 * (pages - hist[0]) >= pages ? GREEN : NULL);
+	snprintf(text, sizeof(text), "%.0f%%", hist_large_share(hist));
+	print_cell(out, width, text, colour && hist_large_share(hist) >= 50.0 ? GREEN : NULL);
 }
 
 /* The largest order of histogram figure i with a folio; "-" with none. */
@@ -804,13 +778,6 @@ static void print_details(FILE *out, const struct fs_report *r)
 }
 
 /* The share of a histogram's pages in large folios (order 1 and up), in percent. */
-static double large_share(const __u64 *hist)
-{
-	__u64 pages = hist_pages(hist);
-
-	return pages ? 100.0 * (double)(pages - hist[0]) / (double)pages : 0.0;
-}
-
 /* PAGE-CACHE FILES (--files): the top files by pages added, then a line per file system. */
 static void print_files(FILE *out, const struct fs_report *r)
 {
@@ -836,7 +803,7 @@ static void print_files(FILE *out, const struct fs_report *r)
 		fprintf(out, "  ");
 		print_text(out, p, SIZE_MAX, 62, 62);
 		fprintf(out, " %12llu %10.1f %5.1f%%\n", (unsigned long long)row->pages,
-			pages_to_mib(row->pages, ps), large_share(row->folios));
+			pages_to_mib(row->pages, ps), hist_large_share(row->folios));
 	}
 	fprintf(out, "\n%-34s %-10s %12s %10s %6s %3s %7s %10s\n", "FILE SYSTEMS", "DEV", "PAGES",
 		"MiB", "LARGE", "MAX", "FILES", "UNTRACKED");
@@ -858,7 +825,7 @@ static void print_files(FILE *out, const struct fs_report *r)
 		fprintf(out, "  ");
 		print_text(out, path, sizeof(path), 32, 32);
 		fprintf(out, " %-10s %12llu %10.1f %5.1f%% %3d %7zu %10llu\n", dev,
-			(unsigned long long)pages, pages_to_mib(pages, ps), large_share(fs->folios),
+			(unsigned long long)pages, pages_to_mib(pages, ps), hist_large_share(fs->folios),
 			largest, fs->files, (unsigned long long)hist_pages(fs->untracked));
 	}
 	fprintf(out, "\n");

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The cells of a line of text output (the tables, and streaming's line): each is a space, then
+ * its value right-aligned in its width, or n/a where its probe is not attached. */
+#ifndef FS_TABLE_CELLS_H
+#define FS_TABLE_CELLS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+double pages_to_mib(__u64 pages, long page_size);
+/* A count. */
+void print_count(FILE *out, int width, __u64 value, bool measured);
+/* Pages, as MiB with one decimal. */
+void print_mib(FILE *out, int width, __u64 pages, long page_size, bool measured);
+
+#endif
