@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "row_columns.h"
 #include "runs.h"
 
 /* One-shot mode still reads the table this often, so exited and idle threads leave it during
@@ -65,7 +66,7 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 
 	clock_gettime(CLOCK_REALTIME, &report->end);
 	report->colour = !file && wants_colour(stdout);
-	process_table_rank(table, opts->sort);
+	rank_rows(table, opts->sort);
 	report->processes = table;
 	report->nr_shown =
 	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;

@@ -7,6 +7,7 @@
 
 #include "counters.h"
 #include "process_start.h"
+#include "row_columns.h"
 #include "unit.h"
 #include "window.h"
 
@@ -374,7 +375,7 @@ static bool one_shot_windows_accumulate_per_process(void)
 	     ASSERT_EQ(acc.nr_active, 3) && ASSERT_EQ(find(&acc, 3)->events, 3) &&
 	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
-	process_table_rank(&acc, FS_SORT_EVENTS);
+	rank_rows(&acc, FS_SORT_EVENTS);
 	ok = ok && ASSERT_EQ(acc.rows[0].key.hi, 2) && ASSERT_EQ(acc.rows[1].key.hi, 1) &&
 	     ASSERT_EQ(acc.rows[2].key.hi, 3);
 	process_table_free(&acc);
@@ -408,7 +409,7 @@ static bool rows_rank_by_the_sort_key(void)
 	rows[2].counters.fault_kinds[FS_NR_FAULT_KINDS - 1] = 1; /* every kind counts */
 	rows[2].counters.tlb_flushes[0] = 7;
 	for (size_t i = 0; ok && i < sizeof(expect) / sizeof(expect[0]); i++) {
-		process_table_rank(&t, expect[i].sort);
+		rank_rows(&t, expect[i].sort);
 		ok = ASSERT_EQ(t.rows[0].key.hi, expect[i].first) &&
 		     ASSERT_EQ(t.rows[2].key.hi, expect[i].last);
 		if (!ok)

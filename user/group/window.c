@@ -370,7 +370,7 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 	return 0;
 }
 
-static int compare_activity(const void *a, const void *b)
+int process_row_compare_activity(const void *a, const void *b)
 {
 	const struct process_row *ra = a, *rb = b;
 
@@ -384,7 +384,7 @@ static void drop_least_active(struct process_table *t, size_t keep)
 {
 	size_t kept = 0;
 
-	qsort(t->rows, t->nr, sizeof(*t->rows), compare_activity);
+	qsort(t->rows, t->nr, sizeof(*t->rows), process_row_compare_activity);
 	t->nr_dropped += t->nr - keep;
 	t->nr = keep;
 	qsort(t->rows, t->nr, sizeof(*t->rows), compare_row_ids);
@@ -474,54 +474,6 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 	acc->nr_active = acc->nr + acc->nr_dropped;
 	process_table_shrink(acc);
 	return 0;
-}
-
-/* What --sort ranks a row by (the table's columns of the same names show these). */
-static __u64 rank_value(const struct process_row *row, enum fs_sort sort)
-{
-	const struct fs_totals *c = &row->counters;
-	__u64 sum = 0;
-
-	switch (sort) {
-	case FS_SORT_PAGES:
-		return hist_pages(c->folios[FS_FOLIO_ALLOC_MOVABLE]) +
-		       hist_pages(c->folios[FS_FOLIO_ALLOC_KERNEL]);
-	case FS_SORT_LARGE:
-		return hist_large_pages(c->folios[FS_FOLIO_ALLOC_MOVABLE]);
-	case FS_SORT_THP:
-		return c->thp_fault_alloc;
-	case FS_SORT_FALLBACK:
-		return hist_large_folios(c->folios[FS_FOLIO_ALLOC_FAILED]);
-	case FS_SORT_FAULTS: /* each kind is of user or kernel mode: all of them */
-		return words_sum(c->fault_kinds, FS_NR_FAULT_KINDS);
-	case FS_SORT_TLB:
-		return words_sum(c->tlb_flushes, FS_NR_TLB_REASONS);
-	case FS_SORT_LRU:
-		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-			sum += c->lru_insert[l][FS_PAGES];
-		return sum;
-	case FS_SORT_EVENTS:
-	default:
-		return row->events;
-	}
-}
-
-static enum fs_sort rank_sort; /* qsort's comparison takes no context */
-
-static int compare_rank(const void *a, const void *b)
-{
-	const struct process_row *ra = a, *rb = b;
-	__u64 va = rank_value(ra, rank_sort), vb = rank_value(rb, rank_sort);
-
-	if (va != vb)
-		return va > vb ? -1 : 1;
-	return compare_activity(a, b);
-}
-
-void process_table_rank(struct process_table *table, enum fs_sort sort)
-{
-	rank_sort = sort;
-	qsort(table->rows, table->nr, sizeof(*table->rows), compare_rank);
 }
 
 bool process_table_shrink(struct process_table *table)

@@ -90,7 +90,8 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 			     size_t limit);
 /* First the rows with the most of what `sort` names (--sort: pages allocated by default); ties
  * by activity, then by pid (then start), so output is stable. */
-void process_table_rank(struct process_table *table, enum fs_sort sort);
+/* For qsort: the more active row first (more events; ties broken by key). */
+int process_row_compare_activity(const void *a, const void *b);
 void process_table_free(struct process_table *table);
 /* Give back memory a burst of processes left (see array_shrink()). Returns whether any was
  * given back. */

@@ -11,9 +11,10 @@
 #include <time.h>
 
 #include "cgroup_names.h"
-#include "counters.h"
 #include "measures.h"
+#include "record_layout.h"
 #include "report.h"
+#include "row_columns.h"
 #include "sanitize.h"
 #include "table_cells.h"
 
@@ -54,11 +55,24 @@ static __u64 remote_shootdowns(const struct fs_report *r)
 	return 0;
 }
 
+/* The line's cells after TIME, each a column of the rows' table (row_columns.h) of the
+ * system's figures, in its own width, but SHOOTDN, the shootdowns received, the one figure of
+ * the line that is not a column. */
+static const struct line_cell {
+	const char *heading;
+	int width;
+} line_cells[] = {
+    {"ALLOC_MiB", 9}, {"LARGE%", 6}, {"THP", 6},     {"FALLBK", 6},
+    {"FAULTS", 8},    {"TLB", 7},    {"SHOOTDN", 7}, {"LRU_MiB", 8},
+};
+#define NR_LINE_CELLS (sizeof(line_cells) / sizeof(line_cells[0]))
+
 void render_line_header(FILE *out, const struct fs_report *r)
 {
-	fprintf(out, "%s%8s %9s %6s %6s %6s %8s %7s %7s %8s %s%s\n", r->colour ? "\033[1m" : "",
-		"TIME", "ALLOC_MiB", "LARGE%", "THP", "FALLBK", "FAULTS", "TLB", "SHOOTDN",
-		"LRU_MiB",
+	fprintf(out, "%s%8s", r->colour ? "\033[1m" : "", "TIME");
+	for (size_t i = 0; i < NR_LINE_CELLS; i++)
+		fprintf(out, " %*s", line_cells[i].width, line_cells[i].heading);
+	fprintf(out, " %s%s\n",
 		r->by == FS_BY_PROCESS	? "FIRST PROCESS"
 		: r->by == FS_BY_CGROUP ? "FIRST CGROUP"
 					: "FIRST NAME",
@@ -67,37 +81,26 @@ void render_line_header(FILE *out, const struct fs_report *r)
 
 int render_line(FILE *out, const struct fs_report *r)
 {
-	const struct fs_totals *c = &r->system.total;
-	const bool *m = r->measured;
-	long ps = r->host->page_size;
-	__u64 alloc[FS_NR_ORDERS], movable[FS_NR_ORDERS], failed[FS_NR_ORDERS], lru = 0;
-	char when[16], share[16];
+	struct figures_view system = {.scope = IN_SYSTEM,
+				      .from = {[FROM_TOTALS] = (const __u64 *)&r->system.total,
+					       [FROM_SYSTEM] = (const __u64 *)&r->system}};
+	char when[16];
 	struct tm tm;
 	time_t t = r->end.tv_sec;
 
-	folio_hist(c, HIST_ALLOC, alloc);
-	folio_hist(c, HIST_ALLOC_MOVABLE, movable);
-	folio_hist(c, HIST_ALLOC_FAILED, failed);
-	for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-		lru += c->lru_insert[l][FS_PAGES];
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	if (!m[MEASURE_ALLOCATED])
-		snprintf(share, sizeof(share), "n/a");
-	else if (!hist_pages(movable))
-		snprintf(share, sizeof(share), "-");
-	else
-		snprintf(share, sizeof(share), "%.0f%%", hist_large_share(movable));
 	fprintf(out, "%8s", when);
-	print_mib(out, 9, hist_pages(alloc), ps, m[MEASURE_ALLOCATED]);
-	fprintf(out, " %6s", share);
-	print_count(out, 6, c->thp_fault_alloc, m[MEASURE_THP_FAULT_ALLOC]);
-	print_count(out, 6, hist_large_folios(failed), m[MEASURE_ALLOCATED]);
-	print_count(out, 8, fault_count(c, FS_FAULT_USER) + fault_count(c, FS_FAULT_KERNEL),
-		    m[MEASURE_FAULT_USER] && m[MEASURE_FAULT_KERNEL]);
-	print_count(out, 7, words_sum(c->tlb_flushes, FS_NR_TLB_REASONS), m[MEASURE_TLB]);
-	print_count(out, 7, remote_shootdowns(r), m[MEASURE_TLB]);
-	print_mib(out, 8, lru, ps, m[MEASURE_LRU_INSERT]);
+	for (size_t i = 0; i < NR_LINE_CELLS; i++) {
+		const struct line_cell *cell = &line_cells[i];
+
+		if (!strcmp(cell->heading, "SHOOTDN"))
+			print_count(out, cell->width, remote_shootdowns(r),
+				    r->measured[MEASURE_TLB]);
+		else
+			print_row_column(out, r, &system, row_column_named(cell->heading),
+					 cell->width);
+	}
 	first_cell(out, r);
 	return fflush(out) == EOF || ferror(out) ? -1 : 0;
 }

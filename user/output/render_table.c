@@ -15,6 +15,7 @@
 #include "histogram_text.h"
 #include "record_layout.h"
 #include "report.h"
+#include "row_columns.h"
 #include "sanitize.h"
 #include "table_cells.h"
 
@@ -187,211 +188,17 @@ static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, s
 	return out;
 }
 
-/* How a column of the rows' table shows its figures: folios, or their MiB (histograms, LRU
- * lists' amounts), a count (summed over a figure's words: TLB flushes over their reasons), the
- * collapses that succeeded among collapse outcomes; of a histogram, the share of its pages in
- * large folios (order 1 and up), its largest order, or its large folios. */
-enum column_shows {
-	SHOW_FOLIOS,
-	SHOW_MIB,
-	SHOW_COUNT,
-	SHOW_SUCCEEDED,
-	SHOW_LARGE_SHARE,
-	SHOW_MAX_ORDER,
-	SHOW_LARGE_FOLIOS,
-};
-
-/* A column of the rows' table: record figures (record_layout.c, by path) added together, n/a
- * unless each is measured; its legend says what it shows, under the table. */
-struct table_column {
-	const char *heading;
-	int width;
-	enum column_shows shows;
-	const char *figures[2];
-	const char *legend;
-};
-
-/* Whether a process gets large folios, first; then what it costs. 96 columns in all. */
-/* clang-format off */
-static const struct table_column row_columns[] = {
-    {"ALLOC_MiB", 9, SHOW_MIB, {"folios.alloc"}, "allocated"},
-    {"LARGE%", 6, SHOW_LARGE_SHARE, {"folios.alloc_movable"},
-     "of movable pages in large folios (order >= 1)"},
-    {"MAXORD", 6, SHOW_MAX_ORDER, {"folios.alloc_movable"}, "largest order"},
-    {"THP", 6, SHOW_COUNT, {"thp.fault_alloc"}, "huge-page faults that got one"},
-    {"FALLBK", 6, SHOW_LARGE_FOLIOS, {"folios.alloc_failed"}, "large allocations that fell back"},
-    {"DISCRD", 6, SHOW_LARGE_FOLIOS, {"folios.discarded"},
-     "large folios discarded (charge refused)"},
-    {"FAULTS", 9, SHOW_COUNT, {"faults.user", "faults.kernel"}, "page faults"},
-    {"TLB", 8, SHOW_COUNT, {"tlb.flushes"}, "TLB flushes"},
-    {"LRU_MiB", 8, SHOW_MIB, {"lru.insert"}, "put on LRU lists"},
-};
-/* clang-format on */
-#define NR_ROW_COLUMNS (sizeof(row_columns) / sizeof(row_columns[0]))
-
-/* Figure i's total in v, as a column shows it (pages where it shows MiB). */
-static __u64 figure_total(const struct fs_report *r, const struct figures_view *v, int i,
-			  enum column_shows shows)
-{
-	const struct record_figure *f = &record_figures[i];
-	const __u64 *words = record_figure_words(v, i);
-	__u64 sum = 0, hist[FS_NR_ORDERS];
-
-	switch (f->kind) {
-	case RK_ORDERS:
-		record_figure_orders(v, i, hist);
-		if (shows == SHOW_LARGE_FOLIOS)
-			return hist_large_folios(hist);
-		return shows == SHOW_FOLIOS ? hist_folios(hist) : hist_pages(hist);
-	case RK_FAULTS:
-		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
-	case RK_LIST_AMOUNTS:
-		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-			sum += words[l * FS_NR_AMOUNTS +
-				     (shows == SHOW_FOLIOS ? FS_FOLIOS : FS_PAGES)];
-		return sum;
-	case RK_SCAN_RESULTS:
-		for (int res = 0; res < FS_NR_SCAN_RESULTS; res++)
-			if (!strcmp(r->scan_names[res], "succeed"))
-				return words[res];
-		return 0;
-	case RK_TLB_REASONS:
-		return words_sum(words, FS_NR_TLB_REASONS);
-	default:
-		return words[0];
-	}
-}
-
-/* The registry rows of each column's figures, found once. A path the registry does not have
- * is this file's mistake, which the first table any test renders stops at. */
-static int column_figure(size_t column, int k)
-{
-	static int found[NR_ROW_COLUMNS][2];
-	static bool looked;
-
-	if (!looked) {
-		for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
-			for (int j = 0; j < 2; j++)
-				if (row_columns[c].figures[j] &&
-				    (found[c][j] = record_figure_find(row_columns[c].figures[j])) <
-					0)
-					abort();
-				else if (!row_columns[c].figures[j])
-					found[c][j] = -1;
-		looked = true;
-	}
-	return found[column][k];
-}
-
-/* Terminal colours (SGR), only when the report asks for them (struct fs_report, colour). */
+/* Terminal colours (SGR): see table_cells.h. */
 #define BOLD "\033[1m"
-#define GREEN "\033[32m"
-#define RED "\033[31m"
 #define PLAIN "\033[0m"
-
-/* `text` right-aligned in `width` columns, in `colour` (none: NULL). */
-static void print_cell(FILE *out, int width, const char *text, const char *colour)
-{
-	int len = (int)strlen(text);
-
-	if (!colour) {
-		fprintf(out, " %*s", width, text);
-		return;
-	}
-	fprintf(out, " %*s%s%s" PLAIN, len < width ? width - len : 0, "", colour, text);
-}
-
-/* "100%", "37%": the share of histogram figure i's pages in large folios; "-" with no page.
- * On a terminal, half or more is green. */
-static void print_large_share(FILE *out, int width, const struct figures_view *v, int i,
-			      bool measured, bool colour)
-{
-	__u64 hist[FS_NR_ORDERS];
-	char text[16];
-
-	record_figure_orders(v, i, hist);
-	if (!measured || !hist_pages(hist)) {
-		fprintf(out, " %*s", width, measured ? "-" : "n/a");
-		return;
-	}
-	snprintf(text, sizeof(text), "%.0f%%", hist_large_share(hist));
-	print_cell(out, width, text, colour && hist_large_share(hist) >= 50.0 ? GREEN : NULL);
-}
-
-/* The largest order of histogram figure i with a folio; "-" with none. */
-static void print_max_order(FILE *out, int width, const struct figures_view *v, int i,
-			    bool measured)
-{
-	__u64 hist[FS_NR_ORDERS];
-	int top = FS_NR_ORDERS;
-
-	record_figure_orders(v, i, hist);
-	while (top > 0 && !hist[top - 1])
-		top--;
-	if (!measured || !top)
-		fprintf(out, " %*s", width, measured ? "-" : "n/a");
-	else
-		fprintf(out, " %*d", width, top - 1);
-}
-
-static void print_column(FILE *out, const struct fs_report *r, const struct figures_view *v,
-			 size_t column)
-{
-	const struct table_column *c = &row_columns[column];
-	bool measured = true;
-	__u64 total = 0;
-
-	if (c->shows == SHOW_LARGE_SHARE || c->shows == SHOW_MAX_ORDER) {
-		int i = column_figure(column, 0);
-
-		measured = record_figure_measured(i, r->measured);
-		if (c->shows == SHOW_LARGE_SHARE)
-			print_large_share(out, c->width, v, i, measured, r->colour);
-		else
-			print_max_order(out, c->width, v, i, measured);
-		return;
-	}
-
-	for (int k = 0; k < 2; k++) {
-		int i = column_figure(column, k);
-
-		if (i < 0)
-			continue;
-		measured &= record_figure_measured(i, r->measured);
-		total += figure_total(r, v, i, c->shows);
-	}
-	if (c->shows == SHOW_MIB) {
-		print_mib(out, c->width, total, r->host->page_size, measured);
-	} else if (c->shows == SHOW_LARGE_FOLIOS && r->colour && measured && total) {
-		char text[24];
-
-		/* Large folios that fell back or were discarded: what to look at, in red. */
-		snprintf(text, sizeof(text), "%llu", (unsigned long long)total);
-		print_cell(out, c->width, text, RED);
-	} else {
-		print_count(out, c->width, total, measured);
-	}
-}
-
-/* What --sort ranked the rows by, as the line above the table says it. */
-static const char *const sort_titles[] = {
-    [FS_SORT_PAGES] = "pages allocated",
-    [FS_SORT_LARGE] = "pages in large folios",
-    [FS_SORT_THP] = "THP faults that got a huge page",
-    [FS_SORT_FALLBACK] = "large allocations that fell back",
-    [FS_SORT_FAULTS] = "page faults",
-    [FS_SORT_TLB] = "TLB flushes",
-    [FS_SORT_LRU] = "pages put on LRU lists",
-    [FS_SORT_EVENTS] = "events counted",
-};
 
 /* Each column's heading and legend, on lines of 100 columns at most. */
 static void print_legend(FILE *out)
 {
 	int used = 0;
 
-	for (size_t c = 0; c < NR_ROW_COLUMNS; c++) {
-		const char *end = c + 1 < NR_ROW_COLUMNS ? ";" : "";
+	for (size_t c = 0; c < nr_row_columns; c++) {
+		const char *end = c + 1 < nr_row_columns ? ";" : "";
 		int len = 1 + (int)(strlen(row_columns[c].heading) + 1 +
 				    strlen(row_columns[c].legend) + strlen(end));
 
@@ -407,12 +214,10 @@ static void print_legend(FILE *out)
 
 static void print_processes(FILE *out, const struct fs_report *r)
 {
-	static const struct fs_proc_counters none;
-
 	fprintf(out, "%s with activity: %zu", row_kinds[r->by], r->processes->nr_active);
 	if (r->nr_shown < r->processes->nr_active)
 		fprintf(out, " (top %zu shown)", r->nr_shown);
-	fprintf(out, ", by %s\n", sort_titles[r->sort]);
+	fprintf(out, ", by %s\n", sort_title(r->sort));
 	if (!r->nr_shown)
 		return;
 	if (r->colour)
@@ -421,16 +226,12 @@ static void print_processes(FILE *out, const struct fs_report *r)
 		fprintf(out, "%7s %-15s", "PID", "COMM");
 	else
 		fprintf(out, "%-23s", r->by == FS_BY_CGROUP ? "CGROUP" : "COMM");
-	for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
+	for (size_t c = 0; c < nr_row_columns; c++)
 		fprintf(out, " %*s", row_columns[c].width, row_columns[c].heading);
 	fprintf(out, "%s\n", r->colour ? PLAIN : "");
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
-		const struct proc_row *found = process_proc(r->processes, row);
-		struct figures_view v = {
-		    .scope = IN_ROW,
-		    .from = {[FROM_TOTALS] = (const __u64 *)&row->counters,
-			     [FROM_PROC] = (const __u64 *)(found ? &found->counters : &none)}};
+		struct figures_view v = row_figures(r->processes, row);
 		const char *path;
 
 		if (r->by == FS_BY_PROCESS) {
@@ -443,8 +244,8 @@ static void print_processes(FILE *out, const struct fs_report *r)
 					       : NULL;
 			print_text(out, path ? path : "?", SIZE_MAX, 23, 23);
 		}
-		for (size_t c = 0; c < NR_ROW_COLUMNS; c++)
-			print_column(out, r, &v, c);
+		for (size_t c = 0; c < nr_row_columns; c++)
+			print_row_column(out, r, &v, c, row_columns[c].width);
 		fprintf(out, "\n");
 	}
 	print_legend(out);

@@ -8,10 +8,18 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "record_layout.h"
+#include "report.h"
+
 double pages_to_mib(__u64 pages, long page_size);
 /* A count. */
 void print_count(FILE *out, int width, __u64 value, bool measured);
 /* Pages, as MiB with one decimal. */
 void print_mib(FILE *out, int width, __u64 pages, long page_size, bool measured);
+/* Column `column` of the rows' table (row_columns.h) for the figures in v, in `width` columns:
+ * on a terminal (r->colour) a share of large folios of half or more in green, large folios
+ * that fell back or were discarded in red. */
+void print_row_column(FILE *out, const struct fs_report *r, const struct figures_view *v,
+		      size_t column, int width);
 
 #endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The rows' table's columns and the --sort keys that name them (see row_columns.h). */
+#define _GNU_SOURCE /* qsort_r */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "row_columns.h"
+
+/* Whether a process gets large folios, first; then what it costs. 96 columns in all. */
+/* clang-format off */
+const struct table_column row_columns[] = {
+    {"ALLOC_MiB", 9, SHOW_MIB, {"folios.alloc"}, "allocated"},
+    {"LARGE%", 6, SHOW_LARGE_SHARE, {"folios.alloc_movable"},
+     "of movable pages in large folios (order >= 1)"},
+    {"MAXORD", 6, SHOW_MAX_ORDER, {"folios.alloc_movable"}, "largest order"},
+    {"THP", 6, SHOW_COUNT, {"thp.fault_alloc"}, "huge-page faults that got one"},
+    {"FALLBK", 6, SHOW_LARGE_FOLIOS, {"folios.alloc_failed"}, "large allocations that fell back"},
+    {"DISCRD", 6, SHOW_LARGE_FOLIOS, {"folios.discarded"},
+     "large folios discarded (charge refused)"},
+    {"FAULTS", 9, SHOW_COUNT, {"faults.user", "faults.kernel"}, "page faults"},
+    {"TLB", 8, SHOW_COUNT, {"tlb.flushes"}, "TLB flushes"},
+    {"LRU_MiB", 8, SHOW_MIB, {"lru.insert"}, "put on LRU lists"},
+};
+/* clang-format on */
+const size_t nr_row_columns = sizeof(row_columns) / sizeof(row_columns[0]);
+
+/* Each --sort key: the column whose amount it ranks by (none: the events counted), and how the
+ * line above the table says it. */
+/* clang-format off */
+static const struct sort_key {
+	const char *column;
+	const char *title;
+} sort_keys[] = {
+    [FS_SORT_PAGES] = {"ALLOC_MiB", "pages allocated"},
+    [FS_SORT_LARGE] = {"LARGE%", "pages in large folios"},
+    [FS_SORT_THP] = {"THP", "THP faults that got a huge page"},
+    [FS_SORT_FALLBACK] = {"FALLBK", "large allocations that fell back"},
+    [FS_SORT_FAULTS] = {"FAULTS", "page faults"},
+    [FS_SORT_TLB] = {"TLB", "TLB flushes"},
+    [FS_SORT_LRU] = {"LRU_MiB", "pages put on LRU lists"},
+    [FS_SORT_EVENTS] = {NULL, "events counted"},
+};
+/* clang-format on */
+
+size_t row_column_named(const char *heading)
+{
+	for (size_t c = 0; c < nr_row_columns; c++)
+		if (!strcmp(row_columns[c].heading, heading))
+			return c;
+	abort();
+}
+
+/* The registry rows of each column's figures, found once. A path the registry does not have
+ * is this file's mistake, which the first table any test renders stops at. */
+int row_column_figure(size_t column, int k)
+{
+	static int found[sizeof(row_columns) / sizeof(row_columns[0])][2];
+	static bool looked;
+
+	if (!looked) {
+		for (size_t c = 0; c < nr_row_columns; c++)
+			for (int j = 0; j < 2; j++) {
+				found[c][j] = -1;
+				if (row_columns[c].figures[j] &&
+				    (found[c][j] = record_figure_find(row_columns[c].figures[j])) <
+					0)
+					abort();
+			}
+		looked = true;
+	}
+	return found[column][k];
+}
+
+/* Figure i's amount in v, as column `shows` counts it. */
+static __u64 figure_amount(const struct figures_view *v, int i, enum column_shows shows)
+{
+	const struct record_figure *f = &record_figures[i];
+	const __u64 *words = record_figure_words(v, i);
+	__u64 sum = 0, hist[FS_NR_ORDERS];
+	int top = FS_NR_ORDERS;
+
+	switch (f->kind) {
+	case RK_ORDERS:
+		record_figure_orders(v, i, hist);
+		switch (shows) {
+		case SHOW_LARGE_FOLIOS:
+			return hist_large_folios(hist);
+		case SHOW_LARGE_SHARE:
+			return hist_large_pages(hist);
+		case SHOW_MAX_ORDER:
+			while (top > 0 && !hist[top - 1])
+				top--;
+			return (__u64)top;
+		case SHOW_FOLIOS:
+			return hist_folios(hist);
+		default:
+			return hist_pages(hist);
+		}
+	case RK_FAULTS:
+		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
+	case RK_LIST_AMOUNTS:
+		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
+			sum += words[l * FS_NR_AMOUNTS +
+				     (shows == SHOW_FOLIOS ? FS_FOLIOS : FS_PAGES)];
+		return sum;
+	case RK_TLB_REASONS:
+		return words_sum(words, FS_NR_TLB_REASONS);
+	default:
+		return words[0];
+	}
+}
+
+__u64 row_column_amount(const struct figures_view *v, size_t column)
+{
+	__u64 total = 0;
+
+	for (int k = 0; k < 2; k++) {
+		int i = row_column_figure(column, k);
+
+		if (i >= 0)
+			total += figure_amount(v, i, row_columns[column].shows);
+	}
+	return total;
+}
+
+struct figures_view row_figures(const struct process_table *table, const struct process_row *row)
+{
+	static const struct fs_proc_counters none;
+	const struct proc_row *found = process_proc(table, row);
+
+	return (struct figures_view){
+	    .scope = IN_ROW,
+	    .from = {[FROM_TOTALS] = (const __u64 *)&row->counters,
+		     [FROM_PROC] = (const __u64 *)(found ? &found->counters : &none)}};
+}
+
+const char *sort_title(enum fs_sort sort)
+{
+	return sort_keys[sort].title;
+}
+
+struct ranking {
+	const struct process_table *table;
+	long column; /* -1: events */
+};
+
+static __u64 rank_amount(const struct process_row *row, const struct ranking *how)
+{
+	struct figures_view v;
+
+	if (how->column < 0)
+		return row->events;
+	v = row_figures(how->table, row);
+	return row_column_amount(&v, (size_t)how->column);
+}
+
+static int compare_rank(const void *a, const void *b, void *context)
+{
+	const struct ranking *how = context;
+	__u64 va = rank_amount(a, how), vb = rank_amount(b, how);
+
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	return process_row_compare_activity(a, b);
+}
+
+void rank_rows(struct process_table *table, enum fs_sort sort)
+{
+	struct ranking how = {.table = table, .column = -1};
+
+	if (sort_keys[sort].column)
+		how.column = (long)row_column_named(sort_keys[sort].column);
+	qsort_r(table->rows, table->nr, sizeof(*table->rows), compare_rank, &how);
+}
