@@ -80,7 +80,7 @@ endif
 # by cgroup or name, the exporter's series), output (the renderers, the figure registry, JSON
 # and the sanitizing of text), serve (the --listen endpoint), cli (options, the command,
 # privileges and confinement, --check).
-USER_DIRS := user user/collect user/group user/output user/serve user/cli
+USER_DIRS := user user/collect user/group user/output user/serve user/cli user/resident
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf $(addprefix -I,$(USER_DIRS)) \
 	  $(PKG_CFLAGS) \
@@ -106,7 +106,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean check unit-tests docs install uninstall vmlinux bench vmtest vmtest-suite
+.PHONY: all clean check unit-tests docs pictures install uninstall vmlinux bench vmtest vmtest-suite
 
 all: $(BINARY) $(OUTPUT)/workload
 
@@ -245,6 +245,11 @@ vmtest-suite: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqche
 	$(Q)scripts/vmtest-suite.sh $(NAME)
 
 unit-tests: $(OUTPUT)/unit-tests
+
+# The docs' pictures (docs/images: the dashboard, allocations by order over time) and their data,
+# from a real run of known workloads on this host, as root (tests/integration_pictures.sh).
+pictures: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests
+	$(Q)PICTURES_OUT=docs/images tests/run-tests.sh test_pictures_of_a_real_run
 
 # The man page's generated parts and the record's schema, from the figure registry
 # (user/output/figures.c, record_layout.c; the schema's frame is scripts/schema-frame.json):

@@ -74,5 +74,6 @@ extern const struct unit_test file_table_tests[];
 extern const struct unit_test sandbox_tests[];
 extern const struct unit_test perf_events_tests[];
 extern const struct unit_test figures_tests[];
+extern const struct unit_test resident_tests[];
 
 #endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a process's memory holds now (--resident): the pages it maps, by the order of the folio
+ * each belongs to, anonymous, file or shmem, and how its large folios are mapped. Read from
+ * its page tables through /proc/PID/pagemap (a PFN per virtual page) and the kernel's flags of
+ * each page frame (/proc/kpageflags: compound head and tail, anonymous, swap-backed), with the
+ * PMD mappings /proc/PID/smaps_rollup counts.
+ */
+#ifndef FS_RESIDENT_H
+#define FS_RESIDENT_H
+
+#include <linux/types.h>
+
+#include "foliostat.h"
+
+enum resident_type {
+	RESIDENT_ANON,	/* anonymous memory (KPF_ANON), KSM's and COW copies of files' included */
+	RESIDENT_FILE,	/* the page cache of files */
+	RESIDENT_SHMEM, /* tmpfs, shared anonymous memory, memfd: swap-backed, not anonymous */
+	NR_RESIDENT_TYPES,
+};
+
+/* How a large folio is mapped in the process. */
+enum resident_mapping {
+	MAPPED_PMD,	      /* by one PMD entry: a PMD-size folio, e.g. a THP */
+	MAPPED_PTE,	      /* whole, by page-table entries, at an address of its own alignment */
+	MAPPED_PTE_UNALIGNED, /* whole, by page-table entries, at another address */
+	MAPPED_PARTIAL,	      /* only part of it: the rest unmapped here (or mapped elsewhere) */
+	NR_RESIDENT_MAPPINGS,
+};
+
+struct resident_counts {
+	/* Pages mapped, by the order of the folio each belongs to. */
+	__u64 pages[NR_RESIDENT_TYPES][FS_NR_ORDERS];
+	/* Folios mapped, by order: a folio mapped in two places (or in two pieces) counts twice. */
+	__u64 folios[NR_RESIDENT_TYPES][FS_NR_ORDERS];
+	/* Large folios (order 1 and up), by how they are mapped. */
+	__u64 large[NR_RESIDENT_TYPES][NR_RESIDENT_MAPPINGS];
+};
+
+/* A process's files the scan reads: /proc/PID/maps, pagemap and smaps_rollup, opened by a
+ * process allowed to (see resident_opener.h); and the host's /proc/kpageflags. */
+struct resident_files {
+	int maps, pagemap, smaps_rollup;
+};
+
+struct resident_host {
+	int kpageflags;
+	long page_size;
+	int pmd_order; /* log2(PMD size / page size): 9 with 4 KiB pages */
+};
+
+/* Add what the process maps now to `counts`. 0, or a negative errno: -EPERM where pagemap
+ * shows no page frame numbers (opened without CAP_SYS_ADMIN); -ESRCH where the process ended
+ * before its maps were read. */
+int resident_scan(const struct resident_host *host, const struct resident_files *files,
+		  struct resident_counts *counts);
+
+#endif

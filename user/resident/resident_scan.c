@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One process's resident folios (see resident.h). Each mapping's pages are read from pagemap in
+ * virtual order; consecutive pages whose frames are consecutive frames of one large folio are a
+ * run, one mapping of that folio: whole or partial, aligned or not. A folio's extent comes from
+ * the frames' flags: its head (KPF_COMPOUND_HEAD) and the tails after it (KPF_COMPOUND_TAIL).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "resident.h"
+
+/* pagemap's entry (Documentation/admin-guide/mm/pagemap.rst). */
+#define PM_PRESENT (1ULL << 63)
+#define PM_PFN_MASK ((1ULL << 55) - 1)
+
+/* /proc/kpageflags' bits (include/uapi/linux/kernel-page-flags.h). */
+#define KPF_ANON (1ULL << 12)
+#define KPF_SWAPBACKED (1ULL << 14)
+#define KPF_COMPOUND_HEAD (1ULL << 15)
+#define KPF_COMPOUND_TAIL (1ULL << 16)
+#define KPF_HUGE (1ULL << 17) /* hugetlbfs: not the folios the page allocator's orders are */
+#define KPF_ZERO_PAGE (1ULL << 24)
+
+/* Entries read at a time, of pagemap and of kpageflags: one page of each. */
+#define BATCH 512
+
+/* The flags of a block of page frames, read once for the many lookups of a folio's frames. */
+struct flag_cache {
+	int fd;
+	__u64 base; /* first frame of the block */
+	size_t n;   /* frames read */
+	__u64 flags[BATCH];
+};
+
+static int frame_flags(struct flag_cache *c, __u64 pfn, __u64 *flags)
+{
+	ssize_t got;
+
+	if (!c->n || pfn < c->base || pfn >= c->base + c->n) {
+		c->base = pfn & ~(__u64)(BATCH - 1);
+		got = pread(c->fd, c->flags, sizeof(c->flags), (off_t)(c->base * sizeof(__u64)));
+		if (got < 0)
+			return -errno;
+		c->n = (size_t)got / sizeof(__u64);
+		if (pfn >= c->base + c->n)
+			return -ERANGE; /* beyond the last frame: the entry changed meanwhile */
+	}
+	*flags = c->flags[pfn - c->base];
+	return 0;
+}
+
+/* A folio being mapped page after page. */
+struct run {
+	bool on;
+	enum resident_type type;
+	__u64 head, nr;	   /* the folio's frames */
+	__u64 first_pfn;   /* the frame the run began at, and its address */
+	__u64 first_vaddr; /* (the address of the folio's head, when the run began with it) */
+	__u64 next_pfn;	   /* the frame the next page must have to be in the run */
+	__u64 mapped;	   /* pages of the run */
+};
+
+struct scan {
+	const struct resident_host *host;
+	struct flag_cache flags;
+	struct resident_counts *counts;
+	__u64 pmd_whole_aligned[NR_RESIDENT_TYPES]; /* candidates for MAPPED_PMD */
+};
+
+static int order_of(__u64 nr)
+{
+	int order = 0;
+
+	while (order + 1 < FS_NR_ORDERS && (1ULL << order) < nr)
+		order++;
+	return order;
+}
+
+static enum resident_type type_of(__u64 flags)
+{
+	if (flags & KPF_ANON)
+		return RESIDENT_ANON;
+	return flags & KPF_SWAPBACKED ? RESIDENT_SHMEM : RESIDENT_FILE;
+}
+
+static void end_run(struct scan *s, struct run *r)
+{
+	int order = order_of(r->nr);
+	struct resident_counts *c = s->counts;
+	__u64 bytes = r->nr * (__u64)s->host->page_size;
+
+	if (!r->on)
+		return;
+	r->on = false;
+	c->pages[r->type][order] += r->mapped;
+	c->folios[r->type][order]++;
+	if (r->mapped < r->nr) {
+		c->large[r->type][MAPPED_PARTIAL]++;
+	} else if (r->first_pfn == r->head && !(r->first_vaddr % bytes)) {
+		c->large[r->type][MAPPED_PTE]++;
+		if (order == s->host->pmd_order)
+			s->pmd_whole_aligned[r->type]++;
+	} else {
+		c->large[r->type][MAPPED_PTE_UNALIGNED]++;
+	}
+}
+
+/* Where the large folio of frame `pfn` (flags `flags`) begins and how many frames it has.
+ * A folio that changes meanwhile (split, freed) may give a short or odd extent: it is counted
+ * as found, within the largest order foliostat knows. */
+static int folio_extent(struct scan *s, __u64 pfn, __u64 flags, __u64 *head, __u64 *nr)
+{
+	const __u64 most = 1ULL << (FS_NR_ORDERS - 1);
+	__u64 f = flags;
+	int err;
+
+	*head = pfn;
+	while ((f & KPF_COMPOUND_TAIL) && *head > 0 && pfn - *head < most) {
+		(*head)--;
+		if ((err = frame_flags(&s->flags, *head, &f)))
+			return err;
+	}
+	*nr = 1;
+	while (*nr < most) {
+		err = frame_flags(&s->flags, *head + *nr, &f);
+		if (err == -ERANGE)
+			break;
+		if (err)
+			return err;
+		if (!(f & KPF_COMPOUND_TAIL))
+			break;
+		(*nr)++;
+	}
+	return 0;
+}
+
+/* One present page at `vaddr`, of frame `pfn`. */
+static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
+{
+	__u64 flags, head, nr;
+	int err;
+
+	if (r->on && pfn == r->next_pfn && pfn < r->head + r->nr) {
+		r->mapped++;
+		r->next_pfn++;
+		return 0;
+	}
+	end_run(s, r);
+	err = frame_flags(&s->flags, pfn, &flags);
+	if (err)
+		return err == -ERANGE ? 0 : err;
+	if (flags & (KPF_ZERO_PAGE | KPF_HUGE))
+		return 0; /* the shared zero page is no memory of the process's; hugetlb is apart */
+	if (!(flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL))) {
+		s->counts->pages[type_of(flags)][0]++;
+		s->counts->folios[type_of(flags)][0]++;
+		return 0;
+	}
+	if ((err = folio_extent(s, pfn, flags, &head, &nr)))
+		return err;
+	if (head != pfn && frame_flags(&s->flags, head, &flags))
+		return 0;
+	*r = (struct run){.on = true,
+			  .type = type_of(flags),
+			  .head = head,
+			  .nr = nr,
+			  .first_pfn = pfn,
+			  .first_vaddr = vaddr,
+			  .next_pfn = pfn + 1,
+			  .mapped = 1};
+	return 0;
+}
+
+/* The pages of [start, end), from pagemap. */
+static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
+{
+	__u64 entries[BATCH], page_size = (__u64)s->host->page_size;
+	struct run r = {0};
+	int err = 0;
+
+	for (__u64 at = start; at < end && !err;) {
+		size_t want = (end - at) / page_size < BATCH ? (end - at) / page_size : BATCH;
+		ssize_t got = pread(pagemap, entries, want * sizeof(__u64),
+				    (off_t)(at / page_size * sizeof(__u64)));
+
+		if (got < 0) {
+			err = errno == ESRCH ? -ESRCH : -errno;
+			break;
+		}
+		if (!got)
+			break; /* past what pagemap covers (a [vsyscall] page) */
+		for (size_t i = 0; i < (size_t)got / sizeof(__u64) && !err; i++, at += page_size) {
+			if (!(entries[i] & PM_PRESENT)) {
+				end_run(s, &r);
+				continue;
+			}
+			if (!(entries[i] & PM_PFN_MASK))
+				return -EPERM; /* frame numbers hidden: no CAP_SYS_ADMIN */
+			err = page(s, &r, at, entries[i] & PM_PFN_MASK);
+		}
+	}
+	end_run(s, &r);
+	return err;
+}
+
+/* smaps_rollup's "NAME: N kB", in bytes (0 where absent). */
+static __u64 rollup_bytes(const char *text, const char *name)
+{
+	const char *at = strstr(text, name);
+
+	return at ? strtoull(at + strlen(name), NULL, 10) * 1024 : 0;
+}
+
+/* Of the whole, aligned PMD-size folios, those smaps_rollup counts as mapped by a PMD. */
+static int pmd_mapped(struct scan *s, int smaps_rollup)
+{
+	static const char *const names[NR_RESIDENT_TYPES] = {
+	    [RESIDENT_ANON] = "\nAnonHugePages:",
+	    [RESIDENT_FILE] = "\nFilePmdMapped:",
+	    [RESIDENT_SHMEM] = "\nShmemPmdMapped:",
+	};
+	__u64 pmd_bytes = (__u64)s->host->page_size << s->host->pmd_order;
+	char text[4096];
+	ssize_t n = pread(smaps_rollup, text, sizeof(text) - 1, 0);
+
+	if (n < 0)
+		return -errno;
+	text[n] = '\0';
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++) {
+		__u64 pmd = rollup_bytes(text, names[t]) / pmd_bytes;
+		__u64 *pte = &s->counts->large[t][MAPPED_PTE];
+
+		/* (Read after the page tables: a THP mapped meanwhile is not among the folios.) */
+		if (pmd > s->pmd_whole_aligned[t])
+			pmd = s->pmd_whole_aligned[t];
+		s->counts->large[t][MAPPED_PMD] += pmd;
+		*pte -= pmd;
+	}
+	return 0;
+}
+
+int resident_scan(const struct resident_host *host, const struct resident_files *files,
+		  struct resident_counts *counts)
+{
+	struct scan s = {.host = host, .flags = {.fd = host->kpageflags}, .counts = counts};
+	char *line = NULL;
+	size_t size = 0;
+	FILE *maps;
+	int fd = dup(files->maps), err = 0;
+
+	if (fd < 0 || !(maps = fdopen(fd, "r"))) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	/* "START-END PERMS OFFSET DEV INODE [PATH]", whole lines whatever the path: only the
+	 * range matters, the frames' flags say the rest. */
+	while (!err && getline(&line, &size, maps) > 0) {
+		unsigned long long start, end;
+
+		if (sscanf(line, "%llx-%llx ", &start, &end) == 2 && start < end)
+			err = scan_range(&s, files->pagemap, start, end);
+	}
+	if (!err && ferror(maps))
+		err = errno == ESRCH ? -ESRCH : -EIO;
+	free(line);
+	fclose(maps);
+	if (!err)
+		err = pmd_mapped(&s, files->smaps_rollup);
+	return err;
+}
