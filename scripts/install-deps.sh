@@ -27,9 +27,11 @@ libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev"
 # openssl (a self-signed certificate) and apache2-utils (htpasswd -B: bcrypt hashes made by
 # another implementation than libcrypt's) for --web.config.file. shellcheck: tests/run-tests.sh
 # checks every shell file with it before a run. bc: the exporter's flood tests add up their
-# counts with it.
+# counts with it. python3-matplotlib: the docs' pictures are drawn with it (make pictures), and
+# the tests draw them again.
 TEST_PACKAGES="libjansson-dev python3 linux-perf bpftrace bash-completion prometheus
-prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils shellcheck bc"
+prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils shellcheck bc
+python3-matplotlib"
 no_services=""
 foreign_arch=""
 

@@ -7,6 +7,12 @@ PANEL_TITLE<TAB>EXPR, with the dashboard's template variables replaced by the va
 ($__rate_interval, $__interval, $__range) by --range. The tests feed these lines to promtool
 and to a live Prometheus; Grafana itself is never needed.
 
+--layout prints, instead, the panels as JSON: for each (rows included) its id, type, title,
+gridPos, unit, axis label, stacking and a stat's text mode, the row it sits in and whether that
+row is collapsed, and its queries (expression with the variables replaced, legend format,
+instant or range): what a renderer other than Grafana needs (scripts/plot_pictures.py draws the
+dashboard from it).
+
 --check also validates what importing the dashboard relies on: a `datasource` variable of type
 datasource for Prometheus, every panel and query using it, unique panel ids, and a position on
 the 24-column grid for every panel. Problems go to stderr, the count of queries to stdout.
@@ -69,7 +75,14 @@ def parse_arguments(argv):
         action="store_true",
         help="validate the dashboard's structure as well; print a summary instead of queries",
     )
+    parser.add_argument(
+        "--layout",
+        action="store_true",
+        help="print the panels, their places and their queries as JSON instead",
+    )
     args = parser.parse_args(argv)
+    if args.check and args.layout:
+        parser.error("--check and --layout: one at a time")
     values = {}
     for item in args.var:
         name, sep, value = item.partition("=")
@@ -169,6 +182,40 @@ def queries(dashboard, values):
     return found
 
 
+def layout(dashboard, values):
+    """Every panel as a renderer needs it, in the dashboard's order."""
+    panels, row = [], None
+    for panel in all_panels(dashboard):
+        if panel.get("type") == "row":
+            row = panel
+        defaults = (panel.get("fieldConfig") or {}).get("defaults") or {}
+        custom = defaults.get("custom") or {}
+        targets = []
+        for target in panel.get("targets") or []:
+            expr = target.get("expr") if isinstance(target, dict) else None
+            if isinstance(expr, str) and expr.strip():
+                targets.append({
+                    "ref_id": target.get("refId"),
+                    "expr": one_line(substitute(expr, values)[0]),
+                    "legend": target.get("legendFormat", ""),
+                    "instant": bool(target.get("instant")),
+                })
+        panels.append({
+            "id": panel.get("id"),
+            "type": panel.get("type"),
+            "title": panel.get("title", ""),
+            "grid": panel.get("gridPos"),
+            "unit": defaults.get("unit", ""),
+            "axis_label": custom.get("axisLabel", ""),
+            "stacked": (custom.get("stacking") or {}).get("mode", "none") != "none",
+            "text_mode": (panel.get("options") or {}).get("textMode", ""),
+            "row": row.get("title") if row is not None and panel is not row else None,
+            "collapsed": bool(row.get("collapsed")) if row is not None else False,
+            "targets": targets,
+        })
+    return panels
+
+
 def refers_to_datasource_variable(datasource):
     if isinstance(datasource, str):
         return datasource in DATASOURCE_REFERENCES
@@ -260,7 +307,11 @@ def main(argv):
                             "(no such variable: give it with --var NAME=VALUE)")
     for problem in problems:
         print(f"dashboard_queries.py: {problem}", file=sys.stderr)
-    if args.check:
+    if args.layout and not problems:
+        json.dump(layout(dashboard, substitutions(dashboard, args.values, args.range)), sys.stdout,
+                  indent=1)
+        print()
+    elif args.check:
         if not problems:
             panels = sum(1 for p in all_panels(dashboard) if p.get("type") != "row")
             print(f"ok: {panels} panels, {len(found)} queries")

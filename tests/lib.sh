@@ -77,17 +77,22 @@ start_foliostat() {
 	"$FOLIOSTAT" "$@" >"$out" 2>"$out.err" &
 	FS_PID=$!
 	track_foliostat "$FS_PID"
-	# foliostat sets no_new_privs as the last step of its start-up, after every probe is attached
-	# and, with --self, the statistics are on: from then on it counts everything.
-	# However long that takes on this host; the minute is only a guard against a hang.
+	wait_attached "$FS_PID" "$out.err"
+}
+
+# wait_attached PID ERRORS: until foliostat PID has attached its probes (or fail, with the
+# file of its stderr). foliostat sets no_new_privs as the last step of its start-up, after every
+# probe is attached and, with --self, the statistics are on: from then on it counts everything.
+# However long that takes on this host; the minute is only a guard against a hang.
+wait_attached() {
 	for _ in $(seq 600); do
-		if grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$FS_PID/status" 2>/dev/null; then
+		if grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$1/status" 2>/dev/null; then
 			return 0
 		fi
-		kill -0 "$FS_PID" 2>/dev/null || break
+		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
 	done
-	cat "$out.err"
+	cat "$2"
 	fail "foliostat did not attach its probes"
 }
 

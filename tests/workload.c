@@ -46,7 +46,9 @@
  *                             but the leader touches PAGES pages
  *
  * --name sets the process name to the given bytes (hex), to test hostile names; --in-cgroup DIR
- * runs the action in a child born in cgroup DIR.
+ * runs the action in a child born in cgroup DIR. --pace SECS spreads the memory work of thp,
+ * pages, read and collapse over about SECS seconds (a sleep after each 2 MiB), as a program
+ * that ramps up would: a scraper then sees its counts grow (the docs' pictures).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -73,6 +75,14 @@
 #endif
 
 static long page_size;
+static double pace; /* --pace: seconds to spread the work over (0: at once) */
+
+/* After `done` of `total` bytes of work, in steps of 2 MiB: sleep the step's share of --pace. */
+static void paced(size_t done, size_t total)
+{
+	if (pace > 0 && total && done % HUGE_SIZE == 0)
+		usleep((useconds_t)(pace * 1e6 * HUGE_SIZE / (total > HUGE_SIZE ? total : HUGE_SIZE)));
+}
 
 static void die(const char *what)
 {
@@ -82,8 +92,10 @@ static void die(const char *what)
 
 static void touch(char *mem, size_t len)
 {
-	for (size_t off = 0; off < len; off += page_size)
+	for (size_t off = 0; off < len; off += page_size) {
 		((volatile char *)mem)[off] = 1;
+		paced(off + page_size, len);
+	}
 }
 
 /* Fresh anonymous memory with THP off: every page a touch faults in is one order-0 folio. */
@@ -178,8 +190,14 @@ static void action_collapse(long mib)
 	} else {
 		touch(mem, len);
 	}
-	if (madvise(mem, len, MADV_COLLAPSE))
-		err = errno;
+	/* (Paced: one 2 MiB range at a time, the first error kept.) */
+	for (size_t off = 0; off < len; off += pace > 0 ? HUGE_SIZE : len) {
+		size_t n = pace > 0 ? HUGE_SIZE : len;
+
+		if (madvise(mem + off, n, MADV_COLLAPSE) && !err)
+			err = errno;
+		paced(off + n, len);
+	}
 	printf("{\"pid\":%d,\"action\":\"collapse\",\"bytes\":%zu,\"collapse_errno\":%d,"
 	       "\"huge_pages\":%ld}\n",
 	       getpid(), len, err, huge_pages_in(mem, len));
@@ -1017,8 +1035,10 @@ static void action_read(const char *path)
 	ssize_t n;
 
 	before = resident_pages(fd, size);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		total += n;
+		paced(total, size);
+	}
 	if (n < 0)
 		die("read");
 	after = resident_pages(fd, size);
@@ -1166,6 +1186,8 @@ int main(int argc, char **argv)
 			set_name_hex(argv[i + 1]);
 		else if (strcmp(argv[i], "--linger") == 0)
 			linger = atof(argv[i + 1]);
+		else if (strcmp(argv[i], "--pace") == 0)
+			pace = atof(argv[i + 1]);
 		else if (strcmp(argv[i], "--rusage") == 0)
 			rusage_path = argv[i + 1];
 		else if (strcmp(argv[i], "--in-cgroup") == 0)
