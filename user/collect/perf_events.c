@@ -1,37 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Per-CPU perf software events with a BPF program attached (see perf_events.h). */
-#define _GNU_SOURCE /* close_range */
 #include "perf_events.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <bpf/libbpf.h>
 #include <cap-ng.h>
 #include <linux/capability.h>
 
-#include "sandbox.h"
+#include "opener.h"
 
 /* An event and what its read() gives (read_format below). */
 struct event_read {
 	__u64 value, enabled;
 };
 
-/* The opener's request and answer (see perf_opener_start()). */
+/* The opener's request (see perf_opener_start()). */
 struct open_request {
 	__u64 config;
 	__s32 cpu;
-};
-
-struct open_answer {
-	__s32 error; /* 0: the event's descriptor comes with it */
 };
 
 static void event_attr(struct perf_event_attr *attr, unsigned long long config)
@@ -75,120 +67,46 @@ static bool perf_wants_sys_admin(void)
 	       capng_have_capability(CAPNG_PERMITTED, CAP_SYS_ADMIN);
 }
 
-/* The opener's calls once it serves: recv() is recvfrom on both architectures; exit_group is
- * _exit's; rt_sigreturn and restart_syscall are the kernel's own returns. */
-static const int opener_calls[] = {
-    __NR_recvfrom,   __NR_sendmsg, __NR_perf_event_open, __NR_close,
-    __NR_exit_group, __NR_exit,	   __NR_rt_sigreturn,	 __NR_restart_syscall,
-};
-#define NR_OPENER_CALLS (sizeof(opener_calls) / sizeof(opener_calls[0]))
-
-static void opener_main(int sock)
+/* In the opener: the event of `request`, if it is one an opener may open. */
+static int open_event(const void *request)
 {
-	struct open_request req;
-	bool sys_admin;
+	const struct open_request *req = request;
+	struct perf_event_attr attr;
+	int fd;
 
-	/* A name of its own: it is no second foliostat (run-tests.sh looks for those). */
-	prctl(PR_SET_NAME, "foliostat-perf", 0, 0, 0);
-	/* Ended by foliostat's end alone (a Ctrl-C reaches its process group too). */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	/* Nothing of foliostat's but the socket: no map, program or link stays alive here. */
-	if (dup2(sock, 3) != 3 || close_range(4, ~0U, 0))
-		_exit(1);
-	sys_admin = perf_wants_sys_admin();
-	capng_clear(CAPNG_SELECT_BOTH);
-	if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_PERFMON) ||
-	    (sys_admin &&
-	     capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_SYS_ADMIN)) ||
-	    capng_apply(CAPNG_SELECT_BOTH) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_PDEATHSIG, SIGKILL))
-		_exit(1);
-	/* Its every call from here on is known: only those pass. */
-	if (seccomp_available() && seccomp_allow_only(opener_calls, NR_OPENER_CALLS))
-		_exit(1);
-	/* foliostat's end closes its end of the socket: recv() returns 0. */
-	while (recv(3, &req, sizeof(req), 0) == (ssize_t)sizeof(req)) {
-		char control[CMSG_SPACE(sizeof(int))] = {0};
-		struct open_answer answer = {0};
-		struct iovec iov = {.iov_base = &answer, .iov_len = sizeof(answer)};
-		struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-		struct perf_event_attr attr;
-		int fd = -1;
-
-		if (!request_allowed(&req)) {
-			answer.error = EINVAL;
-		} else {
-			event_attr(&attr, req.config);
-			fd = syscall(SYS_perf_event_open, &attr, -1, req.cpu, -1,
-				     PERF_FLAG_FD_CLOEXEC);
-			answer.error = fd < 0 ? errno : 0;
-		}
-		if (fd >= 0) {
-			struct cmsghdr *cmsg;
-
-			msg.msg_control = control;
-			msg.msg_controllen = sizeof(control);
-			cmsg = CMSG_FIRSTHDR(&msg);
-			cmsg->cmsg_level = SOL_SOCKET;
-			cmsg->cmsg_type = SCM_RIGHTS;
-			cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-			memcpy(CMSG_DATA(cmsg), &fd, sizeof(fd));
-		}
-		if (sendmsg(3, &msg, 0) < 0)
-			_exit(1);
-		if (fd >= 0)
-			close(fd);
-	}
-	_exit(0);
+	if (!request_allowed(req))
+		return -EINVAL;
+	event_attr(&attr, req->config);
+	fd = syscall(SYS_perf_event_open, &attr, -1, req->cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 int perf_opener_start(void)
 {
-	int sv[2];
-	pid_t pid;
+	static const int calls[] = {__NR_perf_event_open};
+	static int caps[2];
+	struct opener_kind kind = {
+	    .name = "foliostat-perf",
+	    .caps = caps,
+	    .nr_caps = 1,
+	    .calls = calls,
+	    .nr_calls = 1,
+	    .request_size = sizeof(struct open_request),
+	    .open = open_event,
+	};
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(sv[0]);
-		close(sv[1]);
-		return err;
-	}
-	if (pid == 0)
-		opener_main(sv[1]);
-	close(sv[1]);
-	return sv[0];
+	caps[0] = CAP_PERFMON;
+	if (perf_wants_sys_admin())
+		caps[kind.nr_caps++] = CAP_SYS_ADMIN;
+	return opener_start(&kind);
 }
 
 /* Ask the opener for the event on `cpu`: its descriptor, or a negative errno. */
 static int open_through(int opener, unsigned long long config, int cpu)
 {
 	struct open_request req = {.config = config, .cpu = cpu};
-	char control[CMSG_SPACE(sizeof(int))];
-	struct open_answer answer;
-	struct iovec iov = {.iov_base = &answer, .iov_len = sizeof(answer)};
-	struct msghdr msg = {.msg_iov = &iov,
-			     .msg_iovlen = 1,
-			     .msg_control = control,
-			     .msg_controllen = sizeof(control)};
-	struct cmsghdr *cmsg;
-	int fd;
 
-	if (send(opener, &req, sizeof(req), 0) != (ssize_t)sizeof(req) ||
-	    recvmsg(opener, &msg, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof(answer))
-		return -EPERM; /* the opener is gone: nothing more can be opened */
-	if (answer.error)
-		return -answer.error;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS || cmsg->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
-	return fd;
+	return opener_ask(opener, &req, sizeof(req));
 }
 
 static void close_cpu(struct perf_event_links *pel, int cpu)
