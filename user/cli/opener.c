@@ -38,6 +38,8 @@ static int keep_capabilities(const struct opener_kind *kind)
 {
 	bool has[kind->nr_caps ? kind->nr_caps : 1];
 
+	if (capng_get_caps_process())
+		return -1;
 	for (size_t i = 0; i < kind->nr_caps; i++)
 		has[i] = capng_have_capability(CAPNG_PERMITTED, (unsigned)kind->caps[i]);
 	capng_clear(CAPNG_SELECT_BOTH);
