@@ -279,6 +279,23 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 
 			report.interval_s = now - window_start;
 			window_start = now;
+			if (opts->resident) {
+				int rr = resident_collect(&c->resident, opts, &c->resident_report);
+
+				if (rr) {
+					snprintf(err, err_len, "failed to read what memory holds: %s%s",
+						 strerror(-rr),
+						 rr == -EPERM ? " (pagemap shows no page frame "
+								"numbers without CAP_SYS_ADMIN)"
+							      : "");
+					ret = -1;
+					break;
+				}
+				report.resident = &c->resident_report;
+				report.resident_shown = opts->top && (size_t)opts->top < c->resident_report.nr
+							    ? (size_t)opts->top
+							    : c->resident_report.nr;
+			}
 			if (emit(c, file, &report, per_record == 1 ? &c->window : &total)) {
 				ret = output_failed(opts, err, err_len);
 				break;

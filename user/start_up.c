@@ -102,6 +102,12 @@ int start_up(struct event_loop *loop, struct start_up *s, struct command *comman
 	/* CPUs brought online later need perf events opened with a privilege the drop takes away:
 	 * a process of its own keeps it (without it they are not counted: the run goes on). */
 	loader_start_opener(s->loader);
+	/* --resident reads other processes' page tables, with privileges of its own opener. */
+	if (s->opts->resident) {
+		if (resident_scanner_start(&s->collector->resident, err, err_len))
+			return -1;
+		s->collector->resident_on = true;
+	}
 	/* The last step of start-up: from here on, everything is counted. */
 	if (drop_privileges(s->loader, s->opts, s->file->dir_fd, &s->privileges, err, err_len))
 		return -1;

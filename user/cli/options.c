@@ -29,6 +29,7 @@ enum {
 	OPT_MAX_SERIES,
 	OPT_SERIES_GRACE,
 	OPT_FILES,
+	OPT_RESIDENT,
 	OPT_MAX_FILES,
 	OPT_WEB_CONFIG,
 	OPT_REPLACE,
@@ -60,6 +61,7 @@ static const struct option long_options[] = {
     {"series-grace", required_argument, NULL, OPT_SERIES_GRACE},
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
     {"files", no_argument, NULL, OPT_FILES},
+    {"resident", no_argument, NULL, OPT_RESIDENT},
     {"max-files", required_argument, NULL, OPT_MAX_FILES},
     {"self", no_argument, NULL, OPT_SELF},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -138,6 +140,10 @@ void print_usage(FILE *out)
 	    "                       addition\n"
 	    "      --max-files N    files a read and a record keep at most with --files; the\n"
 	    "                       others' additions are counted as untracked (default %d)\n"
+	    "      --resident       at the end of a one-shot run, also read what each selected\n"
+	    "                       process's memory holds: pages by folio order (anonymous,\n"
+	    "                       file, shmem) and how its large folios are mapped (PMD,\n"
+	    "                       PTEs, partially), from pagemap and kpageflags (root)\n"
 	    "      --check          report, probe by probe, what this kernel offers, and the\n"
 	    "                       record figures that will be null here; then exit\n"
 	    "                       (0: the required probes attach; 1: they do not)\n"
@@ -627,6 +633,9 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		case OPT_FILES:
 			opts->files = true;
 			break;
+		case OPT_RESIDENT:
+			opts->resident = true;
+			break;
 		case OPT_MAX_FILES:
 			max_files_given = true;
 			if (!parse_long(optarg, 1, FS_MAX_MAX_FILES, &opts->max_files)) {
@@ -767,6 +776,14 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		set_error(err, err_len,
 			  "--files is for table and JSON records: not with --listen or --format "
 			  "prometheus");
+		return FS_PARSE_USAGE;
+	}
+	/* What memory holds is read once, at the end of a one-shot run, of processes alive then. */
+	if (opts->resident && (opts->interval_s > 0 || opts->listen ||
+			       opts->format == FS_FORMAT_PROMETHEUS || opts->command)) {
+		set_error(err, err_len,
+			  "--resident reads what memory holds at the end of a one-shot summary: "
+			  "not with INTERVAL, --listen, --format prometheus or a COMMAND (yet)");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->interval_s > 0 && opts->duration_s > 0) {

@@ -59,6 +59,7 @@ struct fs_options {
 	bool self;	     /* report foliostat's own cost in each record */
 	bool files;	     /* --files: page-cache additions per file and file system */
 	long max_files;	     /* --max-files: files a read, and a record, keeps at most */
+	bool resident;	     /* --resident: what memory holds, at the end of a one-shot run */
 	bool check;	     /* only report what this host offers, then exit */
 	const char *output;  /* write each record to this file (-o, --replace); NULL: stdout */
 	bool replace;	     /* --replace: each record replaces the file; -o appends */

@@ -178,6 +178,11 @@ void collector_close(struct collector *c)
 	exposition_free(&c->exposition);
 	file_summary_free(&c->file_summary);
 	file_table_close(&c->files);
+	if (c->resident_on) {
+		resident_report_free(&c->resident_report);
+		resident_scanner_close(&c->resident);
+		c->resident_on = false;
+	}
 	cgroup_names_close(&c->cgroup_names);
 	process_table_free(&c->window);
 	kernel_counters_free(&c->kernel_before);

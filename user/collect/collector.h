@@ -20,6 +20,7 @@
 #include "loader.h"
 #include "options.h"
 #include "report.h"
+#include "resident_report.h"
 #include "self.h"
 #include "series.h"
 #include "snapshot.h"
@@ -46,6 +47,10 @@ struct collector {
 	/* --files: the record's files so far, and what the record shows of them. */
 	struct file_table files;
 	struct file_summary file_summary;
+	/* --resident: the opener and host it reads through, and what the record shows. */
+	bool resident_on;
+	struct resident_scanner resident;
+	struct resident_report resident_report;
 	struct fs_report *report;
 	double start_time;	/* Unix seconds */
 	__u64 expositions;	/* made so far */

@@ -205,3 +205,17 @@ void jw_null(struct json_writer *w)
 	separate(w);
 	jw_raw(w, "null", 4);
 }
+
+void jw_counts_by_index(struct json_writer *w, const __u64 *counts, int n)
+{
+	char key[16];
+
+	jw_object_begin(w);
+	for (int i = 0; i < n; i++) {
+		if (!counts[i])
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		jw_member_int(w, key, (long long)counts[i]);
+	}
+	jw_object_end(w);
+}

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 
 #define JSON_WRITER_MAX_DEPTH 16
 
@@ -51,6 +52,9 @@ void jw_bool(struct json_writer *w, bool value);
 void jw_null(struct json_writer *w);
 /* Raw text, for the line's end. */
 void jw_raw(struct json_writer *w, const char *text, size_t len);
+/* counts[0..n) as an object of the nonzero ones, keyed by their index ("9": 32): a histogram
+ * by order. */
+void jw_counts_by_index(struct json_writer *w, const __u64 *counts, int n);
 
 /* Shorthands for a member: key, then value. */
 static inline void jw_member_int(struct json_writer *w, const char *name, long long value)

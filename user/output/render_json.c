@@ -13,6 +13,7 @@
 #include "counters.h"
 #include "file_table.h"
 #include "json_writer.h"
+#include "render_resident.h"
 #include "process_start.h"
 #include "record_layout.h"
 #include "report.h"
@@ -24,16 +25,7 @@
 /* Order (as a decimal string) -> folios, zero buckets omitted. */
 static void hist_json(struct json_writer *w, const __u64 hist[FS_NR_ORDERS])
 {
-	char key[8];
-
-	jw_object_begin(w);
-	for (int order = 0; order < FS_NR_ORDERS; order++) {
-		if (!hist[order])
-			continue;
-		snprintf(key, sizeof(key), "%d", order);
-		jw_member_int(w, key, (long long)hist[order]);
-	}
-	jw_object_end(w);
+	jw_counts_by_index(w, hist, FS_NR_ORDERS);
 }
 
 /* "by_order": {"9": {"stalls": N, "total_us": N}, ...}: direct compaction by the order that
@@ -520,6 +512,8 @@ int render_json(FILE *out, const struct fs_report *r)
 	}
 	if (r->files)
 		files_json(&w, r->files);
+	if (r->resident)
+		resident_json(&w, r);
 	jw_object_end(&w);
 	jw_raw(&w, "\n", 1);
 	if (w.failed) {

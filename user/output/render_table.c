@@ -14,6 +14,7 @@
 #include "file_table.h"
 #include "histogram_text.h"
 #include "record_layout.h"
+#include "render_resident.h"
 #include "report.h"
 #include "row_columns.h"
 #include "sanitize.h"
@@ -668,6 +669,8 @@ int render_table(FILE *out, const struct fs_report *r)
 	print_faults(out, r);
 	print_tlb_lru(out, r);
 	print_processes(out, r);
+	if (r->resident)
+		print_resident(out, r);
 	if (r->files)
 		print_files(out, r);
 	if (r->self)

@@ -12,6 +12,7 @@
 #include "foliostat.h"
 #include "kernel_counters.h"
 #include "measures.h"
+#include "resident_report.h"
 #include "self.h"
 #include "window.h"
 
@@ -77,6 +78,8 @@ struct fs_report {
 	struct system_totals system;
 	const struct process_table *processes; /* ranked, most active first */
 	const struct file_summary *files;      /* --files, or NULL */
+	const struct resident_report *resident; /* --resident, or NULL */
+	size_t resident_shown;			/* its processes to print (--top) */
 	size_t nr_shown;		       /* how many of them to print (--top) */
 };
 

@@ -54,6 +54,22 @@ static int frame_flags(struct flag_cache *c, __u64 pfn, __u64 *flags)
 	return 0;
 }
 
+/* One frame's flags, read alone: most frames are of order-0 folios, scattered, and the kernel
+ * computes the flags of every frame a read covers (a block costs 512 times one). */
+static int one_frame_flags(struct flag_cache *c, __u64 pfn, __u64 *flags)
+{
+	ssize_t got;
+
+	if (c->n && pfn >= c->base && pfn < c->base + c->n) {
+		*flags = c->flags[pfn - c->base];
+		return 0;
+	}
+	got = pread(c->fd, flags, sizeof(*flags), (off_t)(pfn * sizeof(__u64)));
+	if (got < 0)
+		return -errno;
+	return got == sizeof(*flags) ? 0 : -ERANGE;
+}
+
 /* A folio being mapped page after page. */
 struct run {
 	bool on;
@@ -151,7 +167,7 @@ static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
 		return 0;
 	}
 	end_run(s, r);
-	err = frame_flags(&s->flags, pfn, &flags);
+	err = one_frame_flags(&s->flags, pfn, &flags);
 	if (err)
 		return err == -ERANGE ? 0 : err;
 	if (flags & (KPF_ZERO_PAGE | KPF_HUGE))

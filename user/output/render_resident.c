@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --resident in a record (see render_resident.h). */
+#include "render_resident.h"
+
+#include <string.h>
+
+#include "resident_report.h"
+#include "sanitize.h"
+#include "table_cells.h"
+
+static const char *const type_names[NR_RESIDENT_TYPES] = {
+    [RESIDENT_ANON] = "anon",
+    [RESIDENT_FILE] = "file",
+    [RESIDENT_SHMEM] = "shmem",
+};
+static const char *const mapping_names[NR_RESIDENT_MAPPINGS] = {
+    [MAPPED_PMD] = "pmd",
+    [MAPPED_PTE] = "pte",
+    [MAPPED_PTE_UNALIGNED] = "pte_unaligned",
+    [MAPPED_PARTIAL] = "partial",
+};
+
+static __u64 type_pages(const struct resident_counts *c, int t)
+{
+	__u64 sum = 0;
+
+	for (int o = 0; o < FS_NR_ORDERS; o++)
+		sum += c->pages[t][o];
+	return sum;
+}
+
+static __u64 mapped(const struct resident_counts *c, enum resident_mapping m)
+{
+	__u64 sum = 0;
+
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
+		sum += c->large[t][m];
+	return sum;
+}
+
+static int max_order(const struct resident_counts *c)
+{
+	int top = -1;
+
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
+		for (int o = FS_NR_ORDERS - 1; o > top; o--)
+			if (c->pages[t][o])
+				top = o;
+	return top;
+}
+
+/* One row: the process, then its figures. */
+static void print_row(FILE *out, const struct fs_report *r, const struct resident_process *p)
+{
+	const struct resident_counts *c = &p->counts;
+	__u64 pages = resident_pages(c), large = resident_large_pages(c);
+	long ps = r->host->page_size;
+	char comm[TERMINAL_TEXT_SIZE(15)], share[16];
+	int top = max_order(c);
+
+	terminal_text(p->comm, FS_COMM_LEN, 15, comm);
+	snprintf(share, sizeof(share), "%.0f%%", pages ? 100.0 * (double)large / (double)pages : 0);
+	fprintf(out, "%7u %-15s", p->pid, comm);
+	print_mib(out, 9, pages, ps, true);
+	fprintf(out, " %6s", pages ? share : "-");
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
+		print_mib(out, 7, type_pages(c, t), ps, true);
+	for (int m = 0; m < NR_RESIDENT_MAPPINGS; m++)
+		print_count(out, 6, mapped(c, (enum resident_mapping)m), true);
+	if (top < 0)
+		fprintf(out, " %6s\n", "-");
+	else
+		fprintf(out, " %6d\n", top);
+}
+
+/* "anon: order 0 12.3 MiB, order 9 64.0 MiB" for each type with pages. */
+static void print_orders(FILE *out, const struct fs_report *r, const struct resident_counts *c)
+{
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++) {
+		const char *sep = "";
+
+		if (!type_pages(c, t))
+			continue;
+		fprintf(out, "  %s:", type_names[t]);
+		for (int o = 0; o < FS_NR_ORDERS; o++) {
+			if (!c->pages[t][o])
+				continue;
+			fprintf(out, "%s order %d %.1f MiB (%llu folios)", sep, o,
+				pages_to_mib(c->pages[t][o], r->host->page_size),
+				(unsigned long long)c->folios[t][o]);
+			sep = ",";
+		}
+		fprintf(out, "\n");
+	}
+}
+
+void print_resident(FILE *out, const struct fs_report *r)
+{
+	const struct resident_report *res = r->resident;
+
+	fprintf(out, "RESIDENT (what memory holds at the end: %zu processes read in %.2f s",
+		res->scanned, res->seconds);
+	if (res->gone)
+		fprintf(out, "; %zu ended first", res->gone);
+	if (res->failed)
+		fprintf(out, "; %zu not read: %s", res->failed, strerror(-res->first_error));
+	fprintf(out, ")\n");
+	fprintf(out, "%7s %-15s %9s %6s %7s %7s %7s %6s %6s %6s %6s %6s\n", "PID", "COMM",
+		"RSS_MiB", "LARGE%", "ANON", "FILE", "SHMEM", "PMD", "PTE", "UNALGN", "PARTL",
+		"MAXORD");
+	for (size_t i = 0; i < r->resident_shown; i++)
+		print_row(out, r, &res->procs[i]);
+	fprintf(out, " LARGE%% of resident pages in large folios (order >= 1); ANON FILE SHMEM "
+		     "MiB of each; PMD PTE\n UNALGN PARTL large folios mapped by a PMD, whole by "
+		     "PTEs at their alignment, whole\n elsewhere, in part; MAXORD largest order\n");
+	fprintf(out, "every process read, by the order of each page's folio:\n");
+	print_orders(out, r, &res->total);
+	fprintf(out, "\n");
+}
+
+static void counts_json(struct json_writer *w, const struct resident_counts *c)
+{
+	jw_object_begin(w);
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++) {
+		jw_key(w, type_names[t]);
+		jw_object_begin(w);
+		jw_key(w, "pages");
+		jw_counts_by_index(w, c->pages[t], FS_NR_ORDERS);
+		jw_key(w, "folios");
+		jw_counts_by_index(w, c->folios[t], FS_NR_ORDERS);
+		jw_key(w, "large_folios");
+		jw_object_begin(w);
+		for (int m = 0; m < NR_RESIDENT_MAPPINGS; m++)
+			jw_member_int(w, mapping_names[m], (long long)c->large[t][m]);
+		jw_object_end(w);
+		jw_object_end(w);
+	}
+	jw_object_end(w);
+}
+
+void resident_json(struct json_writer *w, const struct fs_report *r)
+{
+	const struct resident_report *res = r->resident;
+
+	jw_key(w, "resident");
+	jw_object_begin(w);
+	jw_member_int(w, "processes_read", (long long)res->scanned);
+	jw_member_int(w, "processes_gone", (long long)res->gone);
+	jw_member_int(w, "processes_failed", (long long)res->failed);
+	jw_key(w, "seconds");
+	jw_real(w, (double)(long long)(res->seconds * 1000 + 0.5) / 1000, 12);
+	jw_key(w, "total");
+	counts_json(w, &res->total);
+	jw_key(w, "processes");
+	jw_array_begin(w);
+	for (size_t i = 0; i < r->resident_shown; i++) {
+		const struct resident_process *p = &res->procs[i];
+
+		jw_object_begin(w);
+		jw_member_int(w, "pid", (long long)p->pid);
+		jw_key(w, "comm");
+		jw_string_n(w, p->comm, FS_COMM_LEN);
+		jw_key(w, "memory");
+		counts_json(w, &p->counts);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --resident: every selected process's resident folios (see resident_report.h). */
+#include "resident_report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "array.h"
+#include "cgroups.h"
+#include "resident_opener.h"
+
+int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	int order = 0;
+
+	/* A PMD maps a page of page-table entries of 8 bytes each: 512 pages with 4 KiB pages. */
+	while ((1L << (order + 1)) <= page_size / 8)
+		order++;
+	s->host =
+	    (struct resident_host){.kpageflags = -1, .page_size = page_size, .pmd_order = order};
+	s->opener = resident_opener_start();
+	if (s->opener < 0) {
+		snprintf(err, err_len, "failed to start the opener of /proc files: %s",
+			 strerror(-s->opener));
+		return -1;
+	}
+	s->host.kpageflags = resident_open_kpageflags(s->opener);
+	if (s->host.kpageflags < 0) {
+		snprintf(err, err_len, "failed to open /proc/kpageflags: %s%s",
+			 strerror(-s->host.kpageflags),
+			 s->host.kpageflags == -EACCES || s->host.kpageflags == -EPERM
+			     ? " (--resident needs root)"
+			     : "");
+		resident_scanner_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+void resident_scanner_close(struct resident_scanner *s)
+{
+	if (s->host.kpageflags >= 0)
+		close(s->host.kpageflags);
+	if (s->opener >= 0)
+		close(s->opener);
+	s->host.kpageflags = s->opener = -1;
+}
+
+__u64 resident_pages(const struct resident_counts *c)
+{
+	__u64 sum = 0;
+
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
+		for (int o = 0; o < FS_NR_ORDERS; o++)
+			sum += c->pages[t][o];
+	return sum;
+}
+
+__u64 resident_large_pages(const struct resident_counts *c)
+{
+	__u64 sum = 0;
+
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
+		for (int o = 1; o < FS_NR_ORDERS; o++)
+			sum += c->pages[t][o];
+	return sum;
+}
+
+static void add_counts(struct resident_counts *to, const struct resident_counts *from)
+{
+	__u64 *a = (__u64 *)to;
+	const __u64 *b = (const __u64 *)from;
+
+	for (size_t i = 0; i < sizeof(*to) / sizeof(__u64); i++)
+		a[i] += b[i];
+}
+
+/* A small file of /proc/PID (comm, cgroup) into buf: its length, or -1. */
+static ssize_t read_small(pid_t pid, const char *name, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Whether the process is in one of -c's cgroups or below: the directory of its own cgroup's
+ * path at that cgroup's depth is that cgroup (same inode, the cgroup's id). */
+static bool in_selected_cgroup(const struct fs_options *opts, const char *mount, pid_t pid)
+{
+	char text[4096], dir[4096 + 512], *path, *end;
+
+	if (read_small(pid, "cgroup", text, sizeof(text)) < 0 || !(path = strstr(text, "0::/")))
+		return false;
+	path += 3;
+	if ((end = strchr(path, '\n')))
+		*end = '\0';
+	for (int i = 0; i < opts->nr_cgroups; i++) {
+		const char *at = path;
+		struct stat st;
+		__u32 level = opts->cgroup_refs[i].level;
+
+		/* The first `level` components of the path. */
+		for (__u32 l = 0; l < level && at; l++)
+			at = strchr(at + 1, '/');
+		snprintf(dir, sizeof(dir), "%s%.*s", mount,
+			 (int)(at ? (size_t)(at - path) : strlen(path)), path);
+		if (!stat(dir, &st) && st.st_ino == opts->cgroup_refs[i].id)
+			return true;
+	}
+	return false;
+}
+
+/* Kernel threads map no memory of their own (PF_KTHREAD in /proc/PID/stat's flags, the 9th
+ * field: after the name in parentheses, which may hold anything, the 7th). */
+static bool kernel_thread(pid_t pid)
+{
+	unsigned long flags = 0;
+	char text[1024], *after;
+
+	if (read_small(pid, "stat", text, sizeof(text)) < 0 || !(after = strrchr(text, ')')))
+		return false;
+	if (sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return flags & 0x00200000; /* PF_KTHREAD */
+}
+
+static bool selected(const struct fs_options *opts, const char *mount, pid_t pid, const char *comm)
+{
+	bool any_pid = !opts->nr_pids;
+
+	for (int i = 0; i < opts->nr_pids && !any_pid; i++)
+		any_pid = opts->pids[i] == pid;
+	if (!any_pid || (opts->comm && strcmp(opts->comm, comm)))
+		return false;
+	return !opts->nr_cgroups || in_selected_cgroup(opts, mount, pid);
+}
+
+static int compare_large(const void *a, const void *b)
+{
+	const struct resident_process *pa = a, *pb = b;
+	__u64 la = resident_large_pages(&pa->counts), lb = resident_large_pages(&pb->counts);
+	__u64 ra = resident_pages(&pa->counts), rb = resident_pages(&pb->counts);
+
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	if (ra != rb)
+		return ra > rb ? -1 : 1;
+	return pa->pid < pb->pid ? -1 : pa->pid > pb->pid;
+}
+
+/* One process: -ENOENT/-ESRCH when it ended meanwhile. */
+static int scan_process(const struct resident_scanner *s, pid_t pid, struct resident_counts *counts)
+{
+	struct resident_files files;
+	int err = resident_open(s->opener, pid, &files);
+
+	if (err)
+		return err;
+	err = resident_scan(&s->host, &files, counts);
+	resident_close(&files);
+	return err;
+}
+
+int resident_collect(const struct resident_scanner *s, const struct fs_options *opts,
+		     struct resident_report *r)
+{
+	char mount[4096] = "", comm[FS_COMM_LEN + 2];
+	struct timespec begin, end;
+	struct dirent *entry;
+	DIR *proc;
+	int err = 0;
+
+	r->nr = r->scanned = r->gone = r->failed = 0;
+	r->first_error = 0;
+	memset(&r->total, 0, sizeof(r->total));
+	clock_gettime(CLOCK_MONOTONIC, &begin);
+	if (opts->nr_cgroups && cgroup2_mount(mount, sizeof(mount)))
+		return -ENOENT;
+	if (!(proc = opendir("/proc")))
+		return -errno;
+	while (!err && (entry = readdir(proc))) {
+		char *rest;
+		long pid = strtol(entry->d_name, &rest, 10);
+		struct resident_process *p;
+		int ret;
+
+		if (*rest || pid <= 0 || (pid_t)pid == getpid())
+			continue;
+		if (read_small((pid_t)pid, "comm", comm, sizeof(comm)) < 0)
+			continue; /* gone already */
+		comm[strcspn(comm, "\n")] = '\0';
+		if (!selected(opts, mount, (pid_t)pid, comm) || kernel_thread((pid_t)pid))
+			continue;
+		if ((err = array_reserve_one(&r->procs, &r->cap, r->nr, sizeof(*r->procs))))
+			break;
+		p = &r->procs[r->nr];
+		memset(p, 0, sizeof(*p));
+		p->pid = (__u32)pid;
+		memcpy(p->comm, comm, sizeof(p->comm) - 1); /* (comm is at most 15 bytes) */
+		ret = scan_process(s, (pid_t)pid, &p->counts);
+		if (ret == -ENOENT || ret == -ESRCH) {
+			r->gone++;
+		} else if (ret == -EPERM && s->opener >= 0 && !r->scanned && !r->failed) {
+			/* The first process already shows no frame numbers: none will. */
+			r->failed++;
+			r->first_error = ret;
+			err = ret;
+		} else if (ret) {
+			if (opts->verbose)
+				fprintf(stderr, "foliostat: --resident: process %ld not read: %s\n",
+					pid, strerror(-ret));
+			if (!r->failed++)
+				r->first_error = ret;
+		} else {
+			r->scanned++;
+			add_counts(&r->total, &p->counts);
+			if (resident_pages(&p->counts))
+				r->nr++; /* (kernel threads map nothing: no row) */
+		}
+	}
+	closedir(proc);
+	qsort(r->procs, r->nr, sizeof(*r->procs), compare_large);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	r->seconds = (double)(end.tv_sec - begin.tv_sec) + (end.tv_nsec - begin.tv_nsec) / 1e9;
+	return err;
+}
+
+void resident_report_free(struct resident_report *r)
+{
+	free(r->procs);
+	memset(r, 0, sizeof(*r));
+}
