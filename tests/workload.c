@@ -8,6 +8,8 @@
  *   workload [--name HEX] [--linger SECS] thp MIB     touch MIB of MADV_HUGEPAGE memory, and
  *                                                   count the huge pages it got
  *   workload [--name HEX] [--linger SECS] pages N     touch N pages with THP off
+ *   workload [--name HEX] [--linger SECS] thphalf MIB  as thp MIB, then MADV_DONTNEED the
+ *                                                        second half of every 2 MiB
  *   workload [--name HEX] [--linger SECS] read FILE   drop FILE from the cache, read it all
  *   workload [--name HEX] [--linger SECS] mapread FILE   drop FILE from the cache, map it and
  *                                                        read one byte of each page
@@ -610,6 +612,29 @@ static void action_thp(const char *arg)
 	       getpid(), len, touched / page_size, huge_pages_in(mem, len));
 }
 
+/* As thp MIB, then MADV_DONTNEED of the second half of every 2 MiB: each huge page it got stays
+ * a whole folio mapped only in part (its first half, by PTEs), until the kernel splits it (under
+ * memory pressure: the deferred split queue's shrinker). */
+static void action_thphalf(long mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *mem = map_aligned(len);
+	long huge;
+
+	if (madvise(mem, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	touch(mem, len);
+	huge = huge_pages_in(mem, len);
+	/* khugepaged would fill the holes again (max_ptes_none), collapsing each back whole. */
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (size_t off = 0; off < len; off += HUGE_SIZE)
+		if (madvise(mem + off + HUGE_SIZE / 2, HUGE_SIZE / 2, MADV_DONTNEED))
+			die("madvise(MADV_DONTNEED)");
+	printf("{\"pid\":%d,\"action\":\"thphalf\",\"bytes\":%zu,\"huge_pages\":%ld}\n",
+	       getpid(), len, huge);
+}
+
 /* Free blocks of the PMD order or larger over every zone (/proc/buddyinfo), in PMD-order
  * blocks: what hugetlb can take at once, with neither reclaim nor compaction. */
 static long free_pmd_blocks(int pmd_order)
@@ -1141,6 +1166,7 @@ static const struct action {
 } actions[] = {
 	{"thp", "MIB[,KIB]", action_thp, NULL},
 	{"pages", "N", NULL, action_pages},
+	{"thphalf", "MIB", NULL, action_thphalf},
 	{"read", "FILE", action_read, NULL},
 	{"mapread", "FILE", action_mapread, NULL},
 	{"faultcount", "FILE", action_faultcount, NULL},
