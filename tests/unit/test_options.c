@@ -304,6 +304,20 @@ static bool files_are_asked_for(void)
 	       ASSERT_CONTAINS(err, "--files is for table and JSON records");
 }
 
+/* --resident: off by default; the one-shot summary's, with -p, -c, -n, -j and -d; for now
+ * refused where a record is made while processes run on (INTERVAL, --listen, the exposition)
+ * or of a command that has ended. */
+static bool resident_is_one_shot(void)
+{
+	return ASSERT_EQ(PARSE("-j"), FS_PARSE_RUN) && ASSERT_TRUE(!opts.resident) &&
+	       ASSERT_EQ(PARSE("--resident", "-j", "-d", "1", "-n", "x"), FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.resident) && ASSERT_EQ(PARSE("--resident", "1"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "--resident reads what memory holds at the end") &&
+	       ASSERT_EQ(PARSE("--resident", "--listen", "9999"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--resident", "--format", "prometheus"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--resident", "--", "true"), FS_PARSE_USAGE);
+}
+
 /* -o appends (a log); --replace keeps the last record; one of them; expositions only
  * replaced (several in one file are no exposition). */
 static bool output_appends_and_replace_replaces(void)
@@ -367,6 +381,7 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(one_value_options_are_given_once),
     UNIT_TEST(long_options_are_spelled_out),
     UNIT_TEST(files_are_asked_for),
+    UNIT_TEST(resident_is_one_shot),
     UNIT_TEST(listen_takes_port_address_or_both),
     UNIT_TEST(listen_takes_what_exporters_take),
     UNIT_TEST(listen_refuses_what_does_not_parse),

@@ -129,18 +129,20 @@ static bool in_selected_cgroup(const struct fs_options *opts, const char *mount,
 	return false;
 }
 
-/* Kernel threads map no memory of their own (PF_KTHREAD in /proc/PID/stat's flags, the 9th
- * field: after the name in parentheses, which may hold anything, the 7th). */
-static bool kernel_thread(pid_t pid)
+/* Processes left out: kernel threads, which map no memory of their own (PF_KTHREAD in
+ * /proc/PID/stat's flags, the 9th field: after the name in parentheses, which may hold
+ * anything, the 7th), and foliostat's own children (its openers), as foliostat is. */
+static bool left_out(pid_t pid)
 {
 	unsigned long flags = 0;
 	char text[1024], *after;
+	int ppid = 0;
 
 	if (read_small(pid, "stat", text, sizeof(text)) < 0 || !(after = strrchr(text, ')')))
 		return false;
-	if (sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+	if (sscanf(after + 1, " %*c %d %*d %*d %*d %*d %lu", &ppid, &flags) != 2)
 		return false;
-	return flags & 0x00200000; /* PF_KTHREAD */
+	return (flags & 0x00200000) || ppid == getpid(); /* PF_KTHREAD */
 }
 
 static bool selected(const struct fs_options *opts, const char *mount, pid_t pid, const char *comm)
@@ -208,7 +210,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		if (read_small((pid_t)pid, "comm", comm, sizeof(comm)) < 0)
 			continue; /* gone already */
 		comm[strcspn(comm, "\n")] = '\0';
-		if (!selected(opts, mount, (pid_t)pid, comm) || kernel_thread((pid_t)pid))
+		if (!selected(opts, mount, (pid_t)pid, comm) || left_out((pid_t)pid))
 			continue;
 		if ((err = array_reserve_one(&r->procs, &r->cap, r->nr, sizeof(*r->procs))))
 			break;
