@@ -204,6 +204,9 @@ enum fs_thp_event {
 
 struct fs_thp_results {
 	__u64 results[FS_NR_THP_EVENTS][FS_NR_SCAN_RESULTS];
+	/* Pages of the huge pages anonymous collapses made that were none or the zero page before:
+	 * filled with zeroes, memory the process never touched (max_ptes_none's cost). */
+	__u64 zero_filled;
 };
 
 /*

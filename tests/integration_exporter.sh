@@ -197,8 +197,10 @@ test_prometheus_stores_known_figures() {
 	# Prometheus asked for OpenMetrics and parsed it: its own view of the target.
 	assert_scraped_samples
 	# Every panel of the dashboard has data to show, once the host has done each kind of work:
-	# collapses, compaction (stalls and migration), shootdowns, reclaim in a memory cgroup.
+	# collapses (of whole ranges, and of sparse ones: zero-filled pages), compaction (stalls and
+	# migration), shootdowns, reclaim in a memory cgroup.
 	"$WORKLOAD" collapse 4 >/dev/null || fail "collapse workload"
+	"$WORKLOAD" sparsecollapse 4 >/dev/null || fail "sparse collapse workload"
 	"$WORKLOAD" compact 0 >/dev/null || fail "compact workload"
 	"$WORKLOAD" tlbflip 200 >/dev/null || fail "tlbflip workload"
 	# THP faults the memory cgroup refuses to charge: 16 MiB, 15 of them touched, 8 attempts in a

@@ -78,7 +78,7 @@ test_pictures_of_a_real_run() {
 	phase reader "${CGROUPS[reader]}" \
 		"$WORKLOAD" --pace 3 --in-cgroup "${CGROUPS[reader]}" read "$FILE"
 	phase collapse "${CGROUPS[collapse]}" \
-		"$WORKLOAD" --pace 3 --in-cgroup "${CGROUPS[collapse]}" collapse 16
+		"$WORKLOAD" --pace 3 --in-cgroup "${CGROUPS[collapse]}" sparsecollapse 16
 	phase memcg-thp "${CGROUPS[memcg-thp]}" \
 		"${WRAP[@]}" "$WORKLOAD" --pace 3 --in-cgroup "${CGROUPS[memcg-thp]}" thp 16,15360
 	sleep "$PHASE_GAP"

@@ -5,19 +5,21 @@
 
 THP_SYSFS=/sys/kernel/mm/transparent_hugepage
 
-# start_holder ARGS...: a workload that does ARGS then holds its memory (--linger), in the
-# background; HOLDER is its pid once its report is in $T/holder (a minute at most).
+# start_holder REPORT ARGS...: a workload that does ARGS then holds its memory (--linger), in
+# the background, its report (one JSON line) in $T/REPORT (a minute at most); killed when the
+# test ends (with --in-cgroup, the child that holds, whose pid the report gives, too).
 start_holder() {
-	"$WORKLOAD" --linger 600 "$@" >"$T/holder" &
-	HOLDER=$!
-	at_exit "kill $HOLDER 2>/dev/null"
+	local report=$T/$1 holder
+	shift
+	"$WORKLOAD" --linger 600 "$@" >"$report" &
+	holder=$!
+	at_exit "kill $holder 2>/dev/null"
 	for _ in $(seq 600); do
-		if [ -s "$T/holder" ]; then
-			# (with --in-cgroup, the one that holds is the child it reports)
-			at_exit "kill $(json_field "$(cat "$T/holder")" pid) 2>/dev/null"
+		if [ -s "$report" ]; then
+			at_exit "kill $(json_field "$(cat "$report")" pid) 2>/dev/null"
 			return 0
 		fi
-		kill -0 "$HOLDER" 2>/dev/null || fail "the workload ended: $*"
+		kill -0 "$holder" 2>/dev/null || fail "the workload ended: $*"
 		sleep 0.1
 	done
 	fail "the workload did not report in a minute: $*"
@@ -48,7 +50,7 @@ test_resident_thp_is_mapped_by_pmds() {
 	need_root
 	need_pmd_thp
 	make_cgroups holder
-	start_holder --in-cgroup "${CGROUPS[holder]}" thp 64
+	start_holder holder --in-cgroup "${CGROUPS[holder]}" thp 64
 	local pid huge
 	# (--in-cgroup: the work is done by a child born in the cgroup, the pid the report gives)
 	pid=$(json_field "$(cat "$T/holder")" pid)
@@ -91,7 +93,7 @@ test_resident_mthp_is_mapped_by_ptes() {
 	echo madvise >"$size/enabled" && echo never >"$pmd/enabled" || fail "cannot set the mTHP sizes"
 	local before="" after="" pid folios
 	[ -e "$size/stats/nr_anon" ] && before=$(cat "$size/stats/nr_anon")
-	start_holder thp 16
+	start_holder holder thp 16
 	[ -n "$before" ] && after=$(cat "$size/stats/nr_anon")
 	pid=$(json_field "$(cat "$T/holder")" pid)
 	"$FOLIOSTAT" --resident -p "$pid" -d 0.2 -j >"$T/record" 2>"$T/err" ||
@@ -120,7 +122,7 @@ test_resident_partly_unmapped_thp_is_partial() {
 	need_pmd_thp
 	local stats=$THP_SYSFS/hugepages-2048kB/stats/nr_anon_partially_mapped before="" after=""
 	[ -e "$stats" ] && before=$(cat "$stats")
-	start_holder thphalf 32
+	start_holder holder thphalf 32
 	[ -n "$before" ] && after=$(cat "$stats")
 	local pid huge
 	pid=$(json_field "$(cat "$T/holder")" pid)
@@ -147,7 +149,7 @@ test_resident_partly_unmapped_thp_is_partial() {
 test_resident_opener_keeps_only_what_it_needs() {
 	need_root
 	"$FOLIOSTAT" --check >"$T/check" || fail "--check failed: $(cat "$T/check")"
-	start_holder pages 256
+	start_holder holder pages 256
 	local pid opener
 	pid=$(json_field "$(cat "$T/holder")" pid)
 	start_foliostat "$T/out" --resident -p "$pid" -j
@@ -176,4 +178,129 @@ test_resident_opener_keeps_only_what_it_needs() {
 	assert_eq "$(query "$T/out" "recs[0]['resident']['processes_read']")" 1 "processes read"
 	assert_eq "$(resident_of "$T/out" "$pid" "m['anon']['pages'].get('0', 0) >= 256")" True \
 		"the workload's 256 small pages, read by an unprivileged foliostat"
+}
+
+# --by cgroup: a cgroup's row is its processes' rows added up (two holders born in it, one of
+# 16 MiB of THPs, one of 1,024 small pages), read by process and by cgroup; where the cgroup
+# has the memory controller, its memory.stat's anon_thp is what its PMDs map.
+test_resident_cgroup_is_its_processes_added_up() {
+	need_root
+	need_pmd_thp
+	make_cgroups group
+	start_holder thp --in-cgroup "${CGROUPS[group]}" thp 16
+	start_holder pages --in-cgroup "${CGROUPS[group]}" pages 1024
+	"$FOLIOSTAT" --resident -c "${CGROUPS[group]}" -d 0.2 -j >"$T/by-process" 2>"$T/err" ||
+		fail "exit status $? ($(cat "$T/err"))"
+	"$FOLIOSTAT" --resident --by cgroup -c "${CGROUPS[group]}" -d 0.2 -j >"$T/by-cgroup" \
+		2>"$T/err" || fail "exit status $? ($(cat "$T/err"))"
+	assert_records_valid "$T/by-process"
+	assert_records_valid "$T/by-cgroup"
+	python3 - "$T/by-process" "$T/by-cgroup" "${CGROUPS[group]#"$CGROUP_ROOT"}" <<-'EOF' ||
+		import json, sys
+		procs = json.loads(open(sys.argv[1]).readline())["resident"]["processes"]
+		groups = json.loads(open(sys.argv[2]).readline())["resident"]["cgroups"]
+		def add(a, b):
+		    if isinstance(a, dict):
+		        return {k: add(a.get(k, 0), b.get(k, 0)) for k in set(a) | set(b)}
+		    return a + b
+		assert len(procs) == 2, f"{len(procs)} processes in the cgroup, expected 2"
+		assert len(groups) == 1, f"{len(groups)} cgroup rows, expected 1"
+		assert groups[0]["cgroup"] == sys.argv[3], f"{groups[0]['cgroup']} is not {sys.argv[3]}"
+		assert groups[0]["processes"] == 2, f"{groups[0]['processes']} processes, expected 2"
+		total = add(procs[0]["memory"], procs[1]["memory"])
+		assert groups[0]["memory"] == total, f"{groups[0]['memory']} != {total}"
+		print(f"ok: the cgroup's row is its 2 processes' added up: {total['anon']}")
+	EOF
+		fail "the cgroup's row is not its processes' added up"
+	local huge stat=${CGROUPS[group]}/memory.stat
+	huge=$(json_field "$(cat "$T/thp")" huge_pages)
+	assert_eq "$(query "$T/by-cgroup" "recs[0]['resident']['cgroups'][0]['memory']['anon']['large_folios']['pmd']")" \
+		"$huge" "the cgroup's order-9 folios mapped by PMDs, against the workload's smaps"
+	if [ -e "$stat" ]; then
+		assert_eq "$(awk '$1 == "anon_thp" { print $2 }' "$stat")" "$((huge << 21))" \
+			"the cgroup's memory.stat anon_thp"
+	else
+		echo "case: no memory controller in the cgroup2 hierarchy here (a hybrid host): no memory.stat"
+	fi
+}
+
+# A file of 16 MiB dropped from the page cache, then mapped and read whole by a process that
+# holds the mapping: what the process maps of files grows by the file's pages, in the orders
+# the kernel added them to the page cache meanwhile, in that process (perf's record of
+# filemap:mm_filemap_add_to_page_cache; where the event has no order, as on 6.1, all order 0).
+test_resident_mapped_file_shows_its_page_cache_orders() {
+	need_root
+	mount_tracefs
+	make_uncached_file 16
+	mkfifo "$T/go" || fail "mkfifo"
+	local go holder pid
+	exec {go}<>"$T/go"
+	"$WORKLOAD" --linger 600 mapheld "$FILE" <"$T/go" >"$T/held" &
+	holder=$!
+	at_exit "kill $holder 2>/dev/null"
+	for _ in $(seq 600); do [ -s "$T/held" ] && break; sleep 0.1; done
+	pid=$(json_field "$(head -1 "$T/held")" pid)
+	"$FOLIOSTAT" --resident -p "$pid" -d 0.2 -j >"$T/before" 2>"$T/err" ||
+		fail "exit status $? ($(cat "$T/err"))"
+	perf_record_begin added filemap:mm_filemap_add_to_page_cache
+	echo go >&"$go"
+	for _ in $(seq 600); do [ "$(wc -l <"$T/held")" -ge 2 ] && break; sleep 0.1; done
+	[ "$(wc -l <"$T/held")" -ge 2 ] || fail "the workload did not map the file in a minute"
+	perf_record_end added
+	"$FOLIOSTAT" --resident -p "$pid" -d 0.2 -j >"$T/after" 2>"$T/err" ||
+		fail "exit status $? ($(cat "$T/err"))"
+	assert_records_valid "$T/after"
+	local pages order orders=0 expr
+	pages=$(json_field "$(tail -1 "$T/held")" pages)
+	assert_eq "$(json_field "$(tail -1 "$T/held")" resident_after)" "$pages" \
+		"the file's pages in the page cache after the read (mincore)"
+	local tracepoint=/sys/kernel/tracing/events/filemap/mm_filemap_add_to_page_cache/format
+	# (orders 0 to 15, as the record's histograms have them)
+	grep -q 'field:unsigned char order;' "$tracepoint" && orders=15
+	local grown total=0
+	for order in $(seq 0 "$orders"); do
+		expr="1 if order == $order else 0"
+		[ "$orders" = 0 ] && expr=1
+		grown=$(python3 - "$T/before" "$T/after" "$pid" "$order" <<-'EOF'
+			import json, sys
+			def file_pages(path):
+			    rec = json.loads(open(path).readline())
+			    row = [p for p in rec["resident"]["processes"] if p["pid"] == int(sys.argv[3])]
+			    return int(row[0]["memory"]["file"]["pages"].get(sys.argv[4], 0)) if row else 0
+			print(file_pages(sys.argv[2]) - file_pages(sys.argv[1]))
+		EOF
+		) || fail "no resident figures"
+		local added
+		added=$(perf_record_sum added "$pid" filemap:mm_filemap_add_to_page_cache "$expr")
+		assert_eq "$grown" "$((added << order))" \
+			"growth of the file pages mapped in order-$order folios, against perf's additions"
+		total=$((total + grown))
+	done
+	assert_eq "$total" "$pages" "growth of the file pages mapped, against the file's pages"
+}
+
+# THP bloat: one page touched per 2 MiB, then MADV_COLLAPSE; each huge page made filled its 511
+# other pages with zeroes. The process's thp.zero_filled is the growth of its resident
+# anonymous pages over the collapse (the workload's own statm, before and after): every page it
+# gained is one it never touched; and the system's is at least that.
+test_collapse_zero_filled_pages_are_the_rss_growth() {
+	need_root
+	need_pmd_thp
+	# shellcheck disable=SC2016 # $0 and $1 are the command's
+	"$FOLIOSTAT" -j -- sh -c '"$0" sparsecollapse 16 >"$1"' "$WORKLOAD" "$T/report" \
+		>"$T/record" 2>"$T/err" || fail "exit status $? ($(cat "$T/err"))"
+	assert_records_valid "$T/record"
+	local report pid huge grown
+	report=$(cat "$T/report")
+	pid=$(json_field "$report" pid)
+	huge=$(json_field "$report" huge_pages)
+	grown=$(($(json_field "$report" anon_after) - $(json_field "$report" anon_before)))
+	assert_eq "$(json_field "$report" collapse_errno)" 0 "MADV_COLLAPSE's errno"
+	assert_between "$huge" 1 8 "huge pages the collapse made (smaps)"
+	assert_eq "$grown" "$((huge * 511))" "the workload's resident anonymous pages' growth over the collapse (statm)"
+	assert_eq "$(query "$T/record" "[p for p in recs[0]['processes'] if p['pid'] == $pid][0]['thp']['zero_filled']")" \
+		"$grown" "the process's thp.zero_filled, against its resident pages' growth"
+	local system
+	system=$(query "$T/record" "recs[0]['system']['thp']['zero_filled']")
+	assert_between "$system" "$grown" 1000000000 "the system's thp.zero_filled"
 }

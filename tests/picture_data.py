@@ -144,6 +144,9 @@ def collect(args):
             "pagecache_bytes": instant_value(
                 args.prometheus, f"sum(foliostat_pagecache_added_bytes_total{{{selector}}})",
                 args.end),
+            "zero_filled_pages": instant_value(
+                args.prometheus,
+                f"sum(foliostat_thp_collapse_zero_filled_pages_total{{{selector}}})", args.end),
         }
     about = {
         "foliostat": first_line([args.foliostat, "--version"]),
@@ -258,6 +261,14 @@ def check(args):
         checks.expect(pages <= streamed <= pages + 64,
                       f"page-cache pages of the reader's cgroup in the records: {streamed}, "
                       f"the file's: {pages}")
+    collapse = phases.get("collapse")
+    if collapse and "anon_before" in collapse["output"]:
+        output = collapse["output"]
+        grown = int(output["anon_after"]) - int(output["anon_before"])
+        counted = run["counters"]["collapse"].get("zero_filled_pages") or 0
+        checks.expect(grown > 0 and counted == grown,
+                      f"pages the collapses filled with zeroes, in Prometheus: {counted:.0f}, "
+                      f"the workload's anonymous resident pages grew by {grown}")
     for phase in phases.values():
         checks.expect(start <= phase["start"] <= phase["end"] <= end,
                       f"phase {phase['name']} lies in the span queried")

@@ -10,6 +10,11 @@
  *   workload [--name HEX] [--linger SECS] pages N     touch N pages with THP off
  *   workload [--name HEX] [--linger SECS] thphalf MIB  as thp MIB, then MADV_DONTNEED the
  *                                                        second half of every 2 MiB
+ *   workload [--name HEX] [--linger SECS] sparsecollapse MIB   one page touched per 2 MiB,
+ *                                                        then MADV_COLLAPSE (zero-filled pages)
+ *   workload [--name HEX] [--linger SECS] mapheld FILE  drop FILE from the cache, say so, wait
+ *                                                        for a byte on stdin, then map it and
+ *                                                        touch every page (the mapping stays)
  *   workload [--name HEX] [--linger SECS] read FILE   drop FILE from the cache, read it all
  *   workload [--name HEX] [--linger SECS] mapread FILE   drop FILE from the cache, map it and
  *                                                        read one byte of each page
@@ -82,8 +87,10 @@ static double pace; /* --pace: seconds to spread the work over (0: at once) */
 /* After `done` of `total` bytes of work, in steps of 2 MiB: sleep the step's share of --pace. */
 static void paced(size_t done, size_t total)
 {
+	size_t steps = total > HUGE_SIZE ? total / HUGE_SIZE : 1;
+
 	if (pace > 0 && total && done % HUGE_SIZE == 0)
-		usleep((useconds_t)(pace * 1e6 * HUGE_SIZE / (total > HUGE_SIZE ? total : HUGE_SIZE)));
+		usleep((useconds_t)(pace * 1e6 / (double)steps));
 }
 
 static void die(const char *what)
@@ -169,6 +176,21 @@ static int thp_always(void)
 	return strstr(mode, "[always]") != NULL;
 }
 
+/* MADV_COLLAPSE of [mem, mem + len): 0 or the first errno. Paced (--pace), one 2 MiB range at
+ * a time. */
+static int collapse(char *mem, size_t len)
+{
+	size_t step = pace > 0 ? HUGE_SIZE : len;
+	int err = 0;
+
+	for (size_t off = 0; off < len; off += step) {
+		if (madvise(mem + off, step, MADV_COLLAPSE) && !err)
+			err = errno;
+		paced(off + step, len);
+	}
+	return err;
+}
+
 /* Small pages first, then one collapse per 2 MiB: MIB/2 order-9 folios, each a successful
  * collapse of this process's memory, allocated by this process. */
 static void action_collapse(long mib)
@@ -192,17 +214,48 @@ static void action_collapse(long mib)
 	} else {
 		touch(mem, len);
 	}
-	/* (Paced: one 2 MiB range at a time, the first error kept.) */
-	for (size_t off = 0; off < len; off += pace > 0 ? HUGE_SIZE : len) {
-		size_t n = pace > 0 ? HUGE_SIZE : len;
-
-		if (madvise(mem + off, n, MADV_COLLAPSE) && !err)
-			err = errno;
-		paced(off + n, len);
-	}
+	err = collapse(mem, len);
 	printf("{\"pid\":%d,\"action\":\"collapse\",\"bytes\":%zu,\"collapse_errno\":%d,"
 	       "\"huge_pages\":%ld}\n",
 	       getpid(), len, err, huge_pages_in(mem, len));
+}
+
+/* The process's resident anonymous pages now (/proc/self/statm: resident less shared, the
+ * file and shmem pages, which code run for the first time meanwhile, a sleep's, adds to). */
+static long anon_resident_now(void)
+{
+	long size = 0, resident = -1, shared = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f || fscanf(f, "%ld %ld %ld", &size, &resident, &shared) != 3)
+		die("/proc/self/statm");
+	fclose(f);
+	return resident - shared;
+}
+
+/* One page touched per 2 MiB of MIB, in small pages, then MADV_COLLAPSE: each collapse fills
+ * the 511 other pages of its huge page with zeroes (MADV_COLLAPSE is not bound by
+ * max_ptes_none); the process's resident anonymous pages grow by as many. */
+static void action_sparsecollapse(long mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *mem = map_aligned(len);
+	long before, after;
+	int err = 0;
+
+	/* As action_collapse: small pages first, whatever the THP mode. */
+	if (thp_always() && madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (size_t off = 0; off < len; off += HUGE_SIZE)
+		((volatile char *)mem)[off] = 1;
+	if (thp_always() && madvise(mem, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	before = anon_resident_now();
+	err = collapse(mem, len);
+	after = anon_resident_now();
+	printf("{\"pid\":%d,\"action\":\"sparsecollapse\",\"touched\":%zu,\"collapse_errno\":%d,"
+	       "\"huge_pages\":%ld,\"anon_before\":%ld,\"anon_after\":%ld}\n",
+	       getpid(), len / HUGE_SIZE, err, huge_pages_in(mem, len), before, after);
 }
 
 /*
@@ -1020,6 +1073,30 @@ static void action_mapread(const char *path)
 }
 
 /*
+ * Drop FILE from the page cache, report that it is ready, wait for a byte on stdin, then map the
+ * file and touch every page, and report again; the mapping stays (with --linger, while it
+ * lingers): the test reads what the process maps before and after.
+ */
+static void action_mapheld(const char *path)
+{
+	size_t size, sum = 0;
+	int fd = open_uncached(path, &size);
+	char *map, byte;
+
+	printf("{\"pid\":%d,\"action\":\"mapheld\",\"ready\":true}\n", getpid());
+	if (read(0, &byte, 1) != 1)
+		die("read(stdin)");
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+	for (size_t off = 0; off < size; off += page_size)
+		sum += ((volatile char *)map)[off];
+	printf("{\"pid\":%d,\"action\":\"mapheld\",\"pages\":%zu,\"resident_after\":%zu,"
+	       "\"sum\":%zu}\n",
+	       getpid(), size / page_size, resident_pages(fd, size), sum);
+}
+
+/*
  * Read FILE, its pages dropped from the page cache first, through a mapping in a child process
  * (forked, not executed: exec's own faults on the new stack go through get_user_pages(), which
  * the kernel counts in the task but raises no perf event for), and report what the kernel
@@ -1169,10 +1246,12 @@ static const struct action {
 	{"thphalf", "MIB", NULL, action_thphalf},
 	{"read", "FILE", action_read, NULL},
 	{"mapread", "FILE", action_mapread, NULL},
+	{"mapheld", "FILE", action_mapheld, NULL},
 	{"faultcount", "FILE", action_faultcount, NULL},
 	{"scarce", "FRAG_MIB,THP_MIB[,MAX_MIB]", action_scarce, NULL},
 	{"hugetlb", "N", NULL, action_hugetlb},
 	{"collapse", "MIB", NULL, action_collapse},
+	{"sparsecollapse", "MIB", NULL, action_sparsecollapse},
 	{"compact", "NODE", NULL, action_compact},
 	{"tlbflip", "N", NULL, action_tlbflip},
 	{"forks", "N", NULL, action_forks},

@@ -308,6 +308,8 @@ const char *const fs_sort_names[] = {
     [FS_SORT_LRU] = "lru",	     [FS_SORT_EVENTS] = "events", NULL};
 const char *const fs_row_kind_names[] = {
     [FS_BY_PROCESS] = "process", [FS_BY_CGROUP] = "cgroup", [FS_BY_COMM] = "comm", NULL};
+const char *const fs_row_array_names[] = {
+    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
 
 /* One of `names`: its index in *value. */
 static bool parse_choice(const char *text, const char *const *names, long *value)

@@ -25,7 +25,8 @@ enum fs_format { FS_FORMAT_TABLE, FS_FORMAT_JSON, FS_FORMAT_PROMETHEUS };
 
 /* What a row of a record is: a process (thread group), a cgroup, or a name. */
 enum fs_row_kind { FS_BY_PROCESS, FS_BY_CGROUP, FS_BY_COMM };
-extern const char *const fs_row_kind_names[]; /* "process", "cgroup", "comm" */
+extern const char *const fs_row_kind_names[];  /* "process", "cgroup", "comm" */
+extern const char *const fs_row_array_names[]; /* a record's arrays of them: "processes", ... */
 
 /* --sort: what ranks the rows of tables and records (the top --top of them are shown). */
 enum fs_sort {

@@ -138,7 +138,8 @@ __u64 proc_activity(const struct fs_proc_counters *c)
 
 	for (int k = 0; k < FS_NR_STALLS; k++)
 		stalls += c->stalls[k].count;
-	return words_sum((const __u64 *)&c->thp, FS_WORDS(c->thp)) + stalls;
+	/* (outcomes are events; the pages collapses filled with zeroes are not) */
+	return words_sum((const __u64 *)c->thp.results, FS_WORDS(c->thp.results)) + stalls;
 }
 
 __u64 hist_pages(const __u64 *hist)

@@ -406,6 +406,14 @@ static void stall_histogram(struct expo *x, const char *family_name, const char 
 	free(lbl);
 }
 
+/* Pages collapses filled with zeroes: of the groups, the untracked, the unattributed and the
+ * system, where any. */
+static void thp_zero_filled(struct expo *x, const char *metric, const struct expo_group *g)
+{
+	if (g->thp->zero_filled)
+		sample(x, metric, g->labels, "", g->thp->zero_filled);
+}
+
 static void proc_metrics(struct expo *x)
 {
 	const struct fs_report *r = x->r;
@@ -421,6 +429,15 @@ static void proc_metrics(struct expo *x)
 		layout_family(x, FAMILY_COLLAPSE_RESULTS, true, name, sizeof(name));
 		system.thp = &sys->thp;
 		thp_results(x, name, &system);
+	}
+	if (family_shown(FAMILY_COLLAPSE_ZERO_FILLED, r->measured)) {
+		layout_family(x, FAMILY_COLLAPSE_ZERO_FILLED, false, name, sizeof(name));
+		for (size_t i = 0; i < x->nr_groups; i++)
+			if (x->groups[i].thp)
+				thp_zero_filled(x, name, &x->groups[i]);
+		layout_family(x, FAMILY_COLLAPSE_ZERO_FILLED, true, name, sizeof(name));
+		system.thp = &sys->thp;
+		thp_zero_filled(x, name, &system);
 	}
 	if (family_shown(FAMILY_STALL_SECONDS, r->measured)) {
 		layout_family(x, FAMILY_STALL_SECONDS, false, name, sizeof(name));

@@ -246,6 +246,18 @@ const struct family families[NR_FAMILY_LAYOUTS] = {
 	"thp.untracked.collapse thp.untracked.collapse_file thp.untracked.scan "
 	"thp.untracked.scan_file",
 	THP_RESULTS},
+    [FAMILY_COLLAPSE_ZERO_FILLED] = {
+	"thp_collapse_zero_filled_pages_total", false, "counter",
+	"Pages of the huge pages anonymous collapses made that were filled with zeroes.",
+	"Pages of the huge pages anonymous collapses made that were filled with zeroes.",
+	NULL,
+	"Pages of the huge pages that khugepaged and MADV_COLLAPSE made of a process's anonymous "
+	"memory that had no page, or the shared zero page, before the collapse: memory filled "
+	"with zeroes that the process never touched (the cost of max_ptes_none, THP bloat), "
+	"charged to the process whose memory it is. The same groups as "
+	"foliostat_thp_collapse_results_total; a group's series appears at its first such page.",
+	"thp.zero_filled thp.unattributed.zero_filled thp.untracked.zero_filled",
+	{MEASURE_THP_RESULTS + FS_THP_SCAN}},
     [FAMILY_STALL_SECONDS] = {
 	"stall_seconds", false, "histogram",
 	"Compaction and reclaim stalls, by kind (other includes threads the table had no room "

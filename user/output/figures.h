@@ -108,6 +108,7 @@ extern const int nr_group_figures;
  */
 enum family_layout {
 	FAMILY_COLLAPSE_RESULTS,       /* by event and the kernel's result, the groups with any */
+	FAMILY_COLLAPSE_ZERO_FILLED,   /* pages collapses filled with zeroes, the groups with any */
 	FAMILY_STALL_SECONDS,	       /* a histogram of each stall kind */
 	FAMILY_STALL_RECLAIMED,	       /* pages reclaimed in reclaim stalls, by kind */
 	FAMILY_COMPACTION_BY_ORDER,    /* direct compaction stalls, by order */

@@ -45,7 +45,12 @@
 	    FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE, "scan_file",   \
 		   field.results[FS_THP_SCAN_FILE],                                                \
 		   "khugepaged's scans of file ranges (huge_memory:mm_khugepaged_scan_file), by "  \
-		   "outcome.")
+		   "outcome."),                                                                    \
+	    FIGURE(depth, RK_COUNT, MEASURE_THP_RESULTS + FS_THP_SCAN, "zero_filled",             \
+		   field.zero_filled,                                                              \
+		   "Pages of the huge pages anonymous collapses made (khugepaged's and "          \
+		   "MADV_COLLAPSE's) that had no page or the zero page before: filled with "       \
+		   "zeroes, memory the process never touched (what max_ptes_none costs).")
 
 /* A stall object's first members: a row's and the system's. */
 #define STALL_TIMES(kind)                                                                          \

@@ -473,8 +473,6 @@ static void files_json(struct json_writer *w, const struct file_summary *s)
 }
 
 /* --by: the array the rows are in (what a row is: fs_row_kind_names). */
-static const char *const row_array_names[] = {
-    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
 
 int render_json(FILE *out, const struct fs_report *r)
 {
@@ -501,7 +499,7 @@ int render_json(FILE *out, const struct fs_report *r)
 	jw_string(&w, fs_row_kind_names[r->by]);
 	jw_key(&w, "system");
 	system_json(&w, r);
-	jw_key(&w, row_array_names[r->by]);
+	jw_key(&w, fs_row_array_names[r->by]);
 	jw_array_begin(&w);
 	for (size_t i = 0; i < r->nr_shown; i++)
 		process_json(&w, r, &r->processes->rows[i]);

@@ -2,6 +2,7 @@
 /* --resident in a record (see render_resident.h). */
 #include "render_resident.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "resident_report.h"
@@ -49,18 +50,26 @@ static int max_order(const struct resident_counts *c)
 	return top;
 }
 
-/* One row: the process, then its figures. */
-static void print_row(FILE *out, const struct fs_report *r, const struct resident_process *p)
+/* One row: the process (PID COMM), cgroup or name, in 23 columns, then its figures. */
+static void print_row(FILE *out, const struct fs_report *r, const struct resident_row *p)
 {
 	const struct resident_counts *c = &p->counts;
 	__u64 pages = resident_pages(c), large = resident_large_pages(c);
 	long ps = r->host->page_size;
-	char comm[TERMINAL_TEXT_SIZE(15)], share[16];
+	char name[TERMINAL_TEXT_SIZE(23)], share[16];
 	int top = max_order(c);
+	size_t width;
 
-	terminal_text(p->comm, FS_COMM_LEN, 15, comm);
 	snprintf(share, sizeof(share), "%.0f%%", pages ? 100.0 * (double)large / (double)pages : 0);
-	fprintf(out, "%7u %-15s", p->pid, comm);
+	if (r->by == FS_BY_PROCESS) {
+		terminal_text(p->comm, FS_COMM_LEN, 15, name);
+		fprintf(out, "%7u %-15s", p->pid, name);
+	} else {
+		width = r->by == FS_BY_CGROUP
+			    ? terminal_text(p->cgroup ? p->cgroup : "?", SIZE_MAX, 23, name)
+			    : terminal_text(p->comm, FS_COMM_LEN, 23, name);
+		fprintf(out, "%s%*s", name, (int)(23 - width), "");
+	}
 	print_mib(out, 9, pages, ps, true);
 	fprintf(out, " %6s", pages ? share : "-");
 	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
@@ -105,11 +114,14 @@ void print_resident(FILE *out, const struct fs_report *r)
 	if (res->failed)
 		fprintf(out, "; %zu not read: %s", res->failed, strerror(-res->first_error));
 	fprintf(out, ")\n");
-	fprintf(out, "%7s %-15s %9s %6s %7s %7s %7s %6s %6s %6s %6s %6s\n", "PID", "COMM",
-		"RSS_MiB", "LARGE%", "ANON", "FILE", "SHMEM", "PMD", "PTE", "UNALGN", "PARTL",
-		"MAXORD");
+	if (r->by == FS_BY_PROCESS)
+		fprintf(out, "%7s %-15s", "PID", "COMM");
+	else
+		fprintf(out, "%-23s", r->by == FS_BY_CGROUP ? "CGROUP" : "COMM");
+	fprintf(out, " %9s %6s %7s %7s %7s %6s %6s %6s %6s %6s\n", "RSS_MiB", "LARGE%", "ANON",
+		"FILE", "SHMEM", "PMD", "PTE", "UNALGN", "PARTL", "MAXORD");
 	for (size_t i = 0; i < r->resident_shown; i++)
-		print_row(out, r, &res->procs[i]);
+		print_row(out, r, &res->rows[i]);
 	fprintf(out, " LARGE%% of resident pages in large folios (order >= 1); ANON FILE SHMEM "
 		     "MiB of each; PMD PTE\n UNALGN PARTL large folios mapped by a PMD, whole by "
 		     "PTEs at their alignment, whole\n elsewhere, in part; MAXORD largest order\n");
@@ -151,15 +163,26 @@ void resident_json(struct json_writer *w, const struct fs_report *r)
 	jw_real(w, (double)(long long)(res->seconds * 1000 + 0.5) / 1000, 12);
 	jw_key(w, "total");
 	counts_json(w, &res->total);
-	jw_key(w, "processes");
+	jw_key(w, fs_row_array_names[r->by]);
 	jw_array_begin(w);
 	for (size_t i = 0; i < r->resident_shown; i++) {
-		const struct resident_process *p = &res->procs[i];
+		const struct resident_row *p = &res->rows[i];
 
 		jw_object_begin(w);
-		jw_member_int(w, "pid", (long long)p->pid);
-		jw_key(w, "comm");
-		jw_string_n(w, p->comm, FS_COMM_LEN);
+		if (r->by == FS_BY_PROCESS)
+			jw_member_int(w, "pid", (long long)p->pid);
+		if (r->by == FS_BY_CGROUP) {
+			jw_key(w, "cgroup");
+			if (p->cgroup)
+				jw_string(w, p->cgroup);
+			else
+				jw_null(w);
+		} else {
+			jw_key(w, "comm");
+			jw_string_n(w, p->comm, FS_COMM_LEN);
+		}
+		if (r->by != FS_BY_PROCESS)
+			jw_member_int(w, "processes", (long long)p->processes);
 		jw_key(w, "memory");
 		counts_json(w, &p->counts);
 		jw_object_end(w);

@@ -278,6 +278,11 @@ static bool print_results(FILE *out, const struct fs_report *r, const char *who,
 		}
 		fprintf(out, "\n");
 	}
+	if (any && thp->zero_filled)
+		fprintf(out, "    %-14s%llu pages (%.1f MiB) of the huge pages made were filled with "
+			     "zeroes\n",
+			"zero-filled", (unsigned long long)thp->zero_filled,
+			pages_to_mib(thp->zero_filled, r->host->page_size));
 	return any;
 }
 

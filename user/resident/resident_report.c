@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --resident: every selected process's resident folios (see resident_report.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include "resident_report.h"
 
 #include <dirent.h>
@@ -156,9 +157,59 @@ static bool selected(const struct fs_options *opts, const char *mount, pid_t pid
 	return !opts->nr_cgroups || in_selected_cgroup(opts, mount, pid);
 }
 
+/* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it:
+ * a copy, or NULL. */
+static char *cgroup_path(pid_t pid)
+{
+	char text[4096], *path, *end;
+
+	if (read_small(pid, "cgroup", text, sizeof(text)) < 0 || !(path = strstr(text, "0::/")))
+		return NULL;
+	path += 3;
+	if ((end = strchr(path, '\n')))
+		*end = '\0';
+	return strdup(path);
+}
+
+/* --by cgroup and --by comm: rows of the same cgroup or name, one after the other. */
+static int compare_group(const void *a, const void *b, void *by)
+{
+	const struct resident_row *ra = a, *rb = b;
+
+	if (*(const enum fs_row_kind *)by == FS_BY_COMM)
+		return strncmp(ra->comm, rb->comm, sizeof(ra->comm));
+	if (!ra->cgroup || !rb->cgroup)
+		return !ra->cgroup - !rb->cgroup;
+	return strcmp(ra->cgroup, rb->cgroup);
+}
+
+/* Fold the processes' rows into a row per cgroup or name (their figures added up). */
+static void group_rows(struct resident_report *r, enum fs_row_kind by)
+{
+	size_t kept = 0;
+
+	qsort_r(r->rows, r->nr, sizeof(*r->rows), compare_group, &by);
+	for (size_t i = 0; i < r->nr; i++) {
+		struct resident_row *row = &r->rows[i];
+
+		if (kept && !compare_group(&r->rows[kept - 1], row, &by)) {
+			add_counts(&r->rows[kept - 1].counts, &row->counts);
+			r->rows[kept - 1].processes++;
+			free(row->cgroup);
+			continue;
+		}
+		r->rows[kept] = *row;
+		r->rows[kept].pid = 0;
+		if (by == FS_BY_CGROUP)
+			memset(r->rows[kept].comm, 0, sizeof(r->rows[kept].comm));
+		kept++;
+	}
+	r->nr = kept;
+}
+
 static int compare_large(const void *a, const void *b)
 {
-	const struct resident_process *pa = a, *pb = b;
+	const struct resident_row *pa = a, *pb = b;
 	__u64 la = resident_large_pages(&pa->counts), lb = resident_large_pages(&pb->counts);
 	__u64 ra = resident_pages(&pa->counts), rb = resident_pages(&pb->counts);
 
@@ -191,6 +242,8 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 	DIR *proc;
 	int err = 0;
 
+	for (size_t i = 0; i < r->nr; i++)
+		free(r->rows[i].cgroup);
 	r->nr = r->scanned = r->gone = r->failed = 0;
 	r->first_error = 0;
 	memset(&r->total, 0, sizeof(r->total));
@@ -202,7 +255,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 	while (!err && (entry = readdir(proc))) {
 		char *rest;
 		long pid = strtol(entry->d_name, &rest, 10);
-		struct resident_process *p;
+		struct resident_row *p;
 		int ret;
 
 		if (*rest || pid <= 0 || (pid_t)pid == getpid())
@@ -212,11 +265,12 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		comm[strcspn(comm, "\n")] = '\0';
 		if (!selected(opts, mount, (pid_t)pid, comm) || left_out((pid_t)pid))
 			continue;
-		if ((err = array_reserve_one(&r->procs, &r->cap, r->nr, sizeof(*r->procs))))
+		if ((err = array_reserve_one(&r->rows, &r->cap, r->nr, sizeof(*r->rows))))
 			break;
-		p = &r->procs[r->nr];
+		p = &r->rows[r->nr];
 		memset(p, 0, sizeof(*p));
 		p->pid = (__u32)pid;
+		p->processes = 1;
 		memcpy(p->comm, comm, sizeof(p->comm) - 1); /* (comm is at most 15 bytes) */
 		ret = scan_process(s, (pid_t)pid, &p->counts);
 		if (ret == -ENOENT || ret == -ESRCH) {
@@ -235,12 +289,16 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		} else {
 			r->scanned++;
 			add_counts(&r->total, &p->counts);
-			if (resident_pages(&p->counts))
-				r->nr++; /* (kernel threads map nothing: no row) */
+			/* (a process that maps nothing, a zombie say, has no row) */
+			if (resident_pages(&p->counts) &&
+			    (opts->by != FS_BY_CGROUP || (p->cgroup = cgroup_path((pid_t)pid))))
+				r->nr++;
 		}
 	}
 	closedir(proc);
-	qsort(r->procs, r->nr, sizeof(*r->procs), compare_large);
+	if (opts->by != FS_BY_PROCESS)
+		group_rows(r, opts->by);
+	qsort(r->rows, r->nr, sizeof(*r->rows), compare_large);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	r->seconds = (double)(end.tv_sec - begin.tv_sec) + (end.tv_nsec - begin.tv_nsec) / 1e9;
 	return err;
@@ -248,6 +306,8 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 
 void resident_report_free(struct resident_report *r)
 {
-	free(r->procs);
+	for (size_t i = 0; i < r->nr; i++)
+		free(r->rows[i].cgroup);
+	free(r->rows);
 	memset(r, 0, sizeof(*r));
 }

@@ -12,15 +12,17 @@
 #include "options.h"
 #include "resident.h"
 
-struct resident_process {
-	__u32 pid;
-	char comm[FS_COMM_LEN];
+/* A row: a process, or (--by cgroup, --by comm) the processes of a cgroup or of a name. */
+struct resident_row {
+	__u32 pid;		 /* --by process */
+	char comm[FS_COMM_LEN];	 /* --by process, --by comm */
+	char *cgroup;		 /* --by cgroup: its path below the cgroup2 mount (NULL: unknown) */
+	size_t processes;	 /* processes in the row */
 	struct resident_counts counts;
 };
 
 struct resident_report {
-	struct resident_process *procs; /* those that map any page, most pages in large folios
-					 * first */
+	struct resident_row *rows; /* those that map any page, most pages in large folios first */
 	size_t nr, cap;
 	size_t scanned; /* processes read */
 	size_t gone;	/* selected, but ended before they were read */
@@ -37,8 +39,9 @@ struct resident_scanner {
 
 /* Before privileges are dropped. 0, or -1 with a message in err. */
 int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len);
-/* Read every process the options select (-p, -n, -c) into r (emptied first). 0, or a negative
- * errno when none could be (no memory, the opener gone). */
+/* Read every process the options select (-p, -n, -c) into r (emptied first), a row each, or
+ * (--by) a row per cgroup or name. 0, or a negative errno when none could be (no memory, the
+ * opener gone). */
 int resident_collect(const struct resident_scanner *s, const struct fs_options *opts,
 		     struct resident_report *r);
 void resident_report_free(struct resident_report *r);
