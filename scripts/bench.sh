@@ -3,13 +3,14 @@
 # tracer, interleaved round by round, reported as ratios to bare; then the per-probe cost from
 # the kernel's BPF run-time statistics beside the floor's and the empty programs' (the limit),
 # with the programs' sizes, the loader's CPU and memory with a full table, the BPF maps' memory,
-# and --files on file reads (scripts/bench_files.sh). Writes the table to docs/benchmarks.md
+# and --files on file reads (scripts/bench_files.sh), and --resident's reading
+# (scripts/bench_resident.sh). Writes the table to docs/benchmarks.md
 # (RESULTS=path to write elsewhere).
 #
 # Environment: ROUNDS (default 11), SECS per run (default 3), STATS_ROUNDS for the per-probe cost
 # (default 3), RING_ROUNDS for its context-switch workload (20000), PROCS for the loader test
 # (10000; fewer where the host cannot wake that many on time: tests/bench/churn.c). PARTS, the
-# parts to run (default all: "throughput probes loader files"; "probes" alone is the BPF time
+# parts to run (default all: "throughput probes loader files resident"; "probes" alone is the BPF time
 # per fault against the floor and the limit, a few minutes); with only some, the results go to
 # standard output unless RESULTS is given. FOLIOSTAT, the binary measured (default
 # ./foliostat), to compare two builds.
@@ -19,7 +20,7 @@ ROUNDS=${ROUNDS:-11}
 SECS=${SECS:-3}
 STATS_ROUNDS=${STATS_ROUNDS:-3}
 PROCS=${PROCS:-10000}
-ALL_PARTS="throughput probes loader files"
+ALL_PARTS="throughput probes loader files resident"
 PARTS=${PARTS:-$ALL_PARTS}
 FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 OUT=$(mktemp -d)
@@ -206,6 +207,15 @@ serve_and_measure() {
 if part loader; then
 	serve_and_measure endpoint-cgroup
 	serve_and_measure endpoint-process --by process
+fi
+
+# --resident's reading of what memory holds (scripts/bench_resident.sh): per GiB and per
+# process, and, while the loader part's processes live, every process on the host.
+if part resident; then
+	ROUNDS=$ROUNDS FOLIOSTAT=$FOLIOSTAT CHURN_PROCS=${KEPT:-} scripts/bench_resident.sh \
+		>"$OUT/resident.md"
+fi
+if part loader; then
 	kill -TERM "$CHURN"
 	wait "$CHURN" || true
 fi

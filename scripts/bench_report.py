@@ -231,4 +231,8 @@ if os.path.exists(f"{out}/loader.streaming"):
 if os.path.exists(f"{out}/files.md"):
     print(open(f"{out}/files.md").read(), end="")
 
+# --resident's reading: scripts/bench_resident.sh writes its own section.
+if os.path.exists(f"{out}/resident.md"):
+    print(open(f"{out}/resident.md").read(), end="")
+
 print(open("docs/benchmarks-method.md").read())

@@ -26,45 +26,80 @@
 #define KPF_HUGE (1ULL << 17) /* hugetlbfs: not the folios the page allocator's orders are */
 #define KPF_ZERO_PAGE (1ULL << 24)
 
-/* Entries read at a time, of pagemap and of kpageflags: one page of each. */
+/* pagemap entries read at a time: one page of them. */
 #define BATCH 512
 
-/* The flags of a block of page frames, read once for the many lookups of a folio's frames. */
-struct flag_cache {
-	int fd;
-	__u64 base; /* first frame of the block */
-	size_t n;   /* frames read */
-	__u64 flags[BATCH];
+/*
+ * The flags of the frames a batch of pagemap entries maps, read ahead where they cluster: the
+ * kernel computes the flags of every frame a read covers (a read of 512 costs about 512 times
+ * one), and small folios' frames are scattered, but often a few apart. Clusters of at least
+ * PREFETCH_MIN frames no more than PREFETCH_GAP apart are read whole; the rest one by one.
+ */
+#define PREFETCH_GAP 16
+#define PREFETCH_MIN 4
+#define PREFETCH_MAX (BATCH * PREFETCH_GAP)
+
+struct prefetch {
+	size_t nr_windows, used;
+	struct window {
+		__u64 first, n; /* frames [first, first + n), their flags at flags[at] */
+		size_t at;
+	} windows[BATCH];
+	__u64 flags[PREFETCH_MAX];
 };
 
-static int frame_flags(struct flag_cache *c, __u64 pfn, __u64 *flags)
+static int compare_pfns(const void *a, const void *b)
 {
-	ssize_t got;
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
 
-	if (!c->n || pfn < c->base || pfn >= c->base + c->n) {
-		c->base = pfn & ~(__u64)(BATCH - 1);
-		got = pread(c->fd, c->flags, sizeof(c->flags), (off_t)(c->base * sizeof(__u64)));
-		if (got < 0)
-			return -errno;
-		c->n = (size_t)got / sizeof(__u64);
-		if (pfn >= c->base + c->n)
-			return -ERANGE; /* beyond the last frame: the entry changed meanwhile */
-	}
-	*flags = c->flags[pfn - c->base];
-	return 0;
+	return x < y ? -1 : x > y;
 }
 
-/* One frame's flags, read alone: most frames are of order-0 folios, scattered, and the kernel
- * computes the flags of every frame a read covers (a block costs 512 times one). */
-static int one_frame_flags(struct flag_cache *c, __u64 pfn, __u64 *flags)
+static void prefetch(struct prefetch *p, int kpageflags, __u64 *pfns, size_t n)
 {
+	p->nr_windows = p->used = 0;
+	qsort(pfns, n, sizeof(*pfns), compare_pfns);
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t frames = 1;
+		__u64 span;
+		ssize_t got;
+
+		for (j = i + 1; j < n && pfns[j] - pfns[j - 1] <= PREFETCH_GAP; j++)
+			frames += pfns[j] != pfns[j - 1];
+		span = pfns[j - 1] - pfns[i] + 1;
+		if (frames < PREFETCH_MIN || span > PREFETCH_MAX - p->used)
+			continue;
+		got = pread(kpageflags, p->flags + p->used, span * sizeof(__u64),
+			    (off_t)(pfns[i] * sizeof(__u64)));
+		if (got <= 0)
+			continue;
+		p->windows[p->nr_windows++] = (struct window){
+		    .first = pfns[i], .n = (__u64)got / sizeof(__u64), .at = p->used};
+		p->used += (size_t)got / sizeof(__u64);
+	}
+}
+
+/* One frame's flags: 0, -ERANGE beyond the last frame, or a negative errno; from the batch's
+ * windows (sorted by frame) where one holds it, else read alone. */
+static int frame_flags(const struct prefetch *p, int kpageflags, __u64 pfn, __u64 *flags)
+{
+	size_t low = 0, high = p ? p->nr_windows : 0;
 	ssize_t got;
 
-	if (c->n && pfn >= c->base && pfn < c->base + c->n) {
-		*flags = c->flags[pfn - c->base];
-		return 0;
+	while (low < high) {
+		size_t mid = (low + high) / 2;
+		const struct window *w = &p->windows[mid];
+
+		if (pfn < w->first) {
+			high = mid;
+		} else if (pfn >= w->first + w->n) {
+			low = mid + 1;
+		} else {
+			*flags = p->flags[w->at + (pfn - w->first)];
+			return 0;
+		}
 	}
-	got = pread(c->fd, flags, sizeof(*flags), (off_t)(pfn * sizeof(__u64)));
+	got = pread(kpageflags, flags, sizeof(*flags), (off_t)(pfn * sizeof(__u64)));
 	if (got < 0)
 		return -errno;
 	return got == sizeof(*flags) ? 0 : -ERANGE;
@@ -83,7 +118,11 @@ struct run {
 
 struct scan {
 	const struct resident_host *host;
-	struct flag_cache flags;
+	int kpageflags;
+	struct prefetch *ahead; /* the current batch's frames */
+	/* Frames of small folios looked up in the last batch: where there were many, the next
+	 * batch's frames are read ahead; large folios' runs need few lookups, and none ahead. */
+	size_t small_lookups;
 	struct resident_counts *counts;
 	__u64 pmd_whole_aligned[NR_RESIDENT_TYPES]; /* candidates for MAPPED_PMD */
 };
@@ -126,32 +165,37 @@ static void end_run(struct scan *s, struct run *r)
 	}
 }
 
-/* Where the large folio of frame `pfn` (flags `flags`) begins and how many frames it has.
- * A folio that changes meanwhile (split, freed) may give a short or odd extent: it is counted
- * as found, within the largest order foliostat knows. */
+/*
+ * Where the large folio of frame `pfn` (flags `flags`) begins and how many frames it has. A
+ * folio of order K is 2^K frames aligned to 2^K: its head is the first frame with
+ * KPF_COMPOUND_HEAD among pfn aligned down to 2, 4, 8, ... (those before are its tails), and K
+ * the first k for which head + 2^k is no tail of it (no other folio's tail can follow a folio).
+ * A few reads for any order. Returns 0 with nr 0 where no head is found: the folio changed
+ * meanwhile (split, freed), and the page counts as order 0.
+ */
 static int folio_extent(struct scan *s, __u64 pfn, __u64 flags, __u64 *head, __u64 *nr)
 {
-	const __u64 most = 1ULL << (FS_NR_ORDERS - 1);
 	__u64 f = flags;
-	int err;
+	int k, err;
 
 	*head = pfn;
-	while ((f & KPF_COMPOUND_TAIL) && *head > 0 && pfn - *head < most) {
-		(*head)--;
-		if ((err = frame_flags(&s->flags, *head, &f)))
-			return err;
+	*nr = 0;
+	for (k = 1; !(f & KPF_COMPOUND_HEAD); k++) {
+		if (k >= FS_NR_ORDERS)
+			return 0;
+		*head = pfn & ~((1ULL << k) - 1);
+		if ((err = frame_flags(s->ahead, s->kpageflags, *head, &f)))
+			return err == -ERANGE ? 0 : err;
 	}
-	*nr = 1;
-	while (*nr < most) {
-		err = frame_flags(&s->flags, *head + *nr, &f);
-		if (err == -ERANGE)
+	/* head + 2^k is a tail for every k below the order. */
+	for (k = 0; k < FS_NR_ORDERS - 1; k++) {
+		err = frame_flags(s->ahead, s->kpageflags, *head + (1ULL << k), &f);
+		if (err == -ERANGE || (!err && !(f & KPF_COMPOUND_TAIL)))
 			break;
 		if (err)
 			return err;
-		if (!(f & KPF_COMPOUND_TAIL))
-			break;
-		(*nr)++;
 	}
+	*nr = 1ULL << k;
 	return 0;
 }
 
@@ -167,20 +211,24 @@ static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
 		return 0;
 	}
 	end_run(s, r);
-	err = one_frame_flags(&s->flags, pfn, &flags);
+	err = frame_flags(s->ahead, s->kpageflags, pfn, &flags);
 	if (err)
 		return err == -ERANGE ? 0 : err;
 	if (flags & (KPF_ZERO_PAGE | KPF_HUGE))
 		return 0; /* the shared zero page is no memory of the process's; hugetlb is apart */
 	if (!(flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL))) {
+		s->small_lookups++;
 		s->counts->pages[type_of(flags)][0]++;
 		s->counts->folios[type_of(flags)][0]++;
 		return 0;
 	}
 	if ((err = folio_extent(s, pfn, flags, &head, &nr)))
 		return err;
-	if (head != pfn && frame_flags(&s->flags, head, &flags))
+	if (!nr || (head != pfn && frame_flags(s->ahead, s->kpageflags, head, &flags))) {
+		s->counts->pages[type_of(flags)][0]++; /* it changed meanwhile */
+		s->counts->folios[type_of(flags)][0]++;
 		return 0;
+	}
 	*r = (struct run){.on = true,
 			  .type = type_of(flags),
 			  .head = head,
@@ -195,7 +243,7 @@ static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
 /* The pages of [start, end), from pagemap. */
 static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
 {
-	__u64 entries[BATCH], page_size = (__u64)s->host->page_size;
+	__u64 entries[BATCH], pfns[BATCH], page_size = (__u64)s->host->page_size;
 	struct run r = {0};
 	int err = 0;
 
@@ -210,6 +258,17 @@ static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
 		}
 		if (!got)
 			break; /* past what pagemap covers (a [vsyscall] page) */
+		if (s->ahead) {
+			size_t n = 0;
+
+			s->ahead->nr_windows = 0;
+			for (size_t i = 0; i < (size_t)got / sizeof(__u64); i++)
+				if ((entries[i] & PM_PRESENT) && (entries[i] & PM_PFN_MASK))
+					pfns[n++] = entries[i] & PM_PFN_MASK;
+			if (s->small_lookups >= PREFETCH_MIN * 2)
+				prefetch(s->ahead, s->kpageflags, pfns, n);
+			s->small_lookups = 0;
+		}
 		for (size_t i = 0; i < (size_t)got / sizeof(__u64) && !err; i++, at += page_size) {
 			if (!(entries[i] & PM_PRESENT)) {
 				end_run(s, &r);
@@ -263,7 +322,11 @@ static int pmd_mapped(struct scan *s, int smaps_rollup)
 int resident_scan(const struct resident_host *host, const struct resident_files *files,
 		  struct resident_counts *counts)
 {
-	struct scan s = {.host = host, .flags = {.fd = host->kpageflags}, .counts = counts};
+	struct scan s = {.host = host,
+			 .kpageflags = host->kpageflags,
+			 .ahead = malloc(sizeof(struct prefetch)),
+			 .small_lookups = PREFETCH_MIN * 2, /* (the first batch: read ahead) */
+			 .counts = counts};
 	char *line = NULL;
 	size_t size = 0;
 	FILE *maps;
@@ -289,5 +352,6 @@ int resident_scan(const struct resident_host *host, const struct resident_files 
 	fclose(maps);
 	if (!err)
 		err = pmd_mapped(&s, files->smaps_rollup);
+	free(s.ahead); /* (without it, every frame is read alone) */
 	return err;
 }
