@@ -168,6 +168,29 @@ static bool runs_follow_frames(void)
 	return ok;
 }
 
+/* A tail frame whose head is gone (the folio split or freed meanwhile) counts as a small page;
+ * a folio of the largest order foliostat knows has its extent found in a few probes. */
+static bool changed_folios_and_large_orders(void)
+{
+	struct fake_proc p;
+	struct resident_counts c;
+	__u64 tail = TAIL | ANON;
+	bool ok;
+
+	ok = ASSERT_TRUE(fake_open(&p,
+				   "40000000-40001000 rw-p 00000000 00:00 0\n"
+				   "80000000-88000000 rw-p 00000000 00:00 0\n",
+				   ROLLUP(0))) &&
+	     ASSERT_EQ(pwrite(p.kpageflags, &tail, 8, 0x5003 * 8), 8) &&
+	     map_pages(&p, 0x40000000, 0x5003, 1) && make_folio(&p, 0x8000, 15, ANON) &&
+	     map_pages(&p, 0x80000000, 0x8000, 1 << 15) && scan(&p, &c, 0) &&
+	     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 1) && ASSERT_EQ(c.folios[RESIDENT_ANON][15], 1) &&
+	     ASSERT_EQ(c.pages[RESIDENT_ANON][15], 1 << 15) &&
+	     ASSERT_EQ(c.large[RESIDENT_ANON][MAPPED_PTE], 1);
+	fake_close(&p);
+	return ok;
+}
+
 /* pagemap without frame numbers (opened without CAP_SYS_ADMIN): an error, not zeroes. */
 static bool hidden_frames_are_an_error(void)
 {
@@ -187,6 +210,7 @@ const struct unit_test resident_tests[] = {
     UNIT_TEST(thps_by_pmd_and_by_ptes),
     UNIT_TEST(mthp_mappings_and_types),
     UNIT_TEST(runs_follow_frames),
+    UNIT_TEST(changed_folios_and_large_orders),
     UNIT_TEST(hidden_frames_are_an_error),
     {},
 };
