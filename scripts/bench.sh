@@ -207,17 +207,21 @@ serve_and_measure() {
 if part loader; then
 	serve_and_measure endpoint-cgroup
 	serve_and_measure endpoint-process --by process
+	# --resident over every process on the host, while these live (the resident part's row).
+	if part resident; then
+		ROUNDS=$ROUNDS FOLIOSTAT=$FOLIOSTAT scripts/bench_resident.sh --host "$OUT/resident.host"
+	fi
+	kill -TERM "$CHURN"
+	wait "$CHURN" || true
 fi
 
 # --resident's reading of what memory holds (scripts/bench_resident.sh): per GiB and per
-# process, and, while the loader part's processes live, every process on the host.
+# process, on a host the loader part no longer loads; and the host's runs made above.
 if part resident; then
-	ROUNDS=$ROUNDS FOLIOSTAT=$FOLIOSTAT CHURN_PROCS=${KEPT:-} scripts/bench_resident.sh \
-		>"$OUT/resident.md"
-fi
-if part loader; then
-	kill -TERM "$CHURN"
-	wait "$CHURN" || true
+	HOST_RUNS=""
+	[ -s "$OUT/resident.host" ] && HOST_RUNS=$OUT/resident.host
+	ROUNDS=$ROUNDS FOLIOSTAT=$FOLIOSTAT HOST_RUNS=$HOST_RUNS HOST_PROCS=${KEPT:-} \
+		scripts/bench_resident.sh >"$OUT/resident.md"
 fi
 
 # --files on a file-read workload (scripts/bench_files.sh): its section of the results.

@@ -5,11 +5,14 @@
 # (page cache in the orders readahead chose), and PROCS_HELD small processes; each is read
 # ROUNDS times by a one-shot `foliostat --resident -p PID` (or -n for the small processes),
 # and the scan's own time (the record's resident.seconds: the opener's opens, pagemap,
-# kpageflags and smaps_rollup reads) is reported, median and range. With CHURN_PROCS set, the
-# same for every process on the host (scripts/bench.sh sets it while its 10,000 processes live).
-# Prints its section of docs/benchmarks.md (markdown) on standard output.
+# kpageflags and smaps_rollup reads) is reported, median and range. With HOST_RUNS=FILE, the runs
+# of every process on the host that `bench_resident.sh --host FILE` measured meanwhile get a
+# row too (scripts/bench.sh measures them while its 10,000 processes live, and the rest after,
+# on a host they no longer load). Prints its section of docs/benchmarks.md (markdown) on
+# standard output.
 #
-# Environment: ROUNDS (default 11), PROCS_HELD (1000), FOLIOSTAT (./foliostat).
+# Environment: ROUNDS (default 11), PROCS_HELD (1000), FOLIOSTAT (./foliostat), HOST_RUNS,
+# HOST_PROCS (the processes the host's runs were of, for the row's title).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-11}
@@ -58,6 +61,13 @@ print(r["seconds"], r["processes_read"], pages)'
 	done >"$OUT/$name.runs"
 }
 
+# --host FILE: only the runs over every process on the host, into FILE.
+if [ "${1:-}" = --host ]; then
+	measure host
+	cp "$OUT/host.runs" "$2"
+	exit 0
+fi
+
 head -c $((1 << 30)) /dev/zero >"$FILE"
 sync "$FILE"
 hold thp thp 1024
@@ -68,12 +78,12 @@ measure thp -p "$(cat "$OUT/thp.pid")"
 measure small -p "$(cat "$OUT/small.pid")"
 measure file -p "$(cat "$OUT/file.pid")"
 measure procs -n sleep
-if [ -n "${CHURN_PROCS:-}" ]; then
-	measure host
+if [ -n "${HOST_RUNS:-}" ]; then
+	cp "$HOST_RUNS" "$OUT/host.runs"
 fi
 
-python3 - "$OUT" "$ROUNDS" "$PROCS_HELD" "$(getconf PAGESIZE)" "${CHURN_PROCS:-}" <<'EOF'
-import statistics, sys
+python3 - "$OUT" "$ROUNDS" "$PROCS_HELD" "$(getconf PAGESIZE)" "${HOST_PROCS:-}" <<'EOF'
+import os, statistics, sys
 out, rounds, held, page_size, churn = sys.argv[1:6]
 page_size = int(page_size)
 
@@ -96,8 +106,9 @@ cases = [("thp", "1 GiB of THPs (`thp 1024`)"),
          ("small", "1 GiB of small pages (`pages 262144`)"),
          ("file", "a 1 GiB file mapped and read (`mapheld`)"),
          ("procs", f"{int(held):,} `sleep` processes (`-n sleep`)")]
-if churn:
-    cases.append(("host", f"every process on the host, {int(churn):,} of them the loader part's"))
+if churn and os.path.exists(f"{out}/host.runs"):
+    cases.append(("host", f"every process on the host, {int(churn):,} of them the loader part's "
+                          "(measured while they lived, which load the CPUs)"))
 for name, what in cases:
     r = runs(name)
     seconds = [s for s, _, _ in r]

@@ -275,8 +275,9 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		ret = scan_process(s, (pid_t)pid, &p->counts);
 		if (ret == -ENOENT || ret == -ESRCH) {
 			r->gone++;
-		} else if (ret == -EPERM && s->opener >= 0 && !r->scanned && !r->failed) {
-			/* The first process already shows no frame numbers: none will. */
+		} else if (ret == -EPERM && !r->scanned) {
+			/* No frame numbers before any process was read (no CAP_SYS_ADMIN for the
+			 * opener), or the opener gone: none will be read. */
 			r->failed++;
 			r->first_error = ret;
 			err = ret;
