@@ -38,6 +38,16 @@ m = rows[0]["memory"]
 print(eval(sys.argv[3]))' "$1" "$2" "$3" || fail "no resident figures of $2 in $1"
 }
 
+# read_resident RECORD ARGS...: a one-shot foliostat --resident ARGS -j into $T/RECORD, its
+# record checked against the schema.
+read_resident() {
+	local record=$T/$1
+	shift
+	"$FOLIOSTAT" --resident -d 0.2 -j "$@" >"$record" 2>"$record.err" ||
+		fail "foliostat --resident $*: exit status $? ($(cat "$record.err"))"
+	assert_records_valid "$record"
+}
+
 # rollup_kb PID FIELD: FIELD of /proc/PID/smaps_rollup, in kB.
 rollup_kb() {
 	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/smaps_rollup"
@@ -56,12 +66,10 @@ test_resident_thp_is_mapped_by_pmds() {
 	pid=$(json_field "$(cat "$T/holder")" pid)
 	huge=$(json_field "$(cat "$T/holder")" huge_pages)
 	assert_between "$huge" 1 32 "huge pages the workload got (smaps)"
-	"$FOLIOSTAT" --resident -c "${CGROUPS[holder]}" -d 0.2 -j >"$T/record" 2>"$T/err" ||
-		fail "exit status $? ($(cat "$T/err"))"
+	read_resident record -c "${CGROUPS[holder]}"
 	local rss_kb anon_huge_kb
 	rss_kb=$(rollup_kb "$pid" Rss)
 	anon_huge_kb=$(rollup_kb "$pid" AnonHugePages)
-	assert_records_valid "$T/record"
 	assert_eq "$(query "$T/record" "len(recs[0]['resident']['processes'])")" 1 \
 		"processes of the cgroup (-c)"
 	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['folios'].get('9', 0)")" "$huge" \
@@ -96,9 +104,7 @@ test_resident_mthp_is_mapped_by_ptes() {
 	start_holder holder thp 16
 	[ -n "$before" ] && after=$(cat "$size/stats/nr_anon")
 	pid=$(json_field "$(cat "$T/holder")" pid)
-	"$FOLIOSTAT" --resident -p "$pid" -d 0.2 -j >"$T/record" 2>"$T/err" ||
-		fail "exit status $? ($(cat "$T/err"))"
-	assert_records_valid "$T/record"
+	read_resident record -p "$pid"
 	folios=$(resident_of "$T/record" "$pid" "m['anon']['folios'].get('4', 0)")
 	assert_between "$folios" 1 256 "order-4 folios of 16 MiB"
 	if [ -n "$before" ]; then
@@ -128,9 +134,7 @@ test_resident_partly_unmapped_thp_is_partial() {
 	pid=$(json_field "$(cat "$T/holder")" pid)
 	huge=$(json_field "$(cat "$T/holder")" huge_pages)
 	assert_between "$huge" 1 16 "huge pages the workload got before unmapping halves (smaps)"
-	"$FOLIOSTAT" --resident -p "$pid" -d 0.2 -j >"$T/record" 2>"$T/err" ||
-		fail "exit status $? ($(cat "$T/err"))"
-	assert_records_valid "$T/record"
+	read_resident record -p "$pid"
 	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['large_folios']['partial']")" "$huge" \
 		"order-9 folios mapped in part"
 	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['pages'].get('9', 0)")" \
@@ -154,24 +158,7 @@ test_resident_opener_keeps_only_what_it_needs() {
 	pid=$(json_field "$(cat "$T/holder")" pid)
 	start_foliostat "$T/out" --resident -p "$pid" -j
 	opener=$(pgrep -P "$FS_PID" -x foliostat-proc) || fail "foliostat has no foliostat-proc child"
-	for _ in $(seq 100); do
-		grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$opener/status" && break
-		sleep 0.1
-	done
-	local cap
-	for cap in CapEff CapPrm; do
-		assert_eq "$(awk -v c="$cap:" '$1 == c { print $2 }' "/proc/$opener/status")" \
-			0000000000280004 "the opener's $cap"
-	done
-	assert_eq "$(awk '/^CapBnd:/ { print $2 }' "/proc/$opener/status")" 0000000000000000 \
-		"the opener's bounding set"
-	if grep -qE '^  seccomp filter +on' "$T/check"; then
-		for _ in $(seq 100); do
-			grep -qx 'Seccomp:[[:space:]]*2' "/proc/$opener/status" && break
-			sleep 0.1
-		done
-		assert_eq "$(awk '/^Seccomp:/ { print $2 }' "/proc/$opener/status")" 2 "the opener's seccomp mode"
-	fi
+	assert_opener_confined "$opener" 0000000000280004 "$T/check"
 	assert_eq "$(awk '/^Uid:/ { print $2 }' "/proc/$FS_PID/status")" "$(id -u nobody)" \
 		"foliostat's uid once started"
 	stop_foliostat "$T/out"
@@ -189,12 +176,8 @@ test_resident_cgroup_is_its_processes_added_up() {
 	make_cgroups group
 	start_holder thp --in-cgroup "${CGROUPS[group]}" thp 16
 	start_holder pages --in-cgroup "${CGROUPS[group]}" pages 1024
-	"$FOLIOSTAT" --resident -c "${CGROUPS[group]}" -d 0.2 -j >"$T/by-process" 2>"$T/err" ||
-		fail "exit status $? ($(cat "$T/err"))"
-	"$FOLIOSTAT" --resident --by cgroup -c "${CGROUPS[group]}" -d 0.2 -j >"$T/by-cgroup" \
-		2>"$T/err" || fail "exit status $? ($(cat "$T/err"))"
-	assert_records_valid "$T/by-process"
-	assert_records_valid "$T/by-cgroup"
+	read_resident by-process -c "${CGROUPS[group]}"
+	read_resident by-cgroup --by cgroup -c "${CGROUPS[group]}"
 	python3 - "$T/by-process" "$T/by-cgroup" "${CGROUPS[group]#"$CGROUP_ROOT"}" <<-'EOF' ||
 		import json, sys
 		procs = json.loads(open(sys.argv[1]).readline())["resident"]["processes"]
@@ -240,16 +223,13 @@ test_resident_mapped_file_shows_its_page_cache_orders() {
 	at_exit "kill $holder 2>/dev/null"
 	for _ in $(seq 600); do [ -s "$T/held" ] && break; sleep 0.1; done
 	pid=$(json_field "$(head -1 "$T/held")" pid)
-	"$FOLIOSTAT" --resident -p "$pid" -d 0.2 -j >"$T/before" 2>"$T/err" ||
-		fail "exit status $? ($(cat "$T/err"))"
+	read_resident before -p "$pid"
 	perf_record_begin added filemap:mm_filemap_add_to_page_cache
 	echo go >&"$go"
 	for _ in $(seq 600); do [ "$(wc -l <"$T/held")" -ge 2 ] && break; sleep 0.1; done
 	[ "$(wc -l <"$T/held")" -ge 2 ] || fail "the workload did not map the file in a minute"
 	perf_record_end added
-	"$FOLIOSTAT" --resident -p "$pid" -d 0.2 -j >"$T/after" 2>"$T/err" ||
-		fail "exit status $? ($(cat "$T/err"))"
-	assert_records_valid "$T/after"
+	read_resident after -p "$pid"
 	local pages order orders=0 expr
 	pages=$(json_field "$(tail -1 "$T/held")" pages)
 	assert_eq "$(json_field "$(tail -1 "$T/held")" resident_after)" "$pages" \

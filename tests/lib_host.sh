@@ -173,3 +173,29 @@ in_memcg() {
 	mkdir "${CGROUPS[$1]}" || fail "cannot create ${CGROUPS[$1]}"
 	at_exit "rmdir '${CGROUPS[$1]}' 2>/dev/null"
 }
+
+# assert_opener_confined PID CAPS CHECK: an opener (user/cli/opener.c) keeps exactly CAPS (its
+# CapEff and CapPrm as /proc/PID/status prints them), no bounding set and no_new_privs, and,
+# where foliostat gets a seccomp filter (CHECK: a file of foliostat --check's output), one of
+# its own (mode 2: foliostat's is installed after the fork).
+assert_opener_confined() {
+	local caps=$2 check=$3 status=/proc/$1/status cap
+	# Its last steps of start-up (forked before foliostat's drop, it may lag behind it).
+	for _ in $(seq 100); do
+		grep -qx 'NoNewPrivs:[[:space:]]*1' "$status" && break
+		sleep 0.1
+	done
+	for cap in CapEff CapPrm; do
+		assert_eq "$(awk -v c="$cap:" '$1 == c { print $2 }' "$status")" "$caps" "the opener's $cap"
+	done
+	assert_eq "$(awk '/^CapBnd:/ { print $2 }' "$status")" 0000000000000000 "the opener's bounding set"
+	assert_eq "$(awk '/^NoNewPrivs:/ { print $2 }' "$status")" 1 "the opener's no_new_privs"
+	grep -qE '^  seccomp filter +on' "$check" || return 0
+	# (its very last step, just after no_new_privs)
+	for _ in $(seq 100); do
+		grep -qx 'Seccomp:[[:space:]]*2' "$status" && break
+		sleep 0.1
+	done
+	assert_eq "$(awk '/^Seccomp:/ { print $2 }' "$status")" 2 "the opener's seccomp mode"
+	assert_eq "$(awk '/^Seccomp_filters:/ { print $2 }' "$status")" 1 "the opener's seccomp filters"
+}
