@@ -223,8 +223,8 @@ test_resident_cgroup_is_its_processes_added_up() {
 }
 
 # A file of 16 MiB dropped from the page cache, then mapped and read whole by a process that
-# holds the mapping: what the process maps of files grows by the file's pages, in the orders
-# the kernel added them to the page cache meanwhile, in that process (perf's record of
+# holds the mapping: what the process maps of files grows by the file's pages (and a few of its
+# own code's), in the orders the kernel added them to the page cache meanwhile, in that process (perf's record of
 # filemap:mm_filemap_add_to_page_cache; where the event has no order, as on 6.1, all order 0).
 test_resident_mapped_file_shows_its_page_cache_orders() {
 	need_root
@@ -267,11 +267,20 @@ test_resident_mapped_file_shows_its_page_cache_orders() {
 		) || fail "no resident figures"
 		local added
 		added=$(perf_record_sum added "$pid" filemap:mm_filemap_add_to_page_cache "$expr")
-		assert_eq "$grown" "$((added << order))" \
-			"growth of the file pages mapped in order-$order folios, against perf's additions"
+		# The workload's own code run for the first time after its report (mmap, the loop,
+		# mincore) maps a few more small pages of its binary and C library, cached already (no
+		# addition): order 0 may grow by those, 64 at most; every other order exactly.
+		if [ "$order" = 0 ]; then
+			assert_between "$grown" "$added" "$((added + 64))" \
+				"growth of the file pages mapped in order-0 folios, against perf's additions (and code)"
+		else
+			assert_eq "$grown" "$((added << order))" \
+				"growth of the file pages mapped in order-$order folios, against perf's additions"
+		fi
 		total=$((total + grown))
 	done
-	assert_eq "$total" "$pages" "growth of the file pages mapped, against the file's pages"
+	assert_between "$total" "$pages" "$((pages + 64))" \
+		"growth of the file pages mapped, against the file's pages (and code)"
 }
 
 # THP bloat: one page touched per 2 MiB, then MADV_COLLAPSE; each huge page made filled its 511
