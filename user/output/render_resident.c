@@ -2,6 +2,8 @@
 /* --resident in a record (see render_resident.h). */
 #include "render_resident.h"
 
+#include "counters.h"
+
 #include <stdint.h>
 #include <string.h>
 
@@ -23,11 +25,7 @@ static const char *const mapping_names[NR_RESIDENT_MAPPINGS] = {
 
 static __u64 type_pages(const struct resident_counts *c, int t)
 {
-	__u64 sum = 0;
-
-	for (int o = 0; o < FS_NR_ORDERS; o++)
-		sum += c->pages[t][o];
-	return sum;
+	return words_sum(c->pages[t], FS_NR_ORDERS);
 }
 
 static __u64 mapped(const struct resident_counts *c, enum resident_mapping m)

@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "cgroups.h"
+#include "counters.h"
 #include "resident_opener.h"
 
 int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len)
@@ -57,12 +58,7 @@ void resident_scanner_close(struct resident_scanner *s)
 
 __u64 resident_pages(const struct resident_counts *c)
 {
-	__u64 sum = 0;
-
-	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
-		for (int o = 0; o < FS_NR_ORDERS; o++)
-			sum += c->pages[t][o];
-	return sum;
+	return words_sum((const __u64 *)c->pages, FS_WORDS(c->pages));
 }
 
 __u64 resident_large_pages(const struct resident_counts *c)
@@ -70,18 +66,13 @@ __u64 resident_large_pages(const struct resident_counts *c)
 	__u64 sum = 0;
 
 	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
-		for (int o = 1; o < FS_NR_ORDERS; o++)
-			sum += c->pages[t][o];
+		sum += words_sum(c->pages[t] + 1, FS_NR_ORDERS - 1);
 	return sum;
 }
 
 static void add_counts(struct resident_counts *to, const struct resident_counts *from)
 {
-	__u64 *a = (__u64 *)to;
-	const __u64 *b = (const __u64 *)from;
-
-	for (size_t i = 0; i < sizeof(*to) / sizeof(__u64); i++)
-		a[i] += b[i];
+	words_add((__u64 *)to, (const __u64 *)from, FS_WORDS(*to));
 }
 
 /* A small file of /proc/PID (comm, cgroup) into buf: its length, or -1. */
