@@ -2,11 +2,10 @@
 /* --resident in a record (see render_resident.h). */
 #include "render_resident.h"
 
-#include "counters.h"
-
 #include <stdint.h>
 #include <string.h>
 
+#include "counters.h"
 #include "resident_report.h"
 #include "sanitize.h"
 #include "table_cells.h"
