@@ -154,7 +154,9 @@ test_prometheus_stores_known_figures() {
 	make_uncached_file 16
 	local tlb_interrupts
 	tlb_interrupts=$(tlb_shootdown_interrupts)
-	start_endpoint --self
+	# What memory holds (--resident): a process that holds THPs in the THP cgroup all along.
+	start_holder held --in-cgroup "${CGROUPS[thp]}" thp 8
+	start_endpoint --self --resident
 	vmstat_snapshot run_begin
 	start_prometheus
 	local thp_cg=${CGROUPS[thp]#"$CGROUP_ROOT"} read_cg=${CGROUPS[reader]#"$CGROUP_ROOT"}
@@ -218,6 +220,15 @@ test_prometheus_stores_known_figures() {
 		faultcount "$FILE" >"$T/faultcount" || fail "faultcount workload"
 	wait_scraped_after "$(date +%s.%N)"
 	vmstat_snapshot run_end
+	# A whole pass of --resident's reading, and a scrape after it: the holder's THPs are its
+	# cgroup's PMD-mapped order-9 folios (the THP workload that ran there has ended).
+	for _ in $(seq 1200); do
+		[ "$(promql_value 'foliostat_resident_passes_total')" -ge 1 ] && break
+		sleep 0.1
+	done
+	assert_eq "$(promql_value "foliostat_resident_large_folios{cgroup=\"$thp_cg\",type=\"anon\",mapping=\"pmd\"}")" \
+		"$(json_field "$(cat "$T/held")" huge_pages)" \
+		"PMD-mapped THPs of the THP cgroup's holder (--resident), against its smaps, in Prometheus"
 	# Each of the memory cgroup's 8 THP attempts got a huge page, had it discarded (the charge
 	# refused), or found none; the order-9 folios are those got and those discarded.
 	local memcg_cg=${CGROUPS[memcg-thp]#"$CGROUP_ROOT"} memcg_huge discarded failed alloc9

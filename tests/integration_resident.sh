@@ -308,3 +308,100 @@ test_collapse_zero_filled_pages_are_the_rss_growth() {
 	system=$(query "$T/record" "recs[0]['system']['thp']['zero_filled']")
 	assert_between "$system" "$grown" 1000000000 "the system's thp.zero_filled"
 }
+
+# first_swept OUT PASSES ARGS...: foliostat --resident ARGS (streaming JSON), until a record has
+# PASSES whole passes or more: that record into OUT (the reader stops foliostat by leaving; a
+# minute of records at most, however slow the host).
+first_swept() {
+	local out=$1 passes=$2
+	shift 2
+	"$FOLIOSTAT" --resident -j "$@" 1 60 2>"$out.err" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    if json.loads(line)["resident"]["passes"] >= int(sys.argv[2]):
+        open(sys.argv[1], "w").write(line)
+        break
+' "$out" "$passes"
+	[ -s "$out" ] || fail "no record of $passes whole passes in a minute ($(cat "$out.err"))"
+	assert_records_valid "$out"
+}
+
+# While records stream, the sweep reads the selected processes again and again: a record after
+# two whole passes has the holder's 64 MiB of THPs as its smaps_rollup has them (order-9 folios
+# mapped by PMDs, and its Rss in all), and says how old its readings are.
+test_resident_streaming_records_show_what_memory_holds() {
+	need_root
+	need_pmd_thp
+	make_cgroups holder
+	start_holder holder --in-cgroup "${CGROUPS[holder]}" thp 64
+	local pid huge
+	pid=$(json_field "$(cat "$T/holder")" pid)
+	huge=$(json_field "$(cat "$T/holder")" huge_pages)
+	assert_between "$huge" 1 32 "huge pages the workload got (smaps)"
+	first_swept "$T/record" 2 -c "${CGROUPS[holder]}"
+	assert_eq "$(query "$T/record" "len(recs[0]['resident']['processes'])")" 1 \
+		"processes of the cgroup (-c)"
+	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['large_folios']['pmd'] * 2048")" \
+		"$(rollup_kb "$pid" AnonHugePages)" "kB mapped by PMDs, against smaps_rollup's AnonHugePages"
+	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['folios'].get('9', 0)")" "$huge" \
+		"order-9 anonymous folios"
+	assert_eq "$(resident_of "$T/record" "$pid" \
+		"sum(sum(m[t]['pages'].values()) for t in m) * $(getconf PAGESIZE) // 1024")" \
+		"$(rollup_kb "$pid" Rss)" "kB mapped in all, against smaps_rollup's Rss"
+	query "$T/record" "recs[0]['resident']['processes'][0]['age_seconds'] <= recs[0]['resident']['oldest_seconds']" |
+		grep -qx true || fail "a row's reading is older than the record's oldest"
+}
+
+# The sweep keeps to its budget: a pass over a process of 128 MiB of small pages (a page-flags
+# read for each) takes at least its CPU time divided by the budget, where unpaced it would take
+# about its CPU time: its CPU share over the pass is at most twice the budget (the last batch's
+# work is not paid back by a sleep). The figures are still the process's: its Rss.
+test_resident_sweep_keeps_to_its_budget() {
+	need_root
+	start_holder holder pages 32768
+	local pid
+	pid=$(json_field "$(cat "$T/holder")" pid)
+	first_swept "$T/record" 1 -p "$pid" --resident-budget 2
+	local cpu seconds
+	cpu=$(query "$T/record" "recs[0]['resident']['cpu_seconds']")
+	seconds=$(query "$T/record" "recs[0]['resident']['seconds']")
+	echo "a pass: $cpu s of CPU over $seconds s, budget 2%"
+	query "$T/record" "0 < recs[0]['resident']['cpu_seconds'] <= 2 * 0.02 * recs[0]['resident']['seconds']" |
+		grep -qx true || fail "the pass took $cpu s of CPU in $seconds s: more than twice 2%"
+	assert_eq "$(resident_of "$T/record" "$pid" \
+		"sum(sum(m[t]['pages'].values()) for t in m) * $(getconf PAGESIZE) // 1024")" \
+		"$(rollup_kb "$pid" Rss)" "kB mapped in all, against smaps_rollup's Rss"
+}
+
+# --listen --resident: gauges per cgroup, labelled as the other families' groups, that say what
+# the holder's cgroup maps: its THPs' bytes as smaps_rollup's AnonHugePages, and as many PMD
+# mappings as the workload's huge pages; the exposition passes promtool's checks.
+test_resident_exporter_gauges_match_smaps() {
+	need_root
+	need_pmd_thp
+	make_cgroups holder
+	start_holder holder --in-cgroup "${CGROUPS[holder]}" thp 32
+	local pid huge cgroup
+	pid=$(json_field "$(cat "$T/holder")" pid)
+	huge=$(json_field "$(cat "$T/holder")" huge_pages)
+	cgroup=${CGROUPS[holder]#"$CGROUP_ROOT"}
+	start_endpoint --resident -c "${CGROUPS[holder]}"
+	for _ in $(seq 600); do
+		scrape "$T/metrics"
+		[ "$(expo "$T/metrics" --sum 'foliostat_resident_passes_total' 2>/dev/null)" -ge 1 ] && break
+		sleep 0.1
+	done
+	[ "$(expo "$T/metrics" --sum 'foliostat_resident_passes_total')" -ge 1 ] ||
+		fail "no whole pass in a minute"
+	assert_eq "$(expo "$T/metrics" --sum "foliostat_resident_bytes{cgroup=\"$cgroup\",type=\"anon\",order=\"9\"}")" \
+		"$(($(rollup_kb "$pid" AnonHugePages) * 1024))" \
+		"the cgroup's bytes in order-9 anonymous folios, against smaps_rollup's AnonHugePages"
+	assert_eq "$(expo "$T/metrics" --sum "foliostat_resident_large_folios{cgroup=\"$cgroup\",type=\"anon\",mapping=\"pmd\"}")" \
+		"$huge" "the cgroup's folios mapped by PMDs, against the workload's smaps"
+	assert_eq "$(expo "$T/metrics" --sum "foliostat_resident_bytes{cgroup=\"$cgroup\"}")" \
+		"$(($(rollup_kb "$pid" Rss) * 1024))" "the cgroup's bytes, against smaps_rollup's Rss"
+	assert_eq "$(expo "$T/metrics" --sum 'foliostat_resident_processes')" 1 "processes read (-c)"
+	command -v promtool >/dev/null || skip "promtool is not installed (scripts/install-deps.sh --tests)"
+	promtool check metrics <"$T/metrics" || fail "promtool check metrics rejected the exposition"
+	stop_foliostat "$T/endpoint"
+}

@@ -162,6 +162,8 @@ int run_endpoint(struct collector *c, struct http_server *server, char *err, siz
 	double end = opts->duration_s ? start + opts->duration_s : 0;
 
 	collector_report_init(&report, c, &host);
+	if (collector_resident_start(c, err, err_len))
+		return -1;
 	c->last_read = start;
 	for (;;) {
 		double next = c->last_read + ENDPOINT_TICK_S, now = event_loop_now();
@@ -227,6 +229,8 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 	int ret = 0;
 
 	collector_report_init(&report, c, &host);
+	if (collector_resident_start(c, err, err_len))
+		return -1;
 	if (streaming) {
 		for (per_record = 1; opts->interval_s / per_record > MAX_READ_PERIOD_S;
 		     per_record++)
@@ -279,23 +283,8 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 
 			report.interval_s = now - window_start;
 			window_start = now;
-			if (opts->resident) {
-				int rr = resident_collect(&c->resident, opts, &c->resident_report);
-
-				if (rr) {
-					snprintf(err, err_len, "failed to read what memory holds: %s%s",
-						 strerror(-rr),
-						 rr == -EPERM ? " (pagemap shows no page frame "
-								"numbers without CAP_SYS_ADMIN)"
-							      : "");
-					ret = -1;
-					break;
-				}
-				report.resident = &c->resident_report;
-				report.resident_shown = opts->top && (size_t)opts->top < c->resident_report.nr
-							    ? (size_t)opts->top
-							    : c->resident_report.nr;
-			}
+			if (opts->resident && (ret = collector_resident(c, err, err_len)))
+				break;
 			if (emit(c, file, &report, per_record == 1 ? &c->window : &total)) {
 				ret = output_failed(opts, err, err_len);
 				break;

@@ -304,18 +304,37 @@ static bool files_are_asked_for(void)
 	       ASSERT_CONTAINS(err, "--files is for table and JSON records");
 }
 
-/* --resident: off by default; the one-shot summary's, with -p, -c, -n, -j and -d; for now
- * refused where a record is made while processes run on (INTERVAL, --listen, the exposition)
- * or of a command that has ended. */
-static bool resident_is_one_shot(void)
+/* --resident: off by default; in one-shot summaries, streaming records (not in a line: with
+ * --full or -j), --listen and the exposition; never with a COMMAND (its processes have ended by
+ * the end). --resident-budget: a percent of one CPU, for the sweep alone. */
+static bool resident_where_it_can_read(void)
 {
 	return ASSERT_EQ(PARSE("-j"), FS_PARSE_RUN) && ASSERT_TRUE(!opts.resident) &&
 	       ASSERT_EQ(PARSE("--resident", "-j", "-d", "1", "-n", "x"), FS_PARSE_RUN) &&
-	       ASSERT_TRUE(opts.resident) && ASSERT_EQ(PARSE("--resident", "1"), FS_PARSE_USAGE) &&
-	       ASSERT_CONTAINS(err, "--resident reads what memory holds at the end") &&
-	       ASSERT_EQ(PARSE("--resident", "--listen", "9999"), FS_PARSE_USAGE) &&
-	       ASSERT_EQ(PARSE("--resident", "--format", "prometheus"), FS_PARSE_USAGE) &&
-	       ASSERT_EQ(PARSE("--resident", "--", "true"), FS_PARSE_USAGE);
+	       ASSERT_TRUE(opts.resident) &&
+	       ASSERT_EQ(opts.resident_budget, FS_DEFAULT_RESIDENT_BUDGET) &&
+	       ASSERT_EQ(PARSE("--resident", "1"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "add --full or --json") &&
+	       ASSERT_EQ(PARSE("--resident", "--full", "1"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(PARSE("--resident", "-j", "1", "--resident-budget", "0.5"),
+			 FS_PARSE_RUN) &&
+	       ASSERT_TRUE(opts.resident_budget == 0.5) &&
+	       ASSERT_EQ(PARSE("--resident", "--listen", "9999"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(PARSE("--resident", "--format", "prometheus"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(PARSE("--resident", "--", "true"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "not with a COMMAND") &&
+	       ASSERT_EQ(PARSE("--resident", "-j", "1", "--resident-budget", "0"),
+			 FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "invalid --resident-budget '0'") &&
+	       ASSERT_EQ(PARSE("--resident", "-j", "1", "--resident-budget", "101"),
+			 FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--resident", "-j", "1", "--resident-budget", "5%"),
+			 FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--resident", "-j", "1", "--resident-budget", "nan"),
+			 FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("--resident", "-j", "--resident-budget", "5"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "give --resident with an INTERVAL or --listen") &&
+	       ASSERT_EQ(PARSE("-j", "1", "--resident-budget", "5"), FS_PARSE_USAGE);
 }
 
 /* -o appends (a log); --replace keeps the last record; one of them; expositions only
@@ -381,7 +400,7 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(one_value_options_are_given_once),
     UNIT_TEST(long_options_are_spelled_out),
     UNIT_TEST(files_are_asked_for),
-    UNIT_TEST(resident_is_one_shot),
+    UNIT_TEST(resident_where_it_can_read),
     UNIT_TEST(listen_takes_port_address_or_both),
     UNIT_TEST(listen_takes_what_exporters_take),
     UNIT_TEST(listen_refuses_what_does_not_parse),

@@ -90,7 +90,7 @@ static bool scan(struct fake_proc *p, struct resident_counts *c, int expect)
 	struct resident_files files = {p->maps, p->pagemap, p->smaps_rollup};
 
 	memset(c, 0, sizeof(*c));
-	return ASSERT_EQ(resident_scan(&host, &files, c), expect);
+	return ASSERT_EQ(resident_scan(&host, &files, NULL, c), expect);
 }
 
 #define ROLLUP(anon_kb)                                                 \
@@ -206,11 +206,55 @@ static bool hidden_frames_are_an_error(void)
 	return ok;
 }
 
+/* The pace function: called before every batch of pages (a batch is 512 pages), its error
+ * ending the scan at once. */
+struct pace_count {
+	int calls, stop_at;
+};
+
+static int count_paces(void *ctx)
+{
+	struct pace_count *p = ctx;
+
+	return ++p->calls == p->stop_at ? -ECANCELED : 0;
+}
+
+static bool scans_are_paced_batch_by_batch(void)
+{
+	struct fake_proc p;
+	struct resident_counts c = {0};
+	struct pace_count paces = {0}, stopped = {.stop_at = 2};
+	struct resident_pace pace = {count_paces, &paces}, stop = {count_paces, &stopped};
+	struct resident_host host;
+	struct resident_files files;
+	bool ok;
+
+	/* 4 MiB: 1,024 pages, two batches; and a page of its own. */
+	ok = ASSERT_TRUE(fake_open(&p,
+				   "40000000-40400000 rw-p 00000000 00:00 0\n"
+				   "50000000-50001000 rw-p 00000000 00:00 0\n",
+				   ROLLUP(0))) &&
+	     make_folio(&p, 0x1000, 9, ANON) && make_folio(&p, 0x1200, 9, ANON) &&
+	     map_pages(&p, 0x40000000, 0x1000, 1024);
+	if (ok) {
+		host = host_of(&p);
+		files = (struct resident_files){p.maps, p.pagemap, p.smaps_rollup};
+		ok = ASSERT_EQ(resident_scan(&host, &files, &pace, &c), 0) &&
+		     ASSERT_EQ(paces.calls, 3) && ASSERT_EQ(c.folios[RESIDENT_ANON][9], 2);
+		lseek(p.maps, 0, SEEK_SET);
+		ok = ok && ASSERT_EQ(resident_scan(&host, &files, &stop, &c), -ECANCELED) &&
+		     ASSERT_EQ(stopped.calls, 2);
+	}
+	fake_close(&p);
+	return ok;
+}
+
 const struct unit_test resident_tests[] = {
     UNIT_TEST(thps_by_pmd_and_by_ptes),
     UNIT_TEST(mthp_mappings_and_types),
     UNIT_TEST(runs_follow_frames),
     UNIT_TEST(changed_folios_and_large_orders),
     UNIT_TEST(hidden_frames_are_an_error),
+    UNIT_TEST(scans_are_paced_batch_by_batch),
     {},
 };

@@ -30,6 +30,7 @@ enum {
 	OPT_SERIES_GRACE,
 	OPT_FILES,
 	OPT_RESIDENT,
+	OPT_RESIDENT_BUDGET,
 	OPT_MAX_FILES,
 	OPT_WEB_CONFIG,
 	OPT_REPLACE,
@@ -62,6 +63,7 @@ static const struct option long_options[] = {
     {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
     {"files", no_argument, NULL, OPT_FILES},
     {"resident", no_argument, NULL, OPT_RESIDENT},
+    {"resident-budget", required_argument, NULL, OPT_RESIDENT_BUDGET},
     {"max-files", required_argument, NULL, OPT_MAX_FILES},
     {"self", no_argument, NULL, OPT_SELF},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -140,10 +142,15 @@ void print_usage(FILE *out)
 	    "                       addition\n"
 	    "      --max-files N    files a read and a record keep at most with --files; the\n"
 	    "                       others' additions are counted as untracked (default %d)\n"
-	    "      --resident       at the end of a one-shot run, also read what each selected\n"
-	    "                       process's memory holds: pages by folio order (anonymous,\n"
-	    "                       file, shmem) and how its large folios are mapped (PMD,\n"
-	    "                       PTEs, partially), from pagemap and kpageflags (root)\n"
+	    "      --resident       also read what each selected process's memory holds: pages\n"
+	    "                       by folio order (anonymous, file, shmem) and how its large\n"
+	    "                       folios are mapped (PMD, PTEs, partially), from pagemap and\n"
+	    "                       kpageflags (root); at the end of a one-shot run, or, with\n"
+	    "                       INTERVAL or --listen, process after process all the time\n"
+	    "      --resident-budget PERCENT\n"
+	    "                       the share of one CPU those reads may take while streaming\n"
+	    "                       or exporting (default %.0f; each figure is as old as its\n"
+	    "                       process's last reading)\n"
 	    "      --check          report, probe by probe, what this kernel offers, and the\n"
 	    "                       record figures that will be null here; then exit\n"
 	    "                       (0: the required probes attach; 1: they do not)\n"
@@ -160,7 +167,8 @@ void print_usage(FILE *out)
 	    "  foliostat -- make -j8    the build's processes, summary when it ends\n"
 	    "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
 	    FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_MAX_SERIES,
-	    FS_DEFAULT_SERIES_GRACE_S, FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS, FS_DEFAULT_MAX_FILES);
+	    FS_DEFAULT_SERIES_GRACE_S, FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS, FS_DEFAULT_MAX_FILES,
+	    FS_DEFAULT_RESIDENT_BUDGET);
 }
 
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
@@ -181,6 +189,17 @@ static bool parse_seconds(const char *text, double *value)
 	*value = strtod(text, &end);
 	return errno == 0 && end != text && *end == '\0' && isfinite(*value) && *value > 0 &&
 	       *value <= 365.0 * 24 * 3600;
+}
+
+/* A finite percent over 0 and at most 100, nothing trailing. */
+static bool parse_percent(const char *text, double *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtod(text, &end);
+	return errno == 0 && end != text && *end == '\0' && isfinite(*value) && *value > 0 &&
+	       *value <= 100;
 }
 
 static bool parse_long(const char *text, long min, long max, long *value)
@@ -348,7 +367,7 @@ static const char *long_name(int opt)
 /* clang-format off */
 static const int single_value_options[] = {
 	'd', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
-	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE, OPT_SORT,
+	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE, OPT_SORT, OPT_RESIDENT_BUDGET,
 };
 /* clang-format on */
 
@@ -434,12 +453,14 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	const char *why;
 	char name[3];
 	bool top_given = false, by_given = false, format_given = false, max_files_given = false;
+	bool budget_given = false;
 	long value;
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->top = FS_DEFAULT_TOP;
 	opts->max_tasks = FS_DEFAULT_MAX_TASKS;
+	opts->resident_budget = FS_DEFAULT_RESIDENT_BUDGET;
 	opts->max_files = FS_DEFAULT_MAX_FILES;
 	opts->max_series = FS_DEFAULT_MAX_SERIES;
 	opts->series_grace_s = FS_DEFAULT_SERIES_GRACE_S;
@@ -638,6 +659,17 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		case OPT_RESIDENT:
 			opts->resident = true;
 			break;
+		case OPT_RESIDENT_BUDGET:
+			budget_given = true;
+			if (!parse_percent(optarg, &opts->resident_budget)) {
+				set_error(
+				    err, err_len,
+				    "invalid --resident-budget '%s': expected a percent of one "
+				    "CPU, over 0 and at most 100",
+				    optarg);
+				return FS_PARSE_USAGE;
+			}
+			break;
 		case OPT_MAX_FILES:
 			max_files_given = true;
 			if (!parse_long(optarg, 1, FS_MAX_MAX_FILES, &opts->max_files)) {
@@ -780,12 +812,25 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			  "prometheus");
 		return FS_PARSE_USAGE;
 	}
-	/* What memory holds is read once, at the end of a one-shot run, of processes alive then. */
-	if (opts->resident && (opts->interval_s > 0 || opts->listen ||
-			       opts->format == FS_FORMAT_PROMETHEUS || opts->command)) {
+	/* What memory holds: at the end of a one-shot run, while records stream, at scrapes. A
+	 * COMMAND's processes have ended at the end, and are not known before. */
+	if (opts->resident && opts->command) {
 		set_error(err, err_len,
-			  "--resident reads what memory holds at the end of a one-shot summary: "
-			  "not with INTERVAL, --listen, --format prometheus or a COMMAND (yet)");
+			  "--resident reads the memory of running processes: not with a COMMAND, "
+			  "whose processes have ended by the end (use -p or -n while it runs)");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->resident && opts->interval_s > 0 && opts->format == FS_FORMAT_TABLE &&
+	    !opts->full) {
+		set_error(
+		    err, err_len,
+		    "--resident with an INTERVAL has no place in a line: add --full or --json");
+		return FS_PARSE_USAGE;
+	}
+	if (budget_given && !(opts->resident && (opts->interval_s > 0 || opts->listen))) {
+		set_error(err, err_len,
+			  "--resident-budget paces --resident's reads while records stream or "
+			  "scrapes come: give --resident with an INTERVAL or --listen");
 		return FS_PARSE_USAGE;
 	}
 	if (opts->interval_s > 0 && opts->duration_s > 0) {

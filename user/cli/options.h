@@ -15,6 +15,10 @@
 #define FS_MAX_PID_FILTERS 64
 #define FS_MAX_CGROUP_FILTERS 8 /* FS_MAX_CGROUPS */
 #define FS_DEFAULT_TOP 20
+/* --resident while records stream or scrapes come: the share of one CPU its reads may take
+ * (percent), and, with --listen, how often a pass over the processes may start at most. */
+#define FS_DEFAULT_RESIDENT_BUDGET 2.0
+#define FS_RESIDENT_LISTEN_PERIOD_S 10.0
 
 /* The port --listen takes without one (foliostat(8): outside the range of Prometheus's
  * exporter ports, which is all given out, and no well-known service's). */
@@ -60,7 +64,7 @@ struct fs_options {
 	bool self;	     /* report foliostat's own cost in each record */
 	bool files;	     /* --files: page-cache additions per file and file system */
 	long max_files;	     /* --max-files: files a read, and a record, keeps at most */
-	bool resident;	     /* --resident: what memory holds, at the end of a one-shot run */
+	bool resident;	     /* --resident: what memory holds (resident_report.h) */
 	bool check;	     /* only report what this host offers, then exit */
 	const char *output;  /* write each record to this file (-o, --replace); NULL: stdout */
 	bool replace;	     /* --replace: each record replaces the file; -o appends */
@@ -74,6 +78,8 @@ struct fs_options {
 	socklen_t listen_addr_len;
 	long max_series;       /* --max-series: groups exported at most */
 	double series_grace_s; /* --series-grace: how long a gone group stays exported */
+	/* --resident-budget: the percent of one CPU --resident's sweep may take */
+	double resident_budget;
 	char **command; /* -- COMMAND [ARGS...]: run and follow it (NULL-terminated); NULL: none */
 	const char *cgroups[FS_MAX_CGROUP_FILTERS]; /* --cgroup PATH, as given */
 	int nr_cgroups;

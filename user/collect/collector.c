@@ -107,11 +107,54 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
 	health.loader_cpu_s = c->self_now.loader_cpu_s;
 	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
 	c->report->processes = &c->window;
+	if (c->resident_sweep.running && collector_resident(c, NULL, 0))
+		return -ENOMEM;
 	ret = render_exposition(&c->exposition, c->report, c->series, &health, openmetrics);
 	series_exposed(c->series, rendered); /* every count read so far is in it */
 	c->expositions++;
 	c->last_duration_s = event_loop_now() - began;
 	return ret;
+}
+
+int collector_resident_start(struct collector *c, char *err, size_t err_len)
+{
+	const struct fs_options *opts = c->opts;
+	/* A pass at most once per record, or, for scrapes, once per FS_RESIDENT_LISTEN_PERIOD_S. */
+	double period = opts->interval_s > 0 ? opts->interval_s : FS_RESIDENT_LISTEN_PERIOD_S;
+	int ret;
+
+	if (!c->resident_on || (opts->interval_s <= 0 && !opts->listen))
+		return 0;
+	ret = resident_sweep_start(&c->resident_sweep, &c->resident, opts,
+				   opts->resident_budget / 100, period);
+	if (ret) {
+		snprintf(err, err_len, "failed to start reading what memory holds: %s",
+			 strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+int collector_resident(struct collector *c, char *err, size_t err_len)
+{
+	const struct fs_options *opts = c->opts;
+	struct resident_report *r = &c->resident_report;
+	int ret = c->resident_sweep.running ? resident_sweep_take(&c->resident_sweep, r)
+					    : resident_collect(&c->resident, opts, r);
+
+	if (ret) {
+		if (err)
+			snprintf(err, err_len, "failed to read what memory holds: %s%s",
+				 strerror(-ret),
+				 ret == -EPERM ? " (pagemap shows no page frame numbers without "
+						 "CAP_SYS_ADMIN)"
+					       : "");
+		return -1;
+	}
+	c->report->resident = r;
+	c->report->resident_shown =
+	    opts->top && (size_t)opts->top < r->nr ? (size_t)opts->top : r->nr;
+	return 0;
 }
 
 /* Which figures the attached probes measure (the registry's rules): the others are reported
@@ -179,6 +222,7 @@ void collector_close(struct collector *c)
 	file_summary_free(&c->file_summary);
 	file_table_close(&c->files);
 	if (c->resident_on) {
+		resident_sweep_stop(&c->resident_sweep);
 		resident_report_free(&c->resident_report);
 		resident_scanner_close(&c->resident);
 		c->resident_on = false;

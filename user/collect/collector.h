@@ -21,6 +21,7 @@
 #include "options.h"
 #include "report.h"
 #include "resident_report.h"
+#include "resident_sweep.h"
 #include "self.h"
 #include "series.h"
 #include "snapshot.h"
@@ -47,9 +48,11 @@ struct collector {
 	/* --files: the record's files so far, and what the record shows of them. */
 	struct file_table files;
 	struct file_summary file_summary;
-	/* --resident: the opener and host it reads through, and what the record shows. */
+	/* --resident: the opener and host it reads through, the sweep that reads while records
+	 * stream and scrapes come, and what the record or exposition shows. */
 	bool resident_on;
 	struct resident_scanner resident;
+	struct resident_sweep resident_sweep;
 	struct resident_report resident_report;
 	struct fs_report *report;
 	double start_time;	/* Unix seconds */
@@ -75,6 +78,14 @@ int collector_read(struct collector *c, size_t keep, char *err, size_t err_len);
 /* The exposition of the counts since the start, into c->exposition; `began`: when the work for
  * it began (a scrape's read of the maps included). Returns 0 or -ENOMEM. */
 int collector_expose(struct collector *c, bool openmetrics, double began);
+
+/* --resident: start reading what memory holds, within its budget, when records stream or
+ * scrapes come (a one-shot run reads it all at the end). Returns 0, or -1 with a message. */
+int collector_resident_start(struct collector *c, char *err, size_t err_len);
+/* --resident: what memory holds, into c->resident_report and the report (its rows shown under
+ * --top): all read now in a one-shot run, the sweep's last readings otherwise. Returns 0, or
+ * -1 with a message in err. */
+int collector_resident(struct collector *c, char *err, size_t err_len);
 
 /* What every record says beside its counts (probes, which figures they measure, names, host),
  * into `report`, which the collector's expositions use from then on. */

@@ -18,6 +18,7 @@
 #include "cgroup_labels.h"
 #include "figures.h"
 #include "process_start.h"
+#include "resident_report.h"
 #include "sanitize.h"
 
 /* The stall histograms' bounds: every other power of two of the BPF buckets' (1 us, 4 us, ...
@@ -687,17 +688,17 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 	sample_real(x, "foliostat_scrape_duration_seconds", "", h->last_duration_s);
 }
 
-/* A store group's labels: what identifies it under --by. */
-static void group_labels(const struct series_store *s, const struct series_group *g,
-			 struct label_text *labels)
+/* What identifies a group under --by, as labels: a store group's, or --resident's row's. */
+static void identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __u64 start_ns,
+			    const char *cgroup_path, struct label_text *labels)
 {
 	struct cgroup_labels cl;
-	char pid[16], start[FS_START_TIME_LEN];
+	char pid_text[16], start[FS_START_TIME_LEN];
 
-	switch (s->by) {
+	switch (by) {
 	case FS_BY_CGROUP:
-		label_add(labels, "cgroup", g->name);
-		cgroup_labels_parse(g->name, &cl);
+		label_add(labels, "cgroup", name);
+		cgroup_labels_parse(name, &cl);
 		if (cl.unit[0])
 			label_add(labels, "unit", cl.unit);
 		if (cl.runtime[0])
@@ -710,19 +711,130 @@ static void group_labels(const struct series_store *s, const struct series_group
 			label_add(labels, "qos_class", cl.qos_class);
 		break;
 	case FS_BY_PROCESS:
-		snprintf(pid, sizeof(pid), "%u", g->pid);
-		label_add(labels, "pid", pid);
+		snprintf(pid_text, sizeof(pid_text), "%u", pid);
+		label_add(labels, "pid", pid_text);
 		/* With the pid, which process: one that took an exited one's pid is another. */
-		format_start_time(g->start, start);
+		format_start_time(start_ns, start);
 		label_add(labels, "start_time_s", start);
-		label_add(labels, "comm", g->name);
-		if (g->cgroup_path)
-			label_add(labels, "cgroup", g->cgroup_path);
+		label_add(labels, "comm", name);
+		if (cgroup_path)
+			label_add(labels, "cgroup", cgroup_path);
 		break;
 	case FS_BY_COMM:
-		label_add(labels, "comm", g->name);
+		label_add(labels, "comm", name);
 		break;
 	}
+}
+
+static void group_labels(const struct series_store *s, const struct series_group *g,
+			 struct label_text *labels)
+{
+	identity_labels(s->by, g->name, g->pid, g->start, g->cgroup_path, labels);
+}
+
+static const char *const resident_types[NR_RESIDENT_TYPES] = {"anon", "file", "shmem"};
+static const char *const resident_mappings[NR_RESIDENT_MAPPINGS] = {"pmd", "pte", "pte_unaligned",
+								    "partial"};
+
+/* One --resident row's gauges: its bytes by type and order, and its large folios by type and
+ * mapping, each where nonzero. */
+static void resident_samples(struct expo *x, const char *labels, const struct resident_counts *c,
+			     bool bytes)
+{
+	__u64 page_size = (__u64)x->r->host->page_size;
+	char extra[64];
+
+	for (int t = 0; t < NR_RESIDENT_TYPES; t++) {
+		if (bytes) {
+			for (int o = 0; o < FS_NR_ORDERS; o++) {
+				if (!c->pages[t][o])
+					continue;
+				snprintf(extra, sizeof(extra), "type=\"%s\",order=\"%d\"",
+					 resident_types[t], o);
+				sample(x, "foliostat_resident_bytes", labels, extra,
+				       c->pages[t][o] * page_size);
+			}
+			continue;
+		}
+		for (int m = 0; m < NR_RESIDENT_MAPPINGS; m++) {
+			if (!c->large[t][m])
+				continue;
+			snprintf(extra, sizeof(extra), "type=\"%s\",mapping=\"%s\"",
+				 resident_types[t], resident_mappings[m]);
+			sample(x, "foliostat_resident_large_folios", labels, extra, c->large[t][m]);
+		}
+	}
+}
+
+/* A row that has a name to label it with: not a cgroup whose path was not found. */
+static bool named(const struct expo *x, const struct resident_row *row)
+{
+	return x->s->by != FS_BY_CGROUP || row->cgroup;
+}
+
+/*
+ * --resident: what memory holds, per row of the --by kind, the rows with the most pages in
+ * large folios first: --max-series of them with series of their own, the rest added up in
+ * group="other". Gauges of the last readings (resident_sweep.h: each as old as its process's
+ * last reading, foliostat_resident_oldest_seconds the oldest).
+ */
+static void resident_metrics(struct expo *x)
+{
+	const struct resident_report *res = x->r->resident;
+	size_t own = res->nr < x->s->max_series ? res->nr : x->s->max_series;
+	struct resident_counts other = {0};
+	struct label_text labels = {0};
+	double oldest = res->taken_at;
+
+	for (size_t i = 0; i < res->nr; i++)
+		if (i >= own || !named(x, &res->rows[i]))
+			words_add((__u64 *)&other, (const __u64 *)&res->rows[i].counts,
+				  FS_WORDS(other));
+	for (int bytes = 1; bytes >= 0; bytes--) {
+		family(x, bytes ? "foliostat_resident_bytes" : "foliostat_resident_large_folios",
+		       "gauge",
+		       bytes ? "Memory the group maps now, by type and the order of the folio of "
+			       "each page (--resident)."
+			     : "Large folios the group maps now, by type and how they are mapped "
+			       "(--resident).");
+		for (size_t i = 0; i < own; i++) {
+			const struct resident_row *row = &res->rows[i];
+
+			if (!named(x, row))
+				continue;
+			labels.len = labels.start = 0;
+			identity_labels(x->s->by,
+					x->s->by == FS_BY_CGROUP ? row->cgroup : row->comm,
+					row->pid, row->start_ns, row->cgroup, &labels);
+			if (labels.failed ||
+			    array_reserve(&labels.text, &labels.cap, labels.len, 1, 1)) {
+				x->e->failed = true;
+				break;
+			}
+			labels.text[labels.len] = '\0';
+			resident_samples(x, labels.text, &row->counts, bytes);
+		}
+		resident_samples(x, "group=\"other\"", &other, bytes);
+	}
+	free(labels.text);
+	for (size_t i = 0; i < res->nr; i++)
+		if (res->rows[i].scanned_at < oldest)
+			oldest = res->rows[i].scanned_at;
+	family(x, "foliostat_resident_oldest_seconds", "gauge",
+	       "The age of the oldest reading of --resident's figures.");
+	sample_real(x, "foliostat_resident_oldest_seconds", "", res->taken_at - oldest);
+	family(x, "foliostat_resident_processes", "gauge",
+	       "Processes with a reading of what their memory holds (--resident).");
+	sample(x, "foliostat_resident_processes", "", "", res->scanned);
+	family(x, "foliostat_resident_passes_total", "counter",
+	       "Whole readings of every selected process (--resident).");
+	sample(x, "foliostat_resident_passes_total", "", "", res->passes);
+	family(x, "foliostat_resident_pass_seconds", "gauge",
+	       "How long the last whole reading of every selected process took (--resident).");
+	sample_real(x, "foliostat_resident_pass_seconds", "", res->seconds);
+	family(x, "foliostat_resident_pass_cpu_seconds", "gauge",
+	       "The CPU time of the last whole reading of every selected process (--resident).");
+	sample_real(x, "foliostat_resident_pass_cpu_seconds", "", res->cpu_seconds);
 }
 
 int render_exposition(struct exposition *e, const struct fs_report *r, const struct series_store *s,
@@ -783,6 +895,8 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	compaction_by_order_metrics(&x);
 	system_metrics(&x);
 	health_metrics(&x, health);
+	if (r->resident)
+		resident_metrics(&x);
 	if (openmetrics)
 		emit(e, "# EOF\n");
 out:

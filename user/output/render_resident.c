@@ -2,6 +2,7 @@
 /* --resident in a record (see render_resident.h). */
 #include "render_resident.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -100,16 +101,38 @@ static void print_orders(FILE *out, const struct fs_report *r, const struct resi
 	}
 }
 
+/* The age of the oldest reading of the rows (0 without rows). */
+static double oldest(const struct resident_report *res)
+{
+	double first = res->taken_at;
+
+	for (size_t i = 0; i < res->nr; i++)
+		if (res->rows[i].scanned_at < first)
+			first = res->rows[i].scanned_at;
+	return res->taken_at - first;
+}
+
+static const char *error_text(int error)
+{
+	return error == -ENOSPC ? "more processes than --max-tasks" : strerror(-error);
+}
+
 void print_resident(FILE *out, const struct fs_report *r)
 {
 	const struct resident_report *res = r->resident;
 
-	fprintf(out, "RESIDENT (what memory holds at the end: %zu processes read in %.2f s",
-		res->scanned, res->seconds);
+	if (res->swept)
+		fprintf(out,
+			"RESIDENT (what memory holds: readings of %zu processes, the oldest %.0f s "
+			"old; %lu whole passes, the last %.1f s, %.2f s of CPU",
+			res->scanned, oldest(res), res->passes, res->seconds, res->cpu_seconds);
+	else
+		fprintf(out, "RESIDENT (what memory holds at the end: %zu processes read in %.2f s",
+			res->scanned, res->seconds);
 	if (res->gone)
 		fprintf(out, "; %zu ended first", res->gone);
 	if (res->failed)
-		fprintf(out, "; %zu not read: %s", res->failed, strerror(-res->first_error));
+		fprintf(out, "; %zu not read: %s", res->failed, error_text(res->first_error));
 	fprintf(out, ")\n");
 	if (r->by == FS_BY_PROCESS)
 		fprintf(out, "%7s %-15s", "PID", "COMM");
@@ -125,6 +148,12 @@ void print_resident(FILE *out, const struct fs_report *r)
 	fprintf(out, "every process read, by the order of each page's folio:\n");
 	print_orders(out, r, &res->total);
 	fprintf(out, "\n");
+}
+
+/* Seconds to the millisecond. */
+static double millis(double s)
+{
+	return (double)(long long)(s * 1000 + 0.5) / 1000;
 }
 
 static void counts_json(struct json_writer *w, const struct resident_counts *c)
@@ -156,8 +185,13 @@ void resident_json(struct json_writer *w, const struct fs_report *r)
 	jw_member_int(w, "processes_read", (long long)res->scanned);
 	jw_member_int(w, "processes_gone", (long long)res->gone);
 	jw_member_int(w, "processes_failed", (long long)res->failed);
+	jw_member_int(w, "passes", (long long)res->passes);
 	jw_key(w, "seconds");
-	jw_real(w, (double)(long long)(res->seconds * 1000 + 0.5) / 1000, 12);
+	jw_real(w, millis(res->seconds), 12);
+	jw_key(w, "cpu_seconds");
+	jw_real(w, millis(res->cpu_seconds), 12);
+	jw_key(w, "oldest_seconds");
+	jw_real(w, millis(oldest(res)), 12);
 	jw_key(w, "total");
 	counts_json(w, &res->total);
 	jw_key(w, fs_row_array_names[r->by]);
@@ -180,6 +214,8 @@ void resident_json(struct json_writer *w, const struct fs_report *r)
 		}
 		if (r->by != FS_BY_PROCESS)
 			jw_member_int(w, "processes", (long long)p->processes);
+		jw_key(w, "age_seconds");
+		jw_real(w, millis(res->taken_at - p->scanned_at), 12);
 		jw_key(w, "memory");
 		counts_json(w, &p->counts);
 		jw_object_end(w);

@@ -50,10 +50,18 @@ struct resident_host {
 	int pmd_order; /* log2(PMD size / page size): 9 with 4 KiB pages */
 };
 
-/* Add what the process maps now to `counts`. 0, or a negative errno: -EPERM where pagemap
- * shows no page frame numbers (opened without CAP_SYS_ADMIN); -ESRCH where the process ended
- * before its maps were read. */
+/* A scan that shares the CPU: fn(ctx) is called before each batch of pages is read (a page
+ * of pagemap entries, at most a few hundred microseconds of work), may sleep, and ends the
+ * scan by returning nonzero (a negative errno, which the scan returns). */
+struct resident_pace {
+	int (*fn)(void *ctx);
+	void *ctx;
+};
+
+/* Add what the process maps now to `counts`, paced by `pace` (NULL: at once). 0, or a negative
+ * errno: -EPERM where pagemap shows no page frame numbers (opened without CAP_SYS_ADMIN);
+ * -ESRCH where the process ended before its maps were read. */
 int resident_scan(const struct resident_host *host, const struct resident_files *files,
-		  struct resident_counts *counts);
+		  const struct resident_pace *pace, struct resident_counts *counts);
 
 #endif

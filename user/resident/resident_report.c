@@ -16,6 +16,7 @@
 #include "array.h"
 #include "cgroups.h"
 #include "counters.h"
+#include "process_start.h"
 #include "resident_opener.h"
 
 int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len)
@@ -94,17 +95,13 @@ static ssize_t read_small(pid_t pid, const char *name, char *buf, size_t size)
 	return n;
 }
 
-/* Whether the process is in one of -c's cgroups or below: the directory of its own cgroup's
- * path at that cgroup's depth is that cgroup (same inode, the cgroup's id). */
-static bool in_selected_cgroup(const struct fs_options *opts, const char *mount, pid_t pid)
+/* Whether a process of cgroup `path` (below the cgroup2 mount) is in one of -c's cgroups or
+ * below: the directory of the path at that cgroup's depth is that cgroup (same inode, the
+ * cgroup's id). */
+static bool in_selected_cgroup(const struct fs_options *opts, const char *mount, const char *path)
 {
-	char text[4096], dir[4096 + 512], *path, *end;
+	char dir[4096 + 512];
 
-	if (read_small(pid, "cgroup", text, sizeof(text)) < 0 || !(path = strstr(text, "0::/")))
-		return false;
-	path += 3;
-	if ((end = strchr(path, '\n')))
-		*end = '\0';
 	for (int i = 0; i < opts->nr_cgroups; i++) {
 		const char *at = path;
 		struct stat st;
@@ -123,29 +120,28 @@ static bool in_selected_cgroup(const struct fs_options *opts, const char *mount,
 
 /* Processes left out: kernel threads, which map no memory of their own (PF_KTHREAD in
  * /proc/PID/stat's flags, the 9th field: after the name in parentheses, which may hold
- * anything, the 7th), and foliostat's own children (its openers), as foliostat is. */
-static bool left_out(pid_t pid)
+ * anything, the 7th), and foliostat's own children (its openers), as foliostat is. Else its
+ * start time (field 22) into *start_ticks. */
+static bool left_out(pid_t pid, unsigned long long *start_ticks)
 {
 	unsigned long flags = 0;
 	char text[1024], *after;
 	int ppid = 0;
 
 	if (read_small(pid, "stat", text, sizeof(text)) < 0 || !(after = strrchr(text, ')')))
-		return false;
-	if (sscanf(after + 1, " %*c %d %*d %*d %*d %*d %lu", &ppid, &flags) != 2)
-		return false;
+		return true; /* gone */
+	if (sscanf(after + 1, " %*c %d %*d %*d %*d %*d %lu", &ppid, &flags) != 2 ||
+	    stat_start_ticks(text, start_ticks))
+		return true;
 	return (flags & 0x00200000) || ppid == getpid(); /* PF_KTHREAD */
 }
 
-static bool selected(const struct fs_options *opts, const char *mount, pid_t pid, const char *comm)
+static bool pid_selected(const struct fs_options *opts, pid_t pid)
 {
-	bool any_pid = !opts->nr_pids;
-
-	for (int i = 0; i < opts->nr_pids && !any_pid; i++)
-		any_pid = opts->pids[i] == pid;
-	if (!any_pid || (opts->comm && strcmp(opts->comm, comm)))
-		return false;
-	return !opts->nr_cgroups || in_selected_cgroup(opts, mount, pid);
+	for (int i = 0; i < opts->nr_pids; i++)
+		if (opts->pids[i] == pid)
+			return true;
+	return !opts->nr_pids;
 }
 
 /* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it:
@@ -162,6 +158,75 @@ static char *cgroup_path(pid_t pid)
 	return strdup(path);
 }
 
+void resident_list_free(struct resident_candidate *list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(list[i].cgroup);
+	free(list);
+}
+
+int resident_list(const struct fs_options *opts, bool with_cgroup, struct resident_candidate **list,
+		  size_t *nr, size_t *cap)
+{
+	char mount[4096] = "", comm[FS_COMM_LEN + 2];
+	__u64 tick_ns = clock_tick_ns();
+	struct dirent *entry;
+	DIR *proc;
+	int err = 0;
+
+	for (size_t i = 0; i < *nr; i++)
+		free((*list)[i].cgroup);
+	*nr = 0;
+	with_cgroup = with_cgroup || opts->by == FS_BY_CGROUP || opts->nr_cgroups;
+	if (opts->nr_cgroups && cgroup2_mount(mount, sizeof(mount)))
+		return -ENOENT;
+	if (!(proc = opendir("/proc")))
+		return -errno;
+	while (!err && (entry = readdir(proc))) {
+		char *rest, *cgroup = NULL;
+		long pid = strtol(entry->d_name, &rest, 10);
+		unsigned long long start;
+
+		if (*rest || pid <= 0 || (pid_t)pid == getpid() || !pid_selected(opts, (pid_t)pid))
+			continue;
+		if (read_small((pid_t)pid, "comm", comm, sizeof(comm)) < 0)
+			continue; /* gone already */
+		comm[strcspn(comm, "\n")] = '\0';
+		if ((opts->comm && strcmp(opts->comm, comm)) || left_out((pid_t)pid, &start))
+			continue;
+		if (with_cgroup && (cgroup = cgroup_path((pid_t)pid)) && opts->nr_cgroups &&
+		    !in_selected_cgroup(opts, mount, cgroup)) {
+			free(cgroup);
+			continue;
+		}
+		if (opts->nr_cgroups && !cgroup)
+			continue; /* gone, or in no cgroup of cgroup2 */
+		if ((err = array_reserve_one(list, cap, *nr, sizeof(**list)))) {
+			free(cgroup);
+			break;
+		}
+		(*list)[*nr] = (struct resident_candidate){
+		    .pid = (pid_t)pid, .start_ns = start * tick_ns, .cgroup = cgroup};
+		memcpy((*list)[*nr].comm, comm, sizeof((*list)[*nr].comm) - 1); /* (15 at most) */
+		(*nr)++;
+	}
+	closedir(proc);
+	return err;
+}
+
+int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,
+		  struct resident_counts *counts)
+{
+	struct resident_files files;
+	int err = resident_open(s->opener, pid, &files);
+
+	if (err)
+		return err;
+	err = resident_scan(&s->host, &files, pace, counts);
+	resident_close(&files);
+	return err;
+}
+
 /* --by cgroup and --by comm: rows of the same cgroup or name, one after the other. */
 static int compare_group(const void *a, const void *b, void *by)
 {
@@ -174,25 +239,33 @@ static int compare_group(const void *a, const void *b, void *by)
 	return strcmp(ra->cgroup, rb->cgroup);
 }
 
-/* Fold the processes' rows into a row per cgroup or name (their figures added up). */
+/* Fold the processes' rows into a row per cgroup or name (their figures added up, the oldest
+ * reading's time kept). */
 static void group_rows(struct resident_report *r, enum fs_row_kind by)
 {
 	size_t kept = 0;
 
 	qsort_r(r->rows, r->nr, sizeof(*r->rows), compare_group, &by);
 	for (size_t i = 0; i < r->nr; i++) {
-		struct resident_row *row = &r->rows[i];
+		struct resident_row *row = &r->rows[i], *into = kept ? &r->rows[kept - 1] : NULL;
 
-		if (kept && !compare_group(&r->rows[kept - 1], row, &by)) {
-			add_counts(&r->rows[kept - 1].counts, &row->counts);
-			r->rows[kept - 1].processes++;
+		if (into && !compare_group(into, row, &by)) {
+			add_counts(&into->counts, &row->counts);
+			into->processes += row->processes;
+			if (row->scanned_at < into->scanned_at)
+				into->scanned_at = row->scanned_at;
 			free(row->cgroup);
 			continue;
 		}
 		r->rows[kept] = *row;
 		r->rows[kept].pid = 0;
+		r->rows[kept].start_ns = 0;
 		if (by == FS_BY_CGROUP)
 			memset(r->rows[kept].comm, 0, sizeof(r->rows[kept].comm));
+		if (by == FS_BY_COMM) {
+			free(r->rows[kept].cgroup);
+			r->rows[kept].cgroup = NULL;
+		}
 		kept++;
 	}
 	r->nr = kept;
@@ -208,62 +281,61 @@ static int compare_large(const void *a, const void *b)
 		return la > lb ? -1 : 1;
 	if (ra != rb)
 		return ra > rb ? -1 : 1;
-	return pa->pid < pb->pid ? -1 : pa->pid > pb->pid;
+	if (pa->pid != pb->pid)
+		return pa->pid < pb->pid ? -1 : 1;
+	return compare_group(a, b, &(enum fs_row_kind){FS_BY_CGROUP});
 }
 
-/* One process: -ENOENT/-ESRCH when it ended meanwhile. */
-static int scan_process(const struct resident_scanner *s, pid_t pid, struct resident_counts *counts)
+void resident_report_finish(struct resident_report *r, enum fs_row_kind by)
 {
-	struct resident_files files;
-	int err = resident_open(s->opener, pid, &files);
+	if (by != FS_BY_PROCESS)
+		group_rows(r, by);
+	qsort(r->rows, r->nr, sizeof(*r->rows), compare_large);
+}
 
-	if (err)
-		return err;
-	err = resident_scan(&s->host, &files, counts);
-	resident_close(&files);
-	return err;
+void resident_report_clear(struct resident_report *r)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		free(r->rows[i].cgroup);
+	r->nr = r->scanned = r->gone = r->failed = 0;
+	r->first_error = 0;
+	r->passes = 0;
+	r->swept = false;
+	r->seconds = r->cpu_seconds = r->taken_at = 0;
+	memset(&r->total, 0, sizeof(r->total));
+}
+
+static double clock_s(clockid_t clock)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 int resident_collect(const struct resident_scanner *s, const struct fs_options *opts,
 		     struct resident_report *r)
 {
-	char mount[4096] = "", comm[FS_COMM_LEN + 2];
-	struct timespec begin, end;
-	struct dirent *entry;
-	DIR *proc;
-	int err = 0;
+	double begin = clock_s(CLOCK_MONOTONIC), cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	struct resident_candidate *list = NULL;
+	size_t nr = 0, cap = 0;
+	int err;
 
-	for (size_t i = 0; i < r->nr; i++)
-		free(r->rows[i].cgroup);
-	r->nr = r->scanned = r->gone = r->failed = 0;
-	r->first_error = 0;
-	memset(&r->total, 0, sizeof(r->total));
-	clock_gettime(CLOCK_MONOTONIC, &begin);
-	if (opts->nr_cgroups && cgroup2_mount(mount, sizeof(mount)))
-		return -ENOENT;
-	if (!(proc = opendir("/proc")))
-		return -errno;
-	while (!err && (entry = readdir(proc))) {
-		char *rest;
-		long pid = strtol(entry->d_name, &rest, 10);
+	resident_report_clear(r);
+	err = resident_list(opts, false, &list, &nr, &cap);
+	for (size_t i = 0; !err && i < nr; i++) {
 		struct resident_row *p;
 		int ret;
 
-		if (*rest || pid <= 0 || (pid_t)pid == getpid())
-			continue;
-		if (read_small((pid_t)pid, "comm", comm, sizeof(comm)) < 0)
-			continue; /* gone already */
-		comm[strcspn(comm, "\n")] = '\0';
-		if (!selected(opts, mount, (pid_t)pid, comm) || left_out((pid_t)pid))
-			continue;
 		if ((err = array_reserve_one(&r->rows, &r->cap, r->nr, sizeof(*r->rows))))
 			break;
 		p = &r->rows[r->nr];
-		memset(p, 0, sizeof(*p));
-		p->pid = (__u32)pid;
-		p->processes = 1;
-		memcpy(p->comm, comm, sizeof(p->comm) - 1); /* (comm is at most 15 bytes) */
-		ret = scan_process(s, (pid_t)pid, &p->counts);
+		*p = (struct resident_row){.pid = (__u32)list[i].pid,
+					   .start_ns = list[i].start_ns,
+					   .processes = 1,
+					   .scanned_at = clock_s(CLOCK_MONOTONIC)};
+		memcpy(p->comm, list[i].comm, sizeof(p->comm));
+		ret = resident_read(s, list[i].pid, NULL, &p->counts);
 		if (ret == -ENOENT || ret == -ESRCH) {
 			r->gone++;
 		} else if (ret == -EPERM && !r->scanned) {
@@ -274,32 +346,33 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 			err = ret;
 		} else if (ret) {
 			if (opts->verbose)
-				fprintf(stderr, "foliostat: --resident: process %ld not read: %s\n",
-					pid, strerror(-ret));
+				fprintf(stderr, "foliostat: --resident: process %d not read: %s\n",
+					(int)list[i].pid, strerror(-ret));
 			if (!r->failed++)
 				r->first_error = ret;
 		} else {
 			r->scanned++;
 			add_counts(&r->total, &p->counts);
 			/* (a process that maps nothing, a zombie say, has no row) */
-			if (resident_pages(&p->counts) &&
-			    (opts->by != FS_BY_CGROUP || (p->cgroup = cgroup_path((pid_t)pid))))
+			if (resident_pages(&p->counts)) {
+				p->cgroup = list[i].cgroup;
+				list[i].cgroup = NULL;
 				r->nr++;
+			}
 		}
 	}
-	closedir(proc);
-	if (opts->by != FS_BY_PROCESS)
-		group_rows(r, opts->by);
-	qsort(r->rows, r->nr, sizeof(*r->rows), compare_large);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	r->seconds = (double)(end.tv_sec - begin.tv_sec) + (end.tv_nsec - begin.tv_nsec) / 1e9;
+	resident_list_free(list, nr);
+	resident_report_finish(r, opts->by);
+	r->passes = 1;
+	r->taken_at = clock_s(CLOCK_MONOTONIC);
+	r->seconds = r->taken_at - begin;
+	r->cpu_seconds = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
 	return err;
 }
 
 void resident_report_free(struct resident_report *r)
 {
-	for (size_t i = 0; i < r->nr; i++)
-		free(r->rows[i].cgroup);
+	resident_report_clear(r);
 	free(r->rows);
 	memset(r, 0, sizeof(*r));
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --resident: what the memory of every selected process holds at the end of a one-shot run
- * (resident.h), read through the opener (resident_opener.h) once foliostat runs unprivileged.
+ * --resident: what the memory of every selected process holds (resident.h), read through the
+ * opener (resident_opener.h) once foliostat runs unprivileged: all at once at the end of a
+ * one-shot run, or process after process by the sweep (resident_sweep.h) while records stream
+ * and scrapes come.
  */
 #ifndef FS_RESIDENT_REPORT_H
 #define FS_RESIDENT_REPORT_H
@@ -14,10 +16,13 @@
 
 /* A row: a process, or (--by cgroup, --by comm) the processes of a cgroup or of a name. */
 struct resident_row {
-	__u32 pid;		 /* --by process */
-	char comm[FS_COMM_LEN];	 /* --by process, --by comm */
-	char *cgroup;		 /* --by cgroup: its path below the cgroup2 mount (NULL: unknown) */
-	size_t processes;	 /* processes in the row */
+	__u32 pid;		/* --by process */
+	__u64 start_ns;		/* --by process: when it started (ns since boot, to the tick) */
+	char comm[FS_COMM_LEN]; /* --by process, --by comm */
+	char *cgroup;		/* its cgroup's path below the cgroup2 mount (NULL: unknown, or
+				 * --by comm) */
+	size_t processes;	/* processes in the row */
+	double scanned_at;	/* when it was read (monotonic s; a group's: its oldest) */
 	struct resident_counts counts;
 };
 
@@ -29,7 +34,19 @@ struct resident_report {
 	size_t failed;	/* could not be read (first_error says why) */
 	int first_error;
 	struct resident_counts total; /* every process's, added up */
-	double seconds;		      /* the scan's time */
+	double seconds;		      /* the scan's time (the sweep: its last whole pass's) */
+	double cpu_seconds;	      /* its CPU time (the sweep: its last whole pass's) */
+	unsigned long passes;	      /* whole reads of every process (one-shot: 1) */
+	bool swept;		      /* by the sweep (resident_sweep.h), not all at once */
+	double taken_at;	      /* when the rows were taken (monotonic s): their age */
+};
+
+/* A process the options select, listed before it is read. */
+struct resident_candidate {
+	pid_t pid;
+	__u64 start_ns;
+	char comm[FS_COMM_LEN];
+	char *cgroup; /* its path, where wanted (see resident_list()), else NULL */
 };
 
 struct resident_scanner {
@@ -44,6 +61,21 @@ int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len
  * opener gone). */
 int resident_collect(const struct resident_scanner *s, const struct fs_options *opts,
 		     struct resident_report *r);
+/* The processes the options select now, in /proc's order, into *list (emptied first; its
+ * cgroup paths are freed and made anew: with_cgroup, or --by cgroup, or -c). 0 or a negative
+ * errno. */
+int resident_list(const struct fs_options *opts, bool with_cgroup, struct resident_candidate **list,
+		  size_t *nr, size_t *cap);
+void resident_list_free(struct resident_candidate *list, size_t nr);
+/* Add what process pid maps now to counts. 0; -ENOENT or -ESRCH when it ended; -EPERM where
+ * pagemap hides frame numbers; another negative errno when it could not be read. */
+int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,
+		  struct resident_counts *counts);
+/* With r's rows one per process: fold them into a row per cgroup or name (by), and rank them
+ * (most pages in large folios first). */
+void resident_report_finish(struct resident_report *r, enum fs_row_kind by);
+/* r without rows or figures (its arrays kept). */
+void resident_report_clear(struct resident_report *r);
 void resident_report_free(struct resident_report *r);
 void resident_scanner_close(struct resident_scanner *s);
 

@@ -118,6 +118,7 @@ struct run {
 
 struct scan {
 	const struct resident_host *host;
+	const struct resident_pace *pace; /* NULL: none */
 	int kpageflags;
 	struct prefetch *ahead; /* the current batch's frames */
 	/* Frames of small folios looked up in the last batch: where there were many, the next
@@ -249,8 +250,12 @@ static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
 
 	for (__u64 at = start; at < end && !err;) {
 		size_t want = (end - at) / page_size < BATCH ? (end - at) / page_size : BATCH;
-		ssize_t got = pread(pagemap, entries, want * sizeof(__u64),
-				    (off_t)(at / page_size * sizeof(__u64)));
+		ssize_t got;
+
+		if (s->pace && (err = s->pace->fn(s->pace->ctx)))
+			break;
+		got = pread(pagemap, entries, want * sizeof(__u64),
+			    (off_t)(at / page_size * sizeof(__u64)));
 
 		if (got < 0) {
 			err = errno == ESRCH ? -ESRCH : -errno;
@@ -320,9 +325,10 @@ static int pmd_mapped(struct scan *s, int smaps_rollup)
 }
 
 int resident_scan(const struct resident_host *host, const struct resident_files *files,
-		  struct resident_counts *counts)
+		  const struct resident_pace *pace, struct resident_counts *counts)
 {
 	struct scan s = {.host = host,
+			 .pace = pace,
 			 .kpageflags = host->kpageflags,
 			 .ahead = malloc(sizeof(struct prefetch)),
 			 .small_lookups = PREFETCH_MIN * 2, /* (the first batch: read ahead) */
