@@ -180,6 +180,22 @@ if part loader; then
 	measure_loader streaming
 	echo "procs $(tail -1 "$OUT/churn.ndjson" | python3 -c 'import json, sys; print(json.load(sys.stdin)["system"]["processes"])')" >>"$OUT/loader.streaming"
 	stop_tracer
+	# The same with --resident: its sweep reads every process on the host again and again,
+	# within its default budget; and what the last record says of its last whole pass.
+	if part resident; then
+		"$FOLIOSTAT" -j 1 --resident >"$OUT/churn-resident.ndjson" 2>/dev/null &
+		TRACER=$!
+		sleep 3
+		measure_loader streaming-resident
+		tail -1 "$OUT/churn-resident.ndjson" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["resident"]
+print("passes", r["passes"])
+print("pass_ms", round(r["seconds"] * 1000))
+print("pass_cpu_ms", round(r["cpu_seconds"] * 1000))
+print("read", r["processes_read"])' >>"$OUT/loader.streaming-resident"
+		stop_tracer
+	fi
 fi
 
 # serve_and_measure NAME ARGS...: foliostat --listen ARGS, scraped every second; its cost as

@@ -218,6 +218,13 @@ if os.path.exists(f"{out}/loader.streaming"):
     print(f"## Loader with {procs:,} live processes\n")
     print(f"Streaming, a JSON record every second: {cpu}; "
           f"the last record counted {streaming['procs']:,} active processes.\n")
+    if os.path.exists(f"{out}/loader.streaming-resident"):
+        swept, cpu = loader_figures("streaming-resident")
+        passes = (f"its last whole pass (of {swept['passes']:,} so far) read {swept['read']:,} "
+                  f"processes in {swept['pass_ms'] / 1000:.1f} s with {swept['pass_cpu_ms']} ms of "
+                  "CPU" if swept["passes"] else "no pass ended within the measurement")
+        print(f"The same with `--resident` (its sweep reads every process on the host again and "
+              f"again, within `--resident-budget` 2% of one CPU): {cpu}; {passes}.\n")
     for name, how in (("endpoint-cgroup", "per cgroup, the default"),
                       ("endpoint-process", "`--by process`: the top 20 of each read get a series, "
                                            "up to `--max-series` 1,000")):

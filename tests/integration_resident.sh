@@ -405,3 +405,42 @@ test_resident_exporter_gauges_match_smaps() {
 	promtool check metrics <"$T/metrics" || fail "promtool check metrics rejected the exposition"
 	stop_foliostat "$T/endpoint"
 }
+
+# Page tables read two ways give the same figures: with pagemap's PAGEMAP_SCAN (Linux 6.7 and
+# later, which this kernel's version says it has or not) and read whole (the test build's
+# FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1), of holders that keep their memory still: THPs mapped by
+# PMDs and PTEs (the second half of each split off by MADV_DONTNEED: partial), small pages,
+# and a reservation of 4 GiB of which a page in each 64 MiB is touched (where PAGEMAP_SCAN skips
+# the holes).
+test_resident_reads_alike_with_and_without_pagemap_scan() {
+	need_root
+	use_test_build
+	start_holder thp thp 16
+	start_holder half thphalf 8
+	start_holder pages pages 4096
+	start_holder sparse sparse 4096
+	local pids expect=pagemap
+	pids=$(for h in thp half pages sparse; do printf -- '-p %s ' "$(json_field "$(cat "$T/$h")" pid)"; done)
+	# shellcheck disable=SC2086 # a -p for each
+	read_resident scan $pids
+	# shellcheck disable=SC2086
+	FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1 read_resident whole $pids
+	IFS=. read -r major minor _ <<<"$(uname -r)"
+	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 7 ]; } && expect=pagemap_scan
+	assert_eq "$(query "$T/scan" "recs[0]['resident']['method']")" "\"$expect\"" \
+		"how pagemap was read, on Linux $major.$minor"
+	assert_eq "$(query "$T/whole" "recs[0]['resident']['method']")" '"pagemap"' \
+		"how pagemap was read, with FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1"
+	python3 - "$T/scan" "$T/whole" <<-'EOF' || fail "the two ways differ"
+		import json, sys
+		a, b = ({p["pid"]: p["memory"] for p in json.loads(open(f).readline())["resident"]["processes"]}
+		        for f in sys.argv[1:])
+		assert len(a) == 4 and a == b, f"{a} != {b}"
+		print("ok: the 4 processes' figures are the same read both ways")
+	EOF
+	local sparse
+	sparse=$(json_field "$(cat "$T/sparse")" pid)
+	assert_eq "$(resident_of "$T/scan" "$sparse" "sum(m['anon']['pages'].values()) * $(getconf PAGESIZE) // 1024")" \
+		"$(awk '$1 == "Anonymous:" { print $2 }' "/proc/$sparse/smaps_rollup")" \
+		"the sparse holder's anonymous kB, against smaps_rollup's Anonymous"
+}

@@ -4,8 +4,9 @@
 # what it does.
 
 # The hooks' names (an option and environment variables) and functions.
-HOOK_NAMES=(test-escape FOLIOSTAT_TEST_PREEMPTIBLE FOLIOSTAT_TEST_REFUSE_PROBE)
-HOOK_FUNCTIONS=(test_escape test_preemptible test_refuse_program)
+HOOK_NAMES=(test-escape FOLIOSTAT_TEST_PREEMPTIBLE FOLIOSTAT_TEST_REFUSE_PROBE
+	FOLIOSTAT_TEST_NO_PAGEMAP_SCAN)
+HOOK_FUNCTIONS=(test_escape test_preemptible test_refuse_program test_no_pagemap_scan)
 
 # Neither a hook's name nor its function is in the release binary; each is in the test build,
 # else the check could not tell a hook that was kept from one that was renamed.

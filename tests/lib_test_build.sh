@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The test build (make TEST_HOOKS=1, user/test_hooks.h): the release binary's code plus the hooks
-# some tests need (--test-escape, FOLIOSTAT_TEST_PREEMPTIBLE, FOLIOSTAT_TEST_REFUSE_PROBE), which
+# some tests need (--test-escape, FOLIOSTAT_TEST_PREEMPTIBLE, FOLIOSTAT_TEST_REFUSE_PROBE,
+# FOLIOSTAT_TEST_NO_PAGEMAP_SCAN), which
 # the release binary has neither the strings nor the code of (integration_test_build.sh).
 
 TEST_BUILD=build/test-hooks/foliostat

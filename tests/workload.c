@@ -688,6 +688,25 @@ static void action_thphalf(long mib)
 	       getpid(), len, huge);
 }
 
+/* A reservation of MIB MiB of anonymous memory (MAP_NORESERVE, as runtimes reserve heaps) of
+ * which one page in each 64 MiB is touched: page tables mostly empty, which pagemap still
+ * shows entry by entry. */
+static void action_sparse(long mib)
+{
+	size_t len = (size_t)mib << 20, step = (size_t)64 << 20, touched = 0;
+	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (mem == MAP_FAILED)
+		die("mmap");
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (size_t off = 0; off < len; off += step, touched++)
+		mem[off] = 1;
+	printf("{\"pid\":%d,\"action\":\"sparse\",\"bytes\":%zu,\"pages_touched\":%zu}\n",
+	       getpid(), len, touched);
+}
+
 /* Free blocks of the PMD order or larger over every zone (/proc/buddyinfo), in PMD-order
  * blocks: what hugetlb can take at once, with neither reclaim nor compaction. */
 static long free_pmd_blocks(int pmd_order)
@@ -1244,6 +1263,7 @@ static const struct action {
 	{"thp", "MIB[,KIB]", action_thp, NULL},
 	{"pages", "N", NULL, action_pages},
 	{"thphalf", "MIB", NULL, action_thphalf},
+	{"sparse", "MIB", NULL, action_sparse},
 	{"read", "FILE", action_read, NULL},
 	{"mapread", "FILE", action_mapread, NULL},
 	{"mapheld", "FILE", action_mapheld, NULL},

@@ -72,6 +72,13 @@ bool test_preemptible(const char **why)
 	return true;
 }
 
+bool test_no_pagemap_scan(void)
+{
+	const char *forced = getenv("FOLIOSTAT_TEST_NO_PAGEMAP_SCAN");
+
+	return forced && !strcmp(forced, "1");
+}
+
 /* The program's first instruction exits before r0 is set; the rest, kept so that CO-RE
  * relocations still apply, is unreachable. */
 void test_refuse_program(struct bpf_program *program, const char *probe)

@@ -10,6 +10,8 @@
  * so that the attribution by lookups is tested on any kernel.
  * FOLIOSTAT_TEST_REFUSE_PROBE=group:event makes that probe's program one the kernel's verifier
  * refuses, as another kernel's verifier might, so that the load without it is tested.
+ * FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1 makes --resident read pagemap whole, as on kernels without
+ * its PAGEMAP_SCAN ioctl (before 6.7), so that both ways are tested on one kernel.
  */
 #ifndef FS_TEST_HOOKS_H
 #define FS_TEST_HOOKS_H
@@ -24,7 +26,14 @@ void test_escape(const char *path);
 bool test_preemptible(const char **why);
 /* Before the load: break `program` if `probe` is the one to be refused. */
 void test_refuse_program(struct bpf_program *program, const char *probe);
+/* Whether --resident is to do without PAGEMAP_SCAN. */
+bool test_no_pagemap_scan(void);
 #else
+static inline bool test_no_pagemap_scan(void)
+{
+	return false;
+}
+
 static inline bool test_preemptible(const char **why)
 {
 	(void)why;

@@ -185,6 +185,8 @@ void resident_json(struct json_writer *w, const struct fs_report *r)
 	jw_member_int(w, "processes_read", (long long)res->scanned);
 	jw_member_int(w, "processes_gone", (long long)res->gone);
 	jw_member_int(w, "processes_failed", (long long)res->failed);
+	jw_key(w, "method");
+	jw_string(w, res->pagemap_scan ? "pagemap_scan" : "pagemap");
 	jw_member_int(w, "passes", (long long)res->passes);
 	jw_key(w, "seconds");
 	jw_real(w, millis(res->seconds), 12);

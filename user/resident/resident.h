@@ -9,6 +9,7 @@
 #ifndef FS_RESIDENT_H
 #define FS_RESIDENT_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 
 #include "foliostat.h"
@@ -48,7 +49,14 @@ struct resident_host {
 	int kpageflags;
 	long page_size;
 	int pmd_order; /* log2(PMD size / page size): 9 with 4 KiB pages */
+	/* pagemap has the PAGEMAP_SCAN ioctl (Linux 6.7 and later): the scan reads the frames of
+	 * present pages only, and knows the PMD mappings from it; else pagemap is read whole, and
+	 * smaps_rollup says how much is mapped by PMDs. */
+	bool pagemap_scan;
 };
+
+/* Whether this kernel's pagemap has PAGEMAP_SCAN (tried on foliostat's own). */
+bool resident_pagemap_scan_works(void);
 
 /* A scan that shares the CPU: fn(ctx) is called before each batch of pages is read (a page
  * of pagemap entries, at most a few hundred microseconds of work), may sleep, and ends the

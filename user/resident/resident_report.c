@@ -18,6 +18,7 @@
 #include "counters.h"
 #include "process_start.h"
 #include "resident_opener.h"
+#include "test_hooks.h"
 
 int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len)
 {
@@ -27,8 +28,11 @@ int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len
 	/* A PMD maps a page of page-table entries of 8 bytes each: 512 pages with 4 KiB pages. */
 	while ((1L << (order + 1)) <= page_size / 8)
 		order++;
-	s->host =
-	    (struct resident_host){.kpageflags = -1, .page_size = page_size, .pmd_order = order};
+	s->host = (struct resident_host){.kpageflags = -1,
+					 .page_size = page_size,
+					 .pmd_order = order,
+					 .pagemap_scan = resident_pagemap_scan_works() &&
+							 !test_no_pagemap_scan()};
 	s->opener = resident_opener_start();
 	if (s->opener < 0) {
 		snprintf(err, err_len, "failed to start the opener of /proc files: %s",
@@ -364,6 +368,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 	resident_list_free(list, nr);
 	resident_report_finish(r, opts->by);
 	r->passes = 1;
+	r->pagemap_scan = s->host.pagemap_scan;
 	r->taken_at = clock_s(CLOCK_MONOTONIC);
 	r->seconds = r->taken_at - begin;
 	r->cpu_seconds = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;

@@ -38,6 +38,7 @@ struct resident_report {
 	double cpu_seconds;	      /* its CPU time (the sweep: its last whole pass's) */
 	unsigned long passes;	      /* whole reads of every process (one-shot: 1) */
 	bool swept;		      /* by the sweep (resident_sweep.h), not all at once */
+	bool pagemap_scan;	      /* read with PAGEMAP_SCAN (resident.h) */
 	double taken_at;	      /* when the rows were taken (monotonic s): their age */
 };
 

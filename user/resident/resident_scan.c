@@ -6,12 +6,16 @@
  * the frames' flags: its head (KPF_COMPOUND_HEAD) and the tails after it (KPF_COMPOUND_TAIL).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
+#include "counters.h"
 #include "resident.h"
 
 /* pagemap's entry (Documentation/admin-guide/mm/pagemap.rst). */
@@ -28,6 +32,21 @@
 
 /* pagemap entries read at a time: one page of them. */
 #define BATCH 512
+
+/* The PAGEMAP_SCAN ioctl of pagemap (include/uapi/linux/fs.h, Linux 6.7; Debian 12's headers
+ * are older): the regions of a range whose pages are in given categories. */
+struct pm_scan_arg {
+	__u64 size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	__u64 category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+struct page_region {
+	__u64 start, end, categories;
+};
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PAGE_IS_PRESENT (1 << 3)
+#define PAGE_IS_HUGE (1 << 6) /* mapped by a PMD (a THP), or hugetlb */
+/* Regions asked for at a time. */
+#define REGIONS 256
 
 /*
  * The flags of the frames a batch of pagemap entries maps, read ahead where they cluster: the
@@ -114,6 +133,7 @@ struct run {
 	__u64 first_vaddr; /* (the address of the folio's head, when the run began with it) */
 	__u64 next_pfn;	   /* the frame the next page must have to be in the run */
 	__u64 mapped;	   /* pages of the run */
+	bool by_pmd;	   /* in a range PAGEMAP_SCAN says a PMD maps */
 };
 
 struct scan {
@@ -125,7 +145,10 @@ struct scan {
 	 * batch's frames are read ahead; large folios' runs need few lookups, and none ahead. */
 	size_t small_lookups;
 	struct resident_counts *counts;
-	__u64 pmd_whole_aligned[NR_RESIDENT_TYPES]; /* candidates for MAPPED_PMD */
+	bool by_pmd; /* the range being read is mapped by PMDs (PAGEMAP_SCAN's PAGE_IS_HUGE) */
+	/* Without PAGEMAP_SCAN: the whole, aligned PMD-size folios, which smaps_rollup says how
+	 * many of are mapped by a PMD (pmd_mapped()). */
+	__u64 pmd_whole_aligned[NR_RESIDENT_TYPES];
 };
 
 static int order_of(__u64 nr)
@@ -158,8 +181,8 @@ static void end_run(struct scan *s, struct run *r)
 	if (r->mapped < r->nr) {
 		c->large[r->type][MAPPED_PARTIAL]++;
 	} else if (r->first_pfn == r->head && !(r->first_vaddr % bytes)) {
-		c->large[r->type][MAPPED_PTE]++;
-		if (order == s->host->pmd_order)
+		c->large[r->type][r->by_pmd ? MAPPED_PMD : MAPPED_PTE]++;
+		if (order == s->host->pmd_order && !s->host->pagemap_scan)
 			s->pmd_whole_aligned[r->type]++;
 	} else {
 		c->large[r->type][MAPPED_PTE_UNALIGNED]++;
@@ -237,7 +260,8 @@ static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
 			  .first_pfn = pfn,
 			  .first_vaddr = vaddr,
 			  .next_pfn = pfn + 1,
-			  .mapped = 1};
+			  .mapped = 1,
+			  .by_pmd = s->by_pmd && nr == 1ULL << s->host->pmd_order};
 	return 0;
 }
 
@@ -286,6 +310,61 @@ static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
 	}
 	end_run(s, &r);
 	return err;
+}
+
+/* With PAGEMAP_SCAN: the present parts of [start, end), each read from pagemap, and those a
+ * PMD maps known to be. */
+static int scan_present(struct scan *s, int pagemap, __u64 start, __u64 end)
+{
+	struct page_region regions[REGIONS];
+	struct pm_scan_arg arg = {.size = sizeof(arg),
+				  .start = start,
+				  .end = end,
+				  .vec = (__u64)(uintptr_t)regions,
+				  .vec_len = REGIONS,
+				  .category_mask = PAGE_IS_PRESENT,
+				  .return_mask = PAGE_IS_PRESENT | PAGE_IS_HUGE};
+	int err = 0;
+
+	while (!err && arg.start < end) {
+		int n = ioctl(pagemap, PAGEMAP_SCAN, &arg);
+
+		if (n < 0 && errno == EFAULT)
+			break; /* a range beyond user addresses (a [vsyscall] page): nothing in pagemap */
+		if (n < 0)
+			return errno == ESRCH ? -ESRCH : -errno;
+		for (int i = 0; i < n && !err; i++) {
+			s->by_pmd = regions[i].categories & PAGE_IS_HUGE;
+			err = scan_range(s, pagemap, regions[i].start, regions[i].end);
+		}
+		if (arg.walk_end <= arg.start)
+			break; /* (no progress: never seen, but no loop without end) */
+		arg.start = arg.walk_end;
+	}
+	s->by_pmd = false;
+	return err;
+}
+
+bool resident_pagemap_scan_works(void)
+{
+	struct page_region region;
+	long page_size = sysconf(_SC_PAGESIZE);
+	/* A page of foliostat's own stack, present. */
+	__u64 at = (__u64)(uintptr_t)&region & ~(__u64)(page_size - 1);
+	struct pm_scan_arg arg = {.size = sizeof(arg),
+				  .start = at,
+				  .end = at + (__u64)page_size,
+				  .vec = (__u64)(uintptr_t)&region,
+				  .vec_len = 1,
+				  .category_mask = PAGE_IS_PRESENT,
+				  .return_mask = PAGE_IS_PRESENT};
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return false;
+	n = ioctl(fd, PAGEMAP_SCAN, &arg); /* ENOTTY before Linux 6.7 */
+	close(fd);
+	return n == 1;
 }
 
 /* smaps_rollup's "NAME: N kB", in bytes (0 where absent). */
@@ -349,14 +428,19 @@ int resident_scan(const struct resident_host *host, const struct resident_files 
 	while (!err && getline(&line, &size, maps) > 0) {
 		unsigned long long start, end;
 
-		if (sscanf(line, "%llx-%llx ", &start, &end) == 2 && start < end)
+		if (sscanf(line, "%llx-%llx ", &start, &end) != 2 || start >= end)
+			continue;
+		if (host->pagemap_scan)
+			err = scan_present(&s, files->pagemap, start, end);
+		else
 			err = scan_range(&s, files->pagemap, start, end);
 	}
 	if (!err && ferror(maps))
 		err = errno == ESRCH ? -ESRCH : -EIO;
 	free(line);
 	fclose(maps);
-	if (!err)
+	/* (smaps_rollup walks the page tables again: read only when it can tell something) */
+	if (!err && words_sum(s.pmd_whole_aligned, NR_RESIDENT_TYPES))
 		err = pmd_mapped(&s, files->smaps_rollup);
 	free(s.ahead); /* (without it, every frame is read alone) */
 	return err;

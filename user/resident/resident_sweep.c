@@ -282,6 +282,7 @@ int resident_sweep_take(struct resident_sweep *w, struct resident_report *r)
 	r->first_error = w->first_error;
 	r->passes = w->passes;
 	r->swept = true;
+	r->pagemap_scan = w->scanner->host.pagemap_scan;
 	r->seconds = w->pass_s;
 	r->cpu_seconds = w->pass_cpu_s;
 	pthread_mutex_unlock(&w->lock);
