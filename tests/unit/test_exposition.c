@@ -382,6 +382,54 @@ static bool a_process_series_has_the_cgroup_its_read_named(void)
 	return ok;
 }
 
+/*
+ * --resident's gauges: a row of a cgroup with a hostile path keeps it whole in its labels; the
+ * rows beyond --max-series and one whose cgroup is not known are added up in group="other";
+ * bytes are pages times the page size; zeroes have no sample.
+ */
+static bool resident_rows_are_labelled_and_the_rest_is_other(void)
+{
+	struct resident_row rows[4] = {
+	    {.cgroup = "/db\"x\n.slice", .processes = 1, .scanned_at = 9},
+	    {.cgroup = "/b", .processes = 2, .scanned_at = 8},
+	    {.cgroup = "/c", .processes = 1, .scanned_at = 9},
+	    {.cgroup = NULL, .processes = 1, .scanned_at = 9},
+	};
+	struct resident_report res = {
+	    .rows = rows, .nr = 4, .scanned = 5, .passes = 3, .taken_at = 10, .seconds = 2};
+	bool ok;
+
+	rows[0].counts.pages[RESIDENT_ANON][9] = 1024;
+	rows[0].counts.large[RESIDENT_ANON][MAPPED_PMD] = 2;
+	rows[1].counts.pages[RESIDENT_FILE][2] = 8;
+	rows[2].counts.pages[RESIDENT_FILE][2] = 4;
+	rows[3].counts.pages[RESIDENT_FILE][2] = 1;
+	rows[3].counts.large[RESIDENT_SHMEM][MAPPED_PARTIAL] = 1;
+	expo_test_begin(FS_BY_CGROUP, NULL);
+	t.s.max_series = 2;
+	t.r.resident = &res;
+	ok = expo_render(false) && samples_well_formed(t.e.text) &&
+	     ASSERT_CONTAINS(t.e.text, "# TYPE foliostat_resident_bytes gauge\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_bytes{cgroup=\"/db\\\"x\\n.slice\","
+				       "type=\"anon\",order=\"9\"} 4194304\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_large_folios{cgroup=\"/db\\\"x\\n"
+				       ".slice\",type=\"anon\",mapping=\"pmd\"} 2\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_bytes{cgroup=\"/b\",type=\"file\","
+				       "order=\"2\"} 32768\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_bytes{group=\"other\",type=\"file\","
+				       "order=\"2\"} 20480\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_large_folios{group=\"other\","
+				       "type=\"shmem\",mapping=\"partial\"} 1\n") &&
+	     ASSERT_TRUE(!strstr(t.e.text, "cgroup=\"/c\"")) &&
+	     ASSERT_TRUE(!strstr(t.e.text, "order=\"0\"")) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_oldest_seconds 2\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_processes 5\n") &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_passes_total 3\n") && expo_render(true) &&
+	     ASSERT_CONTAINS(t.e.text, "# TYPE foliostat_resident_passes counter\n");
+	expo_test_end();
+	return ok;
+}
+
 const struct unit_test exposition_tests[] = {
     UNIT_TEST(long_and_hostile_cgroup_labels_stay_whole),
     UNIT_TEST(openmetrics_is_chosen_from_accept),
@@ -390,5 +438,6 @@ const struct unit_test exposition_tests[] = {
     UNIT_TEST(a_fault_mode_not_measured_has_no_sample),
     UNIT_TEST(a_reused_pid_has_a_series_of_its_own),
     UNIT_TEST(a_process_series_has_the_cgroup_its_read_named),
+    UNIT_TEST(resident_rows_are_labelled_and_the_rest_is_other),
     {},
 };
