@@ -424,7 +424,8 @@ static bool resident_rows_are_labelled_and_the_rest_is_other(void)
 	     ASSERT_TRUE(!strstr(t.e.text, "order=\"0\"")) &&
 	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_oldest_seconds 2\n") &&
 	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_processes 5\n") &&
-	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_passes_total 3\n") && expo_render(true) &&
+	     ASSERT_CONTAINS(t.e.text, "foliostat_resident_passes_total 3\n") &&
+	     expo_render(true) &&
 	     ASSERT_CONTAINS(t.e.text, "# TYPE foliostat_resident_passes counter\n");
 	expo_test_end();
 	return ok;
