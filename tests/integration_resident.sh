@@ -444,3 +444,22 @@ test_resident_reads_alike_with_and_without_pagemap_scan() {
 		"$(awk '$1 == "Anonymous:" { print $2 }' "/proc/$sparse/smaps_rollup")" \
 		"the sparse holder's anonymous kB, against smaps_rollup's Anonymous"
 }
+
+# The sweep's thread (fs-resident) is as confined as foliostat (threads inherit the seccomp
+# filter and Landlock only when started after them): nobody, no capability, no_new_privs, the
+# filter.
+test_resident_sweep_thread_is_confined() {
+	need_root
+	start_foliostat "$T/out" --resident -j 1
+	local task found=""
+	for _ in $(seq 600); do
+		for task in /proc/"$FS_PID"/task/*; do
+			[ "$(cat "$task/comm" 2>/dev/null)" = fs-resident ] && found=${task##*/} && break
+		done
+		[ -n "$found" ] && break
+		sleep 0.1
+	done
+	[ -n "$found" ] || fail "foliostat has no fs-resident thread"
+	assert_confined "$found" "$(id -u nobody)"
+	stop_foliostat "$T/out"
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --resident's sweep: readings of every selected process, again and again, within a CPU budget
  * (see resident_sweep.h). */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "resident_sweep.h"
 
 #include <errno.h>
@@ -202,6 +203,8 @@ static void *sweep_thread(void *arg)
 	struct resident_candidate *list = NULL;
 	size_t cap = 0;
 	int err;
+
+	pthread_setname_np(pthread_self(), "fs-resident"); /* (top -H, ps -L) */
 
 	for (unsigned long number = 1;; number++) {
 		struct pass p = {.w = w,
