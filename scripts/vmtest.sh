@@ -102,8 +102,8 @@ echo "vmtest: kernel $(cat /proc/sys/kernel/osrelease)"
 echo "vmtest: thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 /bin/foliostat --check
 # One-shot, as users run it: one JSON record of the whole run at SIGINT; with --files, whose
-# program must load on this kernel too.
-foliostat -j --files >/tmp/records 2>/tmp/errors &
+# program must load on this kernel too, and --resident, what memory holds at the end.
+foliostat -j --files --resident >/tmp/records 2>/tmp/errors &
 fs=$!
 # Until its start-up is done (no_new_privs), however slow the emulation is on this host: the
 # VM's own timeout bounds the wait.
@@ -129,10 +129,19 @@ echo 0 >/sys/kernel/tracing/events/compaction/mm_compaction_begin/enable
 # the page cache, on the unevictable LRU list: 2048 pages by dd.
 mount -t ramfs ramfs /ramfs
 dd if=/dev/zero of=/ramfs/file bs=4096 count=2048 2>/dev/null
+# What memory holds at the end (--resident): 16 MiB of THPs mapped by PMDs, and 8 MiB of THPs of
+# which the second half of each is unmapped, held until the VM ends; and what smaps_rollup says
+# of the first once foliostat has read it.
+workload --linger 600 thp 16 >/tmp/held &
+held=$!
+workload --linger 600 thphalf 8 >/tmp/half &
+while [ ! -s /tmp/held ] || [ ! -s /tmp/half ]; do sleep 0.1; done
 sleep 1
 kill -INT $fs
 wait $fs
 echo "vmtest: foliostat exit $?"
+echo "vmtest-resident-begin"; cat /tmp/held /tmp/half
+grep -E '^(Rss|AnonHugePages):' /proc/$held/smaps_rollup; echo "vmtest-resident-end"
 echo "vmtest-errors-begin"; cat /tmp/errors; echo "vmtest-errors-end"
 echo "vmtest-workload-begin"; cat /tmp/workload; echo "vmtest-workload-end"
 echo "vmtest-records-begin"; cat /tmp/records; echo "vmtest-records-end"
@@ -324,6 +333,27 @@ print(f"vmtest: scarce, defrag always: {scarce_always['attempts']} THP attempts,
       f"order 9; ftrace: {traced} runs; compact_stall +{scarce_always['compact_stalls']}, "
       f"{scarce_always['compaction_scanned']} pages scanned")
 ok &= traced >= 1 and by9 == stalls == traced
+
+# --resident at the end: the holders' THPs as smaps_rollup and the holders themselves say (6.1
+# has no PAGEMAP_SCAN: pagemap read whole, smaps_rollup for the PMD mappings).
+lines = section("resident").strip().splitlines()
+held, half = json.loads(lines[0]), json.loads(lines[1])
+rollup = {l.split(":")[0]: int(l.split()[1]) for l in lines[2:]}
+resident = records[0]["resident"]
+def memory(pid):
+    rows = [p["memory"] for p in resident["processes"] if p["pid"] == pid]
+    return rows[0] if len(rows) == 1 else None
+m, h = memory(held["pid"]), memory(half["pid"])
+print(f"vmtest: --resident ({resident['method']}, {resident['processes_read']} processes): "
+      f"thp 16: {m and m['anon']['large_folios']} of {held['huge_pages']} huge pages, "
+      f"{m and sum(sum(m[t]['pages'].values()) for t in m) * 4} kB against smaps_rollup's {rollup}; "
+      f"thphalf 8: {h and h['anon']['large_folios']} of {half['huge_pages']} huge pages")
+ok &= resident["method"] == "pagemap" and m is not None and h is not None
+ok &= m is not None and 1 <= held["huge_pages"] == m["anon"]["large_folios"]["pmd"]
+ok &= m is not None and m["anon"]["large_folios"]["pmd"] * 2048 == rollup.get("AnonHugePages")
+ok &= m is not None and sum(sum(m[t]["pages"].values()) for t in m) * 4 == rollup.get("Rss")
+ok &= h is not None and 1 <= half["huge_pages"] == h["anon"]["large_folios"]["partial"]
+ok &= h is not None and h["anon"]["large_folios"]["pmd"] == 0
 sys.exit(0 if ok else "vmtest: figures off")
 CHECK
 echo "vmtest: PASS"

@@ -107,7 +107,8 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
 	health.loader_cpu_s = c->self_now.loader_cpu_s;
 	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
 	c->report->processes = &c->window;
-	if (c->resident_sweep.running && collector_resident(c, NULL, 0))
+	/* (a record takes the readings itself, before it is rendered: runs.c) */
+	if (c->resident_sweep.running && !c->opts->interval_s && collector_resident(c, NULL, 0))
 		return -ENOMEM;
 	ret = render_exposition(&c->exposition, c->report, c->series, &health, openmetrics);
 	series_exposed(c->series, rendered); /* every count read so far is in it */
