@@ -53,36 +53,44 @@ rollup_kb() {
 	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/smaps_rollup"
 }
 
-# 64 MiB of MADV_HUGEPAGE memory: its huge pages (the workload's own count, from smaps) are
-# order-9 folios mapped by PMDs, as many as smaps_rollup's AnonHugePages says; every page the
-# process maps is counted once (the sum is its Rss); -c selects it by its cgroup, alone.
-test_resident_thp_is_mapped_by_pmds() {
-	need_root
+# start_cgroup_thp_holder: a holder of 64 MiB of MADV_HUGEPAGE memory born in a cgroup of its
+# own (CGROUPS[holder]); its pid in HELD_PID, the huge pages it got (from its smaps) in HELD_HUGE.
+start_cgroup_thp_holder() {
 	need_pmd_thp
 	make_cgroups holder
 	start_holder holder --in-cgroup "${CGROUPS[holder]}" thp 64
-	local pid huge
 	# (--in-cgroup: the work is done by a child born in the cgroup, the pid the report gives)
-	pid=$(json_field "$(cat "$T/holder")" pid)
-	huge=$(json_field "$(cat "$T/holder")" huge_pages)
-	assert_between "$huge" 1 32 "huge pages the workload got (smaps)"
-	read_resident record -c "${CGROUPS[holder]}"
-	local rss_kb anon_huge_kb
-	rss_kb=$(rollup_kb "$pid" Rss)
-	anon_huge_kb=$(rollup_kb "$pid" AnonHugePages)
-	assert_eq "$(query "$T/record" "len(recs[0]['resident']['processes'])")" 1 \
+	HELD_PID=$(json_field "$(cat "$T/holder")" pid)
+	HELD_HUGE=$(json_field "$(cat "$T/holder")" huge_pages)
+	assert_between "$HELD_HUGE" 1 32 "huge pages the workload got (smaps)"
+}
+
+# assert_thp_holder_read RECORD: RECORD (read with -c of the holder's cgroup) has the holder
+# alone, its huge pages order-9 folios mapped by PMDs, as many as smaps_rollup's AnonHugePages
+# says, and every page it maps counted once (the sum is its Rss).
+assert_thp_holder_read() {
+	local record=$1 pid=$HELD_PID huge=$HELD_HUGE
+	assert_eq "$(query "$record" "len(recs[0]['resident']['processes'])")" 1 \
 		"processes of the cgroup (-c)"
-	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['folios'].get('9', 0)")" "$huge" \
+	assert_eq "$(resident_of "$record" "$pid" "m['anon']['folios'].get('9', 0)")" "$huge" \
 		"order-9 anonymous folios"
-	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['large_folios']['pmd']")" "$huge" \
+	assert_eq "$(resident_of "$record" "$pid" "m['anon']['large_folios']['pmd']")" "$huge" \
 		"order-9 folios mapped by a PMD"
-	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['large_folios']['pmd'] * 2048")" \
-		"$anon_huge_kb" "kB mapped by PMDs, against smaps_rollup's AnonHugePages"
-	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['pages'].get('9', 0)")" \
+	assert_eq "$(resident_of "$record" "$pid" "m['anon']['large_folios']['pmd'] * 2048")" \
+		"$(rollup_kb "$pid" AnonHugePages)" "kB mapped by PMDs, against smaps_rollup's AnonHugePages"
+	assert_eq "$(resident_of "$record" "$pid" "m['anon']['pages'].get('9', 0)")" \
 		"$((huge * 512))" "pages in order-9 folios"
-	assert_eq "$(resident_of "$T/record" "$pid" \
+	assert_eq "$(resident_of "$record" "$pid" \
 		"sum(sum(m[t]['pages'].values()) for t in m) * $(getconf PAGESIZE) // 1024")" \
-		"$rss_kb" "kB mapped in all, against smaps_rollup's Rss"
+		"$(rollup_kb "$pid" Rss)" "kB mapped in all, against smaps_rollup's Rss"
+}
+
+# 64 MiB of MADV_HUGEPAGE memory, read once: -c selects the holder by its cgroup, alone.
+test_resident_thp_is_mapped_by_pmds() {
+	need_root
+	start_cgroup_thp_holder
+	read_resident record -c "${CGROUPS[holder]}"
+	assert_thp_holder_read "$T/record"
 }
 
 # With the 64 kB mTHP size on for MADV_HUGEPAGE memory and the PMD size off, 16 MiB touched
@@ -327,27 +335,13 @@ for line in sys.stdin:
 }
 
 # While records stream, the sweep reads the selected processes again and again: a record after
-# two whole passes has the holder's 64 MiB of THPs as its smaps_rollup has them (order-9 folios
-# mapped by PMDs, and its Rss in all), and says how old its readings are.
+# two whole passes has the holder's THPs as a single read has them, and says how old its
+# readings are.
 test_resident_streaming_records_show_what_memory_holds() {
 	need_root
-	need_pmd_thp
-	make_cgroups holder
-	start_holder holder --in-cgroup "${CGROUPS[holder]}" thp 64
-	local pid huge
-	pid=$(json_field "$(cat "$T/holder")" pid)
-	huge=$(json_field "$(cat "$T/holder")" huge_pages)
-	assert_between "$huge" 1 32 "huge pages the workload got (smaps)"
+	start_cgroup_thp_holder
 	first_swept "$T/record" 2 -c "${CGROUPS[holder]}"
-	assert_eq "$(query "$T/record" "len(recs[0]['resident']['processes'])")" 1 \
-		"processes of the cgroup (-c)"
-	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['large_folios']['pmd'] * 2048")" \
-		"$(rollup_kb "$pid" AnonHugePages)" "kB mapped by PMDs, against smaps_rollup's AnonHugePages"
-	assert_eq "$(resident_of "$T/record" "$pid" "m['anon']['folios'].get('9', 0)")" "$huge" \
-		"order-9 anonymous folios"
-	assert_eq "$(resident_of "$T/record" "$pid" \
-		"sum(sum(m[t]['pages'].values()) for t in m) * $(getconf PAGESIZE) // 1024")" \
-		"$(rollup_kb "$pid" Rss)" "kB mapped in all, against smaps_rollup's Rss"
+	assert_thp_holder_read "$T/record"
 	query "$T/record" "recs[0]['resident']['processes'][0]['age_seconds'] <= recs[0]['resident']['oldest_seconds']" |
 		grep -qx true || fail "a row's reading is older than the record's oldest"
 }
