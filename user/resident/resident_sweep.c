@@ -144,16 +144,17 @@ static void forget(struct resident_sweep *w, pid_t pid)
 
 /* One pass: every process the options select now, read and kept. 0, or the negative errno
  * that ends the sweep (-ECANCELED: stopped). */
-static int sweep_pass(struct pass *p, struct resident_candidate **list, size_t *cap)
+static int sweep_pass(struct pass *p)
 {
 	struct resident_sweep *w = p->w;
 	struct resident_pace paced = {pace, p};
-	size_t nr = 0, read = 0, gone = 0, failed = 0;
+	struct resident_candidate *list = NULL;
+	size_t nr = 0, cap = 0, read = 0, gone = 0, failed = 0;
 	int err, first_error = 0;
 
-	err = resident_list(w->opts, true, list, &nr, cap);
+	err = resident_list(w->opts, true, &list, &nr, &cap);
 	for (size_t i = 0; !err && i < nr; i++) {
-		struct resident_candidate *c = &(*list)[i];
+		struct resident_candidate *c = &list[i];
 		struct resident_counts counts = {0};
 		int ret;
 
@@ -177,9 +178,7 @@ static int sweep_pass(struct pass *p, struct resident_candidate **list, size_t *
 			read++;
 		}
 	}
-	resident_list_free(*list, nr);
-	*list = NULL;
-	*cap = 0;
+	resident_list_free(list, nr);
 	if (err)
 		return err;
 	pthread_mutex_lock(&w->lock);
@@ -200,20 +199,16 @@ static int sweep_pass(struct pass *p, struct resident_candidate **list, size_t *
 static void *sweep_thread(void *arg)
 {
 	struct resident_sweep *w = arg;
-	struct resident_candidate *list = NULL;
-	size_t cap = 0;
 	int err;
 
 	pthread_setname_np(pthread_self(), "fs-resident"); /* (top -H, ps -L) */
-
 	for (unsigned long number = 1;; number++) {
 		struct pass p = {.w = w,
 				 .number = number,
 				 .began = clock_s(CLOCK_MONOTONIC),
 				 .cpu_began = clock_s(CLOCK_THREAD_CPUTIME_ID)};
 
-		if ((err = sweep_pass(&p, &list, &cap)) ||
-		    (err = sleep_until(w, p.began + w->period)))
+		if ((err = sweep_pass(&p)) || (err = sleep_until(w, p.began + w->period)))
 			break;
 	}
 	if (err != -ECANCELED) {
