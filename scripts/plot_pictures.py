@@ -188,9 +188,25 @@ def panel_box(figure, grid, height, top):
     return left, y_top - h, width, h
 
 
+def close_gaps(drawn):
+    """The grid's rows that none of the drawn panels covers (a section between two of SECTIONS
+    that is not drawn) are left out: each panel moved up by the uncovered rows above it."""
+    covered = set()
+    for p in drawn:
+        covered.update(range(p["grid"]["y"], p["grid"]["y"] + p["grid"]["h"]))
+    top = min(covered)
+    moved = []
+    for p in drawn:
+        gap = sum(1 for y in range(top, p["grid"]["y"]) if y not in covered)
+        moved.append(dict(p, grid=dict(p["grid"], y=p["grid"]["y"] - gap)))
+    return moved
+
+
 def dashboard(run, out, digest):
-    panels = [p for p in run["panels"] if p["row"] in SECTIONS and p["type"] != "row"]
-    rows = [p for p in run["panels"] if p["type"] == "row" and p["title"] in SECTIONS]
+    drawn = close_gaps([p for p in run["panels"] if p["title"] in SECTIONS and p["type"] == "row"
+                        or p["row"] in SECTIONS and p["type"] != "row"])
+    panels = [p for p in drawn if p["type"] != "row"]
+    rows = [p for p in drawn if p["type"] == "row"]
     top = min(p["grid"]["y"] for p in panels)
     bottom = max(p["grid"]["y"] + p["grid"]["h"] for p in panels)
     caption_in = 0.9
