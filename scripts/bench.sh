@@ -135,8 +135,15 @@ if part probes; then
 	sysctl -q kernel.bpf_stats_enabled=0
 fi
 
+# tracer_cpu_ns: the CPU time of every thread of the running tracer (--resident's sweep is a
+# thread of its own), from the scheduler's own account.
+tracer_cpu_ns() {
+	cat /proc/"$TRACER"/task/*/schedstat 2>/dev/null | awk '{ sum += $1 } END { print sum + 0 }'
+}
+
 # measure_loader NAME: the running tracer's CPU time from the scheduler's own account
-# (nanoseconds, not clock ticks), over five 10 s spans (the figure is their median), and its
+# (nanoseconds, not clock ticks; all its threads), over five 10 s spans (the figure is their
+# median), and its
 # memory without the BPF maps the loader maps to read them in place (kernel memory, resident in
 # full from start-up and listed with the maps below, as foliostat's own loader_rss_kib); into
 # $OUT/loader.NAME.
@@ -144,9 +151,9 @@ measure_loader() {
 	local file=$OUT/loader.$1 t0 t1 maps_kib
 	: >"$file"
 	for _ in 1 2 3 4 5; do
-		t0=$(awk '{ print $1 }' "/proc/$TRACER/schedstat")
+		t0=$(tracer_cpu_ns)
 		sleep 10
-		t1=$(awk '{ print $1 }' "/proc/$TRACER/schedstat")
+		t1=$(tracer_cpu_ns)
 		echo "cpu_ns $((t1 - t0)) 10" >>"$file"
 	done
 	maps_kib=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { in_map = /anon_inode:bpf-map/ }

@@ -222,7 +222,8 @@ if os.path.exists(f"{out}/loader.streaming"):
         swept, cpu = loader_figures("streaming-resident")
         passes = (f"its last whole pass (of {swept['passes']:,} so far) read {swept['read']:,} "
                   f"processes in {swept['pass_ms'] / 1000:.1f} s with {swept['pass_cpu_ms']} ms of "
-                  "CPU" if swept["passes"] else "no pass ended within the measurement")
+                  "CPU" if swept["passes"] else "no pass ended within the measurement (it had read "
+                  f"{swept['read']:,} processes by its end)")
         print(f"The same with `--resident` (its sweep reads every process on the host again and "
               f"again, within `--resident-budget` 2% of one CPU): {cpu}; {passes}.\n")
     for name, how in (("endpoint-cgroup", "per cgroup, the default"),
