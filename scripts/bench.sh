@@ -138,7 +138,7 @@ fi
 # tracer_cpu_ns: the CPU time of every thread of the running tracer (--resident's sweep is a
 # thread of its own), from the scheduler's own account.
 tracer_cpu_ns() {
-	cat /proc/"$TRACER"/task/*/schedstat 2>/dev/null | awk '{ sum += $1 } END { print sum + 0 }'
+	cat /proc/"$TRACER"/task/*/schedstat 2>/dev/null | awk '{ sum += $1 } END { printf "%.0f\n", sum }'
 }
 
 # measure_loader NAME: the running tracer's CPU time from the scheduler's own account
