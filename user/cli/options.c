@@ -180,26 +180,21 @@ static void set_error(char *err, size_t err_len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A finite number of seconds > 0 (at most a year), nothing trailing. */
-static bool parse_seconds(const char *text, double *value)
+/* A finite number over 0 and at most max, nothing trailing. */
+static bool parse_positive(const char *text, double max, double *value)
 {
 	char *end;
 
 	errno = 0;
 	*value = strtod(text, &end);
 	return errno == 0 && end != text && *end == '\0' && isfinite(*value) && *value > 0 &&
-	       *value <= 365.0 * 24 * 3600;
+	       *value <= max;
 }
 
-/* A finite percent over 0 and at most 100, nothing trailing. */
-static bool parse_percent(const char *text, double *value)
+/* Seconds (at most a year). */
+static bool parse_seconds(const char *text, double *value)
 {
-	char *end;
-
-	errno = 0;
-	*value = strtod(text, &end);
-	return errno == 0 && end != text && *end == '\0' && isfinite(*value) && *value > 0 &&
-	       *value <= 100;
+	return parse_positive(text, 365.0 * 24 * 3600, value);
 }
 
 static bool parse_long(const char *text, long min, long max, long *value)
@@ -661,7 +656,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			break;
 		case OPT_RESIDENT_BUDGET:
 			budget_given = true;
-			if (!parse_percent(optarg, &opts->resident_budget)) {
+			if (!parse_positive(optarg, 100, &opts->resident_budget)) {
 				set_error(
 				    err, err_len,
 				    "invalid --resident-budget '%s': expected a percent of one "

@@ -784,7 +784,6 @@ static void resident_metrics(struct expo *x)
 	size_t own = res->nr < x->s->max_series ? res->nr : x->s->max_series;
 	struct resident_counts other = {0};
 	struct label_text labels = {0};
-	double oldest = res->taken_at;
 
 	for (size_t i = 0; i < res->nr; i++)
 		if (i >= own || !named(x, &res->rows[i]))
@@ -817,12 +816,9 @@ static void resident_metrics(struct expo *x)
 		resident_samples(x, "group=\"other\"", &other, bytes);
 	}
 	free(labels.text);
-	for (size_t i = 0; i < res->nr; i++)
-		if (res->rows[i].scanned_at < oldest)
-			oldest = res->rows[i].scanned_at;
 	family(x, "foliostat_resident_oldest_seconds", "gauge",
 	       "The age of the oldest reading of --resident's figures.");
-	sample_real(x, "foliostat_resident_oldest_seconds", "", res->taken_at - oldest);
+	sample_real(x, "foliostat_resident_oldest_seconds", "", resident_oldest_s(res));
 	family(x, "foliostat_resident_processes", "gauge",
 	       "Processes with a reading of what their memory holds (--resident).");
 	sample(x, "foliostat_resident_processes", "", "", res->scanned);

@@ -101,17 +101,6 @@ static void print_orders(FILE *out, const struct fs_report *r, const struct resi
 	}
 }
 
-/* The age of the oldest reading of the rows (0 without rows). */
-static double oldest(const struct resident_report *res)
-{
-	double first = res->taken_at;
-
-	for (size_t i = 0; i < res->nr; i++)
-		if (res->rows[i].scanned_at < first)
-			first = res->rows[i].scanned_at;
-	return res->taken_at - first;
-}
-
 static const char *error_text(int error)
 {
 	return error == -ENOSPC ? "more processes than --max-tasks" : strerror(-error);
@@ -125,7 +114,8 @@ void print_resident(FILE *out, const struct fs_report *r)
 		fprintf(out,
 			"RESIDENT (what memory holds: readings of %zu processes, the oldest %.0f s "
 			"old; %lu whole passes, the last %.1f s, %.2f s of CPU",
-			res->scanned, oldest(res), res->passes, res->seconds, res->cpu_seconds);
+			res->scanned, resident_oldest_s(res), res->passes, res->seconds,
+			res->cpu_seconds);
 	else
 		fprintf(out, "RESIDENT (what memory holds at the end: %zu processes read in %.2f s",
 			res->scanned, res->seconds);
@@ -193,7 +183,7 @@ void resident_json(struct json_writer *w, const struct fs_report *r)
 	jw_key(w, "cpu_seconds");
 	jw_real(w, millis(res->cpu_seconds), 12);
 	jw_key(w, "oldest_seconds");
-	jw_real(w, millis(oldest(res)), 12);
+	jw_real(w, millis(resident_oldest_s(res)), 12);
 	jw_key(w, "total");
 	counts_json(w, &res->total);
 	jw_key(w, fs_row_array_names[r->by]);

@@ -75,6 +75,16 @@ __u64 resident_large_pages(const struct resident_counts *c)
 	return sum;
 }
 
+double resident_oldest_s(const struct resident_report *r)
+{
+	double first = r->taken_at;
+
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->rows[i].scanned_at < first)
+			first = r->rows[i].scanned_at;
+	return r->taken_at - first;
+}
+
 static void add_counts(struct resident_counts *to, const struct resident_counts *from)
 {
 	words_add((__u64 *)to, (const __u64 *)from, FS_WORDS(*to));

@@ -83,5 +83,7 @@ void resident_scanner_close(struct resident_scanner *s);
 /* The pages of counts' large folios (order 1 and up), of every type. */
 __u64 resident_large_pages(const struct resident_counts *c);
 __u64 resident_pages(const struct resident_counts *c);
+/* The age of the oldest reading of r's rows when they were taken (0 without rows). */
+double resident_oldest_s(const struct resident_report *r);
 
 #endif
