@@ -457,3 +457,29 @@ test_resident_sweep_thread_is_confined() {
 	assert_confined "$found" "$(id -u nobody)"
 	stop_foliostat "$T/out"
 }
+
+# Without CAP_SYS_ADMIN (dropped from the bounding set: a unit's capabilities that lack it),
+# pagemap shows no page frame numbers and nothing can be read: a one-shot run, streaming
+# records and an exporter each end with status 1 and say why, rather than print empty
+# readings or answer scrapes with errors that say nothing (what they wrote before is whole
+# JSON records, if any).
+test_resident_without_cap_sys_admin_says_why() {
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	start_holder holder pages 256
+	local pid port rc
+	pid=$(json_field "$(cat "$T/holder")" pid)
+	port=$(free_port)
+	local -a runs=("-d 1" "-j 1" "--listen 127.0.0.1:$port -d 600")
+	for run in "${runs[@]}"; do
+		# shellcheck disable=SC2086 # the run's words
+		timeout 300 setpriv --bounding-set -sys_admin "$FOLIOSTAT" --resident -p "$pid" $run \
+			>"$T/out" 2>"$T/err"
+		rc=$?
+		assert_eq "$rc" 1 "exit status of --resident $run without CAP_SYS_ADMIN"
+		grep -q '^foliostat: failed to read what memory holds: Operation not permitted (pagemap shows no page frame numbers without CAP_SYS_ADMIN)$' "$T/err" ||
+			fail "--resident $run did not say why: $(cat "$T/err")"
+		python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/out" ||
+			fail "--resident $run wrote what is not JSON: $(cat "$T/out")"
+	done
+}

@@ -180,6 +180,9 @@ int run_endpoint(struct collector *c, struct http_server *server, char *err, siz
 		}
 		if (events & LOOP_STOP)
 			break;
+		/* (an exporter asked for --resident that cannot read any says why and ends) */
+		if (collector_resident_failed(c, err, err_len))
+			return -1;
 		http_server_run(server);
 		now = event_loop_now();
 		if (end && now >= end)

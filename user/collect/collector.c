@@ -90,7 +90,8 @@ int collector_read(struct collector *c, size_t keep, char *err, size_t err_len)
 }
 
 /* The exposition of the counts since the start, into c->exposition; `began`: when the work for
- * it began (a scrape's read of the maps included). Returns 0 or -ENOMEM. */
+ * it began (a scrape's read of the maps included). Returns 0, -ENOMEM, or -1 when --resident's
+ * readings cannot be taken (collector_resident_failed() says why). */
 int collector_expose(struct collector *c, bool openmetrics, double began)
 {
 	struct exposition_health health = {
@@ -109,7 +110,7 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
 	c->report->processes = &c->window;
 	/* (a record takes the readings itself, before it is rendered: runs.c) */
 	if (c->resident_sweep.running && !c->opts->interval_s && collector_resident(c, NULL, 0))
-		return -ENOMEM;
+		return -1;
 	ret = render_exposition(&c->exposition, c->report, c->series, &health, openmetrics);
 	series_exposed(c->series, rendered); /* every count read so far is in it */
 	c->expositions++;
@@ -136,6 +137,25 @@ int collector_resident_start(struct collector *c, char *err, size_t err_len)
 	return 0;
 }
 
+static void resident_failure(int ret, char *err, size_t err_len)
+{
+	if (err)
+		snprintf(err, err_len, "failed to read what memory holds: %s%s", strerror(-ret),
+			 ret == -EPERM ? " (pagemap shows no page frame numbers without "
+					 "CAP_SYS_ADMIN)"
+				       : "");
+}
+
+int collector_resident_failed(struct collector *c, char *err, size_t err_len)
+{
+	int ret = c->resident_sweep.running ? resident_sweep_error(&c->resident_sweep) : 0;
+
+	if (!ret)
+		return 0;
+	resident_failure(ret, err, err_len);
+	return -1;
+}
+
 int collector_resident(struct collector *c, char *err, size_t err_len)
 {
 	const struct fs_options *opts = c->opts;
@@ -144,12 +164,7 @@ int collector_resident(struct collector *c, char *err, size_t err_len)
 					    : resident_collect(&c->resident, opts, r);
 
 	if (ret) {
-		if (err)
-			snprintf(err, err_len, "failed to read what memory holds: %s%s",
-				 strerror(-ret),
-				 ret == -EPERM ? " (pagemap shows no page frame numbers without "
-						 "CAP_SYS_ADMIN)"
-					       : "");
+		resident_failure(ret, err, err_len);
 		return -1;
 	}
 	c->report->resident = r;

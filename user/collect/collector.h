@@ -76,7 +76,8 @@ void collector_close(struct collector *c);
 int collector_read(struct collector *c, size_t keep, char *err, size_t err_len);
 
 /* The exposition of the counts since the start, into c->exposition; `began`: when the work for
- * it began (a scrape's read of the maps included). Returns 0 or -ENOMEM. */
+ * it began (a scrape's read of the maps included). Returns 0, -ENOMEM, or -1 when --resident's
+ * readings cannot be taken (collector_resident_failed() says why). */
 int collector_expose(struct collector *c, bool openmetrics, double began);
 
 /* --resident: start reading what memory holds, within its budget, when records stream or
@@ -86,6 +87,9 @@ int collector_resident_start(struct collector *c, char *err, size_t err_len);
  * --top): all read now in a one-shot run, the sweep's last readings otherwise. Returns 0, or
  * -1 with a message in err. */
 int collector_resident(struct collector *c, char *err, size_t err_len);
+/* --resident's sweep ended before it read a process, and none will be: -1 with why in err (the
+ * run then ends, as a run whose records cannot say what memory holds), else 0. */
+int collector_resident_failed(struct collector *c, char *err, size_t err_len);
 
 /* What every record says beside its counts (probes, which figures they measure, names, host),
  * into `report`, which the collector's expositions use from then on. */

@@ -251,14 +251,24 @@ int resident_sweep_start(struct resident_sweep *w, const struct resident_scanner
 	return 0;
 }
 
+int resident_sweep_error(struct resident_sweep *w)
+{
+	int err;
+
+	pthread_mutex_lock(&w->lock);
+	err = w->nr ? 0 : w->error;
+	pthread_mutex_unlock(&w->lock);
+	return err;
+}
+
 int resident_sweep_take(struct resident_sweep *w, struct resident_report *r)
 {
 	int err = 0;
 
 	resident_report_clear(r);
+	if ((err = resident_sweep_error(w)))
+		return err;
 	pthread_mutex_lock(&w->lock);
-	if (w->error && !w->nr)
-		err = w->error;
 	for (size_t i = 0; !err && i < w->nr; i++) {
 		const struct resident_row *row = &w->entries[i]->row;
 		__u64 pages = resident_pages(&row->counts);

@@ -43,6 +43,8 @@ int resident_sweep_start(struct resident_sweep *w, const struct resident_scanner
 /* What the readings are now, as a report (r's rows replaced): 0, or a negative errno (no
  * memory; or the thread's error, when none can be read). */
 int resident_sweep_take(struct resident_sweep *w, struct resident_report *r);
+/* The thread's error when it ended on one before any process was read (none will be), else 0. */
+int resident_sweep_error(struct resident_sweep *w);
 /* Stop the thread (at once, from a sleep or between two batches of pages) and free all. */
 void resident_sweep_stop(struct resident_sweep *w);
 
