@@ -483,3 +483,54 @@ test_resident_without_cap_sys_admin_says_why() {
 			fail "--resident $run wrote what is not JSON: $(cat "$T/out")"
 	done
 }
+
+# A pass spreads all its work, choosing the processes included, over its time: with 3,000
+# more processes on the host, the sweep's CPU time (its thread's, /proc's schedstat) never runs
+# ahead of its budget (1%) times the time since it started by more than a tenth of what this
+# test itself spends reading every process's comm, stat and cgroup files once (what choosing
+# them all at the pass's start cost: a burst the pacer then paid back by sleeping).
+test_resident_sweep_spreads_its_work_over_the_pass() {
+	need_root
+	start_holder idle idle 3000
+	local listing
+	listing=$(python3 -c '
+import os, time
+began = time.process_time()
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    for name in ("comm", "stat", "cgroup"):
+        try:
+            open(f"/proc/{pid}/{name}").read()
+        except OSError:
+            pass
+print(time.process_time() - began)
+')
+	echo "reading every process's comm, stat and cgroup: $listing s of CPU"
+	start_foliostat "$T/out" --resident -j 60 --resident-budget 1
+	local tid task
+	for _ in $(seq 600); do
+		for task in /proc/"$FS_PID"/task/*; do
+			[ "$(cat "$task/comm" 2>/dev/null)" = fs-resident ] && tid=${task##*/} && break
+		done
+		[ -n "$tid" ] && break
+		sleep 0.1
+	done
+	[ -n "$tid" ] || fail "foliostat has no fs-resident thread"
+	local hz samples=0 up start cpu
+	hz=$(getconf CLK_TCK)
+	for _ in $(seq 20); do
+		up=$(cut -d' ' -f1 /proc/uptime)
+		start=$(awk '{ print $22 }' "/proc/$FS_PID/task/$tid/stat")
+		cpu=$(cut -d' ' -f1 "/proc/$FS_PID/task/$tid/schedstat")
+		awk -v up="$up" -v start="$start" -v hz="$hz" -v cpu="$cpu" -v listing="$listing" '
+			BEGIN {
+				wall = up - start / hz
+				bound = 0.01 * wall + listing / 10
+				printf "%.2f s since it started: %.3f s of CPU (at most %.3f)\n", wall, cpu / 1e9, bound
+				exit !(cpu / 1e9 <= bound)
+			}' || fail "the sweep ran ahead of its budget"
+		samples=$((samples + 1))
+		sleep 0.25
+	done
+	stop_foliostat "$T/out"
+	assert_eq "$samples" 20 "samples of the sweep's CPU time"
+}

@@ -28,6 +28,8 @@
  *                                                        while other threads keep reading it
  *   workload [--name HEX] [--linger SECS] forks N        fork N short-lived children one after
  *                                                        another, each touching 4 pages
+ *   workload [--name HEX] [--linger SECS] idle N         fork N children that wait (and end
+ *                                                        with it, or in ten minutes)
  *   workload [--name HEX] [--linger SECS] ring N         8 processes on CPU 0 pass a token round
  *                                                        a ring of pipes N times
  *   workload [--name HEX] [--linger SECS] hop N          a new thread touches N pages with THP
@@ -530,6 +532,28 @@ static void action_moved(const char *arg)
 		       threads[i].after.ru_minflt - threads[i].before.ru_minflt,
 		       threads[i].after.ru_majflt - threads[i].before.ru_majflt);
 	printf("]}\n");
+}
+
+/* N processes that only wait: a host with many processes, each of which ends with the workload
+ * (PR_SET_PDEATHSIG) or after ten minutes, whichever comes first. */
+static void action_idle(long n)
+{
+	pid_t parent = getpid();
+
+	for (long i = 0; i < n; i++) {
+		pid_t child = fork();
+
+		if (child < 0)
+			die("fork");
+		if (child == 0) {
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+				_exit(0);
+			alarm(600);
+			for (;;)
+				pause();
+		}
+	}
+	printf("{\"pid\":%d,\"action\":\"idle\",\"children\":%ld}\n", getpid(), n);
 }
 
 /* Process churn: many processes that live and die within a window. */
@@ -1275,6 +1299,7 @@ static const struct action {
 	{"compact", "NODE", NULL, action_compact},
 	{"tlbflip", "N", NULL, action_tlbflip},
 	{"forks", "N", NULL, action_forks},
+	{"idle", "N", NULL, action_idle},
 	{"family", "N,M", action_family, NULL},
 	{"ring", "N", NULL, action_ring},
 	{"hop", "N", NULL, action_hop},

@@ -172,60 +172,61 @@ static char *cgroup_path(pid_t pid)
 	return strdup(path);
 }
 
-void resident_list_free(struct resident_candidate *list, size_t nr)
+int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,
+			   bool with_cgroup)
 {
-	for (size_t i = 0; i < nr; i++)
-		free(list[i].cgroup);
-	free(list);
+	*sel = (struct resident_selector){.opts = opts,
+					  .with_cgroup = with_cgroup || opts->by == FS_BY_CGROUP ||
+							 opts->nr_cgroups};
+	if (opts->nr_cgroups && cgroup2_mount(sel->mount, sizeof(sel->mount)))
+		return -ENOENT;
+	return 0;
 }
 
-int resident_list(const struct fs_options *opts, bool with_cgroup, struct resident_candidate **list,
-		  size_t *nr, size_t *cap)
+int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_t *cap)
 {
-	char mount[4096] = "", comm[FS_COMM_LEN + 2];
-	__u64 tick_ns = clock_tick_ns();
 	struct dirent *entry;
 	DIR *proc;
 	int err = 0;
 
-	for (size_t i = 0; i < *nr; i++)
-		free((*list)[i].cgroup);
 	*nr = 0;
-	with_cgroup = with_cgroup || opts->by == FS_BY_CGROUP || opts->nr_cgroups;
-	if (opts->nr_cgroups && cgroup2_mount(mount, sizeof(mount)))
-		return -ENOENT;
 	if (!(proc = opendir("/proc")))
 		return -errno;
 	while (!err && (entry = readdir(proc))) {
-		char *rest, *cgroup = NULL;
+		char *rest;
 		long pid = strtol(entry->d_name, &rest, 10);
-		unsigned long long start;
 
 		if (*rest || pid <= 0 || (pid_t)pid == getpid() || !pid_selected(opts, (pid_t)pid))
 			continue;
-		if (read_small((pid_t)pid, "comm", comm, sizeof(comm)) < 0)
-			continue; /* gone already */
-		comm[strcspn(comm, "\n")] = '\0';
-		if ((opts->comm && strcmp(opts->comm, comm)) || left_out((pid_t)pid, &start))
-			continue;
-		if (with_cgroup && (cgroup = cgroup_path((pid_t)pid)) && opts->nr_cgroups &&
-		    !in_selected_cgroup(opts, mount, cgroup)) {
-			free(cgroup);
-			continue;
-		}
-		if (opts->nr_cgroups && !cgroup)
-			continue; /* gone, or in no cgroup of cgroup2 */
-		if ((err = array_reserve_one(list, cap, *nr, sizeof(**list)))) {
-			free(cgroup);
-			break;
-		}
-		(*list)[*nr] = (struct resident_candidate){
-		    .pid = (pid_t)pid, .start_ns = start * tick_ns, .cgroup = cgroup};
-		memcpy((*list)[*nr].comm, comm, sizeof((*list)[*nr].comm) - 1); /* (15 at most) */
-		(*nr)++;
+		if (!(err = array_reserve_one(pids, cap, *nr, sizeof(**pids))))
+			(*pids)[(*nr)++] = (pid_t)pid;
 	}
 	closedir(proc);
 	return err;
+}
+
+int resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c)
+{
+	const struct fs_options *opts = sel->opts;
+	char comm[FS_COMM_LEN + 2], *cgroup = NULL;
+	unsigned long long start;
+
+	if (read_small(pid, "comm", comm, sizeof(comm)) < 0)
+		return 0; /* gone already */
+	comm[strcspn(comm, "\n")] = '\0';
+	if ((opts->comm && strcmp(opts->comm, comm)) || left_out(pid, &start))
+		return 0;
+	if (sel->with_cgroup && (cgroup = cgroup_path(pid)) && opts->nr_cgroups &&
+	    !in_selected_cgroup(opts, sel->mount, cgroup)) {
+		free(cgroup);
+		return 0;
+	}
+	if (opts->nr_cgroups && !cgroup)
+		return 0; /* gone, or in no cgroup of cgroup2 */
+	*c = (struct resident_candidate){
+	    .pid = pid, .start_ns = start * clock_tick_ns(), .cgroup = cgroup};
+	memcpy(c->comm, comm, sizeof(c->comm) - 1); /* (15 at most) */
+	return 1;
 }
 
 int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,
@@ -331,25 +332,34 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		     struct resident_report *r)
 {
 	double begin = clock_s(CLOCK_MONOTONIC), cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
-	struct resident_candidate *list = NULL;
+	struct resident_selector sel;
+	pid_t *pids = NULL;
 	size_t nr = 0, cap = 0;
 	int err;
 
 	resident_report_clear(r);
-	err = resident_list(opts, false, &list, &nr, &cap);
+	if (!(err = resident_selector_init(&sel, opts, false)))
+		err = resident_pids(opts, &pids, &nr, &cap);
 	for (size_t i = 0; !err && i < nr; i++) {
+		struct resident_candidate c;
 		struct resident_row *p;
 		int ret;
 
-		if ((err = array_reserve_one(&r->rows, &r->cap, r->nr, sizeof(*r->rows))))
+		if ((ret = resident_select(&sel, pids[i], &c)) <= 0) {
+			err = ret;
+			continue;
+		}
+		if ((err = array_reserve_one(&r->rows, &r->cap, r->nr, sizeof(*r->rows)))) {
+			free(c.cgroup);
 			break;
+		}
 		p = &r->rows[r->nr];
-		*p = (struct resident_row){.pid = (__u32)list[i].pid,
-					   .start_ns = list[i].start_ns,
+		*p = (struct resident_row){.pid = (__u32)c.pid,
+					   .start_ns = c.start_ns,
 					   .processes = 1,
 					   .scanned_at = clock_s(CLOCK_MONOTONIC)};
-		memcpy(p->comm, list[i].comm, sizeof(p->comm));
-		ret = resident_read(s, list[i].pid, NULL, &p->counts);
+		memcpy(p->comm, c.comm, sizeof(p->comm));
+		ret = resident_read(s, c.pid, NULL, &p->counts);
 		if (ret == -ENOENT || ret == -ESRCH) {
 			r->gone++;
 		} else if (ret == -EPERM && !r->scanned) {
@@ -361,7 +371,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		} else if (ret) {
 			if (opts->verbose)
 				fprintf(stderr, "foliostat: --resident: process %d not read: %s\n",
-					(int)list[i].pid, strerror(-ret));
+					(int)c.pid, strerror(-ret));
 			if (!r->failed++)
 				r->first_error = ret;
 		} else {
@@ -369,13 +379,14 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 			add_counts(&r->total, &p->counts);
 			/* (a process that maps nothing, a zombie say, has no row) */
 			if (resident_pages(&p->counts)) {
-				p->cgroup = list[i].cgroup;
-				list[i].cgroup = NULL;
+				p->cgroup = c.cgroup;
+				c.cgroup = NULL;
 				r->nr++;
 			}
 		}
+		free(c.cgroup);
 	}
-	resident_list_free(list, nr);
+	free(pids);
 	resident_report_finish(r, opts->by);
 	r->passes = 1;
 	r->pagemap_scan = s->host.pagemap_scan;

@@ -42,12 +42,19 @@ struct resident_report {
 	double taken_at;	      /* when the rows were taken (monotonic s): their age */
 };
 
-/* A process the options select, listed before it is read. */
+/* A process the options select, just before it is read. */
 struct resident_candidate {
 	pid_t pid;
 	__u64 start_ns;
 	char comm[FS_COMM_LEN];
-	char *cgroup; /* its path, where wanted (see resident_list()), else NULL */
+	char *cgroup; /* its path, where the selector keeps it, else NULL */
+};
+
+/* Which processes the options select (-p, -n, -c), and what is kept of each. */
+struct resident_selector {
+	const struct fs_options *opts;
+	bool with_cgroup; /* keep each one's cgroup path (asked for, --by cgroup or -c) */
+	char mount[4096]; /* the cgroup2 mount, with -c */
 };
 
 struct resident_scanner {
@@ -62,12 +69,18 @@ int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len
  * opener gone). */
 int resident_collect(const struct resident_scanner *s, const struct fs_options *opts,
 		     struct resident_report *r);
-/* The processes the options select now, in /proc's order, into *list (emptied first; its
- * cgroup paths are freed and made anew: with_cgroup, or --by cgroup, or -c). 0 or a negative
- * errno. */
-int resident_list(const struct fs_options *opts, bool with_cgroup, struct resident_candidate **list,
-		  size_t *nr, size_t *cap);
-void resident_list_free(struct resident_candidate *list, size_t nr);
+/* 0, or -ENOENT with -c where no cgroup2 is mounted. */
+int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,
+			   bool with_cgroup);
+/* The pids in /proc now that -p allows (foliostat's left out), in /proc's order, into *pids
+ * (emptied first). 0 or a negative errno. Reads nothing of each: resident_select() does, just
+ * before the process is read, so that a pass spreads that cost too (10,000 processes' comm,
+ * stat and cgroup files are about a second of CPU). */
+int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_t *cap);
+/* Whether process pid is selected now (-n, -c; kernel threads and foliostat's children left
+ * out): 1 with *c filled (c->cgroup is the caller's to free), 0 when not or gone, or a
+ * negative errno. */
+int resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c);
 /* Add what process pid maps now to counts. 0; -ENOENT or -ESRCH when it ended; -EPERM where
  * pagemap hides frame numbers; another negative errno when it could not be read. */
 int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,

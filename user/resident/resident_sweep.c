@@ -148,37 +148,45 @@ static int sweep_pass(struct pass *p)
 {
 	struct resident_sweep *w = p->w;
 	struct resident_pace paced = {pace, p};
-	struct resident_candidate *list = NULL;
+	struct resident_selector sel;
+	pid_t *pids = NULL;
 	size_t nr = 0, cap = 0, read = 0, gone = 0, failed = 0;
 	int err, first_error = 0;
 
-	err = resident_list(w->opts, true, &list, &nr, &cap);
+	if (!(err = resident_selector_init(&sel, w->opts, true)))
+		err = resident_pids(w->opts, &pids, &nr, &cap);
 	for (size_t i = 0; !err && i < nr; i++) {
-		struct resident_candidate *c = &list[i];
+		struct resident_candidate c;
 		struct resident_counts counts = {0};
 		int ret;
 
+		/* (paced before it is selected: selecting reads three of its files) */
 		if ((err = pace(p)))
 			break;
-		ret = resident_read(w->scanner, c->pid, &paced, &counts);
+		if ((ret = resident_select(&sel, pids[i], &c)) <= 0) {
+			err = ret;
+			continue;
+		}
+		ret = resident_read(w->scanner, c.pid, &paced, &counts);
 		if (!ret)
-			ret = keep(p, c, &counts);
+			ret = keep(p, &c, &counts);
 		if (ret == -ECANCELED || (ret == -EPERM && !read && !w->passes)) {
 			err = ret; /* stopped; or frame numbers hidden: none will be read */
 		} else if (ret == -ENOENT || ret == -ESRCH) {
 			gone++;
-			forget(w, c->pid);
+			forget(w, c.pid);
 		} else if (ret) {
 			if (w->opts->verbose)
 				fprintf(stderr, "foliostat: --resident: process %d not read: %s\n",
-					(int)c->pid, strerror(-ret));
+					(int)c.pid, strerror(-ret));
 			if (!failed++)
 				first_error = ret;
 		} else {
 			read++;
 		}
+		free(c.cgroup);
 	}
-	resident_list_free(list, nr);
+	free(pids);
 	if (err)
 		return err;
 	pthread_mutex_lock(&w->lock);
