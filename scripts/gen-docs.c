@@ -128,6 +128,7 @@ static const char *const kind_definitions[NR_RECORD_KINDS] = {
     [RK_MGLRU] = "boolean",
     [RK_PROCESSES] = "count",
     [RK_GROUP] = "group",
+    [RK_FREE_MEMORY] = "freeMemory",
 };
 
 /* A row's description: its meaning, and when it is null. */

@@ -44,7 +44,7 @@ import json, sys
 g = json.load(open(sys.argv[1]))
 assert g["row"]["required"] == ["folios", "faults", "tlb", "lru", "thp", "reclaim"], g["row"]["required"]
 assert g["group"]["required"] == ["folios", "faults", "tlb", "lru", "thp"], g["group"]["required"]
-assert g["system"]["required"][-4:] == ["interrupt", "untracked", "unselected", "processes"]
+assert g["system"]["required"][-5:] == ["interrupt", "untracked", "unselected", "processes", "free_memory"]
 PY
 	local entries
 	entries=$(awk '/^\.\\" generated: record figures/,/^\.\\" end of generated/' man/foliostat-json.5 |

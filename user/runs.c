@@ -288,10 +288,13 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 			window_start = now;
 			if (opts->resident && (ret = collector_resident(c, err, err_len)))
 				break;
+			collector_free_blocks_record(c);
 			if (emit(c, file, &report, per_record == 1 ? &c->window : &total)) {
 				ret = output_failed(opts, err, err_len);
 				break;
 			}
+			if (c->free_on)
+				free_blocks_window_begin(&c->free);
 			last = last || (streaming && opts->count && ++records >= opts->count);
 			/* The next record starts from nothing. */
 			in_record = 0;

@@ -49,6 +49,9 @@ int collector_read(struct collector *c, size_t keep, char *err, size_t err_len)
 		snprintf(err, err_len, "failed to read BPF maps: %s", strerror(-ret));
 		return -1;
 	}
+	/* (a failed sample keeps the last: the record's figures do not depend on it) */
+	if (c->free_on)
+		free_blocks_sample(&c->free, false, c->last_read);
 	ret = kernel_counters_read(&c->kernel_files, &c->kernel_now);
 	if (!ret)
 		ret = kernel_counters_delta(&c->kernel_before, &c->kernel_now, &c->kernel_window);
@@ -108,6 +111,7 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
 	health.loader_cpu_s = c->self_now.loader_cpu_s;
 	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
 	c->report->processes = &c->window;
+	collector_free_blocks_record(c);
 	/* (a record takes the readings itself, before it is rendered: runs.c) */
 	if (c->resident_sweep.running && !c->opts->interval_s && collector_resident(c, NULL, 0))
 		return -1;
@@ -251,6 +255,15 @@ void collector_close(struct collector *c)
 	snapshot_free(&c->read);
 	reader_close(&c->reader);
 	kernel_counter_files_close(&c->kernel_files);
+	if (c->free_on)
+		free_blocks_close(&c->free);
+	c->free_on = false;
+}
+
+void collector_free_blocks_record(struct collector *c)
+{
+	if (c->free_on)
+		free_blocks_sample(&c->free, true, event_loop_now());
 }
 
 /*
@@ -281,6 +294,8 @@ int collector_open(struct collector *c, struct loader *loader, const struct fs_o
 		return -1;
 	}
 	kernel_counters_read(&c->kernel_files, &c->kernel_before);
+	/* (before privileges are dropped: pagetypeinfo is root's only) */
+	c->free_on = !free_blocks_open(&c->free);
 	cgroup_names_open(&c->cgroup_names);
 	if (opts->files) {
 		ret = file_table_open(&c->files, (size_t)opts->max_files, loader->skel);
@@ -309,5 +324,6 @@ void collector_report_init(struct fs_report *report, struct collector *c, struct
 	report->cgroup_names = &c->cgroup_names;
 	report->by = c->opts->by;
 	report->sort = c->opts->sort;
+	report->free = c->free_on ? &c->free : NULL;
 	c->report = report;
 }

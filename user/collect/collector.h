@@ -16,6 +16,7 @@
 #include "event_loop.h"
 #include "exposition.h"
 #include "file_table.h"
+#include "free_blocks.h"
 #include "kernel_counters.h"
 #include "loader.h"
 #include "options.h"
@@ -41,6 +42,10 @@ struct collector {
 	struct process_table window;
 	struct kernel_counter_files kernel_files;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
+	/* Free memory by block size (free_blocks.h): sampled at every read; off where
+	 * /proc/buddyinfo cannot be read (records say null). */
+	bool free_on;
+	struct free_blocks free;
 	struct self_cost self_before, self_now, self_window; /* --self */
 	/* --format prometheus and --listen: counts since the start, and their text. */
 	struct series_store *series;
@@ -90,6 +95,10 @@ int collector_resident(struct collector *c, char *err, size_t err_len);
 /* --resident's sweep ended before it read a process, and none will be: -1 with why in err (the
  * run then ends, as a run whose records cannot say what memory holds), else 0. */
 int collector_resident_failed(struct collector *c, char *err, size_t err_len);
+
+/* A record is made (or a scrape answered) now: free memory by block size sampled once more,
+ * by migrate type too. */
+void collector_free_blocks_record(struct collector *c);
 
 /* What every record says beside its counts (probes, which figures they measure, names, host),
  * into `report`, which the collector's expositions use from then on. */

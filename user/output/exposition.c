@@ -833,6 +833,60 @@ static void resident_metrics(struct expo *x)
 	sample_real(x, "foliostat_resident_pass_cpu_seconds", "", res->cpu_seconds);
 }
 
+/* Free memory by block size (free_blocks.h), per node, zone and order, every order the kernel
+ * lists (a zero is an answer: no block of that size). */
+/* node="N",zone="Z"[,migrate_type="T"],order="O" into labels (the values quoted as every
+ * label's are). */
+static void zone_labels(char *labels, size_t size, const struct free_zone *z, const char *type,
+			int order)
+{
+	char number[16];
+
+	labels[0] = '\0';
+	snprintf(number, sizeof(number), "%d", z->node);
+	label_pair(labels, size, "node", number);
+	label_pair(labels, size, "zone", z->name);
+	if (type)
+		label_pair(labels, size, "migrate_type", type);
+	snprintf(number, sizeof(number), "%d", order);
+	label_pair(labels, size, "order", number);
+}
+
+static void free_memory_metrics(struct expo *x)
+{
+	const struct free_blocks *f = x->r->free;
+	char labels[256];
+
+	family(x, "foliostat_free_blocks", "gauge",
+	       "Free blocks of each order per NUMA node and zone (/proc/buddyinfo).");
+	for (size_t i = 0; i < f->nr_zones; i++)
+		for (int o = 0; o < f->nr_orders; o++) {
+			zone_labels(labels, sizeof(labels), &f->zones[i], NULL, o);
+			sample(x, "foliostat_free_blocks", labels, "", f->zones[i].blocks[o]);
+		}
+	family(x, "foliostat_free_unusable_ratio", "gauge",
+	       "The share of a zone's free memory in blocks smaller than the order: what an "
+	       "allocation of that order cannot use without compaction.");
+	for (size_t i = 0; i < f->nr_zones; i++)
+		for (int o = 0; o < f->nr_orders; o++) {
+			zone_labels(labels, sizeof(labels), &f->zones[i], NULL, o);
+			sample_real(x, "foliostat_free_unusable_ratio", labels,
+				    free_zone_unusable(&f->zones[i], f->nr_orders, o));
+		}
+	if (!f->nr_types)
+		return;
+	family(x, "foliostat_free_blocks_by_migrate_type", "gauge",
+	       "Free blocks of each order per NUMA node, zone and migrate type "
+	       "(/proc/pagetypeinfo, read at most every 10 s).");
+	for (size_t i = 0; i < f->nr_zones; i++)
+		for (size_t t = 0; t < f->nr_types; t++)
+			for (int o = 0; o < f->nr_orders; o++) {
+				zone_labels(labels, sizeof(labels), &f->zones[i], f->types[t], o);
+				sample(x, "foliostat_free_blocks_by_migrate_type", labels, "",
+				       f->zones[i].by_type[t][o]);
+			}
+}
+
 int render_exposition(struct exposition *e, const struct fs_report *r, const struct series_store *s,
 		      const struct exposition_health *health, bool openmetrics)
 {
@@ -891,6 +945,8 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	compaction_by_order_metrics(&x);
 	system_metrics(&x);
 	health_metrics(&x, health);
+	if (r->free)
+		free_memory_metrics(&x);
 	if (r->resident)
 		resident_metrics(&x);
 	if (openmetrics)

@@ -215,6 +215,9 @@ const struct record_figure record_figures[] = {
 		  "Events of threads outside the selection (-c, -- COMMAND)."),
     {0, IN_SYSTEM, RK_PROCESSES, 0, MEASURE_NONE, "processes", NOWHERE, NOWHERE,
      "How many processes had events in the window."},
+    {0, IN_SYSTEM, RK_FREE_MEMORY, 0, MEASURE_NONE, "free_memory", NOWHERE, NOWHERE,
+     "Free memory by block size per NUMA node and zone (/proc/buddyinfo, /proc/pagetypeinfo), "
+     "and the share of it too fragmented for each order; null where buddyinfo is unreadable."},
 };
 /* clang-format on */
 const int nr_record_figures = sizeof(record_figures) / sizeof(record_figures[0]);

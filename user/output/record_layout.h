@@ -50,6 +50,7 @@ enum record_kind {
 	RK_MGLRU,	    /* whether the multi-generational LRU is on */
 	RK_PROCESSES,	    /* how many processes had events */
 	RK_GROUP,	    /* a group's object: the rows IN_GROUP over the counter group here */
+	RK_FREE_MEMORY,	    /* free blocks by order per node and zone (free_blocks.h) */
 	NR_RECORD_KINDS,
 };
 

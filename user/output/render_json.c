@@ -32,7 +32,7 @@ static void hist_json(struct json_writer *w, const __u64 hist[FS_NR_ORDERS])
  * asked for it, orders without any left out. */
 static void by_order_json(struct json_writer *w, const struct fs_order_stalls *by_order)
 {
-	char key[8];
+	char key[12];
 
 	jw_object_begin(w);
 	for (int o = 0; o < FS_NR_ORDERS; o++) {
@@ -172,6 +172,75 @@ static void per_list_json(struct json_writer *w, const struct fs_report *r, cons
 static void figures_json(struct json_writer *w, const struct fs_report *r,
 			 const struct figures_view *v, int first);
 
+/* Order -> value, for every order the kernel lists (a zero is an answer here). */
+static void every_order_json(struct json_writer *w, const __u64 *counts, int nr_orders)
+{
+	char key[12];
+
+	jw_object_begin(w);
+	for (int o = 0; o < nr_orders; o++) {
+		snprintf(key, sizeof(key), "%d", o);
+		jw_member_int(w, key, (long long)counts[o]);
+	}
+	jw_object_end(w);
+}
+
+/* system.free_memory: per node and zone, the free blocks of each order now and the fewest
+ * during the window, the share of free memory unusable for each order, and by migrate type. */
+static void free_memory_json(struct json_writer *w, const struct free_blocks *f)
+{
+	char key[12];
+
+	if (!f) {
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
+	jw_member_int(w, "samples", (long long)f->samples);
+	jw_key(w, "by_migrate_type_age_seconds");
+	if (f->nr_types)
+		jw_real(w, f->read_at - f->types_read_at, 3);
+	else
+		jw_null(w);
+	jw_key(w, "zones");
+	jw_array_begin(w);
+	for (size_t i = 0; i < f->nr_zones; i++) {
+		const struct free_zone *z = &f->zones[i];
+
+		jw_object_begin(w);
+		jw_member_int(w, "node", z->node);
+		jw_key(w, "zone");
+		jw_string_n(w, z->name, sizeof(z->name));
+		jw_member_int(w, "free_pages", (long long)free_zone_pages(z, f->nr_orders));
+		jw_key(w, "free_blocks");
+		every_order_json(w, z->blocks, f->nr_orders);
+		jw_key(w, "fewest_free_blocks");
+		every_order_json(w, z->fewest, f->nr_orders);
+		jw_key(w, "unusable");
+		jw_object_begin(w);
+		for (int o = 0; o < f->nr_orders; o++) {
+			snprintf(key, sizeof(key), "%d", o);
+			jw_key(w, key);
+			jw_real(w, free_zone_unusable(z, f->nr_orders, o), 6);
+		}
+		jw_object_end(w);
+		jw_key(w, "by_migrate_type");
+		if (!f->nr_types) {
+			jw_null(w);
+		} else {
+			jw_object_begin(w);
+			for (size_t t = 0; t < f->nr_types; t++) {
+				jw_key(w, f->types[t]);
+				every_order_json(w, z->by_type[t], f->nr_orders);
+			}
+			jw_object_end(w);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
 static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 			      const struct figures_view *v, int i)
 {
@@ -224,6 +293,9 @@ static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 		break;
 	case RK_PROCESSES:
 		jw_int(w, (long long)r->processes->nr_active);
+		break;
+	case RK_FREE_MEMORY:
+		free_memory_json(w, r->free);
 		break;
 	case RK_GROUP: {
 		struct figures_view group = {.scope = IN_GROUP, .from[FROM_TOTALS] = words};

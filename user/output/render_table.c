@@ -361,6 +361,38 @@ static void print_orders(FILE *out, const __u64 *hist)
 }
 
 /*
+ * Under the allocation failures, for each order that found no free block: "    free blocks
+ * order 9: 0 on node 0 Normal, 93% of free memory unusable; 2 on node 0 DMA32, 0%": the fewest
+ * free blocks of that order in each zone with free memory during the window, and the share of
+ * that zone's free memory in smaller blocks at its end.
+ */
+static void print_free_blocks(FILE *out, const struct fs_report *r, const struct fs_totals *c)
+{
+	const struct free_blocks *f = r->free;
+	const __u64 *failed = c->folios[FS_FOLIO_ALLOC_FAILED];
+
+	for (int o = 1; f && o < f->nr_orders; o++) {
+		const char *sep = "";
+
+		if (!failed[o])
+			continue;
+		fprintf(out, "    %-14sorder %d: ", "free blocks", o);
+		for (size_t i = 0; i < f->nr_zones; i++) {
+			const struct free_zone *z = &f->zones[i];
+
+			if (!free_zone_pages(z, f->nr_orders))
+				continue;
+			fprintf(out, "%s%llu on node %d %s, %.0f%%%s", sep,
+				(unsigned long long)z->fewest[o], z->node, z->name,
+				100 * free_zone_unusable(z, f->nr_orders, o),
+				*sep ? "" : " of free memory unusable");
+			sep = "; ";
+		}
+		fprintf(out, "\n");
+	}
+}
+
+/*
  * Why the memory did not come in large folios, in one line for PMD-sized THP faults: "thp faults
  * 32 got 2 MiB, 4 fell back (memcg limit, race), 2 fell back (none free)": the memory cgroup
  * refused the charge of a folio allocated for the fault (or another thread mapped the range
@@ -397,6 +429,8 @@ static void print_thp_faults(FILE *out, const struct fs_report *r, const struct 
 		print_orders(out, discarded);
 		fprintf(out, "\n");
 	}
+	if (c == &r->system.total)
+		print_free_blocks(out, r, c);
 }
 
 /* "    by order      9: 3 stalls, 12.4 ms, 4.1 ms per folio allocated": direct compaction by

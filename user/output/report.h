@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 #include "foliostat.h"
+#include "free_blocks.h"
 #include "kernel_counters.h"
 #include "measures.h"
 #include "resident_report.h"
@@ -79,6 +80,7 @@ struct fs_report {
 	const struct process_table *processes; /* ranked, most active first */
 	const struct file_summary *files;      /* --files, or NULL */
 	const struct resident_report *resident; /* --resident, or NULL */
+	const struct free_blocks *free;		/* free memory by block size, or NULL */
 	size_t resident_shown;			/* its processes to print (--top) */
 	size_t nr_shown;		       /* how many of them to print (--top) */
 };

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Free memory by block size, per node and zone (see free_blocks.h). */
+#include "free_blocks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* pagetypeinfo is about 2 KiB per zone; buddyinfo a line per zone. */
+#define FREE_TEXT_SIZE (FS_MAX_ZONES * 2048)
+
+/* The zone named so, kept in the order the kernel lists zones; added if new. NULL: too many. */
+static struct free_zone *zone_of(struct free_blocks *f, int node, const char *name)
+{
+	struct free_zone *z;
+
+	for (size_t i = 0; i < f->nr_zones; i++)
+		if (f->zones[i].node == node && !strcmp(f->zones[i].name, name))
+			return &f->zones[i];
+	if (f->nr_zones == FS_MAX_ZONES)
+		return NULL;
+	z = &f->zones[f->nr_zones++];
+	memset(z, 0, sizeof(*z));
+	z->node = node;
+	snprintf(z->name, sizeof(z->name), "%s", name);
+	for (int o = 0; o < FS_NR_ORDERS; o++)
+		z->fewest[o] = ~0ULL; /* (none seen yet) */
+	return z;
+}
+
+/* Counts after `p`, one per order, into counts: how many (at most FS_NR_ORDERS). */
+static int parse_counts(const char *p, __u64 counts[FS_NR_ORDERS])
+{
+	int n = 0;
+
+	while (n < FS_NR_ORDERS) {
+		char *end;
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		v = strtoull(p, &end, 10);
+		counts[n++] = v;
+		p = end;
+	}
+	return n;
+}
+
+int free_blocks_parse_buddyinfo(struct free_blocks *f, const char *text)
+{
+	const char *line = text;
+	int orders = 0;
+
+	/* "Node 0, zone   Normal  12313   7561 ...": counts of order 0, 1, ... */
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		char name[FS_ZONE_NAME_LEN];
+		__u64 counts[FS_NR_ORDERS] = {0};
+		struct free_zone *z;
+		int node, used, n;
+
+		if (sscanf(line, "Node %d, zone %15s%n", &node, name, &used) != 2)
+			continue;
+		n = parse_counts(line + used, counts);
+		if (!n || (orders && n != orders))
+			return -EINVAL;
+		orders = n;
+		if (!(z = zone_of(f, node, name)))
+			return -E2BIG;
+		memcpy(z->blocks, counts, sizeof(counts));
+		for (int o = 0; o < n; o++)
+			if (counts[o] < z->fewest[o])
+				z->fewest[o] = counts[o];
+	}
+	if (!orders)
+		return -EINVAL;
+	f->nr_orders = orders;
+	return 0;
+}
+
+int free_blocks_parse_pagetypeinfo(struct free_blocks *f, const char *text)
+{
+	const char *line = text;
+	size_t nr_types = 0;
+
+	/* "Node    0, zone   Normal, type    Movable   6981   2915 ...": the free blocks' counts
+	 * by migrate type (the "Number of blocks type" table after them has no "type" field). */
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		char name[FS_ZONE_NAME_LEN], type[FS_MIGRATE_TYPE_LEN];
+		__u64 counts[FS_NR_ORDERS] = {0};
+		struct free_zone *z;
+		size_t t;
+		int node, used;
+
+		if (sscanf(line, "Node %d, zone %15[^, ], type %19s%n", &node, name, type, &used) !=
+		    3)
+			continue;
+		for (t = 0; t < nr_types && strcmp(f->types[t], type); t++)
+			;
+		if (t == nr_types) {
+			if (nr_types == FS_MAX_MIGRATE_TYPES)
+				return -E2BIG;
+			snprintf(f->types[nr_types++], sizeof(f->types[0]), "%s", type);
+		}
+		if (!parse_counts(line + used, counts))
+			return -EINVAL;
+		if (!(z = zone_of(f, node, name)))
+			return -E2BIG;
+		memcpy(z->by_type[t], counts, sizeof(counts));
+	}
+	if (!nr_types)
+		return -EINVAL;
+	f->nr_types = nr_types;
+	return 0;
+}
+
+/* A /proc file's whole text, read again from its start, into a buffer of FREE_TEXT_SIZE. */
+static int read_text(int fd, char *text)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	while (len < FREE_TEXT_SIZE - 1 &&
+	       (n = pread(fd, text + len, FREE_TEXT_SIZE - 1 - len, (off_t)len)) > 0)
+		len += (size_t)n;
+	if (n < 0)
+		return -errno;
+	text[len] = '\0';
+	return 0;
+}
+
+int free_blocks_sample(struct free_blocks *f, bool by_type, double now)
+{
+	char *text = malloc(FREE_TEXT_SIZE);
+	int err;
+
+	if (!text)
+		return -ENOMEM;
+	err = read_text(f->buddyinfo_fd, text);
+	if (!err)
+		err = free_blocks_parse_buddyinfo(f, text);
+	if (!err) {
+		f->samples++;
+		f->read_at = now;
+	}
+	if (!err && by_type && f->pagetypeinfo_fd >= 0 &&
+	    (!f->types_read_at || now - f->types_read_at >= FREE_BY_TYPE_PERIOD_S)) {
+		/* (a failure here leaves the last reading: the counts by zone do not need it) */
+		if (!read_text(f->pagetypeinfo_fd, text) &&
+		    !free_blocks_parse_pagetypeinfo(f, text))
+			f->types_read_at = now;
+	}
+	free(text);
+	return err;
+}
+
+void free_blocks_window_begin(struct free_blocks *f)
+{
+	for (size_t i = 0; i < f->nr_zones; i++)
+		memcpy(f->zones[i].fewest, f->zones[i].blocks, sizeof(f->zones[i].fewest));
+	f->samples = 0;
+}
+
+int free_blocks_open(struct free_blocks *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->pagetypeinfo_fd = open("/proc/pagetypeinfo", O_RDONLY | O_CLOEXEC);
+	f->buddyinfo_fd = open("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
+	if (f->buddyinfo_fd < 0) {
+		int err = -errno;
+
+		free_blocks_close(f);
+		return err;
+	}
+	return free_blocks_sample(f, false, 0);
+}
+
+void free_blocks_close(struct free_blocks *f)
+{
+	if (f->buddyinfo_fd >= 0)
+		close(f->buddyinfo_fd);
+	if (f->pagetypeinfo_fd >= 0)
+		close(f->pagetypeinfo_fd);
+	f->buddyinfo_fd = f->pagetypeinfo_fd = -1;
+}
+
+__u64 free_zone_pages(const struct free_zone *z, int nr_orders)
+{
+	__u64 pages = 0;
+
+	for (int o = 0; o < nr_orders; o++)
+		pages += z->blocks[o] << o;
+	return pages;
+}
+
+double free_zone_unusable(const struct free_zone *z, int nr_orders, int order)
+{
+	__u64 free = free_zone_pages(z, nr_orders), suitable = 0;
+
+	if (!free)
+		return 1;
+	for (int o = order; o < nr_orders; o++)
+		suitable += z->blocks[o] << o;
+	return (double)(free - suitable) / (double)free;
+}
