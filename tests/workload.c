@@ -808,6 +808,13 @@ static long direct_compaction_scanned(void)
 	       vmstat_value("compact_daemon_free_scanned");
 }
 
+static void report_scarce(size_t attempts, long huge_pages, long taken, long stalls, long scanned)
+{
+	printf("{\"pid\":%d,\"action\":\"scarce\",\"attempts\":%zu,\"huge_pages\":%ld,"
+	       "\"hugetlb_taken\":%ld,\"compact_stalls\":%ld,\"compaction_scanned\":%ld}\n",
+	       getpid(), attempts, huge_pages, taken, stalls, scanned);
+}
+
 /*
  * "FRAG_MIB,THP_MIB[,MAX_MIB]": THP faults where no free huge page exists, made so by the
  * workload itself: it faults FRAG_MIB of small pages and gives back every other one (free
@@ -820,7 +827,9 @@ static long direct_compaction_scanned(void)
  * deferred). With MAX_MIB, attempts go on, one 2 MiB block (one page touched) at a time up to
  * MAX_MIB in all, until direct compaction has scanned pages. Reports the attempts, the huge pages
  * it got (smaps), what hugetlb took, the direct compactions the kernel counted meanwhile
- * (compact_stall, deferred ones included) and the pages they scanned.
+ * (compact_stall, deferred ones included) and the pages they scanned. With ",hold" after
+ * MAX_MIB, it reports before it gives hugetlb's pages back, and waits for a byte on stdin
+ * first: memory stays that scarce until then.
  */
 static void action_scarce(const char *arg)
 {
@@ -828,17 +837,19 @@ static void action_scarce(const char *arg)
 	const char *proactive = "/proc/sys/vm/compaction_proactiveness";
 	int pmd_order = __builtin_ctzl(HUGE_SIZE / page_size);
 	long frag_mib, thp_mib, max_mib = 0, before, taken, blocks, proactiveness, stalls, scanned;
+	char hold[8] = "", go;
 	pid_t child;
 	int status, fields;
 	size_t frag_len, thp_len, max_len;
 	char *frag, *mem;
 
-	fields = sscanf(arg, "%ld,%ld,%ld", &frag_mib, &thp_mib, &max_mib);
-	if (fields < 2 || frag_mib <= 0 || thp_mib <= 0 || (fields == 3 && max_mib < thp_mib))
-		die("scarce FRAG_MIB,THP_MIB[,MAX_MIB]");
+	fields = sscanf(arg, "%ld,%ld,%ld,%7s", &frag_mib, &thp_mib, &max_mib, hold);
+	if (fields < 2 || frag_mib <= 0 || thp_mib <= 0 || (fields >= 3 && max_mib < thp_mib) ||
+	    (fields == 4 && strcmp(hold, "hold")))
+		die("scarce FRAG_MIB,THP_MIB[,MAX_MIB[,hold]]");
 	frag_len = (size_t)frag_mib << 20;
 	thp_len = (size_t)thp_mib << 20;
-	max_len = fields == 3 ? (size_t)max_mib << 20 : thp_len;
+	max_len = fields >= 3 ? (size_t)max_mib << 20 : thp_len;
 	frag = map_small_pages(frag_len);
 	touch(frag, frag_len);
 	for (size_t off = 0; off < frag_len; off += 2 * page_size)
@@ -874,12 +885,19 @@ static void action_scarce(const char *arg)
 		mem[thp_len] = 1;
 	stalls = vmstat_value("compact_stall") - stalls;
 	scanned = direct_compaction_scanned() - scanned;
+	if (hold[0]) {
+		report_scarce(thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken, stalls,
+			      scanned);
+		fflush(stdout);
+		if (read(0, &go, 1) != 1)
+			die("hold");
+	}
 	write_long_file(nr_hugepages, before);
 	if (proactiveness > 0)
 		write_long_file(proactive, proactiveness);
-	printf("{\"pid\":%d,\"action\":\"scarce\",\"attempts\":%zu,\"huge_pages\":%ld,"
-	       "\"hugetlb_taken\":%ld,\"compact_stalls\":%ld,\"compaction_scanned\":%ld}\n",
-	       getpid(), thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken, stalls, scanned);
+	if (!hold[0])
+		report_scarce(thp_len / HUGE_SIZE, huge_pages_in(mem, thp_len), taken, stalls,
+			      scanned);
 }
 
 /* N: have hugetlb take N more pages into its pool and give them back, both from this thread
@@ -1292,7 +1310,7 @@ static const struct action {
 	{"mapread", "FILE", action_mapread, NULL},
 	{"mapheld", "FILE", action_mapheld, NULL},
 	{"faultcount", "FILE", action_faultcount, NULL},
-	{"scarce", "FRAG_MIB,THP_MIB[,MAX_MIB]", action_scarce, NULL},
+	{"scarce", "FRAG_MIB,THP_MIB[,MAX_MIB[,hold]]", action_scarce, NULL},
 	{"hugetlb", "N", NULL, action_hugetlb},
 	{"collapse", "MIB", NULL, action_collapse},
 	{"sparsecollapse", "MIB", NULL, action_sparsecollapse},

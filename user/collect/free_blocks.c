@@ -79,6 +79,13 @@ int free_blocks_parse_buddyinfo(struct free_blocks *f, const char *text)
 	if (!orders)
 		return -EINVAL;
 	f->nr_orders = orders;
+	for (size_t i = 0; i < f->nr_zones; i++)
+		for (int o = 0; o < orders; o++) {
+			double unusable = free_zone_unusable(&f->zones[i], orders, o);
+
+			if (unusable > f->zones[i].most_unusable[o])
+				f->zones[i].most_unusable[o] = unusable;
+		}
 	return 0;
 }
 
@@ -160,8 +167,12 @@ int free_blocks_sample(struct free_blocks *f, bool by_type, double now)
 
 void free_blocks_window_begin(struct free_blocks *f)
 {
-	for (size_t i = 0; i < f->nr_zones; i++)
+	for (size_t i = 0; i < f->nr_zones; i++) {
 		memcpy(f->zones[i].fewest, f->zones[i].blocks, sizeof(f->zones[i].fewest));
+		for (int o = 0; o < f->nr_orders; o++)
+			f->zones[i].most_unusable[o] =
+			    free_zone_unusable(&f->zones[i], f->nr_orders, o);
+	}
 	f->samples = 0;
 }
 

@@ -24,9 +24,10 @@
 
 struct free_zone {
 	int node;
-	char name[FS_ZONE_NAME_LEN]; /* DMA, DMA32, Normal, Movable, ... */
-	__u64 blocks[FS_NR_ORDERS];  /* free blocks of each order, at the last sample */
-	__u64 fewest[FS_NR_ORDERS];  /* the fewest of each order since the window began */
+	char name[FS_ZONE_NAME_LEN];	    /* DMA, DMA32, Normal, Movable, ... */
+	__u64 blocks[FS_NR_ORDERS];	    /* free blocks of each order, at the last sample */
+	__u64 fewest[FS_NR_ORDERS];	    /* the fewest of each order since the window began */
+	double most_unusable[FS_NR_ORDERS]; /* free_zone_unusable()'s highest since then */
 	__u64 by_type[FS_MAX_MIGRATE_TYPES][FS_NR_ORDERS]; /* at the last read of them */
 };
 
@@ -51,7 +52,7 @@ void free_blocks_close(struct free_blocks *f);
  * unless it was read less than FREE_BY_TYPE_PERIOD_S ago (`now`: monotonic s). 0 or a negative
  * errno. */
 int free_blocks_sample(struct free_blocks *f, bool by_type, double now);
-/* A new window: the fewest are the last sample's. */
+/* A new window: the fewest and most unusable are the last sample's. */
 void free_blocks_window_begin(struct free_blocks *f);
 
 /* Parse buddyinfo's or pagetypeinfo's text into f's zones (kept: fewest, and the zones' order

@@ -216,14 +216,19 @@ static void free_memory_json(struct json_writer *w, const struct free_blocks *f)
 		every_order_json(w, z->blocks, f->nr_orders);
 		jw_key(w, "fewest_free_blocks");
 		every_order_json(w, z->fewest, f->nr_orders);
-		jw_key(w, "unusable");
-		jw_object_begin(w);
-		for (int o = 0; o < f->nr_orders; o++) {
-			snprintf(key, sizeof(key), "%d", o);
-			jw_key(w, key);
-			jw_real(w, free_zone_unusable(z, f->nr_orders, o), 6);
+		for (int most = 0; most <= 1; most++) {
+			jw_key(w, most ? "most_unusable" : "unusable");
+			jw_object_begin(w);
+			for (int o = 0; o < f->nr_orders; o++) {
+				snprintf(key, sizeof(key), "%d", o);
+				jw_key(w, key);
+				jw_real(w,
+					most ? z->most_unusable[o]
+					     : free_zone_unusable(z, f->nr_orders, o),
+					6);
+			}
+			jw_object_end(w);
 		}
-		jw_object_end(w);
 		jw_key(w, "by_migrate_type");
 		if (!f->nr_types) {
 			jw_null(w);

@@ -362,9 +362,10 @@ static void print_orders(FILE *out, const __u64 *hist)
 
 /*
  * Under the allocation failures, for each order that found no free block: "    free blocks
- * order 9: 0 on node 0 Normal, 93% of free memory unusable; 2 on node 0 DMA32, 0%": the fewest
- * free blocks of that order in each zone with free memory during the window, and the share of
- * that zone's free memory in smaller blocks at its end.
+ * order 9 at worst: 0 on node 0 Normal, 93% of free memory unusable; 2 on node 0 DMA32, 0%":
+ * in each zone with free memory, the fewest free blocks of that order during the window, and
+ * the highest share of the zone's free memory in smaller blocks (each at its own worst
+ * sample).
  */
 static void print_free_blocks(FILE *out, const struct fs_report *r, const struct fs_totals *c)
 {
@@ -376,7 +377,7 @@ static void print_free_blocks(FILE *out, const struct fs_report *r, const struct
 
 		if (!failed[o])
 			continue;
-		fprintf(out, "    %-14sorder %d: ", "free blocks", o);
+		fprintf(out, "    %-14sorder %d at worst: ", "free blocks", o);
 		for (size_t i = 0; i < f->nr_zones; i++) {
 			const struct free_zone *z = &f->zones[i];
 
@@ -384,7 +385,7 @@ static void print_free_blocks(FILE *out, const struct fs_report *r, const struct
 				continue;
 			fprintf(out, "%s%llu on node %d %s, %.0f%%%s", sep,
 				(unsigned long long)z->fewest[o], z->node, z->name,
-				100 * free_zone_unusable(z, f->nr_orders, o),
+				100 * z->most_unusable[o],
 				*sep ? "" : " of free memory unusable");
 			sep = "; ";
 		}

@@ -1,0 +1,153 @@
+# shellcheck shell=bash
+# Free memory by block size (system.free_memory, the table's "free blocks" line, the
+# foliostat_free_* gauges) against /proc/buddyinfo and debugfs's extfrag/unusable_index read by
+# the test in the same span, in a state the test makes: memory fragmented on purpose.
+
+# buddy_snapshot FILE: now (Unix seconds), /proc/buddyinfo's counts and, where debugfs shows
+# it, the kernel's unusable free space index (extfrag/unusable_index, thousandths), as JSON:
+# {"time": t, "zones": {"0 Normal": {"blocks": [...], "unusable": [...] or null}}}.
+buddy_snapshot() {
+	python3 - "$1" <<-'EOF' || fail "cannot read /proc/buddyinfo"
+		import json, os, sys, time
+		def table(path, parse):
+		    rows = {}
+		    for line in open(path):
+		        words = line.replace(",", " ").split()
+		        if words[:1] == ["Node"] and words[2] == "zone":
+		            rows[f"{words[1]} {words[3]}"] = [parse(w) for w in words[4:]]
+		    return rows
+		now = time.time()
+		blocks = table("/proc/buddyinfo", int)
+		index = "/sys/kernel/debug/extfrag/unusable_index"
+		unusable = table(index, lambda w: round(float(w) * 1000)) if os.path.exists(index) else {}
+		json.dump({"time": now, "zones": {z: {"blocks": b, "unusable": unusable.get(z)}
+		                                 for z, b in blocks.items()}}, open(sys.argv[1], "w"))
+	EOF
+}
+
+# set_for_test FILE VALUE: write VALUE to a sysfs/procfs FILE, its old value put back when the
+# test ends.
+set_for_test() {
+	local old
+	old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$1")
+	[ -n "$old" ] || old=$(cat "$1")
+	at_exit "echo '$old' >'$1'"
+	echo "$2" >"$1" || fail "cannot write $2 to $1"
+}
+
+# Memory fragmented on purpose in a cgroup (the workload's "scarce": 256 MiB faulted and every
+# other page given back, proactive compaction off, every free block of the PMD order or larger
+# taken by hugetlb, THP defrag "never"), held while foliostat streams records: its THP faults
+# find no free block (alloc_failed at the PMD order in its row, as many as its attempts that got
+# no huge page), and the records made while memory was held that way say what the test reads
+# itself before and after them: no free block of the PMD order or larger in each zone where
+# hugetlb took them, the same counts as buddyinfo in every zone and order whose count did not
+# change meanwhile, and debugfs's unusable free space index for the PMD order (100%: none of
+# the free memory is in blocks that large). The one-shot table says so under the failures,
+# and the exporter's gauges are buddyinfo's too.
+test_free_memory_when_no_block_is_free() {
+	need_root
+	need_pmd_thp
+	local thp=/sys/kernel/mm/transparent_hugepage
+	grep -q '\[never\]' "$thp/enabled" && skip "THP is off on this host"
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null &&
+		at_exit "umount /sys/kernel/debug 2>/dev/null"
+	set_for_test "$thp/defrag" never
+	at_exit "echo $(cat /proc/sys/vm/nr_hugepages) >/proc/sys/vm/nr_hugepages"
+	[ -w /proc/sys/vm/compaction_proactiveness ] &&
+		at_exit "echo $(cat /proc/sys/vm/compaction_proactiveness) >/proc/sys/vm/compaction_proactiveness"
+	make_cgroups frag
+	start_foliostat "$T/out" -j 1 -c "${CGROUPS[frag]}"
+	"$FOLIOSTAT" -c "${CGROUPS[frag]}" >"$T/table" 2>"$T/table.err" &
+	local table=$!
+	track_foliostat "$table"
+	wait_attached "$table" "$T/table.err"
+	mkfifo "$T/go" || fail "mkfifo"
+	local go scarce
+	exec {go}<>"$T/go"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[frag]}" scarce 256,16,16,hold <"$T/go" >"$T/workload" &
+	scarce=$!
+	at_exit "kill $scarce 2>/dev/null"
+	for _ in $(seq 1200); do [ -s "$T/workload" ] && break; sleep 0.1; done
+	[ -s "$T/workload" ] || fail "the workload did not fragment memory in two minutes"
+	buddy_snapshot "$T/before"
+	wait_next_record "$T/out"
+	wait_next_record "$T/out"
+	timeout 120 "$FOLIOSTAT" --format prometheus -d 1 >"$T/metrics" 2>"$T/metrics.err" ||
+		fail "foliostat --format prometheus failed: $(cat "$T/metrics.err")"
+	buddy_snapshot "$T/after"
+	echo go >&"$go"
+	wait "$scarce" || fail "the workload failed"
+	kill -INT "$table"
+	wait "$table" || fail "the one-shot table run failed: $(cat "$T/table.err")"
+	stop_foliostat "$T/out"
+	cat "$T/workload"
+	python3 - "$T/out" "$T/before" "$T/after" "$T/workload" "$(getconf PAGESIZE)" "$T/metrics" <<-'EOF' ||
+		import datetime, json, re, sys
+		recs = [json.loads(l) for l in open(sys.argv[1])]
+		before, after = (json.load(open(p)) for p in sys.argv[2:4])
+		work = json.loads(open(sys.argv[4]).readline())
+		pmd = {4096: 9, 16384: 11, 65536: 13}[int(sys.argv[5])]
+		def t(rec):
+		    return datetime.datetime.fromisoformat(rec["time"].replace("Z", "+00:00")).timestamp()
+		# foliostat's own figures in that state: the THP faults that found no free block.
+		failed = sum(p["folios"]["alloc_failed"].get(str(pmd), 0)
+		             for r in recs for p in r["processes"] if p["pid"] == work["pid"])
+		expected = work["attempts"] - work["huge_pages"]
+		assert expected >= 1 and failed == expected, \
+		    f"{failed} order-{pmd} allocations found no block, expected {expected}"
+		print(f"ok: {failed} order-{pmd} allocations found no free block (the workload's THP attempts less its huge pages)")
+		# The records wholly inside the held span.
+		held = [r for r in recs if t(r) - r["interval_s"] >= before["time"] and t(r) <= after["time"]]
+		assert held, "no record was made wholly while memory was held"
+		checked = unusable_checked = 0
+		for r in held:
+		    fm = r["system"]["free_memory"]
+		    assert fm["samples"] >= 1, fm["samples"]
+		    for z in fm["zones"]:
+		        name = f"{z['node']} {z['zone']}"
+		        b0, b1 = before["zones"][name]["blocks"], after["zones"][name]["blocks"]
+		        assert len(z["free_blocks"]) == len(b0), (name, z["free_blocks"], b0)
+		        for o in range(len(b0)):
+		            mine = z["free_blocks"][str(o)]
+		            assert z["fewest_free_blocks"][str(o)] <= mine, (name, o)
+		            if b0[o] == b1[o]:
+		                assert mine == b0[o], f"{name} order {o}: {mine} free blocks, buddyinfo {b0[o]}"
+		                checked += 1
+		        if any(b0[pmd:]) or any(b1[pmd:]):
+		            continue  # a zone hugetlb did not take from (DMA)
+		        assert not any(z["free_blocks"][str(o)] for o in range(pmd, len(b0))), (name, z)
+		        u0, u1 = before["zones"][name]["unusable"], after["zones"][name]["unusable"]
+		        if u0 is not None and u1 is not None and u0[pmd] == u1[pmd] and z["free_pages"]:
+		            mine = z["unusable"][str(pmd)]
+		            assert int(mine * 1000) == u0[pmd], f"{name}: unusable {mine}, the kernel's {u0[pmd] / 1000}"
+		            unusable_checked += 1
+		print(f"ok: {len(held)} records made while held: {checked} zone-order counts as buddyinfo's")
+		assert checked >= len(held) * len(before["zones"]) * 2, checked
+		if before["zones"][next(iter(before["zones"]))]["unusable"] is not None:
+		    assert unusable_checked, "no zone's unusable index to check"
+		    print(f"ok: {unusable_checked} unusable shares at order {pmd} as debugfs's extfrag/unusable_index")
+		else:
+		    print("case: no debugfs here: the unusable share is not compared with the kernel's")
+		# The exporter's gauges: buddyinfo's wherever its count held still.
+		gauges = {}
+		for line in open(sys.argv[6]):
+		    m = re.match(r'foliostat_free_blocks\{node="(\d+)",zone="([^"]+)",order="(\d+)"\} (\d+)$', line)
+		    if m:
+		        gauges[(f"{m[1]} {m[2]}", int(m[3]))] = int(m[4])
+		compared = 0
+		for name, z in before["zones"].items():
+		    for o, count in enumerate(z["blocks"]):
+		        assert (name, o) in gauges, f"no foliostat_free_blocks for {name} order {o}"
+		        if count == after["zones"][name]["blocks"][o]:
+		            assert gauges[(name, o)] == count, f"{name} order {o}: gauge {gauges[(name, o)]}, buddyinfo {count}"
+		            compared += 1
+		assert compared >= len(before["zones"]) * 2, compared
+		print(f"ok: {compared} foliostat_free_blocks gauges as buddyinfo's")
+	EOF
+		fail "free memory is not what the kernel says"
+	grep -E "^    free blocks   order [0-9]+ at worst: (.*; )?0 on node [0-9]+ [A-Za-z0-9]+, 100%" "$T/table" ||
+		fail "the table has no free-blocks line saying no block was free: $(grep -A8 'THP AND' "$T/table")"
+	command -v promtool >/dev/null || skip "promtool is not installed (scripts/install-deps.sh --tests)"
+	promtool check metrics <"$T/metrics" || fail "promtool check metrics rejected the exposition"
+}
