@@ -12,6 +12,9 @@
 /* Figures only records have: whether the multi-generational LRU is on (a fact, not a count),
  * and the folios of reclaim's writes (the exposition has their pages). */
 static const char *const json_only[] = {"lru.mglru", "reclaim.vmscan.written.folios"};
+/* Record figures the exposition writes with families of their own, not the registry's: the
+ * host's free blocks by node, zone and order (foliostat_free_*, exposition.c). */
+static const char *const exposed_apart[] = {"free_memory"};
 
 /* Every family, of the per-group counters (group_figures) and the others (families): its name,
  * the record figures it exposes, and whether it is shown with these measures. */
@@ -122,6 +125,8 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 				continue;
 			for (size_t j = 0; j < sizeof(json_only) / sizeof(json_only[0]); j++)
 				exposed |= !strcmp(path, json_only[j]);
+			for (size_t j = 0; j < sizeof(exposed_apart) / sizeof(exposed_apart[0]); j++)
+				exposed |= !strcmp(path, exposed_apart[j]);
 			for (int k = 0; k < NR_ALL_FAMILIES && !exposed; k++) {
 				struct measured_search s = {measured, i, false};
 
