@@ -25,6 +25,20 @@ start_holder() {
 	fail "the workload did not report in a minute: $*"
 }
 
+# sweep_thread: SWEEP_TID, the id of the running foliostat's (FS_PID) sweep thread, fs-resident,
+# once it has started (a minute at most).
+sweep_thread() {
+	local task
+	SWEEP_TID=""
+	for _ in $(seq 600); do
+		for task in /proc/"$FS_PID"/task/*; do
+			[ "$(cat "$task/comm" 2>/dev/null)" = fs-resident ] && SWEEP_TID=${task##*/} && return 0
+		done
+		sleep 0.1
+	done
+	fail "foliostat has no fs-resident thread"
+}
+
 # resident_of RECORD PID EXPR: EXPR (Python) over the memory object of PID in RECORD's
 # resident.processes (m), e.g. m['anon']['folios'].get('9', 0).
 resident_of() {
@@ -445,16 +459,8 @@ test_resident_reads_alike_with_and_without_pagemap_scan() {
 test_resident_sweep_thread_is_confined() {
 	need_root
 	start_foliostat "$T/out" --resident -j 1
-	local task found=""
-	for _ in $(seq 600); do
-		for task in /proc/"$FS_PID"/task/*; do
-			[ "$(cat "$task/comm" 2>/dev/null)" = fs-resident ] && found=${task##*/} && break
-		done
-		[ -n "$found" ] && break
-		sleep 0.1
-	done
-	[ -n "$found" ] || fail "foliostat has no fs-resident thread"
-	assert_confined "$found" "$(id -u nobody)"
+	sweep_thread
+	assert_confined "$SWEEP_TID" "$(id -u nobody)"
 	stop_foliostat "$T/out"
 }
 
@@ -506,15 +512,8 @@ print(time.process_time() - began)
 ')
 	echo "reading every process's comm, stat and cgroup: $listing s of CPU"
 	start_foliostat "$T/out" --resident -j 60 --resident-budget 1
-	local tid task
-	for _ in $(seq 600); do
-		for task in /proc/"$FS_PID"/task/*; do
-			[ "$(cat "$task/comm" 2>/dev/null)" = fs-resident ] && tid=${task##*/} && break
-		done
-		[ -n "$tid" ] && break
-		sleep 0.1
-	done
-	[ -n "$tid" ] || fail "foliostat has no fs-resident thread"
+	sweep_thread
+	local tid=$SWEEP_TID
 	local hz samples=0 up start cpu
 	hz=$(getconf CLK_TCK)
 	for _ in $(seq 20); do
