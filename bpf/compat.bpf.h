@@ -11,6 +11,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
+#include "files.h" /* (mapping_folio_orders()'s encoding) */
+
 /*
  * Both sides of each difference are named here, not taken from vmlinux.h: the x86 header comes
  * from a 6.18 kernel and the arm64 one from 6.1, and the same code builds against either.
@@ -130,5 +132,47 @@ static __always_inline __u64 verifier_bounded(__u64 idx, __u64 size)
 /* __GFP_RETRY_MAYFAIL: bit 14 of gfp_t in every kernel since 4.13, a #define up to 6.9 and an
  * anonymous enum (which CO-RE cannot name) since, at the same place. */
 #define FS_GFP_RETRY_MAYFAIL (1U << 14)
+
+/*
+ * The folio orders a file's mapping allows. Linux 6.11 and later keep the smallest and the
+ * largest in two fields of its flags (AS_FOLIO_ORDER_MIN and _MAX, AS_FOLIO_ORDER_BITS wide);
+ * before, one flag said whether it takes large folios at all (AS_LARGE_FOLIO_SUPPORT), up to
+ * the page cache's largest order. Read once per file entry, not per addition.
+ */
+enum mapping_flags___orders {
+	AS_FOLIO_ORDER_BITS___fs,
+	AS_FOLIO_ORDER_MIN___fs,
+	AS_FOLIO_ORDER_MAX___fs,
+};
+
+enum mapping_flags___large {
+	AS_LARGE_FOLIO_SUPPORT___fs,
+};
+
+static __always_inline __u32 mapping_folio_orders(struct address_space *mapping)
+{
+	unsigned long flags = mapping->flags, mask;
+
+	if (bpf_core_enum_value_exists(enum mapping_flags___orders, AS_FOLIO_ORDER_MIN___fs)) {
+		mask = (1UL << bpf_core_enum_value(enum mapping_flags___orders,
+						   AS_FOLIO_ORDER_BITS___fs)) -
+		       1;
+		return FS_FILE_ORDERS_KNOWN |
+		       ((flags >> bpf_core_enum_value(enum mapping_flags___orders,
+						      AS_FOLIO_ORDER_MIN___fs)) &
+			mask & 0xff) |
+		       (((flags >> bpf_core_enum_value(enum mapping_flags___orders,
+						       AS_FOLIO_ORDER_MAX___fs)) &
+			 mask & 0xff)
+			<< 8);
+	}
+	if (bpf_core_enum_value_exists(enum mapping_flags___large, AS_LARGE_FOLIO_SUPPORT___fs))
+		return FS_FILE_ORDERS_KNOWN |
+		       (flags & (1UL << bpf_core_enum_value(enum mapping_flags___large,
+							    AS_LARGE_FOLIO_SUPPORT___fs))
+			    ? FS_FILE_ORDERS_UP_TO_MAX
+			    : 0);
+	return 0;
+}
 
 #endif /* FS_COMPAT_BPF_H */

@@ -119,8 +119,10 @@ int BPF_PROG(fs_file_add, struct folio *folio)
 		/* A new file: its entry, named by whoever made it (another CPU may have). */
 		err = bpf_map_update_elem(files, &key, &fs_file_blank, BPF_NOEXIST);
 		file = bpf_map_lookup_elem(files, &key);
-		if (file && !err)
+		if (file && !err) {
 			name_file(file, host);
+			file->orders = mapping_folio_orders(folio->mapping);
+		}
 	}
 	if (file)
 		__sync_fetch_and_add(&file->folios[order], 1);

@@ -21,6 +21,16 @@
 #define FS_FILE_NAME_DEPTH 8
 #define FS_FILE_NAME_LEN 64
 
+/* The folio orders a file's mapping allows (struct fs_file's orders), as the kernel keeps them
+ * in its address_space's flags when the file's entry is made: the smallest in bits 0-7, the
+ * largest in bits 8-15. */
+#define FS_FILE_ORDERS_KNOWN (1U << 16) /* the kernel says (else: nothing known) */
+#define FS_FILE_ORDERS_UP_TO_MAX                                   \
+	(1U << 17) /* large folios, up to the page cache's largest \
+		    * order (kernels before 6.11 say no more) */
+#define FS_FILE_ORDER_MIN(orders) ((orders)&0xff)
+#define FS_FILE_ORDER_MAX(orders) (((orders) >> 8) & 0xff)
+
 /* What the name walk found (struct fs_file's flags). */
 #define FS_FILE_NAMED 1	    /* the inode had a dentry: name[] holds `depth` components */
 #define FS_FILE_AT_ROOT 2   /* ... and they reach the file system's root: the whole path */
@@ -36,6 +46,8 @@ struct fs_file {
 	__u64 folios[FS_NR_ORDERS]; /* folios added, by order */
 	__u32 flags;		    /* FS_FILE_* */
 	__u32 depth;		    /* components in name[], the file's own first */
+	__u32 orders;		    /* FS_FILE_ORDERS_*, FS_FILE_ORDER_MIN/MAX */
+	__u32 unused;
 	char name[FS_FILE_NAME_DEPTH][FS_FILE_NAME_LEN];
 };
 

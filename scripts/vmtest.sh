@@ -146,6 +146,7 @@ echo "vmtest-errors-begin"; cat /tmp/errors; echo "vmtest-errors-end"
 echo "vmtest-workload-begin"; cat /tmp/workload; echo "vmtest-workload-end"
 echo "vmtest-records-begin"; cat /tmp/records; echo "vmtest-records-end"
 echo "vmtest-trace-begin"; grep mm_compaction_begin: /sys/kernel/tracing/trace; echo "vmtest-trace-end"
+echo "vmtest-buddyinfo-begin"; cat /proc/buddyinfo; echo "vmtest-buddyinfo-end"
 poweroff -f
 INIT
 chmod +x "$root/init"
@@ -354,6 +355,32 @@ ok &= m is not None and m["anon"]["large_folios"]["pmd"] * 2048 == rollup.get("A
 ok &= m is not None and sum(sum(m[t]["pages"].values()) for t in m) * 4 == rollup.get("Rss")
 ok &= h is not None and 1 <= half["huge_pages"] == h["anon"]["large_folios"]["partial"]
 ok &= h is not None and h["anon"]["large_folios"]["pmd"] == 0
+
+# Free memory by block size: the zones and orders /proc/buddyinfo lists (read after the run),
+# each zone's fewest blocks of an order never above its last count, the unusable shares in
+# [0, 1], and by migrate type (foliostat was root when it opened pagetypeinfo).
+buddy = {}
+for l in section("buddyinfo").splitlines():
+    w = l.replace(",", " ").split()
+    if w[:1] == ["Node"]:
+        buddy[(int(w[1]), w[3])] = len(w) - 4
+free = records[0]["system"]["free_memory"]
+zones = {(z["node"], z["zone"]): z for z in free["zones"]} if free else {}
+print(f"vmtest: free memory: zones {sorted(zones)} (buddyinfo {sorted(buddy)}), "
+      f"{free and free['samples']} samples, by migrate type {free and sorted(free['zones'][0]['by_migrate_type'] or {})}")
+ok &= free is not None and set(zones) == set(buddy)
+ok &= all(len(z["free_blocks"]) == buddy.get(k) and
+          all(z["fewest_free_blocks"][o] <= z["free_blocks"][o] for o in z["free_blocks"]) and
+          all(0 <= u <= 1 for u in z["unusable"].values()) and z["by_migrate_type"]
+          for k, z in zones.items())
+
+# What a file could hold: ramfs's mappings take no large folio, and 6.1 says so
+# (AS_LARGE_FOLIO_SUPPORT clear): the largest order allowed is 0, file and file system.
+ram = [f for f in records[0]["files"] if f["path"] == "/ramfs/file"]
+print(f"vmtest: --files, ramfs: folio_orders {ram and ram[0]['folio_orders']}, file system "
+      f"{fs and fs[0]['max_folio_order_allowed']}")
+ok &= len(ram) == 1 and ram[0]["folio_orders"] == {"min": 0, "max": 0}
+ok &= bool(fs) and fs[0]["max_folio_order_allowed"] == 0
 sys.exit(0 if ok else "vmtest: figures off")
 CHECK
 echo "vmtest: PASS"

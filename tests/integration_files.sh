@@ -145,3 +145,109 @@ test_files_schema_rejects_broken_file_rows() {
 	mutate_record "$T/rec" "$T/bad" "r['files'][0]['inode'] = r['files'][0].pop('ino')"
 	assert_rejected "$T/bad" "a member the schema does not know" "\$.files[0]"
 }
+
+# file_folios FILE: how the page cache holds FILE now, read by the test itself: the file mapped
+# and touched, its pages' frames from /proc/self/pagemap and their flags from /proc/kpageflags
+# (a large folio is a head page and its tails, at consecutive frames), and mincore's residency:
+# "LARGEST_ORDER RESIDENT_PAGES PAGES".
+file_folios() {
+	python3 - "$1" <<-'EOF' || fail "cannot read how the page cache holds $1"
+		import ctypes, mmap, os, struct, sys
+		HEAD, TAIL = 1 << 15, 1 << 16
+		size = os.path.getsize(sys.argv[1])
+		page = mmap.PAGESIZE
+		n = size // page
+		with open(sys.argv[1], "rb") as f:
+		    # private, never written: its pages are the page cache's own
+		    m = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_COPY)
+		addr = ctypes.addressof((ctypes.c_ubyte * size).from_buffer(m))
+		for i in range(n):
+		    m[i * page]  # fault every page in (the file's own folios: nothing is added)
+		vec = (ctypes.c_ubyte * n)()
+		libc = ctypes.CDLL(None, use_errno=True)
+		if libc.mincore(ctypes.c_void_p(addr), ctypes.c_size_t(size), vec):
+		    sys.exit("mincore failed")
+		resident = sum(v & 1 for v in vec)
+		pagemap = os.open("/proc/self/pagemap", os.O_RDONLY)
+		flags = os.open("/proc/kpageflags", os.O_RDONLY)
+		entries = os.pread(pagemap, 8 * n, (addr // page) * 8)
+		largest, run, last = 0, 0, None
+		for i in range(n):
+		    entry = struct.unpack_from("<Q", entries, 8 * i)[0]
+		    if not entry >> 63:
+		        run, last = 0, None
+		        continue
+		    pfn = entry & ((1 << 55) - 1)
+		    kpf = struct.unpack("<Q", os.pread(flags, 8, pfn * 8))[0]
+		    if kpf & HEAD:
+		        run = 1
+		    elif kpf & TAIL and last is not None and pfn == last + 1 and run:
+		        run += 1
+		    else:
+		        run = 0
+		    last = pfn
+		    if run:
+		        largest = max(largest, (run - 1).bit_length() if run > 1 else 0)
+		print(largest, resident, n)
+	EOF
+}
+
+# What a file could hold, told apart from what it got: a file of ramfs (whose mappings take no
+# large folio), a file of the file system /var/tmp is on, read after a drop from the cache, and
+# a file of tmpfs with huge=always, each of 8 MiB. The largest order each got in foliostat's
+# records is the largest folio the test finds of it in the page cache (pagemap and kpageflags),
+# and never above the largest its mapping allows (folio_orders.max); ramfs's allows none
+# (max 0, and its file system's max_folio_order_allowed 0) where the kernel says; on Linux 6.11
+# and later, where mappings keep their orders, every file's orders are known. tmpfs's folios
+# are added without the tracepoint: its file is not listed, though the test finds its huge
+# pages in the page cache.
+test_files_say_what_each_file_system_could_hold() {
+	need_root
+	local ram=$T/ramfs huge=$T/huge disk
+	mkdir -p "$ram" "$huge" || fail "mkdir"
+	mount -t ramfs none "$ram" || fail "cannot mount ramfs"
+	at_exit "umount '$ram'"
+	mount -t tmpfs -o size=64m,huge=always none "$huge" || fail "cannot mount tmpfs"
+	at_exit "umount '$huge'"
+	make_files_of 8
+	disk=${FILES[0]}
+	start_foliostat "$T/out" -j --files --top 0
+	head -c $((8 << 20)) /dev/zero >"$ram/file" || fail "cannot write to ramfs"
+	head -c $((8 << 20)) /dev/zero >"$huge/file" || fail "cannot write to tmpfs"
+	"$WORKLOAD" read "$disk" >"$T/read" || fail "reading $disk failed"
+	stop_foliostat "$T/out"
+	assert_eq "$(json_field "$(cat "$T/read")" resident_before)" 0 "pages of $disk cached before the read"
+	local file row got largest resident pages allowed kernel_says
+	kernel_says=$(python3 -c 'import os; print(tuple(map(int, os.uname().release.split(".")[:2])) >= (6, 11))')
+	for file in "$ram/file" "$disk"; do
+		read -r largest resident pages <<<"$(file_folios "$file")"
+		echo "$file ($(findmnt -n -o FSTYPE -T "$file")): largest folio order $largest, $resident of $pages pages resident (kpageflags, mincore)"
+		assert_eq "$resident" "$pages" "pages of $file resident (mincore)"
+		row=$(file_row "$file")
+		assert_eq "$(query "$T/out" "len($row)")" 1 "rows of $file"
+		got=$(query "$T/out" "max(int(o) for o in ${row}[0]['folios'])")
+		assert_eq "$got" "$largest" "the largest order $file got, against the page cache's largest folio of it"
+		allowed=$(query "$T/out" "${row}[0]['folio_orders']")
+		if [ "$allowed" = null ]; then
+			[ "$kernel_says" = False ] || fail "no folio_orders for $file on a kernel whose mappings keep them"
+			echo "case: this kernel does not say what $file's mapping allows"
+			continue
+		fi
+		assert_eq "$(query "$T/out" "${row}[0]['folio_orders']['max'] >= $got")" true \
+			"the largest order $file got is one its mapping allows ($allowed)"
+	done
+	row=$(file_row "$ram/file")
+	if [ "$(query "$T/out" "${row}[0]['folio_orders']")" != null ]; then
+		assert_eq "$(query "$T/out" "${row}[0]['folio_orders']['max']")" 0 "the largest order ramfs allows"
+		assert_eq "$(query "$T/out" "$(fs_row "$ram/file")[0]['max_folio_order_allowed']")" 0 \
+			"the largest order any file of the ramfs allows"
+		assert_eq "$(query "$T/out" "$(fs_row "$ram/file")[0]['files_allowing_large_folios']")" 0 \
+			"files of the ramfs that allow large folios"
+	fi
+	read -r largest resident pages <<<"$(file_folios "$huge/file")"
+	echo "$huge/file (tmpfs, huge=always): largest folio order $largest (kpageflags)"
+	assert_eq "$(query "$T/out" "len($(file_row "$huge/file"))")" 0 \
+		"rows of the tmpfs file (its folios are added without the tracepoint)"
+	assert_between "$largest" 1 15 "the largest folio of the tmpfs file with huge=always"
+	assert_file_systems_add_up "$T/out"
+}

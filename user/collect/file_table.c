@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -188,6 +189,8 @@ int file_table_add_read(struct file_table *t, const struct fs_file_key *keys,
 			row->ino = keys[i].ino;
 		}
 		add_hist(row->folios, values[i].folios);
+		if (!(row->orders & FS_FILE_ORDERS_KNOWN))
+			row->orders = values[i].orders;
 		/* The first name a read gave: a file keeps its name for the record. */
 		if (!(row->flags & FS_FILE_NAMED) && (values[i].flags & FS_FILE_NAMED)) {
 			row->flags = values[i].flags;
@@ -318,14 +321,38 @@ static struct file_system *system_of(struct file_summary *s, __u32 dev)
 	fs = &s->systems[s->nr_systems++];
 	memset(fs, 0, sizeof(*fs));
 	fs->dev = dev;
+	fs->max_allowed = -1;
 	return fs;
+}
+
+/* Kernels before 6.11 say only that a mapping takes large folios, up to the page cache's
+ * largest order: the PMD order there (MAX_PAGECACHE_ORDER with THP, which every kernel
+ * foliostat supports has). */
+static int page_cache_max_order(void)
+{
+	long entries = sysconf(_SC_PAGESIZE) / 8;
+	int order = 0;
+
+	while ((entries >>= 1) > 0)
+		order++;
+	return order;
+}
+
+bool file_row_orders(const struct file_row *row, int *min, int *max)
+{
+	if (!(row->orders & FS_FILE_ORDERS_KNOWN))
+		return false;
+	*min = (int)FS_FILE_ORDER_MIN(row->orders);
+	*max = row->orders & FS_FILE_ORDERS_UP_TO_MAX ? page_cache_max_order()
+						      : (int)FS_FILE_ORDER_MAX(row->orders);
+	return true;
 }
 
 int file_table_summarize(struct file_table *t, size_t top, const char *mountinfo,
 			 struct file_summary *s)
 {
 	struct file_system *fs;
-	int ret;
+	int ret, min, max;
 
 	s->nr_ranked = 0;
 	s->nr_systems = 0;
@@ -344,6 +371,12 @@ int file_table_summarize(struct file_table *t, size_t top, const char *mountinfo
 			return -ENOMEM;
 		add_hist(fs->folios, row->folios);
 		fs->files++;
+		if (file_row_orders(row, &min, &max)) {
+			fs->files_known++;
+			fs->files_large += max > 0;
+			if (max > fs->max_allowed)
+				fs->max_allowed = max;
+		}
 	}
 	for (size_t i = 0; i < t->nr_untracked; i++) {
 		if (!(fs = system_of(s, t->untracked[i].dev)))

@@ -24,6 +24,7 @@ struct file_row {
 	__u64 pages; /* of folios[], set by file_table_summarize() */
 	__u32 flags; /* FS_FILE_* */
 	__u32 depth;
+	__u32 orders; /* what its mapping allows: FS_FILE_ORDERS_* (files.h), the first known */
 	char name[FS_FILE_NAME_DEPTH][FS_FILE_NAME_LEN];
 };
 
@@ -71,6 +72,9 @@ struct file_system {
 	__u64 folios[FS_NR_ORDERS];	/* every addition, tracked or not */
 	__u64 untracked[FS_NR_ORDERS];	/* of files the table had no room for */
 	size_t files;			/* files in the table */
+	size_t files_known;		/* of them, those whose allowed orders are known */
+	size_t files_large;		/* of those, the ones that allow large folios */
+	int max_allowed;		/* the largest order any of them allows (-1: none known) */
 };
 
 /* What a record shows: the files by pages added, and the file systems. */
@@ -115,6 +119,10 @@ void file_table_clear(struct file_table *t);
 int file_table_summarize(struct file_table *t, size_t top, const char *mountinfo,
 			 struct file_summary *s);
 void file_summary_free(struct file_summary *s);
+/* The smallest and largest folio order a file's mapping allows (what its file system set when
+ * the file was opened, and the kernel's page cache at most): false where the kernel does not
+ * say (a kernel without the flags, or a file added before foliostat saw its mapping). */
+bool file_row_orders(const struct file_row *row, int *min, int *max);
 
 /*
  * A file's path into buf: the mount point joined with its path in the file system when both are

@@ -510,6 +510,7 @@ static void name_json(struct json_writer *w, const char *name, const char *value
 static void files_json(struct json_writer *w, const struct file_summary *s)
 {
 	char path[FS_FILE_NAME_DEPTH * FS_FILE_NAME_LEN + 4096];
+	int min, max;
 
 	jw_key(w, "files");
 	jw_array_begin(w);
@@ -527,6 +528,15 @@ static void files_json(struct json_writer *w, const struct file_summary *s)
 		jw_member_int(w, "pages", (long long)row->pages);
 		jw_key(w, "folios");
 		hist_json(w, row->folios);
+		jw_key(w, "folio_orders");
+		if (file_row_orders(row, &min, &max)) {
+			jw_object_begin(w);
+			jw_member_int(w, "min", min);
+			jw_member_int(w, "max", max);
+			jw_object_end(w);
+		} else {
+			jw_null(w);
+		}
 		jw_object_end(w);
 	}
 	jw_array_end(w);
@@ -544,6 +554,13 @@ static void files_json(struct json_writer *w, const struct file_summary *s)
 		hist_json(w, fs->folios);
 		jw_member_int(w, "files", (long long)fs->files);
 		jw_member_int(w, "untracked_pages", (long long)hist_pages(fs->untracked));
+		jw_member_int(w, "files_orders_known", (long long)fs->files_known);
+		jw_member_int(w, "files_allowing_large_folios", (long long)fs->files_large);
+		jw_key(w, "max_folio_order_allowed");
+		if (fs->max_allowed >= 0)
+			jw_int(w, fs->max_allowed);
+		else
+			jw_null(w);
 		jw_object_end(w);
 	}
 	jw_array_end(w);

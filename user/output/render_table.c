@@ -619,8 +619,30 @@ static void print_details(FILE *out, const struct fs_report *r)
 	}
 }
 
-/* The share of a histogram's pages in large folios (order 1 and up), in percent. */
-/* PAGE-CACHE FILES (--files): the top files by pages added, then a line per file system. */
+/* The largest order of a histogram with a count (0 for an empty one). */
+static int hist_largest(const __u64 *hist)
+{
+	int largest = 0;
+
+	for (int o = 0; o < FS_NR_ORDERS; o++)
+		if (hist[o])
+			largest = o;
+	return largest;
+}
+
+/* "  9" or "  -": the largest order allowed, where known. */
+static void print_allowed(FILE *out, int allowed)
+{
+	if (allowed >= 0)
+		fprintf(out, " %3d", allowed);
+	else
+		fprintf(out, " %3s", "-");
+}
+
+/* PAGE-CACHE FILES (--files): the top files by pages added, then a line per file system; MAX
+ * the largest order each got, CAN the largest its mapping allows (- where the kernel does not
+ * say): a file system that cannot hold large folios is told apart from one whose large folios
+ * fell back. */
 static void print_files(FILE *out, const struct fs_report *r)
 {
 	const struct file_summary *s = r->files;
@@ -628,12 +650,13 @@ static void print_files(FILE *out, const struct fs_report *r)
 	char dev[24];
 	long ps = r->host->page_size;
 
-	fprintf(out, "%-64s %12s %10s %6s\n", "PAGE-CACHE FILES (pages added)", "PAGES", "MiB",
-		"LARGE");
+	fprintf(out, "%-62s %11s %9s %6s %3s %3s\n", "PAGE-CACHE FILES (pages added)", "PAGES",
+		"MiB", "LARGE", "MAX", "CAN");
 	for (size_t i = 0; i < s->nr_shown; i++) {
 		const struct file_row *row = s->ranked[i];
 		const char *p;
 		bool complete;
+		int min, max;
 
 		p = file_path(s, row, path, sizeof(path), &complete);
 		if (!p) {
@@ -643,20 +666,19 @@ static void print_files(FILE *out, const struct fs_report *r)
 			p = path;
 		}
 		fprintf(out, "  ");
-		print_text(out, p, SIZE_MAX, 62, 62);
-		fprintf(out, " %12llu %10.1f %5.1f%%\n", (unsigned long long)row->pages,
-			pages_to_mib(row->pages, ps), hist_large_share(row->folios));
+		print_text(out, p, SIZE_MAX, 60, 60);
+		fprintf(out, " %11llu %9.1f %5.1f%% %3d", (unsigned long long)row->pages,
+			pages_to_mib(row->pages, ps), hist_large_share(row->folios),
+			hist_largest(row->folios));
+		print_allowed(out, file_row_orders(row, &min, &max) ? max : -1);
+		fprintf(out, "\n");
 	}
-	fprintf(out, "\n%-34s %-10s %12s %10s %6s %3s %7s %10s\n", "FILE SYSTEMS", "DEV", "PAGES",
-		"MiB", "LARGE", "MAX", "FILES", "UNTRACKED");
+	fprintf(out, "\n%-34s %-10s %10s %9s %6s %3s %3s %7s %10s\n", "FILE SYSTEMS", "DEV",
+		"PAGES", "MiB", "LARGE", "MAX", "CAN", "FILES", "UNTRACKED");
 	for (size_t i = 0; i < s->nr_systems; i++) {
 		const struct file_system *fs = &s->systems[i];
 		__u64 pages = hist_pages(fs->folios);
-		int largest = 0;
 
-		for (int o = 0; o < FS_NR_ORDERS; o++)
-			if (fs->folios[o])
-				largest = o;
 		if (fs->mount)
 			snprintf(path, sizeof(path), "%s (%s)", fs->mount->point,
 				 fs->mount->fstype);
@@ -666,9 +688,11 @@ static void print_files(FILE *out, const struct fs_report *r)
 			 FILE_DEV_MINOR(fs->dev));
 		fprintf(out, "  ");
 		print_text(out, path, sizeof(path), 32, 32);
-		fprintf(out, " %-10s %12llu %10.1f %5.1f%% %3d %7zu %10llu\n", dev,
-			(unsigned long long)pages, pages_to_mib(pages, ps), hist_large_share(fs->folios),
-			largest, fs->files, (unsigned long long)hist_pages(fs->untracked));
+		fprintf(out, " %-10s %10llu %9.1f %5.1f%% %3d", dev, (unsigned long long)pages,
+			pages_to_mib(pages, ps), hist_large_share(fs->folios),
+			hist_largest(fs->folios));
+		print_allowed(out, fs->max_allowed);
+		fprintf(out, " %7zu %10llu\n", fs->files, (unsigned long long)hist_pages(fs->untracked));
 	}
 	fprintf(out, "\n");
 }
