@@ -139,6 +139,12 @@ static __always_inline __u64 verifier_bounded(__u64 idx, __u64 size)
  * before, one flag said whether it takes large folios at all (AS_LARGE_FOLIO_SUPPORT), up to
  * the page cache's largest order. Read once per file entry, not per addition.
  */
+/* The order readahead chose, in its state since Linux 6.10 (readahead:page_cache_ra_order
+ * passes that state). */
+struct file_ra_state___order {
+	unsigned short order;
+} __attribute__((preserve_access_index));
+
 enum mapping_flags___orders {
 	AS_FOLIO_ORDER_BITS___fs,
 	AS_FOLIO_ORDER_MIN___fs,

@@ -97,6 +97,26 @@ static __always_inline void count_untracked(void *devs, __u32 side, __u32 dev, u
 	__sync_fetch_and_add(&d->folios[order], 1);
 }
 
+/* The entry of a file on this read's side, made (and named, and its mapping's allowed orders
+ * taken) by whoever comes first; NULL when the table is full. */
+static __always_inline struct fs_file *file_entry(void *files, struct fs_file_key *key,
+						  struct inode *host)
+{
+	struct fs_file *file = bpf_map_lookup_elem(files, key);
+	long err;
+
+	if (file)
+		return file;
+	/* A new file: its entry, named by whoever made it (another CPU may have). */
+	err = bpf_map_update_elem(files, key, &fs_file_blank, BPF_NOEXIST);
+	file = bpf_map_lookup_elem(files, key);
+	if (file && !err) {
+		name_file(file, host);
+		file->orders = mapping_folio_orders(host->i_mapping);
+	}
+	return file;
+}
+
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(fs_file_add, struct folio *folio)
 {
@@ -108,27 +128,43 @@ int BPF_PROG(fs_file_add, struct folio *folio)
 	void *files = side ? (void *)&fs_files_1 : (void *)&fs_files_0;
 	struct fs_file_key key = {};
 	struct fs_file *file;
-	long err;
 
 	if (!host)
 		return 0;
 	key.dev = host->i_sb->s_dev;
 	key.ino = host->i_ino;
-	file = bpf_map_lookup_elem(files, &key);
-	if (!file) {
-		/* A new file: its entry, named by whoever made it (another CPU may have). */
-		err = bpf_map_update_elem(files, &key, &fs_file_blank, BPF_NOEXIST);
-		file = bpf_map_lookup_elem(files, &key);
-		if (file && !err) {
-			name_file(file, host);
-			file->orders = mapping_folio_orders(folio->mapping);
-		}
-	}
+	file = file_entry(files, &key, host);
 	if (file)
 		__sync_fetch_and_add(&file->folios[order], 1);
 	else
 		count_untracked(side ? (void *)&fs_file_devs_1 : (void *)&fs_file_devs_0, side,
 				key.dev, order);
+	return 0;
+}
+
+/*
+ * The folio order readahead chose for a file (Linux 6.16 and later trace it, once per
+ * readahead that may use large folios, not per folio): the largest of the read is kept. Two
+ * CPUs reading ahead in the same file at once may keep the smaller of their two; a file the
+ * full table has no room for is not counted.
+ */
+SEC("tp_btf/page_cache_ra_order")
+int BPF_PROG(fs_file_ra_order, struct inode *inode, unsigned long index, struct file_ra_state *ra)
+{
+	__u32 side = fs_files_side & 1;
+	void *files = side ? (void *)&fs_files_1 : (void *)&fs_files_0;
+	struct fs_file_key key = {};
+	struct fs_file *file;
+	__u32 order;
+
+	if (!inode || !ra || !bpf_core_field_exists(struct file_ra_state___order, order))
+		return 0;
+	order = ((struct file_ra_state___order *)ra)->order + 1;
+	key.dev = inode->i_sb->s_dev;
+	key.ino = inode->i_ino;
+	file = file_entry(files, &key, inode);
+	if (file && file->readahead_order < order)
+		file->readahead_order = order;
 	return 0;
 }
 

@@ -47,7 +47,8 @@ struct fs_file {
 	__u32 flags;		    /* FS_FILE_* */
 	__u32 depth;		    /* components in name[], the file's own first */
 	__u32 orders;		    /* FS_FILE_ORDERS_*, FS_FILE_ORDER_MIN/MAX */
-	__u32 unused;
+	/* The largest order readahead:page_cache_ra_order chose for it, plus 1 (0: none) */
+	__u32 readahead_order;
 	char name[FS_FILE_NAME_DEPTH][FS_FILE_NAME_LEN];
 };
 

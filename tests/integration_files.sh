@@ -87,6 +87,7 @@ test_files_off_loads_nothing_per_file() {
 	# (A failure of bpftool leaves the count empty, where grep -c would say 0.)
 	assert_eq "$(bpftool prog show >"$T/progs" && grep -c ' name fs_file_add ' "$T/progs")" 0 \
 		"fs_file_add programs loaded"
+	assert_eq "$(grep -c ' name fs_file_ra_order ' "$T/progs")" 0 "fs_file_ra_order programs loaded"
 	assert_eq "$(bpftool prog show >"$T/progs" && grep -c ' name fs_pagecache_add ' "$T/progs")" 1 \
 		"fs_pagecache_add programs loaded"
 	assert_eq "$(bpftool map show name fs_files_0 -j | python3 -c 'import json,sys; print(json.load(sys.stdin)["max_entries"])')" \
@@ -96,6 +97,8 @@ test_files_off_loads_nothing_per_file() {
 	stop_foliostat "$T/out"
 	assert_eq "$(query "$T/out" "any('files' in r or 'filesystems' in r for r in recs)")" false "files in the records"
 	assert_eq "$(query "$T/out" "recs[0]['probes']['$FILES_PROBE']")" '"not needed: --files is off"' "the files probe"
+	assert_eq "$(query "$T/out" "recs[0]['probes']['readahead:page_cache_ra_order']")" '"not needed: --files is off"' \
+		"the readahead probe"
 	"$FOLIOSTAT" --check -j >"$T/check" || fail "--check: exit status $?"
 	assert_eq "$(query "$T/check" "recs[0]['check']['probes']['$FILES_PROBE']")" '"not needed: --files is off"' "--check's files probe"
 	"$FOLIOSTAT" --check --files -j >"$T/check" || fail "--check --files: exit status $?"
@@ -198,7 +201,9 @@ file_folios() {
 # records is the largest folio the test finds of it in the page cache (pagemap and kpageflags),
 # and never above the largest its mapping allows (folio_orders.max); ramfs's allows none
 # (max 0, and its file system's max_folio_order_allowed 0) where the kernel says; on Linux 6.11
-# and later, where mappings keep their orders, every file's orders are known. tmpfs's folios
+# and later, where mappings keep their orders, every file's orders are known. The order
+# readahead chose for the disk file is the largest perf records of readahead:page_cache_ra_order
+# for its inode (where the kernel has that tracepoint; null where it has not). tmpfs's folios
 # are added without the tracepoint: its file is not listed, though the test finds its huge
 # pages in the page cache.
 test_files_say_what_each_file_system_could_hold() {
@@ -211,10 +216,14 @@ test_files_say_what_each_file_system_could_hold() {
 	at_exit "umount '$huge'"
 	make_files_of 8
 	disk=${FILES[0]}
+	local readahead=""
+	probe_offered readahead:page_cache_ra_order && readahead=yes
 	start_foliostat "$T/out" -j --files --top 0
 	head -c $((8 << 20)) /dev/zero >"$ram/file" || fail "cannot write to ramfs"
 	head -c $((8 << 20)) /dev/zero >"$huge/file" || fail "cannot write to tmpfs"
+	[ -z "$readahead" ] || perf_record_begin ra readahead:page_cache_ra_order
 	"$WORKLOAD" read "$disk" >"$T/read" || fail "reading $disk failed"
+	[ -z "$readahead" ] || perf_record_end ra
 	stop_foliostat "$T/out"
 	assert_eq "$(json_field "$(cat "$T/read")" resident_before)" 0 "pages of $disk cached before the read"
 	local file row got largest resident pages allowed kernel_says
@@ -236,6 +245,25 @@ test_files_say_what_each_file_system_could_hold() {
 		assert_eq "$(query "$T/out" "${row}[0]['folio_orders']['max'] >= $got")" true \
 			"the largest order $file got is one its mapping allows ($allowed)"
 	done
+	row=$(file_row "$disk")
+	if [ -n "$readahead" ]; then
+		local theirs
+		theirs=$(python3 - "$T/ra.script" "$(printf %x "$(stat -c %i "$disk")")" <<-'EOF'
+			import re, sys
+			orders = []
+			for line in open(sys.argv[1]):
+			    m = re.search(r"ino=([0-9a-f]+) index=\d+ order=(\d+)", line)
+			    if m and m.group(1) == sys.argv[2]:
+			        orders.append(int(m.group(2)))
+			print(max(orders) if orders else "null")
+		EOF
+		)
+		assert_eq "$(query "$T/out" "${row}[0]['readahead_order']")" "$theirs" \
+			"the largest order readahead chose for $disk, against perf's readahead:page_cache_ra_order"
+	else
+		assert_eq "$(query "$T/out" "${row}[0]['readahead_order']")" null \
+			"readahead_order where the kernel does not trace readahead's order"
+	fi
 	row=$(file_row "$ram/file")
 	if [ "$(query "$T/out" "${row}[0]['folio_orders']")" != null ]; then
 		assert_eq "$(query "$T/out" "${row}[0]['folio_orders']['max']")" 0 "the largest order ramfs allows"

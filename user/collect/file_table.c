@@ -191,6 +191,8 @@ int file_table_add_read(struct file_table *t, const struct fs_file_key *keys,
 		add_hist(row->folios, values[i].folios);
 		if (!(row->orders & FS_FILE_ORDERS_KNOWN))
 			row->orders = values[i].orders;
+		if (values[i].readahead_order > row->readahead_order)
+			row->readahead_order = values[i].readahead_order;
 		/* The first name a read gave: a file keeps its name for the record. */
 		if (!(row->flags & FS_FILE_NAMED) && (values[i].flags & FS_FILE_NAMED)) {
 			row->flags = values[i].flags;

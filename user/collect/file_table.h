@@ -25,6 +25,7 @@ struct file_row {
 	__u32 flags; /* FS_FILE_* */
 	__u32 depth;
 	__u32 orders; /* what its mapping allows: FS_FILE_ORDERS_* (files.h), the first known */
+	__u32 readahead_order; /* the largest readahead chose, plus 1 (0: none seen) */
 	char name[FS_FILE_NAME_DEPTH][FS_FILE_NAME_LEN];
 };
 

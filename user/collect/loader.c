@@ -75,6 +75,9 @@ static const struct probe_def probe_defs[NR_PROBES] = {
      * option nothing per file is loaded. */
     [PROBE_FILES] = {"filemap:mm_filemap_add_to_page_cache/files", "mm_filemap_add_to_page_cache",
 		     ONE("fs_file_add"), .files_only = true},
+    /* --files too: the folio order readahead chose, per file (Linux 6.16 and later). */
+    [PROBE_FILES_READAHEAD] = {"readahead:page_cache_ra_order", "page_cache_ra_order",
+			       ONE("fs_file_ra_order"), .files_only = true},
     [PROBE_PAGE_FREE] = {"kmem:mm_page_free", "mm_page_free", ONE("fs_page_free"), false},
     /* x86 only: other architectures have no such tracepoints. */
     [PROBE_FAULT_USER] = {"exceptions:page_fault_user", "page_fault_user", ONE("fs_fault_user"),

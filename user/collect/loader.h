@@ -17,7 +17,8 @@ struct bpf_link;
 enum fs_probe {
 	PROBE_PAGE_ALLOC,
 	PROBE_PAGECACHE_ADD,
-	PROBE_FILES, /* --files: page-cache additions per file */
+	PROBE_FILES,	       /* --files: page-cache additions per file */
+	PROBE_FILES_READAHEAD, /* --files: the order readahead chose per file */
 	PROBE_PAGE_FREE,
 	PROBE_FAULT_USER,
 	PROBE_FAULT_KERNEL,

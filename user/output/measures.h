@@ -44,6 +44,7 @@ enum fs_measure {
 	MEASURE_LRU_ACTIVATE, /* and not under the multi-generational LRU */
 	MEASURE_MIGRATE,
 	MEASURE_MIGRATE_LARGE_FOLIO_SPLIT, /* and the kernel reports it */
+	MEASURE_FILES_READAHEAD,	   /* --files: each file's readahead order */
 	NR_MEASURES,
 };
 

@@ -507,8 +507,9 @@ static void name_json(struct json_writer *w, const char *name, const char *value
 
 /* --files: "files", the top files by pages added, and "filesystems", every file system with
  * additions (see foliostat(8)). */
-static void files_json(struct json_writer *w, const struct file_summary *s)
+static void files_json(struct json_writer *w, const struct fs_report *r)
 {
+	const struct file_summary *s = r->files;
 	char path[FS_FILE_NAME_DEPTH * FS_FILE_NAME_LEN + 4096];
 	int min, max;
 
@@ -528,6 +529,11 @@ static void files_json(struct json_writer *w, const struct file_summary *s)
 		jw_member_int(w, "pages", (long long)row->pages);
 		jw_key(w, "folios");
 		hist_json(w, row->folios);
+		jw_key(w, "readahead_order");
+		if (r->measured[MEASURE_FILES_READAHEAD] && row->readahead_order)
+			jw_int(w, (long long)row->readahead_order - 1);
+		else
+			jw_null(w);
 		jw_key(w, "folio_orders");
 		if (file_row_orders(row, &min, &max)) {
 			jw_object_begin(w);
@@ -603,7 +609,7 @@ int render_json(FILE *out, const struct fs_report *r)
 		self_json(&w, r);
 	}
 	if (r->files)
-		files_json(&w, r->files);
+		files_json(&w, r);
 	if (r->resident)
 		resident_json(&w, r);
 	jw_object_end(&w);
