@@ -9,17 +9,25 @@
 #include <string.h>
 #include <unistd.h>
 
-/* pagetypeinfo is about 2 KiB per zone; buddyinfo a line per zone. */
-#define FREE_TEXT_SIZE (FS_MAX_ZONES * 2048)
+/* pagetypeinfo is about 1 KiB per zone; buddyinfo a line per zone. Read into one buffer, kept
+ * for the run: a buffer allocated at each sample would be mapped and faulted in anew. */
+#define FREE_TEXT_SIZE (FS_MAX_ZONES * 1024)
+
+static struct free_zone *find_zone(struct free_blocks *f, int node, const char *name)
+{
+	for (size_t i = 0; i < f->nr_zones; i++)
+		if (f->zones[i].node == node && !strcmp(f->zones[i].name, name))
+			return &f->zones[i];
+	return NULL;
+}
 
 /* The zone named so, kept in the order the kernel lists zones; added if new. NULL: too many. */
 static struct free_zone *zone_of(struct free_blocks *f, int node, const char *name)
 {
-	struct free_zone *z;
+	struct free_zone *z = find_zone(f, node, name);
 
-	for (size_t i = 0; i < f->nr_zones; i++)
-		if (f->zones[i].node == node && !strcmp(f->zones[i].name, name))
-			return &f->zones[i];
+	if (z)
+		return z;
 	if (f->nr_zones == FS_MAX_ZONES)
 		return NULL;
 	z = &f->zones[f->nr_zones++];
@@ -115,9 +123,9 @@ int free_blocks_parse_pagetypeinfo(struct free_blocks *f, const char *text)
 		}
 		if (!parse_counts(line + used, counts))
 			return -EINVAL;
-		if (!(z = zone_of(f, node, name)))
-			return -E2BIG;
-		memcpy(z->by_type[t], counts, sizeof(counts));
+		/* (a zone buddyinfo does not list has no counts to go beside) */
+		if ((z = find_zone(f, node, name)))
+			memcpy(z->by_type[t], counts, sizeof(counts));
 	}
 	if (!nr_types)
 		return -EINVAL;
@@ -142,11 +150,9 @@ static int read_text(int fd, char *text)
 
 int free_blocks_sample(struct free_blocks *f, bool by_type, double now)
 {
-	char *text = malloc(FREE_TEXT_SIZE);
+	char *text = f->text;
 	int err;
 
-	if (!text)
-		return -ENOMEM;
 	err = read_text(f->buddyinfo_fd, text);
 	if (!err)
 		err = free_blocks_parse_buddyinfo(f, text);
@@ -161,7 +167,6 @@ int free_blocks_sample(struct free_blocks *f, bool by_type, double now)
 		    !free_blocks_parse_pagetypeinfo(f, text))
 			f->types_read_at = now;
 	}
-	free(text);
 	return err;
 }
 
@@ -178,12 +183,15 @@ void free_blocks_window_begin(struct free_blocks *f)
 
 int free_blocks_open(struct free_blocks *f)
 {
+	int err;
+
 	memset(f, 0, sizeof(*f));
 	f->pagetypeinfo_fd = open("/proc/pagetypeinfo", O_RDONLY | O_CLOEXEC);
 	f->buddyinfo_fd = open("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
-	if (f->buddyinfo_fd < 0) {
-		int err = -errno;
-
+	err = f->buddyinfo_fd < 0 ? -errno : 0;
+	if (!err && !(f->text = malloc(FREE_TEXT_SIZE)))
+		err = -ENOMEM;
+	if (err) {
 		free_blocks_close(f);
 		return err;
 	}
@@ -197,6 +205,8 @@ void free_blocks_close(struct free_blocks *f)
 	if (f->pagetypeinfo_fd >= 0)
 		close(f->pagetypeinfo_fd);
 	f->buddyinfo_fd = f->pagetypeinfo_fd = -1;
+	free(f->text);
+	f->text = NULL;
 }
 
 __u64 free_zone_pages(const struct free_zone *z, int nr_orders)

@@ -42,6 +42,7 @@ struct free_blocks {
 	double read_at;	       /* monotonic s of the last sample */
 	double types_read_at;  /* monotonic s of the last read of them (0: never) */
 	unsigned long samples; /* of buddyinfo since the window began */
+	char *text;	       /* what the files' text is read into */
 };
 
 /* Open the files (before privileges are dropped) and take a first sample. 0, or a negative
