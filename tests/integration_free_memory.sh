@@ -25,6 +25,34 @@ buddy_snapshot() {
 	EOF
 }
 
+# buddy_sampler_start FILE: /proc/buddyinfo's counts, a JSON line per read every 5 ms, into
+# FILE until buddy_sampler_stop (or ten minutes): every value the counts took long enough to be
+# seen, for figures read at moments of their own.
+buddy_sampler_start() {
+	touch "$T/sampling"
+	python3 - "$1" "$T/sampling" <<-'EOF' &
+		import json, os, sys, time
+		with open(sys.argv[1], "w") as out:
+		    for _ in range(120000):
+		        if not os.path.exists(sys.argv[2]):
+		            break
+		        zones = {}
+		        for line in open("/proc/buddyinfo"):
+		            w = line.replace(",", " ").split()
+		            if w[:1] == ["Node"]:
+		                zones[f"{w[1]} {w[3]}"] = [int(n) for n in w[4:]]
+		        out.write(json.dumps(zones) + "\n")
+		        time.sleep(0.005)
+	EOF
+	BUDDY_SAMPLER=$!
+	at_exit "rm -f '$T/sampling'"
+}
+
+buddy_sampler_stop() {
+	rm -f "$T/sampling"
+	wait "$BUDDY_SAMPLER" || fail "the buddyinfo sampler failed"
+}
+
 # set_for_test FILE VALUE: write VALUE to a sysfs/procfs FILE, its old value put back when the
 # test ends.
 set_for_test() {
@@ -38,12 +66,12 @@ set_for_test() {
 # Memory fragmented on purpose in a cgroup (the workload's "scarce": 256 MiB faulted and every
 # other page given back, proactive compaction off, every free block of the PMD order or larger
 # taken by hugetlb, THP defrag "never"), held while foliostat streams records: its THP faults
-# find no free block (alloc_failed at the PMD order in its row, as many as its attempts that got
-# no huge page), and the records made while memory was held that way say what the test reads
-# itself before and after them: no free block of the PMD order or larger in each zone where
-# hugetlb took them, the same counts as buddyinfo in every zone and order whose count did not
-# change meanwhile, and debugfs's unusable free space index for the PMD order (100%: none of
-# the free memory is in blocks that large). The one-shot table says so under the failures,
+# find no free block (alloc_failed at the PMD order in its row, at least as many as its attempts
+# that got no huge page), and the records made while memory was held that way say what the test reads
+# itself meanwhile: no free block of the PMD order or larger in each zone where hugetlb took
+# them, in every zone and order a count buddyinfo had at some read of the test's in that span
+# (one every 5 ms: foliostat reads at moments of its own), and debugfs's unusable free space
+# index wherever it held still (100% at the PMD order where hugetlb took every block). The one-shot table says so under the failures,
 # and the exporter's gauges are buddyinfo's too.
 test_free_memory_when_no_block_is_free() {
 	need_root
@@ -71,10 +99,12 @@ test_free_memory_when_no_block_is_free() {
 	for _ in $(seq 1200); do [ -s "$T/workload" ] && break; sleep 0.1; done
 	[ -s "$T/workload" ] || fail "the workload did not fragment memory in two minutes"
 	buddy_snapshot "$T/before"
+	buddy_sampler_start "$T/samples"
 	wait_next_record "$T/out"
 	wait_next_record "$T/out"
 	timeout 120 "$FOLIOSTAT" --format prometheus -d 1 >"$T/metrics" 2>"$T/metrics.err" ||
 		fail "foliostat --format prometheus failed: $(cat "$T/metrics.err")"
+	buddy_sampler_stop
 	buddy_snapshot "$T/after"
 	echo go >&"$go"
 	wait "$scarce" || fail "the workload failed"
@@ -82,7 +112,7 @@ test_free_memory_when_no_block_is_free() {
 	wait "$table" || fail "the one-shot table run failed: $(cat "$T/table.err")"
 	stop_foliostat "$T/out"
 	cat "$T/workload"
-	python3 - "$T/out" "$T/before" "$T/after" "$T/workload" "$(getconf PAGESIZE)" "$T/metrics" <<-'EOF' ||
+	python3 - "$T/out" "$T/before" "$T/after" "$T/workload" "$(getconf PAGESIZE)" "$T/metrics" "$T/samples" <<-'EOF' ||
 		import datetime, json, re, sys
 		recs = [json.loads(l) for l in open(sys.argv[1])]
 		before, after = (json.load(open(p)) for p in sys.argv[2:4])
@@ -93,13 +123,25 @@ test_free_memory_when_no_block_is_free() {
 		# foliostat's own figures in that state: the THP faults that found no free block.
 		failed = sum(p["folios"]["alloc_failed"].get(str(pmd), 0)
 		             for r in recs for p in r["processes"] if p["pid"] == work["pid"])
+		# (a fault may try more than once: at least as many as the attempts that got none)
 		expected = work["attempts"] - work["huge_pages"]
-		assert expected >= 1 and failed == expected, \
-		    f"{failed} order-{pmd} allocations found no block, expected {expected}"
-		print(f"ok: {failed} order-{pmd} allocations found no free block (the workload's THP attempts less its huge pages)")
+		assert expected >= 1 and failed >= expected, \
+		    f"{failed} order-{pmd} allocations found no block, expected {expected} at least"
+		print(f"ok: {failed} order-{pmd} allocations found no free block ({expected} THP attempts got no huge page)")
 		# The records wholly inside the held span.
 		held = [r for r in recs if t(r) - r["interval_s"] >= before["time"] and t(r) <= after["time"]]
 		assert held, "no record was made wholly while memory was held"
+		# Every count buddyinfo took in the span, as the test read it: foliostat's reads are
+		# at moments of their own, within it.
+		samples = [json.loads(l) for l in open(sys.argv[7])] + \
+		    [{z: v["blocks"] for z, v in s["zones"].items()} for s in (before, after)]
+		seen = {}
+		for s in samples:
+		    for name, counts in s.items():
+		        for o, n in enumerate(counts):
+		            lo, hi = seen.get((name, o), (n, n))
+		            seen[(name, o)] = (min(lo, n), max(hi, n))
+		print(f"ok: {len(samples)} reads of buddyinfo by the test in the span")
 		checked = unusable_checked = 0
 		for r in held:
 		    fm = r["system"]["free_memory"]
@@ -110,10 +152,10 @@ test_free_memory_when_no_block_is_free() {
 		        assert len(z["free_blocks"]) == len(b0), (name, z["free_blocks"], b0)
 		        for o in range(len(b0)):
 		            mine = z["free_blocks"][str(o)]
+		            lo, hi = seen[(name, o)]
 		            assert z["fewest_free_blocks"][str(o)] <= mine, (name, o)
-		            if b0[o] == b1[o]:
-		                assert mine == b0[o], f"{name} order {o}: {mine} free blocks, buddyinfo {b0[o]}"
-		                checked += 1
+		            assert lo <= mine <= hi, f"{name} order {o}: {mine} free blocks, buddyinfo {lo}..{hi}"
+		            checked += 1
 		        # The kernel's index, in thousandths, wherever it held still over the span.
 		        u0, u1 = before["zones"][name]["unusable"], after["zones"][name]["unusable"]
 		        for o in range(pmd, len(b0)):
@@ -125,8 +167,7 @@ test_free_memory_when_no_block_is_free() {
 		            continue  # a zone hugetlb did not take every block from (DMA), or one freed since
 		        assert not any(z["free_blocks"][str(o)] for o in range(pmd, len(b0))), (name, z)
 		        assert z["unusable"][str(pmd)] == 1, (name, z["unusable"])
-		print(f"ok: {len(held)} records made while held: {checked} zone-order counts as buddyinfo's")
-		assert checked >= len(held) * len(before["zones"]) * 2, checked
+		print(f"ok: {len(held)} records made while held: {checked} zone-order counts among buddyinfo's")
 		if before["zones"][next(iter(before["zones"]))]["unusable"] is not None:
 		    assert unusable_checked, "no zone's unusable index to check"
 		    print(f"ok: {unusable_checked} unusable shares of orders {pmd} and up as debugfs's extfrag/unusable_index")
@@ -140,13 +181,12 @@ test_free_memory_when_no_block_is_free() {
 		        gauges[(f"{m[1]} {m[2]}", int(m[3]))] = int(m[4])
 		compared = 0
 		for name, z in before["zones"].items():
-		    for o, count in enumerate(z["blocks"]):
+		    for o in range(len(z["blocks"])):
 		        assert (name, o) in gauges, f"no foliostat_free_blocks for {name} order {o}"
-		        if count == after["zones"][name]["blocks"][o]:
-		            assert gauges[(name, o)] == count, f"{name} order {o}: gauge {gauges[(name, o)]}, buddyinfo {count}"
-		            compared += 1
-		assert compared >= len(before["zones"]) * 2, compared
-		print(f"ok: {compared} foliostat_free_blocks gauges as buddyinfo's")
+		        lo, hi = seen[(name, o)]
+		        assert lo <= gauges[(name, o)] <= hi, f"{name} order {o}: gauge {gauges[(name, o)]}, buddyinfo {lo}..{hi}"
+		        compared += 1
+		print(f"ok: {compared} foliostat_free_blocks gauges among buddyinfo's")
 	EOF
 		fail "free memory is not what the kernel says"
 	grep -E "^    free blocks   order [0-9]+ at worst: (.*; )?0 on node [0-9]+ [A-Za-z0-9]+, 100%" "$T/table" ||
