@@ -66,7 +66,7 @@ set_for_test() {
 	echo "$2" >"$1" || fail "cannot write $2 to $1"
 }
 
-# Memory fragmented on purpose in a cgroup (the workload's "scarce": 256 MiB faulted and every
+# Memory fragmented on purpose in a cgroup (the workload's "scarce": 1 GiB faulted and every
 # other page given back, proactive compaction off, every free block of the PMD order or larger
 # taken by hugetlb, THP defrag "never"), held while foliostat streams records: its THP faults
 # find no free block (alloc_failed at the PMD order in its row, at least as many as its attempts
@@ -98,7 +98,10 @@ test_free_memory_when_no_block_is_free() {
 	mkfifo "$T/go" || fail "mkfifo"
 	local go scarce
 	exec {go}<>"$T/go"
-	"$WORKLOAD" --in-cgroup "${CGROUPS[frag]}" scarce 256,16,16,hold <"$T/go" >"$T/workload" &
+	# (1 GiB fragmented: its half given back, in single pages, is what everything else running
+	# meanwhile allocates from, foliostat's start-up and the test's reads among them; with less,
+	# a 4 GiB machine ran out of memory and killed the workload)
+	"$WORKLOAD" --in-cgroup "${CGROUPS[frag]}" scarce 1024,16,16,hold <"$T/go" >"$T/workload" &
 	scarce=$!
 	at_exit "kill $scarce 2>/dev/null"
 	for _ in $(seq 1200); do [ -s "$T/workload" ] && break; sleep 0.1; done
