@@ -14,7 +14,8 @@ host calls for, derived without foliostat: a tracepoint is offered when tracefs 
     exceptions tracepoint is offered, "not needed" where one is;
   - memcg:count_memcg_events "unavailable" where the memory controller is disabled
     (/proc/cgroups);
-  - the --files and -- COMMAND probes "not needed" without those options.
+  - the --files (.../files, and FILES_ONLY) and -- COMMAND probes "not needed" without those
+    options.
 Without --check, each system figure a probe feeds is null exactly when its probe is not
 attached, a number (or object) when it is: null never stands for 0. --except=PROBE sets aside
 a probe whose state the test checks itself (one it made the kernel refuse), with the figures it
@@ -28,6 +29,8 @@ import sys
 
 EVENTS = "/sys/kernel/tracing/events"
 X86_ONLY = {"exceptions:page_fault_user", "exceptions:page_fault_kernel", "tlb:tlb_flush"}
+# Probes of their own loaded only with --files (besides the .../files second programs).
+FILES_ONLY = {"readahead:page_cache_ra_order"}
 # The figures of system that each probe alone feeds (README.md, Requirements).
 FEEDS = {
     "filemap:mm_filemap_fault": [("faults", "file")],
@@ -102,7 +105,7 @@ def main():
             expected[name] = "unavailable"
         elif name == "memcg:count_memcg_events" and not memcg_enabled():
             expected[name] = "unavailable"
-        elif name.endswith("/files") and "--files" not in args:
+        elif (name.endswith("/files") or name in FILES_ONLY) and "--files" not in args:
             expected[name] = "not needed: --files is off"
         elif name == "sched:sched_process_fork" and "--following" not in args:
             expected[name] = "not needed: it follows the processes of -- COMMAND"

@@ -155,10 +155,10 @@ def check_table(path, by, expected):
     print(f"ok: {path}: no control byte but newline, valid UTF-8, no C1 nor bidirectional control")
     for e in expected:
         if by == "file":
-            cell, columns = terminal_text(e["path"], 62)
+            cell, columns = terminal_text(e["path"], 60)
             rows = [line for line in text.split("\n")
-                    if line.startswith("  " + cell + " " * (62 - columns) + " ")]
-            if len(rows) != 1 or int(rows[0][65:].split()[0]) != e["pages"]:
+                    if line.startswith("  " + cell + " " * (60 - columns) + " ")]
+            if len(rows) != 1 or int(rows[0][63:].split()[0]) != e["pages"]:
                 fail(f"{path}: file {cell!r}: rows {rows!r}, expected {e['pages']} pages")
             print(f"ok: {path}: file {cell!r} with its {e['pages']} pages")
             continue

@@ -282,13 +282,16 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 			}
 		}
 		if (record_done) {
-			double now = event_loop_now();
+			double now;
 
+			/* (first: its read of pagetypeinfo takes milliseconds, which are the
+			 * window's, not a gap between its end and the record's time) */
+			collector_free_blocks_record(c);
+			now = event_loop_now();
 			report.interval_s = now - window_start;
 			window_start = now;
 			if (opts->resident && (ret = collector_resident(c, err, err_len)))
 				break;
-			collector_free_blocks_record(c);
 			if (emit(c, file, &report, per_record == 1 ? &c->window : &total)) {
 				ret = output_failed(opts, err, err_len);
 				break;
