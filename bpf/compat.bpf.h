@@ -133,18 +133,18 @@ static __always_inline __u64 verifier_bounded(__u64 idx, __u64 size)
  * anonymous enum (which CO-RE cannot name) since, at the same place. */
 #define FS_GFP_RETRY_MAYFAIL (1U << 14)
 
-/*
- * The folio orders a file's mapping allows. Linux 6.11 and later keep the smallest and the
- * largest in two fields of its flags (AS_FOLIO_ORDER_MIN and _MAX, AS_FOLIO_ORDER_BITS wide);
- * before, one flag said whether it takes large folios at all (AS_LARGE_FOLIO_SUPPORT), up to
- * the page cache's largest order. Read once per file entry, not per addition.
- */
 /* The order readahead chose, in its state since Linux 6.10 (readahead:page_cache_ra_order
  * passes that state). */
 struct file_ra_state___order {
 	unsigned short order;
 } __attribute__((preserve_access_index));
 
+/*
+ * The folio orders a file's mapping allows. Linux 6.11 and later keep the smallest and the
+ * largest in two fields of its flags (AS_FOLIO_ORDER_MIN and _MAX, AS_FOLIO_ORDER_BITS wide);
+ * before, one flag said whether it takes large folios at all (AS_LARGE_FOLIO_SUPPORT), up to
+ * the page cache's largest order. Read once per file entry, not per addition.
+ */
 enum mapping_flags___orders {
 	AS_FOLIO_ORDER_BITS___fs,
 	AS_FOLIO_ORDER_MIN___fs,
