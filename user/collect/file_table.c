@@ -368,6 +368,10 @@ int file_table_summarize(struct file_table *t, size_t top, const char *mountinfo
 		struct file_row *row = &t->rows[i];
 
 		row->pages = hist_pages(row->folios);
+		/* (an entry made by readahead alone, whose folios were added after the read:
+		 * nothing added in this record) */
+		if (!row->pages)
+			continue;
 		s->ranked[s->nr_ranked++] = row;
 		if (!(fs = system_of(s, row->dev)))
 			return -ENOMEM;
