@@ -111,7 +111,8 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
 	health.loader_cpu_s = c->self_now.loader_cpu_s;
 	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
 	c->report->processes = &c->window;
-	collector_free_blocks_record(c);
+	if (c->opts->listen) /* (a record samples before its window ends: runs.c) */
+		collector_free_blocks_record(c);
 	/* (a record takes the readings itself, before it is rendered: runs.c) */
 	if (c->resident_sweep.running && !c->opts->interval_s && collector_resident(c, NULL, 0))
 		return -1;
