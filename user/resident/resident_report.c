@@ -205,28 +205,28 @@ int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_
 	return err;
 }
 
-int resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c)
+bool resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c)
 {
 	const struct fs_options *opts = sel->opts;
 	char comm[FS_COMM_LEN + 2], *cgroup = NULL;
 	unsigned long long start;
 
 	if (read_small(pid, "comm", comm, sizeof(comm)) < 0)
-		return 0; /* gone already */
+		return false; /* gone already */
 	comm[strcspn(comm, "\n")] = '\0';
 	if ((opts->comm && strcmp(opts->comm, comm)) || left_out(pid, &start))
-		return 0;
+		return false;
 	if (sel->with_cgroup && (cgroup = cgroup_path(pid)) && opts->nr_cgroups &&
 	    !in_selected_cgroup(opts, sel->mount, cgroup)) {
 		free(cgroup);
-		return 0;
+		return false;
 	}
 	if (opts->nr_cgroups && !cgroup)
-		return 0; /* gone, or in no cgroup of cgroup2 */
+		return false; /* gone, or in no cgroup of cgroup2 */
 	*c = (struct resident_candidate){
 	    .pid = pid, .start_ns = start * clock_tick_ns(), .cgroup = cgroup};
 	memcpy(c->comm, comm, sizeof(c->comm) - 1); /* (15 at most) */
-	return 1;
+	return true;
 }
 
 int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,
@@ -345,10 +345,8 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		struct resident_row *p;
 		int ret;
 
-		if ((ret = resident_select(&sel, pids[i], &c)) <= 0) {
-			err = ret;
+		if (!resident_select(&sel, pids[i], &c))
 			continue;
-		}
 		if ((err = array_reserve_one(&r->rows, &r->cap, r->nr, sizeof(*r->rows)))) {
 			free(c.cgroup);
 			break;

@@ -78,9 +78,8 @@ int resident_selector_init(struct resident_selector *sel, const struct fs_option
  * stat and cgroup files are about a second of CPU). */
 int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_t *cap);
 /* Whether process pid is selected now (-n, -c; kernel threads and foliostat's children left
- * out): 1 with *c filled (c->cgroup is the caller's to free), 0 when not or gone, or a
- * negative errno. */
-int resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c);
+ * out): true with *c filled (c->cgroup is the caller's to free); false when not, or gone. */
+bool resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c);
 /* Add what process pid maps now to counts. 0; -ENOENT or -ESRCH when it ended; -EPERM where
  * pagemap hides frame numbers; another negative errno when it could not be read. */
 int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,

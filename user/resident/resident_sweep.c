@@ -163,10 +163,8 @@ static int sweep_pass(struct pass *p)
 		/* (paced before it is selected: selecting reads three of its files) */
 		if ((err = pace(p)))
 			break;
-		if ((ret = resident_select(&sel, pids[i], &c)) <= 0) {
-			err = ret;
+		if (!resident_select(&sel, pids[i], &c))
 			continue;
-		}
 		ret = resident_read(w->scanner, c.pid, &paced, &counts);
 		if (!ret)
 			ret = keep(p, &c, &counts);
