@@ -14,6 +14,7 @@
 #include "counters.h"
 #include "mountinfo.h"
 #include "options.h"
+#include "report.h"
 #include "table.h"
 #include "foliostat.skel.h"
 
@@ -327,25 +328,15 @@ static struct file_system *system_of(struct file_summary *s, __u32 dev)
 	return fs;
 }
 
-/* Kernels before 6.11 say only that a mapping takes large folios, up to the page cache's
- * largest order: the PMD order there (MAX_PAGECACHE_ORDER with THP, which every kernel
- * foliostat supports has). */
-static int page_cache_max_order(void)
-{
-	long entries = sysconf(_SC_PAGESIZE) / 8;
-	int order = 0;
-
-	while ((entries >>= 1) > 0)
-		order++;
-	return order;
-}
-
 bool file_row_orders(const struct file_row *row, int *min, int *max)
 {
 	if (!(row->orders & FS_FILE_ORDERS_KNOWN))
 		return false;
 	*min = (int)FS_FILE_ORDER_MIN(row->orders);
-	*max = row->orders & FS_FILE_ORDERS_UP_TO_MAX ? page_cache_max_order()
+	/* Kernels before 6.11 say only that a mapping takes large folios, up to the page cache's
+	 * largest order: the PMD order there (MAX_PAGECACHE_ORDER with THP, which every kernel
+	 * foliostat supports has). */
+	*max = row->orders & FS_FILE_ORDERS_UP_TO_MAX ? pmd_order_of(sysconf(_SC_PAGESIZE))
 						      : (int)FS_FILE_ORDER_MAX(row->orders);
 	return true;
 }

@@ -43,3 +43,12 @@ void format_rfc3339(const struct timespec *ts, char *buf, size_t len)
 	strftime(seconds, sizeof(seconds), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, len, "%s.%03ldZ", seconds, ts->tv_nsec / 1000000);
 }
+
+int pmd_order_of(long page_size)
+{
+	int order = 0;
+
+	for (long entries = page_size / 8; entries > 1; entries >>= 1)
+		order++;
+	return order;
+}

@@ -332,11 +332,7 @@ static bool any_stalls(const struct fs_stalls *stalls)
 /* The order of a PMD-sized huge page: a page table holds page_size / 8 entries. */
 static int pmd_order(const struct fs_report *r)
 {
-	int order = 0;
-
-	for (long entries = r->host->page_size / 8; entries > 1; entries >>= 1)
-		order++;
-	return order;
+	return pmd_order_of(r->host->page_size);
 }
 
 /* Did a THP fault, or any large movable allocation, come out of the window without a folio? */

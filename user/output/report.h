@@ -86,6 +86,9 @@ struct fs_report {
 };
 
 int host_info_read(struct host_info *host);
+/* The order of a PMD-sized folio: a PMD maps a page of page-table entries of 8 bytes each (512
+ * pages with 4 KiB pages: order 9). */
+int pmd_order_of(long page_size);
 /* Is the multi-generational LRU on (where the kernel has it: a nonzero enabled mask)? */
 bool host_mglru_enabled(void);
 /* RFC 3339 UTC with milliseconds: 2026-12-03T08:09:23.123Z */

@@ -17,17 +17,15 @@
 #include "cgroups.h"
 #include "counters.h"
 #include "process_start.h"
+#include "report.h"
 #include "resident_opener.h"
 #include "test_hooks.h"
 
 int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
-	int order = 0;
+	int order = pmd_order_of(page_size);
 
-	/* A PMD maps a page of page-table entries of 8 bytes each: 512 pages with 4 KiB pages. */
-	while ((1L << (order + 1)) <= page_size / 8)
-		order++;
 	s->host = (struct resident_host){.kpageflags = -1,
 					 .page_size = page_size,
 					 .pmd_order = order,
