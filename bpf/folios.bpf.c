@@ -9,6 +9,33 @@
 #include <bpf/bpf_tracing.h>
 
 /*
+ * The node of an allocated folio, on hosts with more than one node (nodes.c): the kernel keeps
+ * each page's node in the top bits of its flags (every 64-bit kernel with a virtual memory map,
+ * as Debian's x86-64 and arm64 ones), NODES_SHIFT of them; the loader reads that width from BTF
+ * and checks it at start-up against pages it binds to each node (fs_node_calibrate). Settings
+ * known before load: a one-node host loads no instruction of it.
+ */
+const volatile __u32 fs_count_nodes = 0;
+const volatile __u32 fs_node_shift = 0; /* 64 - NODES_SHIFT */
+
+/* The flags of the last order-0 folio allocated to the loader's thread while it calibrates. */
+__u32 fs_calibration_tid = 0;
+__u64 fs_calibration_flags = 0;
+__u64 fs_calibration_seen = 0;
+
+static __always_inline void count_node(struct fs_cpu *cpu, struct fs_counters *target,
+				       struct page *page, unsigned int order)
+{
+	unsigned long node = folio_head_flags((struct folio *)page) >> fs_node_shift;
+
+	if (node >= FS_MAX_NODES)
+		return;
+	fs_count(target->alloc_by_node[node][FS_FOLIOS], 1);
+	fs_count(target->alloc_by_node[node][FS_PAGES], 1U << order_bucket(order));
+	fs_count(cpu->alloc_by_node_order[node][order_bucket(order)], 1);
+}
+
+/*
  * A thread's large allocations, in its own storage (maps.bpf.h): one ends its request for
  * direct compaction, if it made one for that order (compaction.bpf.c), and a movable one is
  * remembered until it reaches an LRU list (lru.bpf.c) or is freed. A movable large folio that
@@ -47,17 +74,31 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	if (!cpu)
 		return 0;
 	target = charge_target(cpu);
-	if (page)
+	if (page) {
 		fs_count(target->folios[movable ? FS_FOLIO_ALLOC_MOVABLE : FS_FOLIO_ALLOC_KERNEL]
 				       [order_bucket(order)],
 			 1);
-	else if (movable) /* no folio: the caller falls back to a smaller order, or fails */
+		if (fs_count_nodes)
+			count_node(cpu, target, page, order);
+	} else if (movable) /* no folio: the caller falls back to a smaller order, or fails */
 		fs_count(target->folios[FS_FOLIO_ALLOC_FAILED][order_bucket(order)], 1);
 	/* Hugetlb's pool pages and migration targets, asked for with __GFP_RETRY_MAYFAIL, are not
 	 * discardable: a pool page never goes on an LRU list, and the thread that fills the pool
 	 * may be the one that empties it. */
 	if (order && target != &cpu->interrupt)
 		note_large_allocation(page, order, movable && !(gfp & FS_GFP_RETRY_MAYFAIL));
+	return 0;
+}
+
+/* Attached only while the loader calibrates (nodes.c): the flags of its own thread's order-0
+ * folios, each on a node it chose. */
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(fs_node_calibrate, struct page *page, unsigned int order)
+{
+	if (page && !order && (__u32)bpf_get_current_pid_tgid() == fs_calibration_tid) {
+		fs_calibration_flags = folio_head_flags((struct folio *)page);
+		fs_calibration_seen++;
+	}
 	return 0;
 }
 

@@ -13,6 +13,9 @@
 /* Default capacity of the thread table: threads with activity within one read (the loader frees
  * the entries of threads that exited or were idle for a whole read). */
 #define FS_DEFAULT_MAX_TASKS 32768
+/* Allocations are counted per memory node on hosts whose nodes with memory are all numbered
+ * below this (see nodes.h); a one-node host counts none per node (the loader knows them all). */
+#define FS_MAX_NODES 8
 
 /* Folio histograms kept per task and system-wide, one per kind of event. */
 enum fs_folio_hist {
@@ -130,7 +133,10 @@ enum fs_amount { FS_FOLIOS, FS_PAGES, FS_NR_AMOUNTS };
 	word tlb_pages;			     /* pages of ranged flushes */              \
 	word tlb_full;			     /* whole-TLB flushes (TLB_FLUSH_ALL) */    \
 	word lru_activate[FS_NR_AMOUNTS];    /* pagemap:mm_lru_activate */              \
-	word thp_fault_alloc; /* memcg:count_memcg_events THP_FAULT_ALLOC: a THP fault got one */
+	word thp_fault_alloc; /* memcg:count_memcg_events THP_FAULT_ALLOC: a THP fault got one */ \
+	/* folios allocated (mm_page_alloc), by the node of their memory, hosts of more than one \
+	 * node only; last, since an allocation on a one-node host never touches it */           \
+	word alloc_by_node[FS_MAX_NODES][FS_NR_AMOUNTS];
 
 struct fs_counters {
 	FS_COUNTER_FIELDS(__u32)
@@ -262,7 +268,8 @@ struct fs_vmscan {
 	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in them */                       \
 	__u64 stalls_untracked[FS_NR_STALLS];  /* stalls the full table had no room for */         \
 	struct fs_order_stalls compaction_by_order; /* direct compaction, whoever stalled */      \
-	struct fs_vmscan vmscan;
+	struct fs_vmscan vmscan;                                                                   \
+	__u64 alloc_by_node_order[FS_MAX_NODES][FS_NR_ORDERS]; /* as alloc_by_node, by order */
 
 /* The record of a thread running on a CPU (see attribution.bpf.h). */
 struct fs_running {

@@ -129,6 +129,8 @@ static const char *const kind_definitions[NR_RECORD_KINDS] = {
     [RK_PROCESSES] = "count",
     [RK_GROUP] = "group",
     [RK_FREE_MEMORY] = "freeMemory",
+    [RK_NODE_AMOUNTS] = "amountsPerNode",
+    [RK_NODE_ORDERS] = "ordersPerNode",
 };
 
 /* A row's description: its meaning, and when it is null. */

@@ -50,6 +50,10 @@
  *   workload [--name HEX] [--linger SECS] threads N,PAGES   N threads, all alive while any
  *                                                        works, each touch PAGES pages (THP
  *                                                        off)
+ *   workload [--name HEX] [--linger SECS] bound NODE,PAGES[,hold]   bind its memory to NUMA
+ *                                                        node NODE, then a child touches PAGES
+ *                                                        pages (THP off; "hold": it waits for a
+ *                                                        line on stdin once they are touched)
  *   workload moved N,PAGES    N threads (the leader among them) fault, then the process stops
  *                             for the test to move it (see action_moved); then every thread
  *                             but the leader touches PAGES pages
@@ -666,6 +670,45 @@ static void action_family(const char *counts)
 	       "\"child\":%d,\"child_pages_touched\":%ld,\"child_faults\":%ld}\n",
 	       getpid(), pages, usage.ru_minflt + usage.ru_majflt, child, child_pages,
 	       child_usage.ru_minflt + child_usage.ru_majflt);
+}
+
+/*
+ * "NODE,PAGES[,hold]": bind this process's memory to NODE (set_mempolicy MPOL_BIND), then fork
+ * a child that touches PAGES pages: every allocation of the child's is made under the binding
+ * (the parent's start-up came before it). With "hold", the child prints {"held": PID} once its
+ * pages are touched and waits for a line on standard input (while a test reads its numa_maps).
+ */
+static void action_bound(const char *arg)
+{
+	long node, pages;
+	char hold[8] = "", line[16];
+	unsigned long mask;
+	pid_t child;
+
+	if (sscanf(arg, "%ld,%ld,%7s", &node, &pages, hold) < 2 || node < 0 || node > 63 ||
+	    pages < 0 || (hold[0] && strcmp(hold, "hold")))
+		die("bound NODE,PAGES[,hold]");
+	mask = 1UL << node;
+	/* 2: MPOL_BIND (<linux/mempolicy.h>, not in every libc's headers) */
+	if (syscall(SYS_set_mempolicy, 2, &mask, sizeof(mask) * 8 + 1))
+		die("set_mempolicy(MPOL_BIND)");
+	child = fork();
+	if (child == 0) {
+		action_pages_quiet(pages);
+		if (hold[0]) {
+			printf("{\"held\":%d}\n", getpid());
+			if (!fgets(line, sizeof(line), stdin))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	if (child < 0)
+		die("fork");
+	if (waitpid(child, NULL, 0) != child)
+		die("waitpid");
+	printf("{\"pid\":%d,\"action\":\"bound\",\"node\":%ld,\"child\":%d,"
+	       "\"pages_touched\":%ld}\n",
+	       getpid(), node, child, pages);
 }
 
 /* "MIB[,KIB]": advise MIB MiB for THP and touch all of it, or only its first KIB KiB (whose
@@ -1319,6 +1362,7 @@ static const struct action {
 	{"forks", "N", NULL, action_forks},
 	{"idle", "N", NULL, action_idle},
 	{"family", "N,M", action_family, NULL},
+	{"bound", "NODE,PAGES[,hold]", action_bound, NULL},
 	{"ring", "N", NULL, action_ring},
 	{"hop", "N", NULL, action_hop},
 	{"reuse", "A,B[,hold]", action_reuse, NULL},

@@ -12,6 +12,8 @@
  * refuses, as another kernel's verifier might, so that the load without it is tested.
  * FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1 makes --resident read pagemap whole, as on kernels without
  * its PAGEMAP_SCAN ioctl (before 6.7), so that both ways are tested on one kernel.
+ * FOLIOSTAT_TEST_COUNT_NODES=1 counts allocations per node on a one-node host too (BPF's count
+ * against the allocations', and the cost in the bench), as on a host of several nodes.
  */
 #ifndef FS_TEST_HOOKS_H
 #define FS_TEST_HOOKS_H
@@ -28,7 +30,14 @@ bool test_preemptible(const char **why);
 void test_refuse_program(struct bpf_program *program, const char *probe);
 /* Whether --resident is to do without PAGEMAP_SCAN. */
 bool test_no_pagemap_scan(void);
+/* Whether allocations are to be counted per node on a one-node host too. */
+bool test_count_nodes(void);
 #else
+static inline bool test_count_nodes(void)
+{
+	return false;
+}
+
 static inline bool test_no_pagemap_scan(void)
 {
 	return false;

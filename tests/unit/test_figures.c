@@ -100,7 +100,7 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 
 	srand(26);
 	for (int round = 0; round < 2000; round++) {
-		struct measure_facts facts = {rand() % 2, rand() % 2};
+		struct measure_facts facts = {rand() % 2, rand() % 2, rand() % 2};
 
 		for (int p = 0; p < NR_PROBES; p++)
 			probes[p] = (struct probe_status){.attached = rand() % 3 != 0};

@@ -5,12 +5,15 @@
 #include <stdlib.h>
 
 #include "histogram_text.h"
+#include "nodes.h"
 #include "report.h"
 #include "unit.h"
 
 static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = {"fail", "succeed"};
 static bool known[FS_NR_SCAN_RESULTS] = {true, true};
-static struct host_info host = {"testhost", "6.18.0-test", 2, 4096};
+/* One node, as most hosts: its figures are the allocations' own. */
+static struct memory_nodes nodes = {.nr = 1, .known = true};
+static struct host_info host = {"testhost", "6.18.0-test", 2, 4096, &nodes};
 static struct probe_status probes[] = {
     {"kmem:mm_page_alloc", true, false, ""},
     {"kmem:mm_page_free", false, false, "disabled by FOLIOSTAT_DISABLE_PROBES"},

@@ -112,6 +112,31 @@ static void null_figure_text(void *arg, const char *path, const char *needs)
 }
 
 /* The check as one JSON document, written by json_writer. */
+/* How allocations find their node (nodes.h), in words. */
+static const char *nodes_method(const struct memory_nodes *n)
+{
+	if (n->counted)
+		return "page flags";
+	return n->known ? "one node" : NULL;
+}
+
+static void nodes_text(const struct memory_nodes *n)
+{
+	char ids[64] = "";
+	size_t used = 0;
+
+	for (int i = 0; i < n->nr && used < sizeof(ids); i++)
+		used += snprintf(ids + used, sizeof(ids) - used, "%s%d", i ? ", " : "", n->ids[i]);
+	if (n->counted)
+		printf("  %-46s %s: allocations counted per node from page flags, checked on %d\n",
+		       "memory nodes", ids, n->checked);
+	else if (n->known)
+		printf("  %-46s %s: every allocation is on it\n", "memory nodes", ids);
+	else
+		printf("  %-46s %s%snot counted per node: %s\n", "memory nodes", ids,
+		       ids[0] ? ": " : "", n->why);
+}
+
 static int check_json(const struct check *c)
 {
 	const struct host_facts *hf = &c->loader.facts;
@@ -184,10 +209,25 @@ static int check_json(const struct check *c)
 		jw_string(&w, c->wait_method);
 		jw_member_string_or_null(&w, "why", c->wait_why);
 		jw_object_end(&w);
+		jw_key(&w, "memory_nodes");
+		jw_object_begin(&w);
+		jw_key(&w, "nodes");
+		jw_array_begin(&w);
+		for (int i = 0; i < c->loader.nodes.nr; i++)
+			jw_int(&w, c->loader.nodes.ids[i]);
+		jw_array_end(&w);
+		jw_key(&w, "method");
+		if (nodes_method(&c->loader.nodes))
+			jw_string(&w, nodes_method(&c->loader.nodes));
+		else
+			jw_null(&w);
+		jw_member_string_or_null(&w, "why", c->loader.nodes.why);
+		jw_object_end(&w);
 	} else {
 		jw_member_null(&w, "attribution");
 		jw_member_null(&w, "kernel_stack");
 		jw_member_null(&w, "program_wait");
+		jw_member_null(&w, "memory_nodes");
 	}
 	jw_key(&w, "probes");
 	jw_object_begin(&w);
@@ -252,6 +292,7 @@ static void check_text(const struct check *c)
 		/* Before --files drains a side, and before a table's entry is reused. */
 		printf("  %-46s %s%s%s\n", "wait for running BPF programs", c->wait_method,
 		       c->wait_why ? ": " : "", c->wait_why ? c->wait_why : "");
+		nodes_text(&c->loader.nodes);
 	} else {
 		printf("  %-46s %s\n", "probes", c->err);
 	}

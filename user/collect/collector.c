@@ -321,6 +321,7 @@ void collector_report_init(struct fs_report *report, struct collector *c, struct
 {
 	report_measured(report, c->loader);
 	host_info_read(host);
+	host->nodes = &c->loader->nodes;
 	report->host = host;
 	report->cgroup_names = &c->cgroup_names;
 	report->by = c->opts->by;

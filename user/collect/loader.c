@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -514,6 +515,27 @@ static int configure_cpus(struct loader *loader)
 	return err;
 }
 
+/* Where allocations are counted per node, check first that page flags give the node where BPF
+ * reads it (nodes.h): before the allocation probe is attached, so that every allocation it
+ * counts is counted by node, or the figures per node are not shown at all. */
+static void check_nodes(struct loader *loader)
+{
+	struct memory_nodes *n = &loader->nodes;
+	__u32 tid = (__u32)loader->facts.own_key;
+	struct bpf_link *link;
+
+	if (!memory_nodes_to_count(n))
+		return;
+	link = bpf_program__attach(loader->skel->progs.fs_node_calibrate);
+	if (!link) {
+		snprintf(n->why, sizeof(n->why), "failed to attach the node check: %s",
+			 strerror(errno));
+		return;
+	}
+	memory_nodes_check(n, loader->skel, tid ? tid : (__u32)syscall(SYS_gettid));
+	bpf_link__destroy(link);
+}
+
 /* Attach every probe in order, the rename first: it measures the stacks the others test. */
 static int attach_probes(struct loader *loader, const struct kernel_facts *facts, char *err,
 			 size_t err_len)
@@ -529,6 +551,7 @@ static int attach_probes(struct loader *loader, const struct kernel_facts *facts
 			  strerror(-ret));
 		return -1;
 	}
+	check_nodes(loader);
 	for (int i = 0; i < NR_PROBES; i++)
 		if (i != PROBE_TASK_RENAME && attach_probe(loader, i, err, err_len))
 			return -1;
@@ -623,6 +646,10 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	skel->rodata->fs_preemptible = facts->preemptible;
 	skel->rodata->fs_select_followed = loader->following;
 	skel->rodata->fs_nr_select_cgroups = loader->nr_cgroups;
+	skel->rodata->fs_count_nodes = memory_nodes_to_count(&loader->nodes);
+	skel->rodata->fs_node_shift = (__u32)loader->nodes.shift;
+	bpf_program__set_autoload(skel->progs.fs_node_calibrate,
+				  memory_nodes_to_count(&loader->nodes));
 	memcpy(skel->rodata->fs_select_cgroups, opts->cgroup_refs,
 	       sizeof(opts->cgroup_refs[0]) * opts->nr_cgroups);
 	loader->facts.task_capacity = (__u32)opts->max_tasks;
@@ -723,6 +750,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 		return -1;
 	}
 	learn_kernel(vmlinux, &facts);
+	memory_nodes_learn(&loader->nodes, vmlinux, test_count_nodes());
 	read_enum_names(vmlinux, "scan_result", "SCAN_", "result", loader->scan_names, NULL,
 			FS_NR_SCAN_RESULTS);
 	read_enum_names(vmlinux, "tlb_flush_reason", "TLB_", "reason", loader->tlb_names,

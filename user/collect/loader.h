@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "nodes.h"
 #include "options.h"
 #include "perf_events.h"
 #include "report.h"
@@ -93,6 +94,7 @@ struct loader {
 	bool files;	/* --files: count page-cache additions per file */
 	int nr_cgroups; /* --cgroup: only their tasks get entries */
 	bool migrate_large_split; /* the kernel's mm_migrate_pages reports large_folio_split */
+	struct memory_nodes nodes; /* and whether allocations are counted per node */
 	int nr_cpus;		  /* possible CPUs: the per-CPU map's value count */
 	int online_fd;		  /* /sys/devices/system/cpu/online, for the perf events (-1) */
 	int opener_fd;		  /* the perf events' opener (see perf_opener_start()), or -1 */

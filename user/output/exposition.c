@@ -17,6 +17,7 @@
 #include "array.h"
 #include "cgroup_labels.h"
 #include "figures.h"
+#include "nodes.h"
 #include "process_start.h"
 #include "resident_report.h"
 #include "sanitize.h"
@@ -238,14 +239,12 @@ static void figure_extras(const struct figure_labels *l, struct figure_extras *o
 static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
 			   const struct figure *f, const struct figure_extras *extras)
 {
-	long page_size = x->r->host->page_size;
-
 	for (int a = 0; a < extras->nr_a; a++) {
 		if (!figure_measured_at(f, x->r->measured, a))
 			continue;
 		for (int b = 0; b < extras->nr_b; b++) {
 			const char *extra = extras->text[a * extras->nr_b + b];
-			__u64 v = figure_value(f, g->counters, a, b, page_size);
+			__u64 v = figure_value(f, g->counters, a, b, x->r->host);
 
 			if ((!v && !g->always) || (extras->labelled && !extra[0]))
 				continue;
@@ -281,6 +280,7 @@ static const char *order_names[FS_NR_ORDERS] = {"0", "1", "2",	"3",  "4",  "5", 
 static const char *large_order_names[FS_NR_ORDERS] = {
     NULL, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"};
 static const char *const folio_kind_names[] = {"movable", "kernel"};
+static const char *const node_names[FS_MAX_NODES] = {"0", "1", "2", "3", "4", "5", "6", "7"};
 static const char *const mode_names[FS_NR_FAULT_MODES] = {"user", "kernel"};
 static const char *const access_names[FS_NR_FAULT_ACCESSES] = {"read", "write", "exec"};
 static const char *const cause_names[FS_NR_FAULT_CAUSES] = {"not_present", "protection"};
@@ -298,6 +298,7 @@ struct dim_values {
 	const char *const *values[NR_FIGURE_DIMS];
 	const char *const *values2[NR_FIGURE_DIMS]; /* DIM_FAULT_MODE_ACCESS's access */
 	const char *tlb[FS_NR_TLB_REASONS], *lru[FS_NR_LRU_LISTS];
+	const char *node[FS_MAX_NODES]; /* the nodes with memory; NULL: none */
 	const char *kind_mode[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
 	const char *kind_access[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
 };
@@ -323,6 +324,10 @@ static void dim_values(const struct fs_report *r, struct dim_values *d)
 	d->values[DIM_TLB_REASON] = d->tlb;
 	d->values[DIM_LRU_LIST] = d->lru;
 	d->values[DIM_MIGRATE_COUNTER] = migrate_names;
+	memset(d->node, 0, sizeof(d->node));
+	for (int i = 0; r->host->nodes && i < r->host->nodes->nr; i++)
+		d->node[r->host->nodes->ids[i]] = node_names[r->host->nodes->ids[i]];
+	d->values[DIM_NODE] = d->node;
 }
 
 /* Every figure of the registry (figures.c), in its order. */
@@ -545,6 +550,22 @@ static void system_metrics(struct expo *x)
 	if (family_shown(FAMILY_SYSTEM_FREED_BYTES, r->measured)) {
 		layout_family(x, FAMILY_SYSTEM_FREED_BYTES, true, name, sizeof(name));
 		sample(x, name, "", "", bytes_of(x, sys->freed));
+	}
+	if (family_shown(FAMILY_SYSTEM_NODE_ORDERS, r->measured) && r->host->nodes) {
+		const struct memory_nodes *nodes = r->host->nodes;
+
+		layout_family(x, FAMILY_SYSTEM_NODE_ORDERS, true, name, sizeof(name));
+		for (int i = 0; i < nodes->nr; i++) {
+			__u64 hist[FS_NR_ORDERS];
+
+			node_allocated_orders(sys, nodes, nodes->ids[i], hist);
+			for (int o = 0; o < FS_NR_ORDERS; o++) {
+				snprintf(extra, sizeof(extra), "node=\"%d\",order=\"%d\"",
+					 nodes->ids[i], o);
+				if (hist[o])
+					sample(x, name, "", extra, hist[o]);
+			}
+		}
 	}
 	layout_family(x, FAMILY_SYSTEM_VMSTAT, true, name, sizeof(name));
 	for (size_t i = 0; i < kc->nr; i++) {

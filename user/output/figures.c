@@ -18,6 +18,7 @@ const struct figure_dim_info figure_dims[NR_FIGURE_DIMS] = {
     [DIM_TLB_REASON] = {"reason", NULL, FS_NR_TLB_REASONS},
     [DIM_LRU_LIST] = {"list", NULL, FS_NR_LRU_LISTS},
     [DIM_MIGRATE_COUNTER] = {"counter", NULL, FS_NR_MIGRATE_COUNTERS},
+    [DIM_NODE] = {"node", NULL, FS_MAX_NODES, "node (each node with memory)"},
 };
 
 /* The values, one function per way of reading the counters. */
@@ -26,22 +27,35 @@ static const __u64 *alloc_hist(const struct fs_totals *c, int kind)
 	return c->folios[kind ? FS_FOLIO_ALLOC_KERNEL : FS_FOLIO_ALLOC_MOVABLE];
 }
 
-static __u64 allocated_bytes(const struct fs_totals *c, int kind, int b, long page_size)
+static __u64 allocated_bytes(const struct fs_totals *c, int kind, int b,
+			     const struct host_info *host)
 {
 	(void)b;
-	return hist_pages(alloc_hist(c, kind)) * (__u64)page_size;
+	return hist_pages(alloc_hist(c, kind)) * (__u64)host->page_size;
 }
 
-static __u64 pagecache_bytes(const struct fs_totals *c, int a, int b, long page_size)
+static __u64 pagecache_bytes(const struct fs_totals *c, int a, int b, const struct host_info *host)
 {
 	(void)a, (void)b;
-	return hist_pages(c->folios[FS_FOLIO_PAGECACHE]) * (__u64)page_size;
+	return hist_pages(c->folios[FS_FOLIO_PAGECACHE]) * (__u64)host->page_size;
 }
 
-static __u64 fault_mode(const struct fs_totals *c, int mode, int b, long page_size)
+static __u64 fault_mode(const struct fs_totals *c, int mode, int b, const struct host_info *host)
 {
-	(void)b, (void)page_size;
+	(void)b, (void)host;
 	return fault_count(c, mode ? FS_FAULT_KERNEL : FS_FAULT_USER);
+}
+
+static __u64 node_folios(const struct fs_totals *c, int node, int b, const struct host_info *host)
+{
+	(void)b;
+	return node_allocated(c, host->nodes, node, FS_FOLIOS);
+}
+
+static __u64 node_bytes(const struct fs_totals *c, int node, int b, const struct host_info *host)
+{
+	(void)b;
+	return node_allocated(c, host->nodes, node, FS_PAGES) * (__u64)host->page_size;
 }
 
 /* A probe in a rule's lists (0 ends a list). */
@@ -84,6 +98,7 @@ const struct measure_rule measure_rules[NR_MEASURES] = {
     [MEASURE_MIGRATE] = {{P(PROBE_MIGRATE)}},
     [MEASURE_MIGRATE_LARGE_FOLIO_SPLIT] = {{P(PROBE_MIGRATE)}, {0}, WHEN_LARGE_FOLIO_SPLIT},
     [MEASURE_FILES_READAHEAD] = {{P(PROBE_FILES_READAHEAD)}},
+    [MEASURE_NODES] = {{P(PROBE_PAGE_ALLOC)}, {0}, WHEN_NODES_KNOWN},
 };
 /* clang-format on */
 
@@ -134,6 +149,16 @@ const struct figure group_figures[] = {
      "folios.discarded",
      DIM_LARGE_ORDER, DIM_NONE, NULL, ONLY(MEASURE_DISCARDED),
      AT(folios[FS_FOLIO_DISCARDED][0], 1, 0)},
+    {"node_folios_allocated_total", "Folios allocated, by the node of their memory.",
+     "Folios allocated (kmem:mm_page_alloc), movable and kernel, by the NUMA node their memory "
+     "is on: each node with memory has a series. On a host of one node, every allocation; on "
+     "more, the node the kernel keeps in each page's flags (foliostat checks where at start\\-up "
+     "and leaves these families out where it cannot).",
+     "folios.alloc_by_node",
+     DIM_NODE, DIM_NONE, node_folios, ONLY(MEASURE_NODES), 0, 0, 0},
+    {"node_allocated_bytes_total", "Bytes of the folios allocated, by node.", "Their bytes.",
+     "folios.alloc_by_node",
+     DIM_NODE, DIM_NONE, node_bytes, ONLY(MEASURE_NODES), 0, 0, 0},
     {"thp_fault_alloc_total",
      "THP faults that got a huge page (the memory cgroup's THP_FAULT_ALLOC).",
      "THP faults that got a huge page (memcg:count_memcg_events, the memory cgroup's "
@@ -306,6 +331,12 @@ const struct family families[NR_FAMILY_LAYOUTS] = {
     [FAMILY_SYSTEM_FREED_BYTES] = {
 	"system_freed_bytes_total", true, "counter", NULL, "Bytes of the folios freed.",
 	NULL, "Their bytes.", "folios.free", {MEASURE_FREED}},
+    [FAMILY_SYSTEM_NODE_ORDERS] = {
+	"system_node_folios_allocated_by_order_total", true, "counter", NULL,
+	"Folios allocated, by node and order.", "node, order",
+	"Folios allocated (kmem:mm_page_alloc), by the node of their memory and by order: "
+	"which node's free blocks large folios come from.",
+	"folios.alloc_by_node_and_order", {MEASURE_NODES}},
     [FAMILY_SYSTEM_VMSTAT] = {
 	"system_kernel_vmstat_total", true, "counter", NULL,
 	"The kernel's /proc/vmstat THP counters: their growth since foliostat started.",
@@ -378,6 +409,8 @@ static bool rule_holds(const struct measure_rule *rule, const struct probe_statu
 		return ok && !facts->mglru;
 	case WHEN_LARGE_FOLIO_SPLIT:
 		return ok && facts->migrate_large_split;
+	case WHEN_NODES_KNOWN:
+		return ok && facts->nodes_known;
 	default:
 		return ok;
 	}
@@ -411,6 +444,10 @@ void measure_needs(enum fs_measure m, char *text, size_t len)
 	if (used < len && rule->when == WHEN_LARGE_FOLIO_SPLIT)
 		snprintf(text + used, len - used,
 			 ", on a kernel whose tracepoint reports large folio splits (not 6.1)");
+	if (used < len && rule->when == WHEN_NODES_KNOWN)
+		snprintf(text + used, len - used,
+			 ", and the node of each allocation known: one node, or page flags that "
+			 "foliostat checked at start-up");
 }
 
 void measures_of(const struct loader *loader, bool mglru, bool measured[NR_MEASURES])
@@ -418,15 +455,17 @@ void measures_of(const struct loader *loader, bool mglru, bool measured[NR_MEASU
 	struct measure_facts facts = {
 	    .mglru = mglru,
 	    .migrate_large_split = loader->migrate_large_split,
+	    .nodes_known = loader->nodes.known,
 	};
 
 	measures_derive(loader->probes, &facts, measured);
 }
 
-__u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size)
+__u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b,
+		   const struct host_info *host)
 {
 	if (f->value)
-		return f->value(c, a, b, page_size);
+		return f->value(c, a, b, host);
 	return ((const __u64 *)c)[f->at + a * f->stride_a + b * f->stride_b];
 }
 

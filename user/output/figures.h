@@ -32,6 +32,7 @@ enum figure_dim {
 	DIM_TLB_REASON,	     /* reason: the kernel's enum tlb_flush_reason */
 	DIM_LRU_LIST,	     /* list: the kernel's enum lru_list */
 	DIM_MIGRATE_COUNTER, /* counter: succeeded, failed, thp_succeeded, ... */
+	DIM_NODE,	     /* node: the host's nodes with memory */
 	NR_FIGURE_DIMS,
 };
 
@@ -44,6 +45,8 @@ enum measure_condition {
 	WHEN_NOT_MGLRU,
 	/* The kernel's mm_migrate_pages reports large folio splits (not 6.1's) */
 	WHEN_LARGE_FOLIO_SPLIT,
+	/* The node of each allocation is known: one node, or page flags checked (nodes.h) */
+	WHEN_NODES_KNOWN,
 };
 
 struct measure_rule {
@@ -56,6 +59,7 @@ extern const struct measure_rule measure_rules[NR_MEASURES];
 struct measure_facts {
 	bool mglru;		  /* the multi-generational LRU is on */
 	bool migrate_large_split; /* mm_migrate_pages has large_folio_split */
+	bool nodes_known;	  /* memory_nodes.known */
 };
 
 /* Which measures these probe states and facts give: the one place a record's "measured" is
@@ -71,7 +75,8 @@ void measure_needs(enum fs_measure m, char *text, size_t len);
  * off (measures_derive()). */
 void measures_of(const struct loader *loader, bool mglru, bool measured[NR_MEASURES]);
 
-typedef __u64 (*figure_value_fn)(const struct fs_totals *c, int a, int b, long page_size);
+typedef __u64 (*figure_value_fn)(const struct fs_totals *c, int a, int b,
+				 const struct host_info *host);
 
 struct figure {
 	const char *metric; /* the family's name after foliostat_ (groups), foliostat_system_ */
@@ -115,6 +120,7 @@ enum family_layout {
 	FAMILY_COMPACTION_BY_ORDER_S,  /* their seconds */
 	FAMILY_SYSTEM_FREED,	       /* folios freed, by order */
 	FAMILY_SYSTEM_FREED_BYTES,     /* their bytes */
+	FAMILY_SYSTEM_NODE_ORDERS,     /* folios allocated, by node and order */
 	FAMILY_SYSTEM_VMSTAT,	       /* the kernel's thp_* vmstat counters */
 	FAMILY_SYSTEM_MTHP,	       /* the kernel's per-size mTHP counters */
 	FAMILY_SYSTEM_VMSCAN,	       /* pages by reclaimer, action and list */
@@ -152,8 +158,10 @@ struct figure_dim_info {
 };
 extern const struct figure_dim_info figure_dims[NR_FIGURE_DIMS];
 
-/* f's value in a group's counters at (a, b) (page_size: for figures in bytes). */
-__u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b, long page_size);
+/* f's value in a group's counters at (a, b) (the host: its page size for figures in bytes, its
+ * nodes for figures by node). */
+__u64 figure_value(const struct figure *f, const struct fs_totals *c, int a, int b,
+		   const struct host_info *host);
 
 /* Whether f's family, and its sample at a, are measured in a record with these measures. */
 bool figure_measured(const struct figure *f, const bool measured[NR_MEASURES]);

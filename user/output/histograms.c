@@ -4,6 +4,8 @@
 
 #include "report.h"
 
+#include "nodes.h"
+
 const char *const thp_event_names[FS_NR_THP_EVENTS] = {
     [FS_THP_COLLAPSE] = "collapse",
     [FS_THP_COLLAPSE_FILE] = "collapse_file",
@@ -113,4 +115,30 @@ void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS
 			break;
 		}
 	}
+}
+
+__u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes, int node,
+		     enum fs_amount amount)
+{
+	__u64 hist[FS_NR_ORDERS];
+
+	if (!nodes)
+		return 0;
+	if (nodes->counted)
+		return node < FS_MAX_NODES ? c->alloc_by_node[node][amount] : 0;
+	if (node != nodes->ids[0])
+		return 0;
+	folio_hist(c, HIST_ALLOC, hist);
+	return amount == FS_PAGES ? hist_pages(hist) : hist_folios(hist);
+}
+
+void node_allocated_orders(const struct system_totals *s, const struct memory_nodes *nodes,
+			   int node, __u64 out[FS_NR_ORDERS])
+{
+	if (nodes && nodes->counted && node < FS_MAX_NODES)
+		memcpy(out, s->alloc_by_node_order[node], sizeof(s->alloc_by_node_order[node]));
+	else if (nodes && !nodes->counted && node == nodes->ids[0])
+		folio_hist(&s->total, HIST_ALLOC, out);
+	else
+		memset(out, 0, FS_NR_ORDERS * sizeof(out[0]));
 }

@@ -45,6 +45,7 @@ enum fs_measure {
 	MEASURE_MIGRATE,
 	MEASURE_MIGRATE_LARGE_FOLIO_SPLIT, /* and the kernel reports it */
 	MEASURE_FILES_READAHEAD,	   /* --files: each file's readahead order */
+	MEASURE_NODES, /* allocations by node: one node, or page flags checked (nodes.h) */
 	NR_MEASURES,
 };
 

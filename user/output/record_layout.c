@@ -104,6 +104,10 @@ const struct record_figure record_figures[] = {
     GROUP_FIGURE(1, RK_ORDERS, 0, MEASURE_DISCARDED, "discarded", folios[FS_FOLIO_DISCARDED],
 		 "Movable large folios their allocating thread freed before they reached an LRU "
 		 "list: a memory cgroup charge refused, or a race lost."),
+    GROUP_FIGURE(1, RK_NODE_AMOUNTS, 0, MEASURE_NODES, "alloc_by_node", alloc_by_node,
+		 "Folios allocated and their pages, by the NUMA node their memory is on."),
+    SYSTEM_FIGURE(1, RK_NODE_ORDERS, MEASURE_NODES, "alloc_by_node_and_order",
+		  alloc_by_node_order, "Folios allocated, by node and order."),
     SYSTEM_FIGURE(1, RK_ORDERS, MEASURE_FREED, "free", freed,
 		  "Folios freed (kmem:mm_page_free), by whoever freed them."),
 

@@ -51,6 +51,8 @@ enum record_kind {
 	RK_PROCESSES,	    /* how many processes had events */
 	RK_GROUP,	    /* a group's object: the rows IN_GROUP over the counter group here */
 	RK_FREE_MEMORY,	    /* free blocks by order per node and zone (free_blocks.h) */
+	RK_NODE_AMOUNTS,    /* node -> {folios, pages} allocated: every node with memory */
+	RK_NODE_ORDERS,	    /* node -> folios allocated by order: every node with memory */
 	NR_RECORD_KINDS,
 };
 

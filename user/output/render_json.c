@@ -13,6 +13,7 @@
 #include "counters.h"
 #include "file_table.h"
 #include "json_writer.h"
+#include "nodes.h"
 #include "render_resident.h"
 #include "process_start.h"
 #include "record_layout.h"
@@ -169,6 +170,40 @@ static void per_list_json(struct json_writer *w, const struct fs_report *r, cons
 	jw_object_end(w);
 }
 
+/* "alloc_by_node": {"0": {"folios": N, "pages": N}, ...}, or with orders, {"0": {"0": N, ...}}
+ * (the system's): every node with memory, zeros too, since "none on node 1" is an answer. */
+static void per_node_json(struct json_writer *w, const struct fs_report *r,
+			  const struct figures_view *v, bool orders)
+{
+	const struct memory_nodes *nodes = r->host->nodes;
+	__u64 hist[FS_NR_ORDERS];
+	char key[12];
+
+	if (!nodes) { /* a report made without a host's nodes (unit tests) */
+		jw_null(w);
+		return;
+	}
+	jw_object_begin(w);
+	for (int i = 0; i < nodes->nr; i++) {
+		snprintf(key, sizeof(key), "%d", nodes->ids[i]);
+		jw_key(w, key);
+		if (orders) {
+			node_allocated_orders((const struct system_totals *)v->from[FROM_SYSTEM],
+					      nodes, nodes->ids[i], hist);
+			hist_json(w, hist);
+			continue;
+		}
+		jw_object_begin(w);
+		for (int amount = 0; amount < FS_NR_AMOUNTS; amount++)
+			jw_member_int(w, amount == FS_FOLIOS ? "folios" : "pages",
+				      (long long)node_allocated(
+					  (const struct fs_totals *)v->from[FROM_TOTALS], nodes,
+					  nodes->ids[i], amount));
+		jw_object_end(w);
+	}
+	jw_object_end(w);
+}
+
 static void figures_json(struct json_writer *w, const struct fs_report *r,
 			 const struct figures_view *v, int first);
 
@@ -301,6 +336,10 @@ static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 		break;
 	case RK_FREE_MEMORY:
 		free_memory_json(w, r->free);
+		break;
+	case RK_NODE_AMOUNTS:
+	case RK_NODE_ORDERS:
+		per_node_json(w, r, v, f->kind == RK_NODE_ORDERS);
 		break;
 	case RK_GROUP: {
 		struct figures_view group = {.scope = IN_GROUP, .from[FROM_TOTALS] = words};

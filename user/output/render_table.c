@@ -13,6 +13,7 @@
 #include "counters.h"
 #include "file_table.h"
 #include "histogram_text.h"
+#include "nodes.h"
 #include "record_layout.h"
 #include "render_resident.h"
 #include "report.h"
@@ -84,6 +85,28 @@ static void print_system_line(FILE *out, const char *label, const __u64 *hist, l
 		(unsigned long long)pages, pages_to_mib(pages, page_size));
 }
 
+/* Allocations by node, where the host has more than one (one node has them all). */
+static void print_nodes(FILE *out, const struct fs_report *r)
+{
+	const struct memory_nodes *nodes = r->host->nodes;
+	char label[32];
+
+	if (!nodes || !nodes->counted)
+		return;
+	for (int i = 0; i < nodes->nr; i++) {
+		__u64 folios = node_allocated(&r->system.total, nodes, nodes->ids[i], FS_FOLIOS),
+		      pages = node_allocated(&r->system.total, nodes, nodes->ids[i], FS_PAGES);
+
+		snprintf(label, sizeof(label), "  on node %d", nodes->ids[i]);
+		if (!r->measured[MEASURE_NODES])
+			fprintf(out, "  %-30s %14s %14s %12s\n", label, "n/a", "n/a", "n/a");
+		else
+			fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label,
+				(unsigned long long)folios, (unsigned long long)pages,
+				pages_to_mib(pages, r->host->page_size));
+	}
+}
+
 static void print_system(FILE *out, const struct fs_report *r)
 {
 	const struct system_totals *sys = &r->system;
@@ -99,6 +122,7 @@ static void print_system(FILE *out, const struct fs_report *r)
 	print_system_line(out, "  kernel", hist, ps, true);
 	folio_hist(&sys->interrupt, HIST_ALLOC, hist);
 	print_system_line(out, "  in interrupt context", hist, ps, true);
+	print_nodes(out, r);
 	folio_hist(&sys->total, HIST_PAGECACHE, hist);
 	print_system_line(out, "added to the page cache", hist, ps, r->measured[MEASURE_PAGECACHE]);
 	print_system_line(out, "freed", sys->freed, ps, r->measured[MEASURE_FREED]);

@@ -19,11 +19,14 @@
 
 #define FS_ENUM_NAME_LEN 40
 
+struct memory_nodes;
+
 struct host_info {
 	char hostname[256];
 	char kernel[256];
 	int nr_cpus;
 	long page_size;
+	const struct memory_nodes *nodes; /* the nodes with memory (nodes.h) */
 };
 
 struct probe_status {
@@ -95,6 +98,13 @@ bool host_mglru_enabled(void);
 void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
 void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
+/* Folios or pages (amount) allocated on `node`: BPF's count where it counts per node, else (one
+ * node) every allocation on the host's node and none on another. */
+__u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes, int node,
+		     enum fs_amount amount);
+/* The same by order, of the system's: out[order]. */
+void node_allocated_orders(const struct system_totals *s, const struct memory_nodes *nodes,
+			   int node, __u64 out[FS_NR_ORDERS]);
 
 __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f); /* from the kinds */
 
