@@ -12,10 +12,10 @@
  * The node of an allocated folio, on hosts with more than one node (nodes.c): the kernel keeps
  * each page's node in the top bits of its flags (every 64-bit kernel with a virtual memory map,
  * as Debian's x86-64 and arm64 ones), NODES_SHIFT of them; the loader reads that width from BTF
- * and checks it at start-up against pages it binds to each node (fs_node_calibrate). Settings
- * known before load: a one-node host loads no instruction of it.
+ * and checks it at start-up against pages it binds to each node (fs_node_calibrate). Only
+ * fs_page_alloc_by_node counts it, and the loader loads it in fs_page_alloc's place only there:
+ * a one-node host runs not one instruction more.
  */
-const volatile __u32 fs_count_nodes = 0;
 const volatile __u32 fs_node_shift = 0; /* 64 - NODES_SHIFT */
 
 /* The flags of the last order-0 folio allocated to the loader's thread while it calibrates. */
@@ -63,8 +63,8 @@ static __always_inline void note_large_allocation(struct page *page, unsigned in
 		state->pending_folio = (__u64)page;
 }
 
-SEC("tp_btf/mm_page_alloc")
-int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
+static __always_inline int page_alloc(struct page *page, unsigned int order, gfp_t gfp,
+				      int migratetype, bool by_node)
 {
 	bool movable = migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_MOVABLE);
 	struct fs_counters *target;
@@ -78,7 +78,7 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 		fs_count(target->folios[movable ? FS_FOLIO_ALLOC_MOVABLE : FS_FOLIO_ALLOC_KERNEL]
 				       [order_bucket(order)],
 			 1);
-		if (fs_count_nodes)
+		if (by_node)
 			count_node(cpu, target, page, order);
 	} else if (movable) /* no folio: the caller falls back to a smaller order, or fails */
 		fs_count(target->folios[FS_FOLIO_ALLOC_FAILED][order_bucket(order)], 1);
@@ -88,6 +88,20 @@ int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, in
 	if (order && target != &cpu->interrupt)
 		note_large_allocation(page, order, movable && !(gfp & FS_GFP_RETRY_MAYFAIL));
 	return 0;
+}
+
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(fs_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
+{
+	return page_alloc(page, order, gfp, migratetype, false);
+}
+
+/* The same, counting each allocation by node too: loaded instead on hosts of several nodes. */
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(fs_page_alloc_by_node, struct page *page, unsigned int order, gfp_t gfp,
+	     int migratetype)
+{
+	return page_alloc(page, order, gfp, migratetype, true);
 }
 
 /* Attached only while the loader calibrates (nodes.c): the flags of its own thread's order-0

@@ -65,6 +65,9 @@ start_tracer() {
 	case $1 in
 	bare) return ;;
 	foliostat) "$FOLIOSTAT" -j 1 >/dev/null 2>"$OUT/tracer.err" & ;;
+	# The same programs counting each allocation's node, as on a host of several nodes
+	# (the test build's FOLIOSTAT_TEST_COUNT_NODES; a host of one node counts none).
+	nodes) FOLIOSTAT_TEST_COUNT_NODES=1 build/test-hooks/foliostat -j 1 >/dev/null 2>"$OUT/tracer.err" & ;;
 	bpftrace) bpftrace "$OUT/foliostat.bt" >"$OUT/tracer.out" 2>&1 & ;;
 	floor) build/floor 2>"$OUT/tracer.err" & ;;
 	empty) build/empty 2>"$OUT/tracer.err" & ;;
@@ -72,7 +75,7 @@ start_tracer() {
 	TRACER=$!
 	for _ in $(seq 300); do
 		case $1 in
-		foliostat) grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$TRACER/status" && break ;; # start-up done
+		foliostat | nodes) grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$TRACER/status" && break ;; # start-up done
 		bpftrace) grep -q '^Attaching' "$OUT/tracer.out" 2>/dev/null && sleep 1 && break ;;
 		floor | empty) grep -q 'attached' "$OUT/tracer.err" 2>/dev/null && break ;;
 		esac
@@ -116,9 +119,10 @@ fi
 # program's size (translated instructions and JIT bytes) beside its statistics.
 RING_ROUNDS=${RING_ROUNDS:-20000}
 if part probes; then
+	make -s -j2 TEST_HOOKS=1 >/dev/null
 	sysctl -q kernel.bpf_stats_enabled=1
 	for round in $(seq "$STATS_ROUNDS"); do
-		for config in foliostat floor empty; do
+		for config in foliostat nodes floor empty; do
 			start_tracer "$config"
 			build/faultbench "$SECS" 1 >"$OUT/stats.$config.$round.fault"
 			bpftool prog show -j >"$OUT/stats.$config.$round.progs"

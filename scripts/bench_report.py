@@ -183,8 +183,31 @@ def probe_table(workload, title, unit, min_share):
               "counted, not the instructions one run executes.\n")
 
 
+def node_cost():
+    """What counting each allocation's node costs the allocation probe: the release build on
+    this host (no instruction of it where the host has one node) beside the test build made to
+    count per node (FOLIOSTAT_TEST_COUNT_NODES=1), on the fault loop."""
+    tp = "mm_page_alloc"
+    runs = {config: [stats_run("stats", config, r) for r in range(1, stats_rounds + 1)]
+            for config in ("foliostat", "nodes")}
+    if not all(any(tp in s for s, _ in rs) for rs in runs.values()):
+        return
+    nodes = open("/sys/devices/system/node/has_memory").read().strip() \
+        if os.path.exists("/sys/devices/system/node/has_memory") else "0"
+    size = {c: next(s[tp][3] for s, _ in rs if tp in s) for c, rs in runs.items()}
+    ns = {c: ns_per_run(rs, tp) for c, rs in runs.items()}
+    print("## The node of each allocation\n")
+    print(f"kmem:mm_page_alloc's program on this host (nodes with memory: {nodes}): "
+          f"{size['foliostat']} instructions, {ns['foliostat']:.0f} ns per run; counting each "
+          f"allocation's node as on a host of several nodes: {size['nodes']} instructions, "
+          f"{ns['nodes']:.0f} ns per run ({ns['nodes'] - ns['foliostat']:+.0f} ns). On a host of "
+          "one node the release build loads none of the node code (a setting known before "
+          "load), so its program is the one without it.\n")
+
+
 if os.path.exists(f"{out}/maps.json"):
     probe_table("stats", "fault loop", "fault", 0)
+    node_cost()
     # On the ring, what runs at least once per 20 passes: at the switches, and the faults that
     # half of its members take in each turn (the first event of a thread after a switch).
     probe_table("switch", "context switches between address spaces (the ring)", "pass", 0.05)

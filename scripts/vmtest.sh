@@ -27,6 +27,7 @@ x86)
 	QEMU=(qemu-system-x86_64 -accel tcg -cpu max)
 	CONSOLE=ttyS0
 	STATIC_OUT=build/static
+	NODE_MEM=1G
 	;;
 arm64)
 	WORK=${VMTEST_DIR:-build/vmtest-arm64}
@@ -35,6 +36,8 @@ arm64)
 	QEMU=(qemu-system-aarch64 -accel tcg -M virt -cpu max,pauth-impdef=on)
 	CONSOLE=ttyAMA0
 	STATIC_OUT=build/arm64
+	# (1 GiB per node ran out under the fragmenting workloads, scarce: the OOM killer took them)
+	NODE_MEM=1536M
 	;;
 *) fail "unknown architecture '$ARCH' (x86 or arm64)" ;;
 esac
@@ -84,7 +87,7 @@ root="$WORK/initramfs"
 rm -rf "$root"
 mkdir -p "$root"/{bin,proc,sys,dev,tmp,ramfs}
 cp "$busybox" "$root/bin/busybox"
-for tool in sh mount sleep kill cat ls grep wc echo poweroff mkdir seq dd; do
+for tool in sh mount sleep kill cat ls grep wc echo poweroff mkdir seq dd mkfifo sed cp; do
 	ln -s busybox "$root/bin/$tool"
 done
 cp "$STATIC_OUT/foliostat" "$STATIC_OUT/workload" "$root/bin/"
@@ -113,6 +116,17 @@ done
 workload pages 4096 >/tmp/workload
 workload thp 16 >>/tmp/workload
 workload tlbflip 1000 >>/tmp/workload
+# Two NUMA nodes (qemu's -numa): a child bound to node 1 touches 4096 pages and holds them while
+# its numa_maps, the kernel's word of where they are, is read.
+mkfifo /tmp/go
+workload bound 1,4096,hold </tmp/go >/tmp/bound &
+bound=$!
+exec 3>/tmp/go
+while [ ! -s /tmp/bound ]; do sleep 0.1; done
+cp "/proc/$(sed -n 's/{"held":\([0-9]*\)}/\1/p' /tmp/bound)/numa_maps" /tmp/numa_maps
+echo go >&3
+exec 3>&-
+wait $bound
 # THP faults that find no free huge page (the workload fragments memory and has hugetlb hold
 # every free 2 MiB block): with defrag "never" they fall back at once, with "always" they
 # compact first, for order 9. Hugetlb's failures leave compaction deferred for the next 64
@@ -147,6 +161,8 @@ echo "vmtest-workload-begin"; cat /tmp/workload; echo "vmtest-workload-end"
 echo "vmtest-records-begin"; cat /tmp/records; echo "vmtest-records-end"
 echo "vmtest-trace-begin"; grep mm_compaction_begin: /sys/kernel/tracing/trace; echo "vmtest-trace-end"
 echo "vmtest-buddyinfo-begin"; cat /proc/buddyinfo; echo "vmtest-buddyinfo-end"
+echo "vmtest-bound-begin"; cat /tmp/bound; echo "vmtest-bound-end"
+echo "vmtest-numa-begin"; cat /tmp/numa_maps; echo "vmtest-numa-end"
 poweroff -f
 INIT
 chmod +x "$root/init"
@@ -157,7 +173,10 @@ chmod +x "$root/init"
 boot_vm() {
 	echo "vmtest: booting $(basename "$vmlinuz") under qemu (tcg)"
 	local status=0
-	timeout "$VM_TIMEOUT" "${QEMU[@]}" -smp 2 -m 2G -nographic -no-reboot \
+	# Two NUMA nodes of NODE_MEM, a CPU each: allocations by node (workload bound).
+	timeout "$VM_TIMEOUT" "${QEMU[@]}" -smp 2 -m "$(numfmt --from=iec "$NODE_MEM" | awk '{ print $1 * 2 / 1048576 }')M" -nographic -no-reboot \
+		-object "memory-backend-ram,size=$NODE_MEM,id=m0" -object "memory-backend-ram,size=$NODE_MEM,id=m1" \
+		-numa node,memdev=m0,cpus=0,nodeid=0 -numa node,memdev=m1,cpus=1,nodeid=1 \
 		-kernel "$vmlinuz" -initrd "$WORK/initramfs.gz" \
 		-append "console=$CONSOLE panic=-1 quiet transparent_hugepage=always" \
 		>"$WORK/console.log" 2>&1 || status=$?
@@ -381,6 +400,29 @@ print(f"vmtest: --files, ramfs: folio_orders {ram and ram[0]['folio_orders']}, f
       f"{fs and fs[0]['max_folio_order_allowed']}")
 ok &= len(ram) == 1 and ram[0]["folio_orders"] == {"min": 0, "max": 0}
 ok &= bool(fs) and fs[0]["max_folio_order_allowed"] == 0
+
+# Allocations by node: --check says both nodes are counted from page flags; the bound child's
+# pages are on node 1 as numa_maps says, none of its folios on node 0; every object's figures
+# by node add up to its allocations.
+import re
+check = [l for l in log.splitlines() if "memory nodes" in l]
+print(f"vmtest: {check[0].strip() if check else 'no memory nodes line in --check'}")
+ok &= bool(check) and "0, 1: allocations counted per node from page flags, checked on 2" in check[0]
+held, bound = [json.loads(l) for l in section("bound").splitlines() if l.strip()]
+touched = [l for l in section("numa").splitlines() if re.search(r"\banon=4096\b", l)]
+on = {m[0]: int(m[1]) for m in re.findall(r"\bN(\d+)=(\d+)", touched[0])} if len(touched) == 1 else {}
+rows = [p for p in records[0]["processes"] if p["pid"] == bound["child"]]
+by = rows[0]["folios"]["alloc_by_node"] if rows else None
+print(f"vmtest: bound to node 1: numa_maps {on}, foliostat {by}")
+ok &= on.get("1") == 4096 and by is not None and by["1"]["pages"] >= 4096 and by["0"]["folios"] == 0
+for name, o in [("system", records[0]["system"])] + [(p["pid"], p) for p in records[0]["processes"]]:
+    f = o["folios"]
+    alloc = f["alloc"] or {}
+    got = (sum(v["folios"] for v in f["alloc_by_node"].values()), sum(v["pages"] for v in f["alloc_by_node"].values()))
+    if sorted(f["alloc_by_node"]) != ["0", "1"] or got != (sum(alloc.values()), sum(n << int(k) for k, n in alloc.items())):
+        print(f"vmtest: {name}: by node {f['alloc_by_node']} vs alloc {alloc}")
+        ok = False
+ok &= sorted(records[0]["system"]["folios"]["alloc_by_node_and_order"]) == ["0", "1"]
 sys.exit(0 if ok else "vmtest: figures off")
 CHECK
 echo "vmtest: PASS"

@@ -616,6 +616,23 @@ static void choose_fault_source(struct loader *loader)
 		 "not needed: the exceptions tracepoints count faults here");
 }
 
+/* Where allocations are counted per node (nodes.h), the allocation probe's program is the one
+ * that counts them, and the node check's loads with it; elsewhere neither loads. */
+static void choose_node_counting(struct loader *loader)
+{
+	struct foliostat_bpf *skel = loader->skel;
+	struct bpf_program *alloc = loader->programs[PROBE_PAGE_ALLOC];
+	bool by_node = memory_nodes_to_count(&loader->nodes) && bpf_program__autoload(alloc);
+
+	skel->rodata->fs_node_shift = (__u32)loader->nodes.shift;
+	bpf_program__set_autoload(skel->progs.fs_node_calibrate, by_node);
+	bpf_program__set_autoload(skel->progs.fs_page_alloc_by_node, by_node);
+	if (!by_node)
+		return;
+	bpf_program__set_autoload(alloc, false);
+	loader->programs[PROBE_PAGE_ALLOC] = skel->progs.fs_page_alloc_by_node;
+}
+
 /* Open the skeleton and configure it for this kernel; probes in `refused` stay unloaded. */
 static int open_configured(struct loader *loader, const struct fs_options *opts,
 			   const struct kernel_facts *facts, char (*refused)[160], char *err,
@@ -646,10 +663,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	skel->rodata->fs_preemptible = facts->preemptible;
 	skel->rodata->fs_select_followed = loader->following;
 	skel->rodata->fs_nr_select_cgroups = loader->nr_cgroups;
-	skel->rodata->fs_count_nodes = memory_nodes_to_count(&loader->nodes);
-	skel->rodata->fs_node_shift = (__u32)loader->nodes.shift;
-	bpf_program__set_autoload(skel->progs.fs_node_calibrate,
-				  memory_nodes_to_count(&loader->nodes));
+	choose_node_counting(loader);
 	memcpy(skel->rodata->fs_select_cgroups, opts->cgroup_refs,
 	       sizeof(opts->cgroup_refs[0]) * opts->nr_cgroups);
 	loader->facts.task_capacity = (__u32)opts->max_tasks;
