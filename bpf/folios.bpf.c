@@ -12,7 +12,7 @@
  * The node of an allocated folio, on hosts with more than one node (nodes.c): the kernel keeps
  * each page's node in the top bits of its flags (every 64-bit kernel with a virtual memory map,
  * as Debian's x86-64 and arm64 ones), NODES_SHIFT of them; the loader reads that width from BTF
- * and checks it at start-up against pages it binds to each node (fs_node_calibrate). Only
+ * and checks it at start-up against a page it places on each node (fs_node_calibrate). Only
  * fs_page_alloc_by_node counts it, and the loader loads it in fs_page_alloc's place only there:
  * a one-node host runs not one instruction more.
  */

@@ -37,7 +37,7 @@ static const struct unit_test *const groups[] = {
     render_tests,	json_writer_tests,   sanitize_tests, kernel_counters_tests,
     cgroup_names_tests, cgroup_labels_tests, series_tests,   exposition_tests,
     file_table_tests,	web_config_tests,    sandbox_tests,  perf_events_tests,
-    figures_tests,      resident_tests,      free_blocks_tests,
+    figures_tests,      resident_tests,      free_blocks_tests, nodes_tests,
 };
 
 int main(int argc, char **argv)

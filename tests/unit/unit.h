@@ -76,5 +76,6 @@ extern const struct unit_test perf_events_tests[];
 extern const struct unit_test figures_tests[];
 extern const struct unit_test resident_tests[];
 extern const struct unit_test free_blocks_tests[];
+extern const struct unit_test nodes_tests[];
 
 #endif

@@ -16,7 +16,10 @@
 
 /* The kernel's largest MAX_NUMNODES (NODES_SHIFT of 10). */
 #define MAX_NODE_NUMBERS 1024
-#define MPOL_BIND_MODE 2 /* <linux/mempolicy.h>'s MPOL_BIND, not in every libc's headers */
+/* <linux/mempolicy.h>'s, not in every libc's headers */
+#define MPOL_PREFERRED_MODE 1
+#define MPOL_F_NODE_FLAG 1
+#define MPOL_F_ADDR_FLAG 2
 
 int memory_nodes_parse(struct memory_nodes *n, const char *text)
 {
@@ -92,17 +95,16 @@ int node_shift_from_btf(const struct btf *vmlinux)
 
 void memory_nodes_learn(struct memory_nodes *n, const struct btf *vmlinux, bool force)
 {
-	char text[4096];
+	char text[4096] = "0"; /* no such file: a kernel without NUMA, all memory on node 0 */
 	FILE *f = fopen("/sys/devices/system/node/has_memory", "re");
-	size_t len = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
 	int shift;
 
 	memset(n, 0, sizeof(*n));
-	if (f)
+	if (f) {
+		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
 		fclose(f);
-	text[len] = '\0';
-	/* No such file: a kernel without NUMA, all memory on node 0. */
-	if (memory_nodes_parse(n, f ? text : "0"))
+	}
+	if (memory_nodes_parse(n, text))
 		return;
 	if (n->nr == 1 && !force) {
 		n->known = true;
@@ -122,9 +124,14 @@ bool memory_nodes_to_count(const struct memory_nodes *n)
 	return n->shift > 0;
 }
 
-/* Bind a page of ours to `node`, write it, and read the node its flags give: 0 with *seen, a
- * negative errno where the node refuses the binding. */
-static int node_of_own_page(struct foliostat_bpf *skel, int node, int shift, long *seen)
+/*
+ * A page of ours, preferring `node` (a preference, never a binding: a node without free memory
+ * must not wake the OOM killer for foliostat's start-up), written; the node the kernel says it
+ * is on (get_mempolicy) in *placed, the node its flags give in *seen (-1: no allocation seen).
+ * Returns 0 or a negative errno.
+ */
+static int place_own_page(struct foliostat_bpf *skel, int node, int shift, int *placed,
+			  long *seen)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	unsigned long mask = 1UL << node;
@@ -135,16 +142,20 @@ static int node_of_own_page(struct foliostat_bpf *skel, int node, int shift, lon
 	page = mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED)
 		return -errno;
-	if (syscall(SYS_mbind, page, page_size, MPOL_BIND_MODE, &mask, sizeof(mask) * 8 + 1, 0)) {
+	if (syscall(SYS_mbind, page, page_size, MPOL_PREFERRED_MODE, &mask, sizeof(mask) * 8 + 1,
+		    0)) {
 		ret = -errno;
-	} else {
-		/* A write: a read would map the shared zero page, allocating nothing. The folio
-		 * is the thread's last order-0 movable allocation (its page table comes first). */
-		*(volatile char *)page = 1;
-		*seen = skel->bss->fs_calibration_seen != before
-			    ? (long)(skel->bss->fs_calibration_flags >> shift)
-			    : -1;
+		goto out;
 	}
+	/* A write: a read would map the shared zero page, allocating nothing. The folio is the
+	 * thread's last order-0 allocation (its page table comes first). */
+	*(volatile char *)page = 1;
+	*seen = skel->bss->fs_calibration_seen != before
+		    ? (long)(skel->bss->fs_calibration_flags >> shift)
+		    : -1;
+	if (syscall(SYS_get_mempolicy, placed, NULL, 0, page, MPOL_F_NODE_FLAG | MPOL_F_ADDR_FLAG))
+		ret = -errno;
+out:
 	munmap(page, page_size);
 	return ret;
 }
@@ -154,15 +165,16 @@ void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel, __u3
 	skel->bss->fs_calibration_tid = own_tid;
 	n->checked = 0;
 	for (int i = 0; i < n->nr; i++) {
+		int placed = -1;
 		long seen = -1;
 
-		if (node_of_own_page(skel, n->ids[i], n->shift, &seen))
+		if (place_own_page(skel, n->ids[i], n->shift, &placed, &seen))
 			continue;
-		if (seen != n->ids[i]) {
+		if (seen != placed) {
 			snprintf(n->why, sizeof(n->why),
-				 seen < 0 ? "no allocation was seen for a page bound to node %d"
-					  : "a page bound to node %d had another node in its flags",
-				 n->ids[i]);
+				 seen < 0 ? "no allocation was seen for a page on node %d"
+					  : "a page on node %d had another node in its flags",
+				 placed);
 			n->checked = 0;
 			break;
 		}
@@ -173,6 +185,6 @@ void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel, __u3
 		n->counted = n->known = true;
 		n->why[0] = '\0';
 	} else if (!n->why[0]) {
-		snprintf(n->why, sizeof(n->why), "no node took a page bound to it for the check");
+		snprintf(n->why, sizeof(n->why), "no page of foliostat's could be placed for the check");
 	}
 }

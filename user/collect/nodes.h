@@ -3,7 +3,7 @@
  * Memory nodes: which the host has, and how BPF tells the node of each folio it sees
  * allocated. The kernel keeps a page's node in the top NODES_SHIFT bits of its flags (on every
  * 64-bit kernel with a virtual memory map); the loader reads NODES_SHIFT from BTF and, before
- * any allocation is counted, checks it against pages it binds to each node with mbind(2). A
+ * any allocation is counted, checks it against a page it places on each node (mbind(2)). A
  * one-node host counts nothing per node: every allocation is on its node, so its figures are
  * the allocations' own.
  */
@@ -46,8 +46,9 @@ bool memory_nodes_to_count(const struct memory_nodes *n);
 
 /*
  * The check, with skel's fs_node_calibrate attached by the caller: for each node, a page of the
- * loader's own bound to it (mbind), written, and the node its flags give compared. Nodes that
- * refuse the binding (a cpuset) are skipped. Sets counted and known, or why.
+ * loader's own that prefers it (mbind MPOL_PREFERRED: a node without free memory gives another,
+ * never an OOM kill), written, and the node its flags give compared with the node the kernel
+ * says the page is on (get_mempolicy). Sets counted and known, or why.
  */
 void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel, __u32 own_tid);
 
