@@ -9,13 +9,26 @@
 # one run each); VERBOSE=1 as
 # for tests/run-tests.sh (every test's log, on the console and in build/vmsuite/console.log).
 # VMSUITE_DIR: where it works (build/vmsuite); VMSUITE_TIMEOUT: seconds the VM may run (6 h);
-# VMSUITE_MEM: the VM's memory (4G).
+# VMSUITE_MEM: the VM's memory (4G); VMSUITE_NODES=2: split into two NUMA nodes of a CPU each
+# (allocations by node on 6.1: test_allocations_by_node_are_where_the_kernel_put_them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILTER=${1:-}
 WORK=${VMSUITE_DIR:-build/vmsuite}
 VM_TIMEOUT=${VMSUITE_TIMEOUT:-21600}
 MEM=${VMSUITE_MEM:-4G}
+NODES=${VMSUITE_NODES:-1}
+NUMA=()
+case $NODES in
+1) ;;
+2)
+	half=$(($(numfmt --from=iec "$MEM") / 2 / 1048576))M
+	# shellcheck disable=SC2054 # QEMU's options take commas
+	NUMA=(-object "memory-backend-ram,size=$half,id=m0" -object "memory-backend-ram,size=$half,id=m1"
+		-numa node,memdev=m0,cpus=0,nodeid=0 -numa node,memdev=m1,cpus=1,nodeid=1)
+	;;
+*) echo "vmtest-suite: VMSUITE_NODES: 1 or 2" >&2; exit 2 ;;
+esac
 ROOTFS=$WORK/rootfs
 KERNEL_DIR=build/vmtest/kernel # scripts/vmtest.sh's: fetched once for both
 
@@ -212,10 +225,10 @@ mke2fs -q -t ext4 -d "$ROOTFS" "$image" "${size_mib}M" || fail "mke2fs -d failed
 # trace_mm_page_alloc's site in __alloc_pages, at trace_softirq_exit's in handle_softirqs (on
 # an idle host), and once in a start-up. Translated code that another vCPU's thread rewrites is
 # QEMU's to invalidate; one thread for both leaves no such race. The guest still has two CPUs.
-echo "vmtest-suite: booting $kver under qemu (tcg, one thread, 2 CPUs, $MEM), filter '$FILTER'"
+echo "vmtest-suite: booting $kver under qemu (tcg, one thread, 2 CPUs, $MEM, $NODES node(s)), filter '$FILTER'"
 start=$(date +%s)
 timeout "$VM_TIMEOUT" nice -n 19 qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 \
-	-m "$MEM" \
+	-m "$MEM" "${NUMA[@]}" \
 	-nographic -no-reboot -kernel "$vmlinuz" -initrd "$WORK/initramfs.gz" \
 	-drive "file=$image,format=raw,if=virtio" \
 	-append "console=ttyS0 panic=-1 loglevel=5 watchdog_thresh=60 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1 vmsuite.filter=$FILTER vmsuite.verbose=${VERBOSE:-0}" \
