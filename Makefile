@@ -308,6 +308,8 @@ install: $(BINARY)
 		>$(DESTDIR)$(PREFIX)/share/foliostat/systemd/foliostat-self.conf
 	chmod 0644 $(DESTDIR)$(PREFIX)/share/foliostat/systemd/foliostat-self.conf
 	install -D -m 0644 contrib/grafana/foliostat.json $(DESTDIR)$(DASHBOARD_DIR)/foliostat.json
+	install -D -m 0644 contrib/prometheus/foliostat-rules.yml \
+		$(DESTDIR)$(PREFIX)/share/foliostat/prometheus/foliostat-rules.yml
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/foliostat $(DESTDIR)$(PREFIX)/share/man/man8/foliostat.8 \
@@ -316,8 +318,10 @@ uninstall:
 		$(DESTDIR)$(COMPLETIONS_DIR)/foliostat $(DESTDIR)$(UNIT_DIR)/foliostat.service \
 		$(DESTDIR)$(DASHBOARD_DIR)/foliostat.json \
 		$(DESTDIR)$(PREFIX)/share/foliostat/foliostat.schema.json \
-		$(DESTDIR)$(PREFIX)/share/foliostat/systemd/foliostat-self.conf
+		$(DESTDIR)$(PREFIX)/share/foliostat/systemd/foliostat-self.conf \
+		$(DESTDIR)$(PREFIX)/share/foliostat/prometheus/foliostat-rules.yml
 	rmdir $(DESTDIR)$(DASHBOARD_DIR) $(DESTDIR)$(PREFIX)/share/foliostat/systemd \
+		$(DESTDIR)$(PREFIX)/share/foliostat/prometheus \
 		$(DESTDIR)$(PREFIX)/share/foliostat 2>/dev/null || true
 
 clean:

@@ -31,6 +31,8 @@ test_systemd_unit_verifies() {
 	[ -f "$root/usr/local/share/man/man8/foliostat.8" ] || fail "no man page for Documentation="
 	[ -f "$root/usr/local/share/foliostat/grafana/foliostat.json" ] ||
 		fail "make install did not install the Grafana dashboard"
+	[ -f "$root/usr/local/share/foliostat/prometheus/foliostat-rules.yml" ] ||
+		fail "make install did not install the Prometheus rules"
 	assert_eq "$(grep '^ExecStart=' "$unit_dir/foliostat.service")" \
 		"ExecStart=/usr/local/sbin/foliostat --listen 127.0.0.1:10140" "installed ExecStart"
 	# Least privilege by default: CAP_SYS_ADMIN (--self, perf's events under a strict
@@ -133,4 +135,30 @@ json.dump({"groups": [{"name": "dashboard", "rules": rules}]}, sys.stdout, inden
 		fail "promtool could not parse a dashboard query"
 	}
 	echo "ok: promtool parses all $(wc -l <"$T/queries") queries"
+}
+
+# The Prometheus rules (contrib/prometheus/): promtool checks them, their unit tests pass on
+# synthetic series of two hosts (each recording rule's value, and each alert firing where it
+# should and not before), every alert has a test that fires it, and every metric they ask for
+# (but Prometheus's own up) is one foliostat-metrics(7) documents.
+test_prometheus_rules_check_and_pass_their_tests() {
+	command -v promtool >/dev/null || skip "no promtool (package prometheus)"
+	local dir=contrib/prometheus alert metric
+	promtool check rules "$dir/foliostat-rules.yml" || fail "promtool check rules"
+	(cd "$dir" && promtool test rules foliostat-rules.test.yml) || fail "promtool test rules"
+	# (a test of an alert that fires lists its alerts under exp_alerts; one that must not,
+	# exp_alerts: [])
+	while read -r alert; do
+		awk -v name="$alert" '$1 == "-" && $2 == "alertname:" { current = $3 }
+			$1 == "exp_alerts:" && $2 != "[]" && current == name { found = 1 }
+			END { exit !found }' "$dir/foliostat-rules.test.yml" || fail "no test fires $alert"
+	done < <(sed -n 's/^ *- alert: //p' "$dir/foliostat-rules.yml")
+	# (not the recorded series, level:foliostat_name:operations)
+	grep -oP '(?<![:\w])foliostat_\w+(?![:\w])' "$dir/foliostat-rules.yml" | sort -u >"$T/metrics"
+	while read -r metric; do
+		grep -qx "\\.B $metric" man/foliostat-metrics.7 ||
+			grep -qx "\\.B foliostat_${metric#foliostat_system_}" man/foliostat-metrics.7 ||
+			fail "$metric is not in foliostat-metrics(7)"
+	done <"$T/metrics"
+	echo "ok: $(wc -l <"$T/metrics") metrics, each in foliostat-metrics(7); every alert fired by a test"
 }
