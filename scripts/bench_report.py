@@ -201,8 +201,8 @@ def node_cost():
           f"{size['foliostat']} instructions, {ns['foliostat']:.0f} ns per run; counting each "
           f"allocation's node as on a host of several nodes: {size['nodes']} instructions, "
           f"{ns['nodes']:.0f} ns per run ({ns['nodes'] - ns['foliostat']:+.0f} ns). On a host of "
-          "one node the release build loads none of the node code (a setting known before "
-          "load), so its program is the one without it.\n")
+          "one node the release build loads the program without the node code (fs_page_alloc); "
+          "fs_page_alloc_by_node takes its place only where nodes are counted.\n")
 
 
 if os.path.exists(f"{out}/maps.json"):
