@@ -64,9 +64,9 @@ expo() {
 	python3 tests/exposition.py "$@"
 }
 
-# start_prometheus [JOBS]: Debian's Prometheus, scraping every second foliostat's endpoint over
-# plain HTTP, or the scrape jobs in file JOBS (YAML list items); its storage in $T; PROM_URL is
-# its HTTP API.
+# start_prometheus [JOBS [RULES]]: Debian's Prometheus, scraping every second foliostat's
+# endpoint over plain HTTP, or the scrape jobs in file JOBS (YAML list items), evaluating the
+# rule file RULES every second if given; its storage in $T; PROM_URL is its HTTP API.
 # shellcheck disable=SC2120 # JOBS is optional
 start_prometheus() {
 	command -v prometheus >/dev/null || skip "prometheus is not installed (scripts/install-deps.sh --tests)"
@@ -76,8 +76,12 @@ start_prometheus() {
 		global:
 		  scrape_interval: 1s
 		  scrape_timeout: 1s
-		scrape_configs:
+		  evaluation_interval: 1s
 	EOF
+	if [ -n "${2:-}" ]; then
+		printf 'rule_files:\n  - %s\n' "$(realpath "$2")" >>"$T/prometheus.yml"
+	fi
+	echo "scrape_configs:" >>"$T/prometheus.yml"
 	if [ -n "${1:-}" ]; then
 		cat "$1" >>"$T/prometheus.yml"
 	else
@@ -535,4 +539,113 @@ test_series_are_bounded() {
 	wait_series_gone "foliostat_page_faults_total{pid=\"$pid\"}" "$T/later" \
 		"series of the exited process after the grace period"
 	stop_foliostat "$T/endpoint"
+}
+
+# Many hosts, one view: two foliostat instances (two ports on loopback, each counting the
+# cgroup of its own workload, as two hosts would count theirs) scraped by one real Prometheus
+# that loads contrib/prometheus's rules. The dashboard's fleet row gives each instance's total
+# exactly as that instance serves it (read by the test once both workloads ended and
+# Prometheus scraped both since), and its "all instances" query their sum; each instance's
+# total is at least the pages its workload touched; and the rules, evaluated by Prometheus on
+# foliostat's real series, record each instance's cgroup (page faults, bytes allocated), with
+# the value their expression has at the rule's own timestamp.
+test_fleet_of_two_instances_adds_up() {
+	need_root
+	make_cgroups fleet-a fleet-b
+	local a b port_a port_b pid_a pid_b cg_a cg_b ended name
+	port_a=$(free_port)
+	start_foliostat "$T/a" --listen "127.0.0.1:$port_a" -c "${CGROUPS[fleet-a]}"
+	pid_a=$FS_PID
+	port_b=$(free_port)
+	while [ "$port_b" = "$port_a" ]; do port_b=$(free_port); done
+	start_foliostat "$T/b" --listen "127.0.0.1:$port_b" -c "${CGROUPS[fleet-b]}"
+	pid_b=$FS_PID
+	a=127.0.0.1:$port_a b=127.0.0.1:$port_b
+	cat >"$T/jobs" <<-EOF
+		  - job_name: foliostat
+		    static_configs:
+		      - targets: ['$a', '$b']
+	EOF
+	start_prometheus "$T/jobs" contrib/prometheus/foliostat-rules.yml
+	cg_a=${CGROUPS[fleet-a]#"$CGROUP_ROOT"} cg_b=${CGROUPS[fleet-b]#"$CGROUP_ROOT"}
+	"$WORKLOAD" --in-cgroup "${CGROUPS[fleet-a]}" pages 3000 >/dev/null || fail "workload a"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[fleet-b]}" pages 5000 >/dev/null || fail "workload b"
+	ended=$(date +%s.%N)
+	# Both instances scraped after the workloads ended (each read the maps then).
+	for _ in $(seq 300); do
+		promql 'timestamp(foliostat_scrapes_total)' | awk -v t="$ended" '$NF > t { n++ } END { exit n != 2 }' && break
+		sleep 0.1
+	done
+	promql 'timestamp(foliostat_scrapes_total)' | awk -v t="$ended" '$NF > t { n++ } END { exit n != 2 }' ||
+		fail "Prometheus did not scrape both instances after the workloads in 30 s"
+	# Each instance's own word: its exposition's allocated bytes of its workload's cgroup (the
+	# other groups, unselected above all, go on counting the host's other processes).
+	local own_a own_b
+	own_a=$(curl -sf "http://$a/metrics" | grep -F "foliostat_allocated_bytes_total{cgroup=\"$cg_a\"" |
+		awk '{ s += $NF } END { printf "%.0f", s }')
+	own_b=$(curl -sf "http://$b/metrics" | grep -F "foliostat_allocated_bytes_total{cgroup=\"$cg_b\"" |
+		awk '{ s += $NF } END { printf "%.0f", s }')
+	assert_between "$((own_a / 4096))" 3000 1000000 "pages instance a counted for its cgroup (3000 touched)"
+	assert_between "$((own_b / 4096))" 5000 1000000 "pages instance b counted for its cgroup (5000 touched)"
+	python3 tests/dashboard_queries.py contrib/grafana/foliostat.json --var "instance=.+" --var "cgroup=$cg_a|$cg_b" \
+		--range 1m | awk -F'\t' '$1 ~ /^Allocated bytes since foliostat started/ { print $2 }' >"$T/fleet" ||
+		fail "dashboard_queries.py"
+	assert_eq "$(wc -l <"$T/fleet")" 2 "the fleet row's queries of allocated bytes since start"
+	assert_eq "$(promql "$(sed -n 1p "$T/fleet")" | sed -E 's/.*"instance": "([^"]*)".* ([0-9.e+]+)$/\1 \2/' | sort |
+		awk '{ printf "%s %.0f\n", $1, $2 }' | tr '\n' ' ')" "$(printf '%s\n' "$a $own_a" "$b $own_b" | sort | tr '\n' ' ')" \
+		"the fleet row, by instance"
+	assert_eq "$(promql "$(sed -n 2p "$T/fleet")" | awk '{ printf "%.0f", $NF }')" "$((own_a + own_b))" \
+		"the fleet row, all instances"
+	# The rules, on the real series: each instance's cgroup is recorded, a recorded sample is its
+	# expression's value at the sample's time, and the job's (the fleet's) the sum of the
+	# instances' of the same evaluation. Compared once both instances have stopped and
+	# Prometheus has seen them down: while they are scraped, an evaluation may run while a
+	# scrape whose samples are older than it is being stored, which a query made later sees.
+	for name in cgroup:foliostat_page_faults:rate5m instance:foliostat_allocated_bytes:rate5m; do
+		for _ in $(seq 300); do
+			[ "$(promql "$name" | grep -c .)" -ge 2 ] && break
+			sleep 0.1
+		done
+	done
+	assert_eq "$(promql 'cgroup:foliostat_page_faults:rate5m' | grep -oE '"cgroup": "[^"]*", "instance": "[^"]*"' | sort | tr '\n' ' ')" \
+		"$(printf '"cgroup": "%s", "instance": "%s"\n' "$cg_a" "$a" "$cg_b" "$b" | sort | tr '\n' ' ')" \
+		"the cgroups the page-fault rule records"
+	FS_PID=$pid_a stop_foliostat "$T/a"
+	FS_PID=$pid_b stop_foliostat "$T/b"
+	for _ in $(seq 300); do
+		[ "$(promql 'up{job="foliostat"} == 0' | grep -c .)" -eq 2 ] && break
+		sleep 0.1
+	done
+	[ "$(promql 'up{job="foliostat"} == 0' | grep -c .)" -eq 2 ] || fail "Prometheus did not see both instances down"
+	# (an evaluation made after that: every sample it could see was stored by then)
+	local down
+	down=$(date +%s.%N)
+	for _ in $(seq 300); do
+		promql 'timestamp(instance:foliostat_allocated_bytes:rate5m)' | awk -v t="$down" '$NF > t { n++ } END { exit n != 2 }' && break
+		sleep 0.1
+	done
+	python3 - "$PROM_URL" <<-'EOF' || fail "the recorded rules are not their expressions' values"
+		import json, sys, urllib.parse, urllib.request
+		url = sys.argv[1]
+		def query(q, t=None):
+		    args = {"query": q} | ({"time": t} if t else {})
+		    reply = json.load(urllib.request.urlopen(f"{url}/api/v1/query?" + urllib.parse.urlencode(args)))
+		    return {json.dumps({k: v for k, v in s["metric"].items() if k != "__name__"}, sort_keys=True): s["value"]
+		            for s in reply["data"]["result"]}
+		for rule, expr in (("instance:foliostat_allocated_bytes:rate5m",
+		                    "sum by (job, instance) (rate(foliostat_system_allocated_bytes_total[5m]))"),
+		                   ("cgroup:foliostat_page_faults:rate5m",
+		                    "sum by (job, instance, cgroup, group) (rate(foliostat_page_faults_total[5m]))")):
+		    samples = query(rule)
+		    assert len(samples) >= 2, f"{rule}: {samples}"
+		    for labels, (t, v) in samples.items():
+		        again = query(expr, t).get(labels)
+		        assert again and again[1] == v, f"{rule} {labels} at {t}: {v}; its expression: {again}"
+		    print(f"ok: {rule} = its expression at its time: {sorted(v[1] for v in samples.values())}")
+		# The fleet's: the sum of the instances' at the same time (one evaluation records both).
+		(t, fleet), = query("job:foliostat_allocated_bytes:rate5m").values()
+		each = [float(v) for _, v in query("instance:foliostat_allocated_bytes:rate5m", t).values()]
+		assert len(each) == 2 and abs(float(fleet) - sum(each)) <= 1e-9 * float(fleet), f"fleet {fleet} at {t}, instances {each}"
+		print(f"ok: the job's allocated bytes per second {fleet} = the sum of its two instances' {each}")
+	EOF
 }
