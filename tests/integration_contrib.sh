@@ -100,6 +100,18 @@ test_systemd_unit_verifies() {
 	echo "ok: make uninstall removes the unit and the dashboard"
 }
 
+# assert_metrics_documented FILE: every metric named in FILE (one per line) is one
+# foliostat-metrics(7) lists (as a ".B name" line); the host-wide series of a per-group metric is
+# its name with foliostat_system_.
+assert_metrics_documented() {
+	local metric
+	while read -r metric; do
+		grep -qx "\\.B $metric" man/foliostat-metrics.7 ||
+			grep -qx "\\.B foliostat_${metric#foliostat_system_}" man/foliostat-metrics.7 ||
+			fail "$metric is not in foliostat-metrics(7)"
+	done <"$1"
+}
+
 # The dashboard imports as Grafana expects (tests/dashboard_queries.py --check), every query
 # parses as PromQL (promtool check rules parses each rule's expression the way Prometheus
 # does; promtool 2.42 has no command that parses a bare expression), and each metric it asks
@@ -113,11 +125,7 @@ test_grafana_dashboard_is_well_formed() {
 	# each metric as a ".B name" line).
 	cut -f2 "$T/queries" | grep -o 'foliostat_[a-z_]*' | sed -E 's/_(bucket|count|sum)$//' |
 		sort -u >"$T/metrics" || fail "no metric in the dashboard's queries"
-	while read -r metric; do
-		grep -qx "\\.B $metric" man/foliostat-metrics.7 ||
-			grep -qx "\\.B foliostat_${metric#foliostat_system_}" man/foliostat-metrics.7 ||
-			fail "$metric is not in foliostat-metrics(7)"
-	done <"$T/metrics"
+	assert_metrics_documented "$T/metrics"
 	echo "ok: the $(wc -l <"$T/metrics") metrics the dashboard uses are in foliostat-metrics(7)"
 
 	command -v promtool >/dev/null || skip "no promtool (package prometheus) to parse the queries"
@@ -143,7 +151,7 @@ json.dump({"groups": [{"name": "dashboard", "rules": rules}]}, sys.stdout, inden
 # (but Prometheus's own up) is one foliostat-metrics(7) documents.
 test_prometheus_rules_check_and_pass_their_tests() {
 	command -v promtool >/dev/null || skip "no promtool (package prometheus)"
-	local dir=contrib/prometheus alert metric
+	local dir=contrib/prometheus alert
 	promtool check rules "$dir/foliostat-rules.yml" || fail "promtool check rules"
 	(cd "$dir" && promtool test rules foliostat-rules.test.yml) || fail "promtool test rules"
 	# (a test of an alert that fires lists its alerts under exp_alerts; one that must not,
@@ -155,10 +163,6 @@ test_prometheus_rules_check_and_pass_their_tests() {
 	done < <(sed -n 's/^ *- alert: //p' "$dir/foliostat-rules.yml")
 	# (not the recorded series, level:foliostat_name:operations)
 	grep -oP '(?<![:\w])foliostat_\w+(?![:\w])' "$dir/foliostat-rules.yml" | sort -u >"$T/metrics"
-	while read -r metric; do
-		grep -qx "\\.B $metric" man/foliostat-metrics.7 ||
-			grep -qx "\\.B foliostat_${metric#foliostat_system_}" man/foliostat-metrics.7 ||
-			fail "$metric is not in foliostat-metrics(7)"
-	done <"$T/metrics"
+	assert_metrics_documented "$T/metrics"
 	echo "ok: $(wc -l <"$T/metrics") metrics, each in foliostat-metrics(7); every alert fired by a test"
 }
