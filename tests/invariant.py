@@ -70,6 +70,9 @@ def rows(rec):
     return rec[{"process": "processes", "cgroup": "cgroups", "comm": "comms"}[rec.get("by", "process")]]
 
 
+SYSTEM_ONLY_FOLIOS = {"free", "alloc_by_node_and_order"}
+
+
 def check_record(n, rec, problems, threads_only):
     system = rec["system"]
     for group in THREAD_GROUPS:
@@ -80,10 +83,11 @@ def check_record(n, rec, problems, threads_only):
         add_into(expected, get(system["untracked"], group))
         add_into(expected, get(system["unselected"], group))
         actual = {}
-        # System histograms also hold frees, which no process row has.
+        # The system's folios also hold what no row has: frees, and allocations by node and
+        # order (read with the per-CPU maps; the rows have them by node, which must add up).
         sys_group = get(system, group)
         if group == ("folios",):
-            sys_group = {k: v for k, v in sys_group.items() if k != "free"}
+            sys_group = {k: v for k, v in sys_group.items() if k not in SYSTEM_ONLY_FOLIOS}
         add_into(actual, sys_group)
         for path in set(actual) | set(expected):
             have = actual.get(path, 0 if sparse(group + path) else "absent")
