@@ -170,13 +170,13 @@ chmod +x "$root/init"
 boot_vm() {
 	echo "vmtest: booting $(basename "$vmlinuz") under qemu (tcg)"
 	local status=0
-	# Two NUMA nodes of 1.5 GiB, a CPU each: allocations by node (workload bound). (With 1 GiB
-	# each, the fragmenting workloads, scarce, were seen OOM-killed on both architectures: the
-	# node they run on ran out while hugetlb held every free 2 MiB block.)
-	local node_mem=1536M
-	timeout "$VM_TIMEOUT" "${QEMU[@]}" -smp 2 -m "$(numfmt --from=iec "$node_mem" | awk '{ print $1 * 2 / 1048576 }')M" -nographic -no-reboot \
-		-object "memory-backend-ram,size=$node_mem,id=m0" -object "memory-backend-ram,size=$node_mem,id=m1" \
-		-numa node,memdev=m0,cpus=0,nodeid=0 -numa node,memdev=m1,cpus=1,nodeid=1 \
+	# Two NUMA nodes: node 0 with both CPUs and 2 GiB, as the VM had before it had nodes, and
+	# node 1 of 512 MiB of memory alone (as CXL memory is): allocations by node (workload bound).
+	# (Two nodes of a CPU each, 1 or 1.5 GiB, had the fragmenting workloads, scarce, OOM-killed
+	# now and then on both architectures.)
+	timeout "$VM_TIMEOUT" "${QEMU[@]}" -smp 2 -m 2560M -nographic -no-reboot \
+		-object memory-backend-ram,size=2G,id=m0 -object memory-backend-ram,size=512M,id=m1 \
+		-numa node,memdev=m0,cpus=0-1,nodeid=0 -numa node,memdev=m1,nodeid=1 \
 		-kernel "$vmlinuz" -initrd "$WORK/initramfs.gz" \
 		-append "console=$CONSOLE panic=-1 quiet transparent_hugepage=always" \
 		>"$WORK/console.log" 2>&1 || status=$?
