@@ -106,7 +106,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean check unit-tests docs pictures install uninstall vmlinux bench vmtest vmtest-suite
+.PHONY: all clean check unit-tests docs pictures install uninstall vmlinux bench vmtest vmtest-suite deb
 
 all: $(BINARY) $(OUTPUT)/workload
 
@@ -132,7 +132,7 @@ $(USER_OBJS) $(OUTPUT)/main.o: $(OUTPUT)/foliostat.skel.h
 $(OUTPUT)/%.o: user/%.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # Every thread's counts pass through counters.c's loops once per read: let them be vectorized.
 $(OUTPUT)/collect/counters.o: CFLAGS += -O3
@@ -231,6 +231,11 @@ $(OUTPUT)/churn: tests/bench/churn.c | $(OUTPUT)
 bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/empty $(OUTPUT)/churn \
        $(OUTPUT)/workload
 	$(Q)scripts/bench.sh
+
+# The Debian package (debian/), built from a copy of the tracked files into build/deb/
+# (scripts/build-deb.sh).
+deb:
+	$(Q)scripts/build-deb.sh
 
 # Boot Debian 12's own Linux 6.1 (x86-64, or arm64 with ARCH=arm64) under QEMU and run
 # foliostat there (scripts/vmtest.sh).

@@ -28,10 +28,11 @@ libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev"
 # another implementation than libcrypt's) for --web.config.file. shellcheck: tests/run-tests.sh
 # checks every shell file with it before a run. bc: the exporter's flood tests add up their
 # counts with it. python3-matplotlib: the docs' pictures are drawn with it (make pictures), and
-# the tests draw them again.
+# the tests draw them again. dpkg-dev, debhelper and lintian: the Debian package is built and
+# checked (make deb).
 TEST_PACKAGES="libjansson-dev python3 linux-perf bpftrace bash-completion prometheus
 prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils shellcheck bc
-python3-matplotlib"
+python3-matplotlib dpkg-dev debhelper lintian"
 no_services=""
 foreign_arch=""
 
