@@ -774,9 +774,10 @@ static void action_sparse(long mib)
 	       getpid(), len, touched);
 }
 
-/* Free blocks of the PMD order or larger over every zone (/proc/buddyinfo), in PMD-order
- * blocks: what hugetlb can take at once, with neither reclaim nor compaction. */
-static long free_pmd_blocks(int pmd_order)
+/* Free blocks of the PMD order or larger over every zone (/proc/buddyinfo) of NUMA node `node`
+ * (-1: of every node), in PMD-order blocks: what hugetlb can take at once, with neither reclaim
+ * nor compaction. */
+static long free_pmd_blocks(int pmd_order, int node)
 {
 	FILE *f = fopen("/proc/buddyinfo", "r");
 	char line[1024];
@@ -786,10 +787,10 @@ static long free_pmd_blocks(int pmd_order)
 		die("/proc/buddyinfo");
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, "zone");
-		int order = 0, used;
+		int order = 0, used, line_node;
 		long count;
 
-		if (!p)
+		if (!p || sscanf(line, "Node %d", &line_node) != 1 || (node >= 0 && line_node != node))
 			continue;
 		p += 4;
 		while (*p == ' ')
@@ -802,6 +803,38 @@ static long free_pmd_blocks(int pmd_order)
 	}
 	fclose(f);
 	return blocks;
+}
+
+static long read_long_file(const char *path);
+static void write_long_file(const char *path, long value);
+
+/*
+ * Have hugetlb take every free PMD-order block, node by node where the kernel has nodes: a
+ * count asked of the whole pool is spread over the nodes in turn, and a node with fewer free
+ * blocks than its turns would be compacted and reclaimed for the rest (its single pages taken
+ * as well, the workload's own killed for lack of memory: seen on a VM of two nodes).
+ */
+static void take_free_pmd_blocks(int pmd_order)
+{
+	char path[128];
+	long blocks;
+
+	for (int node = 0; node < 64; node++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/hugepages/hugepages-%lukB/nr_hugepages", node,
+			 HUGE_SIZE >> 10);
+		if (access(path, W_OK))
+			continue;
+		blocks = free_pmd_blocks(pmd_order, node);
+		if (blocks)
+			write_long_file(path, read_long_file(path) + blocks);
+	}
+	/* A kernel without nodes (no such files) has one pool. */
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node0/hugepages/hugepages-%lukB",
+		 HUGE_SIZE >> 10);
+	if (access(path, F_OK) && (blocks = free_pmd_blocks(pmd_order, -1)))
+		write_long_file("/proc/sys/vm/nr_hugepages",
+				read_long_file("/proc/sys/vm/nr_hugepages") + blocks);
 }
 
 static long read_long_file(const char *path)
@@ -879,7 +912,7 @@ static void action_scarce(const char *arg)
 	const char *nr_hugepages = "/proc/sys/vm/nr_hugepages";
 	const char *proactive = "/proc/sys/vm/compaction_proactiveness";
 	int pmd_order = __builtin_ctzl(HUGE_SIZE / page_size);
-	long frag_mib, thp_mib, max_mib = 0, before, taken, blocks, proactiveness, stalls, scanned;
+	long frag_mib, thp_mib, max_mib = 0, before, taken, proactiveness, stalls, scanned;
 	char hold[8] = "", go;
 	pid_t child;
 	int status, fields;
@@ -910,8 +943,8 @@ static void action_scarce(const char *arg)
 	if (child < 0)
 		die("fork");
 	if (child == 0) {
-		for (int round = 0; round < 8 && (blocks = free_pmd_blocks(pmd_order)); round++)
-			write_long_file(nr_hugepages, read_long_file(nr_hugepages) + blocks);
+		for (int round = 0; round < 8 && free_pmd_blocks(pmd_order, -1); round++)
+			take_free_pmd_blocks(pmd_order);
 		_exit(0);
 	}
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -1063,7 +1096,7 @@ static void action_starve(long max)
 	if (proactiveness > 0)
 		write_long_file(proactive, 0);
 	before = read_long_file(nr_hugepages);
-	for (int round = 0; round < 8 && (blocks = free_pmd_blocks(pmd_order)); round++)
+	for (int round = 0; round < 8 && (blocks = free_pmd_blocks(pmd_order, -1)); round++)
 		write_long_file(nr_hugepages, read_long_file(nr_hugepages) + blocks);
 	stalls = allocstalls();
 	for (; asked < max && allocstalls() == stalls; asked++)
