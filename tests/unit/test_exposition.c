@@ -45,11 +45,15 @@ static struct expo_test {
 	struct series_store s;
 } t;
 
+/* A host of one node, as most are. */
+static const struct memory_nodes one_node = {.nr = 1, .known = true};
+
 /* Rows by `by`, the cgroups named by `path` (NULL: none is). */
 static void expo_test_begin(enum fs_row_kind by, series_name_fn path)
 {
 	memset(&t, 0, sizeof(t));
 	t.host.page_size = 4096;
+	t.host.nodes = &one_node;
 	t.r.host = &t.host;
 	t.r.probes = t.probes;
 	t.opts = (struct fs_options){.by = by, .max_series = 10};

@@ -325,7 +325,7 @@ static void dim_values(const struct fs_report *r, struct dim_values *d)
 	d->values[DIM_LRU_LIST] = d->lru;
 	d->values[DIM_MIGRATE_COUNTER] = migrate_names;
 	memset(d->node, 0, sizeof(d->node));
-	for (int i = 0; r->host->nodes && i < r->host->nodes->nr; i++)
+	for (int i = 0; i < r->host->nodes->nr; i++)
 		d->node[r->host->nodes->ids[i]] = node_names[r->host->nodes->ids[i]];
 	d->values[DIM_NODE] = d->node;
 }
@@ -551,7 +551,7 @@ static void system_metrics(struct expo *x)
 		layout_family(x, FAMILY_SYSTEM_FREED_BYTES, true, name, sizeof(name));
 		sample(x, name, "", "", bytes_of(x, sys->freed));
 	}
-	if (family_shown(FAMILY_SYSTEM_NODE_ORDERS, r->measured) && r->host->nodes) {
+	if (family_shown(FAMILY_SYSTEM_NODE_ORDERS, r->measured)) {
 		const struct memory_nodes *nodes = r->host->nodes;
 
 		layout_family(x, FAMILY_SYSTEM_NODE_ORDERS, true, name, sizeof(name));

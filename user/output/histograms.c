@@ -122,8 +122,6 @@ __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes
 {
 	__u64 hist[FS_NR_ORDERS];
 
-	if (!nodes)
-		return 0;
 	if (nodes->counted)
 		return node < FS_MAX_NODES ? c->alloc_by_node[node][amount] : 0;
 	if (node != nodes->ids[0])
@@ -135,9 +133,9 @@ __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes
 void node_allocated_orders(const struct system_totals *s, const struct memory_nodes *nodes,
 			   int node, __u64 out[FS_NR_ORDERS])
 {
-	if (nodes && nodes->counted && node < FS_MAX_NODES)
+	if (nodes->counted && node < FS_MAX_NODES)
 		memcpy(out, s->alloc_by_node_order[node], sizeof(s->alloc_by_node_order[node]));
-	else if (nodes && !nodes->counted && node == nodes->ids[0])
+	else if (!nodes->counted && node == nodes->ids[0])
 		folio_hist(&s->total, HIST_ALLOC, out);
 	else
 		memset(out, 0, FS_NR_ORDERS * sizeof(out[0]));

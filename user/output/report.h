@@ -26,7 +26,7 @@ struct host_info {
 	char kernel[256];
 	int nr_cpus;
 	long page_size;
-	const struct memory_nodes *nodes; /* the nodes with memory (nodes.h) */
+	const struct memory_nodes *nodes; /* the nodes with memory (nodes.h); always set */
 };
 
 struct probe_status {
