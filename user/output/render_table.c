@@ -72,17 +72,21 @@ static void print_header(FILE *out, const struct fs_report *r)
 	fprintf(out, "\n");
 }
 
-static void print_system_line(FILE *out, const char *label, const __u64 *hist, long page_size,
-			      bool measured)
+static void print_system_amounts(FILE *out, const char *label, __u64 folios, __u64 pages,
+				 long page_size, bool measured)
 {
-	__u64 pages = hist_pages(hist);
-
 	if (!measured) {
 		fprintf(out, "  %-30s %14s %14s %12s\n", label, "n/a", "n/a", "n/a");
 		return;
 	}
-	fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label, (unsigned long long)hist_folios(hist),
+	fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label, (unsigned long long)folios,
 		(unsigned long long)pages, pages_to_mib(pages, page_size));
+}
+
+static void print_system_line(FILE *out, const char *label, const __u64 *hist, long page_size,
+			      bool measured)
+{
+	print_system_amounts(out, label, hist_folios(hist), hist_pages(hist), page_size, measured);
 }
 
 /* Allocations by node, where the host has more than one (one node has them all). */
@@ -91,19 +95,14 @@ static void print_nodes(FILE *out, const struct fs_report *r)
 	const struct memory_nodes *nodes = r->host->nodes;
 	char label[32];
 
-	if (!nodes || !nodes->counted)
+	if (!nodes->counted)
 		return;
 	for (int i = 0; i < nodes->nr; i++) {
-		__u64 folios = node_allocated(&r->system.total, nodes, nodes->ids[i], FS_FOLIOS),
-		      pages = node_allocated(&r->system.total, nodes, nodes->ids[i], FS_PAGES);
-
 		snprintf(label, sizeof(label), "  on node %d", nodes->ids[i]);
-		if (!r->measured[MEASURE_NODES])
-			fprintf(out, "  %-30s %14s %14s %12s\n", label, "n/a", "n/a", "n/a");
-		else
-			fprintf(out, "  %-30s %14llu %14llu %12.1f\n", label,
-				(unsigned long long)folios, (unsigned long long)pages,
-				pages_to_mib(pages, r->host->page_size));
+		print_system_amounts(
+		    out, label, node_allocated(&r->system.total, nodes, nodes->ids[i], FS_FOLIOS),
+		    node_allocated(&r->system.total, nodes, nodes->ids[i], FS_PAGES),
+		    r->host->page_size, r->measured[MEASURE_NODES]);
 	}
 }
 
