@@ -111,7 +111,6 @@ static void null_figure_text(void *arg, const char *path, const char *needs)
 	printf("  %-46s null: needs %s\n", path, needs);
 }
 
-/* The check as one JSON document, written by json_writer. */
 /* How allocations find their node (nodes.h), in words. */
 static const char *nodes_method(const struct memory_nodes *n)
 {
@@ -137,6 +136,7 @@ static void nodes_text(const struct memory_nodes *n)
 		       ids[0] ? ": " : "", n->why);
 }
 
+/* The check as one JSON document, written by json_writer. */
 static int check_json(const struct check *c)
 {
 	const struct host_facts *hf = &c->loader.facts;
