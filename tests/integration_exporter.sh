@@ -585,8 +585,10 @@ test_fleet_of_two_instances_adds_up() {
 		awk '{ s += $NF } END { printf "%.0f", s }')
 	own_b=$(curl -sf "http://$b/metrics" | grep -F "foliostat_allocated_bytes_total{cgroup=\"$cg_b\"" |
 		awk '{ s += $NF } END { printf "%.0f", s }')
-	assert_between "$((own_a / 4096))" 3000 1000000 "pages instance a counted for its cgroup (3000 touched)"
-	assert_between "$((own_b / 4096))" 5000 1000000 "pages instance b counted for its cgroup (5000 touched)"
+	local page
+	page=$(getconf PAGESIZE)
+	assert_between "$((own_a / page))" 3000 1000000 "pages instance a counted for its cgroup (3000 touched)"
+	assert_between "$((own_b / page))" 5000 1000000 "pages instance b counted for its cgroup (5000 touched)"
 	python3 tests/dashboard_queries.py contrib/grafana/foliostat.json --var "instance=.+" --var "cgroup=$cg_a|$cg_b" \
 		--range 1m | awk -F'\t' '$1 ~ /^Allocated bytes since foliostat started/ { print $2 }' >"$T/fleet" ||
 		fail "dashboard_queries.py"
