@@ -27,12 +27,24 @@ static __always_inline void count_node(struct fs_cpu *cpu, struct fs_counters *t
 				       struct page *page, unsigned int order)
 {
 	unsigned long node = folio_head_flags((struct folio *)page) >> fs_node_shift;
+	unsigned int bucket = order_bucket(order);
+	struct fs_node_orders *orders;
+	__u32 index;
 
 	if (node >= FS_MAX_NODES)
 		return;
 	fs_count(target->alloc_by_node[node][FS_FOLIOS], 1);
-	fs_count(target->alloc_by_node[node][FS_PAGES], 1U << order_bucket(order));
-	fs_count(cpu->alloc_by_node_order[node][order_bucket(order)], 1);
+	fs_count(target->alloc_by_node[node][FS_PAGES], 1U << bucket);
+	/* By order too: a thread's in the side table at its entry's index, the groups that are
+	 * no entry's in the CPU's own figures. */
+	if (target == &cpu->interrupt || target == &cpu->untracked || target == &cpu->unselected) {
+		fs_count(cpu->alloc_by_node_order[node][bucket], 1);
+		return;
+	}
+	index = container_of(target, struct fs_task, counters)->head.index;
+	orders = bpf_map_lookup_elem(&fs_task_nodes, &index);
+	if (orders)
+		fs_count(orders->folios[node][bucket], 1);
 }
 
 /*

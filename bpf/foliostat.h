@@ -170,6 +170,11 @@ struct fs_entry_head {
 	 * /proc/PID/stat's starttime shows in clock ticks). With the tgid, the process's identity:
 	 * a pid is reused, a start time with it is not. */
 	__u64 start;
+	/* The entry's own index, written by the loader when it maps the table and kept through
+	 * every clearing: what BPF holding only an entry's counters finds its place in a side
+	 * table by (fs_task_nodes). */
+	__u32 index;
+	__u32 unused;
 };
 
 #define FS_ENTRY_EXITED 1
@@ -227,11 +232,26 @@ struct fs_order_stalls {
 	__u64 total_ns[FS_NR_ORDERS];
 };
 
-struct fs_proc_counters {
-	struct fs_thp_results thp;
-	struct fs_stalls stalls[FS_NR_STALLS]; /* by all the process's threads */
-	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in those stalls */
+/* A process entry's counters, as a list of fields so that the loader's own process figures
+ * (struct proc_figures, snapshot.h) can begin with the same layout and add to it. */
+#define FS_PROC_FIELDS                                                            \
+	struct fs_thp_results thp;                                                \
+	struct fs_stalls stalls[FS_NR_STALLS]; /* by all the process's threads */ \
+	__u64 reclaimed[FS_NR_STALLS];	       /* pages reclaimed in those stalls */ \
 	struct fs_order_stalls compaction_by_order;
+
+struct fs_proc_counters {
+	FS_PROC_FIELDS
+};
+
+/*
+ * A thread's allocations by node and order (mm_page_alloc), on hosts of more than one node
+ * only: in a side table of the thread table's size, at its entry's index (fs_task_nodes), so
+ * that the thread entry every event touches stays as small on every host (512 bytes more per
+ * entry would be copied at every read of every thread table). Words as in struct fs_counters.
+ */
+struct fs_node_orders {
+	__u32 folios[FS_MAX_NODES][FS_NR_ORDERS];
 };
 
 struct fs_proc {
@@ -269,7 +289,9 @@ struct fs_vmscan {
 	__u64 stalls_untracked[FS_NR_STALLS];  /* stalls the full table had no room for */         \
 	struct fs_order_stalls compaction_by_order; /* direct compaction, whoever stalled */      \
 	struct fs_vmscan vmscan;                                                                   \
-	__u64 alloc_by_node_order[FS_MAX_NODES][FS_NR_ORDERS]; /* as alloc_by_node, by order */
+	/* allocations by node and order in the groups that are no thread entry (interrupt,  \
+	 * untracked, unselected): the threads' are in fs_task_nodes */                     \
+	__u64 alloc_by_node_order[FS_MAX_NODES][FS_NR_ORDERS];
 
 /* The record of a thread running on a CPU (see attribution.bpf.h). */
 struct fs_running {

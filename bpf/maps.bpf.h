@@ -75,6 +75,16 @@ FS_INDEXED_TABLE(fs_tasks, __u64, struct fs_task);
 /* Processes with collapse outcomes or stalls, keyed by tgid. */
 FS_INDEXED_TABLE(fs_procs, __u64, struct fs_proc);
 
+/* Threads' allocations by node and order, at their entries' indexes (struct fs_node_orders):
+ * sized as fs_tasks where nodes are counted, else one entry that nothing writes. */
+FS_MAP struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FS_DEFAULT_MAX_TASKS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct fs_node_orders);
+} fs_task_nodes SEC(".maps");
+
 /* CPU state and the per-CPU groups, per CPU so that no two CPUs ever write the same line. */
 FS_MAP struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

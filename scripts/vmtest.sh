@@ -423,6 +423,20 @@ for name, o in [("system", records[0]["system"])] + [(p["pid"], p) for p in reco
         print(f"vmtest: {name}: by node {f['alloc_by_node']} vs alloc {alloc}")
         ok = False
 ok &= sorted(records[0]["system"]["folios"]["alloc_by_node_and_order"]) == ["0", "1"]
+# By node and order, per process too: the bound child's folios all on node 1, and for every
+# process and the system, over the nodes, its allocations by order.
+by_order = rows[0]["folios"]["alloc_by_node_and_order"] if rows else None
+print(f"vmtest: bound to node 1, by node and order: {by_order}")
+ok &= by_order is not None and not by_order["0"] and sum(n << int(o) for o, n in by_order["1"].items()) >= 4096
+for name, o in [("system", records[0]["system"])] + [(p["pid"], p) for p in records[0]["processes"]]:
+    f = o["folios"]
+    over = {}
+    for hist in f["alloc_by_node_and_order"].values():
+        for order, n in hist.items():
+            over[order] = over.get(order, 0) + n
+    if {k: v for k, v in over.items() if v} != {k: v for k, v in (f["alloc"] or {}).items() if v}:
+        print(f"vmtest: {name}: by node and order {f['alloc_by_node_and_order']} vs alloc {f['alloc']}")
+        ok = False
 sys.exit(0 if ok else "vmtest: figures off")
 CHECK
 echo "vmtest: PASS"

@@ -32,7 +32,7 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?')
 # The system's figures that no group has (frees, the kernel's own counters, reclaim's scans).
 SYSTEM_ONLY = {"folios_freed_total", "freed_bytes_total", "kernel_vmstat_total",
                "kernel_mthp_total", "vmscan_pages_total", "kswapd_wakes_total",
-               "reclaim_written_pages_total", "processes", "node_folios_allocated_by_order_total"}
+               "reclaim_written_pages_total", "processes"}
 # What identifies a group: the labels the system's series do not have.
 GROUP_LABELS = {"cgroup", "unit", "container_runtime", "container_id", "pod_uid", "qos_class",
                 "pid", "start_time_s", "comm", "group"}

@@ -73,18 +73,49 @@ def rows(rec):
 SYSTEM_ONLY_FOLIOS = {"free", "alloc_by_node_and_order"}
 
 
+def check_nodes(n, rec, problems):
+    """Allocations by node and order: the rows have them, the groups that are no row only by
+    node, so on each node the system's are the rows' plus the groups' folios; over the nodes,
+    each order's are the system's allocations of that order."""
+    system = rec["system"]
+    by_order = system["folios"].get("alloc_by_node_and_order")
+    if by_order is None:
+        if any(p["folios"].get("alloc_by_node_and_order") is not None for p in rows(rec)):
+            problems.append(f"record {n}: alloc_by_node_and_order: null in the system, not in every row")
+        return
+    for node, hist in by_order.items():
+        want = sum(sum((p["folios"]["alloc_by_node_and_order"] or {}).get(node, {}).values())
+                   for p in rows(rec))
+        want += sum(system[g]["folios"]["alloc_by_node"][node]["folios"]
+                    for g in ("interrupt", "untracked", "unselected"))
+        if sum(hist.values()) != want:
+            problems.append(f"record {n}: alloc_by_node_and_order[{node}]: system "
+                            f"{sum(hist.values())} folios, rows + groups {want}")
+    over_nodes = {}
+    for hist in by_order.values():
+        for order, folios in hist.items():
+            over_nodes[order] = over_nodes.get(order, 0) + folios
+    alloc = {k: v for k, v in (system["folios"]["alloc"] or {}).items() if v}
+    if {k: v for k, v in over_nodes.items() if v} != alloc:
+        problems.append(f"record {n}: alloc_by_node_and_order over the nodes {over_nodes}, "
+                        f"the system's allocations {alloc}")
+
+
 def check_record(n, rec, problems, threads_only):
     system = rec["system"]
     for group in THREAD_GROUPS:
         expected = {}
         for p in rows(rec):
-            add_into(expected, get(p, group))
+            part = get(p, group)
+            if group == ("folios",):  # by node and order: check_nodes()
+                part = {k: v for k, v in part.items() if k not in SYSTEM_ONLY_FOLIOS}
+            add_into(expected, part)
         add_into(expected, get(system["interrupt"], group))
         add_into(expected, get(system["untracked"], group))
         add_into(expected, get(system["unselected"], group))
         actual = {}
         # The system's folios also hold what no row has: frees, and allocations by node and
-        # order (read with the per-CPU maps; the rows have them by node, which must add up).
+        # order, which the groups have only by node (check_nodes()).
         sys_group = get(system, group)
         if group == ("folios",):
             sys_group = {k: v for k, v in sys_group.items() if k not in SYSTEM_ONLY_FOLIOS}
@@ -95,6 +126,7 @@ def check_record(n, rec, problems, threads_only):
             if have != want or have in ("absent", "mixed"):
                 problems.append(f"record {n}: {'.'.join(group + path)}: system "
                                 f"{have}, processes + interrupt + untracked + unselected {want}")
+    check_nodes(n, rec, problems)
     if threads_only:
         return
     thp = system["thp"]

@@ -50,7 +50,7 @@
  *   workload [--name HEX] [--linger SECS] threads N,PAGES   N threads, all alive while any
  *                                                        works, each touch PAGES pages (THP
  *                                                        off)
- *   workload [--name HEX] [--linger SECS] bound NODE,PAGES[,hold]   bind its memory to NUMA
+ *   workload [--name HEX] [--linger SECS] bound NODE,PAGES[,hold][,thp]   bind its memory to NUMA
  *                                                        node NODE, then a child touches PAGES
  *                                                        pages (THP off; "hold": it waits for a
  *                                                        line on stdin once they are touched)
@@ -67,6 +67,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -673,30 +674,51 @@ static void action_family(const char *counts)
 }
 
 /*
- * "NODE,PAGES[,hold]": bind this process's memory to NODE (set_mempolicy MPOL_BIND), then fork
- * a child that touches PAGES pages: every allocation of the child's is made under the binding
- * (the parent's start-up came before it). With "hold", the child prints {"held": PID} once its
- * pages are touched and waits for a line on standard input (while a test reads its numa_maps).
+ * "NODE,PAGES[,hold][,thp]": bind this process's memory to NODE (set_mempolicy MPOL_BIND), then
+ * fork a child that touches PAGES pages: every allocation of the child's is made under the
+ * binding (the parent's start-up came before it). With "thp", the pages are in 2 MiB blocks
+ * advised for THP (PAGES rounded up to whole blocks), and the child says how many huge pages it
+ * got. With "hold", the child prints {"held": PID, "huge_pages": N} once its pages are touched
+ * and waits for a line on standard input (while a test reads its numa_maps).
  */
 static void action_bound(const char *arg)
 {
-	long node, pages;
-	char hold[8] = "", line[16];
+	long node, pages, huge = 0;
+	char line[16], flags[16] = "";
+	bool hold = false, thp = false;
 	unsigned long mask;
 	pid_t child;
 
-	if (sscanf(arg, "%ld,%ld,%7s", &node, &pages, hold) < 2 || node < 0 || node > 63 ||
-	    pages < 0 || (hold[0] && strcmp(hold, "hold")))
-		die("bound NODE,PAGES[,hold]");
+	if (sscanf(arg, "%ld,%ld,%15s", &node, &pages, flags) < 2 || node < 0 || node > 63 ||
+	    pages < 0)
+		die("bound NODE,PAGES[,hold][,thp]");
+	for (char *flag = strtok(flags, ","); flag; flag = strtok(NULL, ",")) {
+		if (!strcmp(flag, "hold"))
+			hold = true;
+		else if (!strcmp(flag, "thp"))
+			thp = true;
+		else
+			die("bound NODE,PAGES[,hold][,thp]");
+	}
 	mask = 1UL << node;
 	/* 2: MPOL_BIND (<linux/mempolicy.h>, not in every libc's headers) */
 	if (syscall(SYS_set_mempolicy, 2, &mask, sizeof(mask) * 8 + 1))
 		die("set_mempolicy(MPOL_BIND)");
 	child = fork();
 	if (child == 0) {
-		action_pages_quiet(pages);
-		if (hold[0]) {
-			printf("{\"held\":%d}\n", getpid());
+		if (thp) {
+			size_t len = ((size_t)pages * page_size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+			char *mem = map_aligned(len);
+
+			if (madvise(mem, len, MADV_HUGEPAGE))
+				die("madvise(MADV_HUGEPAGE)");
+			touch(mem, len);
+			huge = huge_pages_in(mem, len);
+		} else {
+			action_pages_quiet(pages);
+		}
+		if (hold) {
+			printf("{\"held\":%d,\"huge_pages\":%ld}\n", getpid(), huge);
 			if (!fgets(line, sizeof(line), stdin))
 				_exit(1);
 		}

@@ -248,6 +248,66 @@ static bool an_entry_retired_for_a_reused_pid_keeps_the_new_one_linked(void)
 	return ok;
 }
 
+static struct fs_node_orders sides[CAPACITY];
+
+/* A thread's folios of `order` on `node` from the process deltas of a read (late or not). */
+static __u64 node_folios_of(const struct snapshot *s, __u32 tgid, int node, int order, bool late)
+{
+	__u64 sum = 0;
+
+	for (size_t i = 0; i < s->nr_procs; i++)
+		if (s->procs[i].tgid == tgid && s->procs[i].late == late)
+			sum += s->procs[i].counts.alloc_by_node_order[node][order];
+	return sum;
+}
+
+/*
+ * Allocations by node and order, in a side table at the entries' indexes: each entry knows its
+ * index (BPF finds its side by it), each read gives a side's growth as its process's (the tgid,
+ * not the thread's id), late counts too, and clearing an entry clears its side and keeps its
+ * index. BPF's 32-bit words wrap; the growth across the wrap is still right.
+ */
+static bool a_side_table_is_read_and_cleared_with_its_entries(void)
+{
+	struct snapshot snap = {0};
+	struct table t;
+	bool ok;
+
+	fresh_table(&t);
+	memset(sides, 0, sizeof(sides));
+	table_init_side(&t, sides, sizeof(sides[0]));
+	ok = ASSERT_EQ(entries[77].head.index, 77) && ASSERT_EQ(t.copy_size,
+								 sizeof(struct fs_task) +
+								     sizeof(struct fs_node_orders));
+	take(77, KEY(40, 41), "bound");
+	fault(77, 1);
+	sides[77].folios[1][9] = 0xfffffffe; /* about to wrap */
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) &&
+	     ASSERT_EQ(node_folios_of(&snap, 40, 1, 9, false), 0xfffffffe);
+	snapshot_free(&snap);
+	fault(77, 1);
+	sides[77].folios[1][9] += 3; /* wraps to 1 */
+	sides[77].folios[0][0] += 5;
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) &&
+	     ASSERT_EQ(node_folios_of(&snap, 40, 1, 9, false), 3) &&
+	     ASSERT_EQ(node_folios_of(&snap, 40, 0, 0, false), 5) &&
+	     ASSERT_EQ(snap.system.alloc_by_node_order[1][9], 3);
+	snapshot_free(&snap);
+	/* It exits: reported, unlinked; an allocation of its exit reaches the side late. */
+	entries[77].head.exited = FS_ENTRY_EXITED;
+	fault(77, 1);
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) && ASSERT_EQ(t.nr_unlinked, 1);
+	snapshot_free(&snap);
+	sides[77].folios[0][0] += 2;
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) &&
+	     ASSERT_EQ(node_folios_of(&snap, 40, 0, 0, true), 2) &&
+	     ASSERT_EQ(sides[77].folios[0][0], 0) && ASSERT_EQ(sides[77].folios[1][9], 0) &&
+	     ASSERT_EQ(entries[77].head.index, 77) && ASSERT_EQ(entries[77].head.key, 0);
+	snapshot_free(&snap);
+	table_close(&t);
+	return ok;
+}
+
 static struct fs_proc proc_entries[64];
 static __u64 proc_taken[1];
 
@@ -309,6 +369,7 @@ static bool a_moved_process_entry_is_freed_once_reported(void)
 }
 
 const struct unit_test table_tests[] = {
+    UNIT_TEST(a_side_table_is_read_and_cleared_with_its_entries),
     UNIT_TEST(taken_entries_become_live),
     UNIT_TEST(idle_entries_are_unlinked_not_freed),
     UNIT_TEST(late_counts_are_read_once_then_the_entry_is_freed),

@@ -137,7 +137,7 @@ static bool late_and_new_counts_of_a_process_are_one_row(void)
 {
 	struct snapshot now = {0};
 	struct process_table out = {0};
-	struct fs_proc_counters late = {0}, fresh = {0};
+	struct proc_figures late = {0}, fresh = {0};
 	bool ok;
 
 	add_thread_started(&now, 60, 60, 5000, "sh", 2, 0, true);
@@ -168,7 +168,7 @@ static bool a_reused_pid_is_another_row(void)
 {
 	struct snapshot now = {0};
 	struct process_table out = {0}, acc = {0};
-	struct fs_proc_counters late = {0}, fresh = {0};
+	struct proc_figures late = {0}, fresh = {0};
 	bool ok = true;
 
 	add_thread_started(&now, 60, 61, 9000, "new", 100, 0, false);

@@ -132,7 +132,24 @@ __u64 words_sum(const __u64 *words, size_t n)
 	return sum;
 }
 
-__u64 proc_activity(const struct fs_proc_counters *c)
+bool node_orders_read_delta(__u64 delta[FS_MAX_NODES][FS_NR_ORDERS],
+			    struct fs_node_orders *restrict last,
+			    const struct fs_node_orders *restrict now)
+{
+	__u64 any = 0;
+
+	for (int node = 0; node < FS_MAX_NODES; node++)
+		for (int order = 0; order < FS_NR_ORDERS; order++) {
+			__u32 n = __atomic_load_n(&now->folios[node][order], __ATOMIC_RELAXED);
+
+			delta[node][order] = (__u32)(n - last->folios[node][order]);
+			last->folios[node][order] = n;
+			any |= delta[node][order];
+		}
+	return any != 0;
+}
+
+__u64 proc_activity(const struct proc_figures *c)
 {
 	__u64 stalls = 0;
 

@@ -30,6 +30,23 @@ struct system_totals {
 	FS_SYSTEM_TAIL_FIELDS
 };
 
+/*
+ * A process's own figures as the loader keeps them: its process entry's (struct
+ * fs_proc_counters, the same fields first) and its threads' allocations by node and order
+ * (struct fs_node_orders, from the thread table's side, in 64 bits), which is where a record's
+ * process-level figures are shown from.
+ */
+struct proc_figures {
+	FS_PROC_FIELDS
+	__u64 alloc_by_node_order[FS_MAX_NODES][FS_NR_ORDERS];
+};
+
+_Static_assert(offsetof(struct proc_figures, alloc_by_node_order) ==
+		   sizeof(struct fs_proc_counters),
+	       "struct proc_figures begins with struct fs_proc_counters' fields");
+_Static_assert(sizeof(struct fs_proc_counters) % sizeof(__u64) == 0,
+	       "struct fs_proc_counters is made of 64-bit words only");
+
 _Static_assert(sizeof(struct fs_totals) == 2 * sizeof(struct fs_counters),
 	       "struct fs_counters is made of 32-bit words only");
 
@@ -98,7 +115,13 @@ static inline void words_add_system(struct system_totals *dst, const struct syst
 }
 
 /* Events in a process's rare figures: collapse outcomes and stalls. */
-__u64 proc_activity(const struct fs_proc_counters *c);
+/* A thread's allocations by node and order since the last read, from its side entry as it is
+ * now (BPF may be writing it, modulo 2^32 as struct fs_counters): delta = now - last, last =
+ * now. Returns whether it allocated any. */
+bool node_orders_read_delta(__u64 delta[FS_MAX_NODES][FS_NR_ORDERS],
+			    struct fs_node_orders *restrict last,
+			    const struct fs_node_orders *restrict now);
+__u64 proc_activity(const struct proc_figures *c);
 
 /* Pages in a folio histogram: folios of order o hold 2^o pages. */
 __u64 hist_pages(const __u64 *hist);

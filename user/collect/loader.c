@@ -627,6 +627,7 @@ static void choose_node_counting(struct loader *loader)
 	skel->rodata->fs_node_shift = (__u32)loader->nodes.shift;
 	bpf_program__set_autoload(skel->progs.fs_node_calibrate, by_node);
 	bpf_program__set_autoload(skel->progs.fs_page_alloc_by_node, by_node);
+	loader->by_node = by_node;
 	if (!by_node)
 		return;
 	bpf_program__set_autoload(alloc, false);
@@ -672,6 +673,9 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 		   skel->maps.fs_tasks_taken, loader->facts.task_capacity);
 	size_table(skel->maps.fs_procs, skel->maps.fs_procs_index, skel->maps.fs_procs_free,
 		   skel->maps.fs_procs_taken, loader->facts.proc_capacity);
+	/* Threads' allocations by node and order: one entry nothing writes where not counted. */
+	bpf_map__set_max_entries(skel->maps.fs_task_nodes,
+				 loader->by_node ? loader->facts.task_capacity : 1);
 	/* A command's live processes at once; one entry where nothing is followed. */
 	bpf_map__set_max_entries(skel->maps.fs_followed, loader->following ? opts->max_tasks : 1);
 	files_size_maps(skel, opts);
@@ -777,11 +781,13 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	loader->migrate_large_split =
 	    strcmp(bpf_program__name(loader->programs[PROBE_MIGRATE]), "fs_migrate_pages") == 0;
 	/* Every index free before any program can want one. */
-	ret = table_fill_free(bpf_map__fd(loader->skel->maps.fs_tasks_free),
+	ret = table_fill_free(bpf_map__fd(loader->skel->maps.fs_tasks),
+			      bpf_map__fd(loader->skel->maps.fs_tasks_free), sizeof(struct fs_task),
 			      loader->facts.task_capacity);
 	if (!ret)
-		ret = table_fill_free(bpf_map__fd(loader->skel->maps.fs_procs_free),
-				      loader->facts.proc_capacity);
+		ret = table_fill_free(bpf_map__fd(loader->skel->maps.fs_procs),
+				      bpf_map__fd(loader->skel->maps.fs_procs_free),
+				      sizeof(struct fs_proc), loader->facts.proc_capacity);
 	if (ret) {
 		set_error(err, err_len, "failed to fill the tables' free lists: %s",
 			  strerror(-ret));
@@ -871,6 +877,9 @@ int loader_open_reader(const struct loader *loader, struct reader *reader)
 	err = table_open(&reader->tasks, bpf_map__fd(m->fs_tasks), bpf_map__fd(m->fs_tasks_index),
 			 bpf_map__fd(m->fs_tasks_free), bpf_map__fd(m->fs_tasks_taken),
 			 sizeof(struct fs_task), loader->facts.task_capacity);
+	if (!err && loader->by_node)
+		err = table_open_side(&reader->tasks, bpf_map__fd(m->fs_task_nodes),
+				      sizeof(struct fs_node_orders));
 	if (!err)
 		err = table_open(&reader->procs, bpf_map__fd(m->fs_procs),
 				 bpf_map__fd(m->fs_procs_index), bpf_map__fd(m->fs_procs_free),

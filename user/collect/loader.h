@@ -95,6 +95,7 @@ struct loader {
 	int nr_cgroups; /* --cgroup: only their tasks get entries */
 	bool migrate_large_split; /* the kernel's mm_migrate_pages reports large_folio_split */
 	struct memory_nodes nodes; /* and whether allocations are counted per node */
+	bool by_node; /* the allocation probe counts them (fs_page_alloc_by_node) */
 	int nr_cpus;		  /* possible CPUs: the per-CPU map's value count */
 	int online_fd;		  /* /sys/devices/system/cpu/online, for the perf events (-1) */
 	int opener_fd;		  /* the perf events' opener (see perf_opener_start()), or -1 */

@@ -52,21 +52,33 @@ int snapshot_append(struct snapshot *snap, const struct fs_entry_head *head, boo
 	return 0;
 }
 
-int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
-			 const struct fs_proc_counters *counts)
+/* A new process delta for process `tgid`, named from `head` (its process entry's, or one of its
+ * threads'), its figures not yet set; NULL without memory. */
+static struct proc_delta *proc_delta_push(struct snapshot *snap, const struct fs_entry_head *head,
+					  __u32 tgid, bool late)
 {
 	struct proc_delta *d;
 
 	if (array_reserve_one(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs)))
-		return -ENOMEM;
+		return NULL;
 	d = &snap->procs[snap->nr_procs++];
-	d->tgid = (__u32)head->key;
+	d->tgid = tgid;
 	d->start = head->start;
 	d->row = process_key(d->tgid, d->start);
 	d->late = late;
 	d->cgroup = head->cgroup;
 	memcpy(d->comm, head->comm, FS_COMM_LEN);
 	d->comm[FS_COMM_LEN - 1] = '\0';
+	return d;
+}
+
+int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
+			 const struct proc_figures *counts)
+{
+	struct proc_delta *d = proc_delta_push(snap, head, (__u32)head->key, late);
+
+	if (!d)
+		return -ENOMEM;
 	d->counts = *counts;
 	return 0;
 }
@@ -204,19 +216,56 @@ void snapshot_free(struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
+/* An unlinked thread entry's table, for its late counts. */
+struct late_reads {
+	struct snapshot *snap;
+	const struct table *t;
+};
+
+/* A thread's allocations by node and order over a read (its side entry's growth, see struct
+ * fs_node_orders), into the snapshot as its process's figures if it made any, and into the
+ * system's. */
+static int add_thread_nodes(struct snapshot *snap, const struct fs_entry_head *head, bool late,
+			    struct fs_node_orders *last, const struct fs_node_orders *now)
+{
+	__u64 orders[FS_MAX_NODES][FS_NR_ORDERS];
+	struct proc_delta *d;
+
+	if (!node_orders_read_delta(orders, last, now))
+		return 0;
+	words_add((__u64 *)snap->system.alloc_by_node_order, (const __u64 *)orders,
+		  FS_WORDS(orders));
+	d = proc_delta_push(snap, head, head->key >> 32, late);
+	if (!d)
+		return -ENOMEM;
+	memset(&d->counts, 0, sizeof(d->counts));
+	memcpy(d->counts.alloc_by_node_order, orders, sizeof(orders));
+	return 0;
+}
+
 /* What reached an unlinked thread entry after the read that last reported it, into the snapshot
- * if anything did. */
+ * if anything did (its side's too, where the table has one). */
 static int add_late_thread(void *ctx, __u32 index, const void *now_entry, const void *then_entry)
 {
 	const struct fs_task *now = now_entry, *then = then_entry;
-	struct snapshot *snap = ctx;
+	const struct late_reads *late = ctx;
 	struct fs_counters delta;
+	int err = 0;
 
 	(void)index;
-	if (!counters_delta(&delta, &now->counters, &then->counters).events)
-		return 0;
-	totals_add(&snap->system.total, &delta);
-	return snapshot_append(snap, &now->head, true, &delta);
+	if (late->t->side_size) {
+		struct fs_node_orders then_side;
+
+		memcpy(&then_side, (const unsigned char *)then + late->t->value_size,
+		       sizeof(then_side));
+		err = add_thread_nodes(late->snap, &now->head, true, &then_side,
+				       (const void *)((const unsigned char *)now +
+						      late->t->value_size));
+	}
+	if (err || !counters_delta(&delta, &now->counters, &then->counters).events)
+		return err;
+	totals_add(&late->snap->system.total, &delta);
+	return snapshot_append(late->snap, &now->head, true, &delta);
 }
 
 /*
@@ -242,6 +291,7 @@ static int add_proc(struct snapshot *snap, const struct fs_proc *now, const stru
 		    bool late, bool *grew)
 {
 	struct fs_proc_counters delta;
+	struct proc_delta *d;
 
 	words_delta((__u64 *)&delta, (const __u64 *)&now->counters, (const __u64 *)&then->counters,
 		    FS_WORDS(delta));
@@ -249,7 +299,12 @@ static int add_proc(struct snapshot *snap, const struct fs_proc *now, const stru
 	if (!*grew)
 		return 0;
 	system_add_proc(&snap->system, &delta);
-	return snapshot_append_proc(snap, &now->head, late, &delta);
+	d = proc_delta_push(snap, &now->head, (__u32)now->head.key, late);
+	if (!d)
+		return -ENOMEM;
+	memcpy(&d->counts, &delta, sizeof(delta)); /* the same fields first (struct proc_figures) */
+	memset(d->counts.alloc_by_node_order, 0, sizeof(d->counts.alloc_by_node_order));
+	return 0;
 }
 
 static int add_late_proc(void *ctx, __u32 index, const void *now, const void *then)
@@ -264,7 +319,8 @@ static int add_late_proc(void *ctx, __u32 index, const void *now, const void *th
  * reported exited, or had nothing to report: the table holds the threads active within a read. */
 int snapshot_add_threads(struct snapshot *snap, struct table *t)
 {
-	int err = table_read_unlinked(t, add_late_thread, snap);
+	struct late_reads late = {.snap = snap, .t = t};
+	int err = table_read_unlinked(t, add_late_thread, &late);
 
 	if (!err)
 		err = table_add_taken(t);
@@ -287,6 +343,10 @@ int snapshot_add_threads(struct snapshot *snap, struct table *t)
 		grew = counters_read_delta(&d->counts, &last->counters, entry, &snap->system.total);
 		if (grew.events)
 			thread_delta_commit(snap, &last->head, false, grew);
+		if (t->side_size)
+			err = add_thread_nodes(snap, &last->head, false,
+					       (void *)((unsigned char *)last + t->value_size),
+					       table_side(t, t->live[i]));
 		if (last->head.exited || !grew.events)
 			table_mark_unlink(t, i);
 	}

@@ -67,7 +67,8 @@ struct thread_ref {
 	struct counters_growth grew;
 };
 
-/* A process's collapse outcomes and stalls over one read. */
+/* A process's own figures over one read: its process entry's (collapse outcomes, stalls), or
+ * one of its threads' allocations by node and order; a read may give a process several. */
 struct proc_delta {
 	struct row_key row; /* the row it counts in */
 	__u32 tgid;
@@ -75,7 +76,7 @@ struct proc_delta {
 	__u64 start; /* when the process started (see struct thread_delta) */
 	char comm[FS_COMM_LEN];
 	__u64 cgroup;
-	struct fs_proc_counters counts;
+	struct proc_figures counts;
 };
 
 struct snapshot {
@@ -118,7 +119,7 @@ int snapshot_add_procs(struct snapshot *snap, struct table *t);
 int snapshot_append(struct snapshot *snap, const struct fs_entry_head *head, bool late,
 		    const struct fs_counters *counts);
 int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
-			 const struct fs_proc_counters *counts);
+			 const struct proc_figures *counts);
 void snapshot_sort(struct snapshot *snap);
 /* Give back memory a burst of threads left (see array_shrink()). Returns whether any was given
  * back. */

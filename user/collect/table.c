@@ -102,16 +102,24 @@ static const struct table_ops kernel_ops = {
     .wait_for_programs = wait_for_bpf_programs,
 };
 
+/* Each entry's own index in its header (the same again at every call). */
+static void number_entries(unsigned char *values, size_t value_size, __u32 capacity)
+{
+	for (__u32 i = 0; i < capacity; i++)
+		((struct fs_entry_head *)(values + (size_t)i * value_size))->index = i;
+}
+
 void table_init(struct table *t, void *values, __u64 *taken, size_t value_size, __u32 capacity,
 		const struct table_ops *ops)
 {
 	memset(t, 0, sizeof(*t));
 	t->values = values;
 	t->taken = taken;
-	t->value_size = value_size;
+	t->value_size = t->copy_size = value_size;
 	t->capacity = capacity;
 	t->ops = ops;
 	t->index_fd = t->free_fd = -1;
+	number_entries(values, value_size, capacity); /* as the loader did (table_fill_free()) */
 }
 
 static size_t page_rounded(size_t len)
@@ -147,11 +155,38 @@ int table_open(struct table *t, int values_fd, int index_fd, int free_fd, int ta
 	return 0;
 }
 
-int table_fill_free(int free_fd, __u32 capacity)
+int table_fill_free(int values_fd, int free_fd, size_t value_size, __u32 capacity)
 {
+	size_t len = page_rounded((size_t)capacity * value_size);
+	unsigned char *values;
+
+	values = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, values_fd, 0);
+	if (values == MAP_FAILED)
+		return -errno;
+	number_entries(values, value_size, capacity);
+	munmap(values, len);
 	for (__u32 i = 0; i < capacity; i++)
 		if (bpf_map_update_elem(free_fd, NULL, &i, BPF_ANY))
 			return -errno;
+	return 0;
+}
+
+void table_init_side(struct table *t, void *side, size_t side_size)
+{
+	t->side = side;
+	t->side_size = side_size;
+	t->copy_size = t->value_size + side_size;
+}
+
+int table_open_side(struct table *t, int side_fd, size_t side_size)
+{
+	size_t len = page_rounded((size_t)t->capacity * side_size);
+	void *side = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, side_fd, 0);
+
+	if (side == MAP_FAILED)
+		return -errno;
+	table_init_side(t, side, side_size);
+	t->side_len = len;
 	return 0;
 }
 
@@ -161,6 +196,8 @@ void table_close(struct table *t)
 		munmap(t->values, t->values_len);
 		munmap(t->taken, t->taken_len);
 	}
+	if (t->side_len)
+		munmap(t->side, t->side_len);
 	free(t->live);
 	free(t->last);
 	free(t->unlinked);
@@ -172,6 +209,9 @@ void table_close(struct table *t)
 void table_copy(const struct table *t, __u32 index, void *dst)
 {
 	words_load(dst, (const __u64 *)table_head(t, index), t->value_size / sizeof(__u64));
+	if (t->side_size)
+		words_load((__u64 *)((unsigned char *)dst + t->value_size),
+			   (const __u64 *)table_side(t, index), t->side_size / sizeof(__u64));
 }
 
 _Static_assert(sizeof(struct fs_entry_head) % sizeof(__u64) == 0,
@@ -182,13 +222,17 @@ void table_copy_head(const struct table *t, __u32 index, struct fs_entry_head *d
 	words_load((__u64 *)dst, (const __u64 *)table_head(t, index), FS_WORDS(*dst));
 }
 
-/* Clear an entry for its next thread, keeping its gen (references to the old one stay stale). */
+/* Clear an entry and its side for its next thread, keeping its gen (references to the old one
+ * stay stale) and its index. */
 static void clear_entry(const struct table *t, __u32 index)
 {
 	struct fs_entry_head *head = table_head(t, index);
 	__u32 gen = __atomic_load_n(&head->gen, __ATOMIC_RELAXED);
 
 	memset(head, 0, t->value_size);
+	head->index = index;
+	if (t->side_size)
+		memset(table_side(t, index), 0, t->side_size);
 	__atomic_store_n(&head->gen, gen, __ATOMIC_RELEASE);
 }
 
@@ -199,7 +243,7 @@ int table_read_unlinked(struct table *t, table_late_fn late, void *ctx)
 
 	if (!t->nr_unlinked)
 		return 0;
-	now = malloc(t->value_size);
+	now = malloc(t->copy_size);
 	if (!now)
 		return -ENOMEM;
 	t->ops->wait_for_programs();
@@ -208,7 +252,7 @@ int table_read_unlinked(struct table *t, table_late_fn late, void *ctx)
 
 		table_copy(t, index, now);
 		if (!err)
-			err = late(ctx, index, now, t->unlinked_last + i * t->value_size);
+			err = late(ctx, index, now, t->unlinked_last + i * t->copy_size);
 		clear_entry(t, index);
 		/* Given back even after an error: a lost index would shrink the table. */
 		if (t->ops->give_back(t, index) && !err)
@@ -223,7 +267,7 @@ int table_read_unlinked(struct table *t, table_late_fn late, void *ctx)
 static int reserve_live(struct table *t, size_t more)
 {
 	if (array_reserve(&t->live, &t->cap_live, t->nr_live, more, sizeof(*t->live)) ||
-	    array_reserve(&t->last, &t->cap_last, t->nr_live, more, t->value_size) ||
+	    array_reserve(&t->last, &t->cap_last, t->nr_live, more, t->copy_size) ||
 	    array_reserve(&t->unlink, &t->cap_unlink, t->nr_live, more, sizeof(*t->unlink)))
 		return -ENOMEM;
 	return 0;
@@ -267,13 +311,13 @@ int table_add_taken(struct table *t)
 		if (l > 0 && t->live[l - 1] > fresh[f - 1]) {
 			l--;
 			t->live[at] = t->live[l];
-			memcpy(table_last(t, at), table_last(t, l), t->value_size);
+			memcpy(table_last(t, at), table_last(t, l), t->copy_size);
 		} else {
 			f--;
 			t->live[at] = fresh[f];
 			/* A new entry counts from zero: it was cleared before it was given back,
 			 * or never used. */
-			memset(table_last(t, at), 0, t->value_size);
+			memset(table_last(t, at), 0, t->copy_size);
 		}
 	}
 	t->nr_live = old + nr_fresh;
@@ -300,7 +344,7 @@ int table_unlink_marked(struct table *t)
 		if (!t->unlink[i]) {
 			if (kept != i) {
 				t->live[kept] = index;
-				memcpy(table_last(t, kept), table_last(t, i), t->value_size);
+				memcpy(table_last(t, kept), table_last(t, i), t->copy_size);
 			}
 			kept++;
 			continue;
@@ -308,12 +352,12 @@ int table_unlink_marked(struct table *t)
 		if (array_reserve_one(&t->unlinked, &t->cap_unlinked, t->nr_unlinked,
 				      sizeof(*t->unlinked)) ||
 		    array_reserve_one(&t->unlinked_last, &t->cap_unlinked_last, t->nr_unlinked,
-				      t->value_size)) {
+				      t->copy_size)) {
 			/* No room to remember it: keep it live, try again next read. */
 			err = -ENOMEM;
 			if (kept != i) {
 				t->live[kept] = index;
-				memcpy(table_last(t, kept), table_last(t, i), t->value_size);
+				memcpy(table_last(t, kept), table_last(t, i), t->copy_size);
 			}
 			kept++;
 			continue;
@@ -326,8 +370,8 @@ int table_unlink_marked(struct table *t)
 			err = t->ops->unlink_key(t, __atomic_load_n(&head->key, __ATOMIC_RELAXED));
 		__atomic_fetch_add(&head->gen, 1, __ATOMIC_ACQ_REL);
 		t->unlinked[t->nr_unlinked] = index;
-		memcpy(t->unlinked_last + t->nr_unlinked * t->value_size, table_last(t, i),
-		       t->value_size);
+		memcpy(t->unlinked_last + t->nr_unlinked * t->copy_size, table_last(t, i),
+		       t->copy_size);
 		t->nr_unlinked++;
 	}
 	t->nr_live = kept;
@@ -341,13 +385,13 @@ bool table_shrink(struct table *t)
 	bool shrank;
 
 	shrank = array_shrink(&t->live, &cap_live, t->nr_live, sizeof(*t->live));
-	shrank |= array_shrink(&t->last, &t->cap_last, t->nr_live, t->value_size);
+	shrank |= array_shrink(&t->last, &t->cap_last, t->nr_live, t->copy_size);
 	shrank |= array_shrink(&t->unlink, &cap_unlink, t->nr_live, sizeof(*t->unlink));
 	t->cap_live = cap_live;
 	t->cap_unlink = cap_unlink;
 	shrank |= array_shrink(&t->unlinked, &t->cap_unlinked, t->nr_unlinked,
 			       sizeof(*t->unlinked));
 	shrank |= array_shrink(&t->unlinked_last, &t->cap_unlinked_last, t->nr_unlinked,
-			       t->value_size);
+			       t->copy_size);
 	return shrank;
 }

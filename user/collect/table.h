@@ -40,6 +40,11 @@ struct table {
 	size_t value_size;     /* bytes per entry, a multiple of 8 */
 	__u32 capacity;	       /* entries */
 	unsigned char *values; /* the entries, in place */
+	/* A side table's entries, in place, side_size bytes each at the same indexes (none: 0):
+	 * read, remembered and cleared with the entries, each copy an entry's then its side's. */
+	unsigned char *side;
+	size_t side_size;
+	size_t copy_size; /* value_size + side_size: what table_copy() and table_last() hold */
 	__u64 *taken;	       /* a bit per entry taken since the last read */
 	/* Live entries (taken, not unlinked), ordered by index, and what each held at the last
 	 * read (value_size bytes each, in the same order). */
@@ -56,13 +61,13 @@ struct table {
 	size_t cap_unlink;
 	const struct table_ops *ops;
 	int index_fd, free_fd; /* for the default ops */
-	size_t values_len, taken_len;
+	size_t values_len, taken_len, side_len;
 	bool mapped;
 };
 
-/* Fill a table's free queue with every index, before any program can take one. Returns 0 or a
- * negative errno. */
-int table_fill_free(int free_fd, __u32 capacity);
+/* Number a table's entries (struct fs_entry_head's index) and fill its free queue with every
+ * index, before any program can take one. Returns 0 or a negative errno. */
+int table_fill_free(int values_fd, int free_fd, size_t value_size, __u32 capacity);
 /* Map a table's entries and bitmap. Returns 0 or a negative errno. */
 int table_open(struct table *t, int values_fd, int index_fd, int free_fd, int taken_fd,
 	       size_t value_size, __u32 capacity);
@@ -70,6 +75,11 @@ int table_open(struct table *t, int values_fd, int index_fd, int free_fd, int ta
  * entry), with the given ops: for tests. */
 void table_init(struct table *t, void *values, __u64 *taken, size_t value_size, __u32 capacity,
 		const struct table_ops *ops);
+/* Map a side table (see struct table) of `side_size` bytes per entry, before the first read.
+ * Returns 0 or a negative errno. */
+int table_open_side(struct table *t, int side_fd, size_t side_size);
+/* The same over memory the caller owns: for tests. */
+void table_init_side(struct table *t, void *side, size_t side_size);
 void table_close(struct table *t);
 
 static inline struct fs_entry_head *table_head(const struct table *t, __u32 index)
@@ -77,12 +87,18 @@ static inline struct fs_entry_head *table_head(const struct table *t, __u32 inde
 	return (struct fs_entry_head *)(t->values + (size_t)index * t->value_size);
 }
 
-static inline void *table_last(const struct table *t, size_t live_at)
+static inline void *table_side(const struct table *t, __u32 index)
 {
-	return t->last + live_at * t->value_size;
+	return t->side + (size_t)index * t->side_size;
 }
 
-/* Copy an entry as it is now into dst, a word at a time (BPF may be writing it). */
+static inline void *table_last(const struct table *t, size_t live_at)
+{
+	return t->last + live_at * t->copy_size;
+}
+
+/* Copy an entry as it is now into dst, then its side's after it (copy_size bytes in all), a
+ * word at a time (BPF may be writing it). */
 void table_copy(const struct table *t, __u32 index, void *dst);
 /* The same for the entry's header only. */
 void table_copy_head(const struct table *t, __u32 index, struct fs_entry_head *dst);

@@ -9,10 +9,7 @@
 
 #include "array.h"
 
-#define PROC_WORDS FS_WORDS(struct fs_proc_counters)
-
-_Static_assert(sizeof(struct fs_proc_counters) % sizeof(__u64) == 0,
-	       "struct fs_proc_counters is made of 64-bit words only");
+#define PROC_WORDS FS_WORDS(struct proc_figures)
 
 void series_init(struct series_store *s, const struct fs_options *opts, series_name_fn cgroup_path,
 		 series_gone_fn gone, void *ctx, double now)
@@ -113,7 +110,7 @@ static void group_name_cgroup(struct series_store *s, struct series_group *g, __
 
 static void group_add(struct series_store *s, struct series_group *g,
 		      const struct process_table *rows, const struct process_row *row, double now,
-		      struct fs_totals *other, struct fs_proc_counters *other_proc)
+		      struct fs_totals *other, struct proc_figures *other_proc)
 {
 	const struct proc_row *proc = process_proc(rows, row);
 
@@ -240,7 +237,7 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 	const struct process_row **pending = NULL;
 	size_t nr_pending = 0, nr_sorted = s->nr;
 	struct fs_totals other = system->total;
-	struct fs_proc_counters other_proc = {0};
+	struct proc_figures other_proc = {0};
 	int ret = 0;
 
 	words_add_system(&s->system, system);
@@ -259,6 +256,8 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 	memcpy(other_proc.stalls, system->stalls, sizeof(other_proc.stalls));
 	memcpy(other_proc.reclaimed, system->reclaimed, sizeof(other_proc.reclaimed));
 	other_proc.compaction_by_order = system->compaction_by_order;
+	memcpy(other_proc.alloc_by_node_order, system->alloc_by_node_order,
+	       sizeof(other_proc.alloc_by_node_order));
 
 	if (rows->nr && !(pending = malloc(rows->nr * sizeof(*pending))))
 		ret = -ENOMEM;

@@ -33,7 +33,7 @@ struct series_group {
 	/* --by process: that cgroup's path, named at the read that saw it (NULL: not named) */
 	char *cgroup_path;
 	struct fs_totals counters;
-	struct fs_proc_counters proc;
+	struct proc_figures proc;
 	double last_event; /* monotonic seconds: when its counts last grew */
 	bool leaving;	   /* folded or expired: freed at the end of the read */
 };
@@ -58,7 +58,7 @@ struct series_store {
 	/* Threads with no series of their own: groups beyond the limit, processes outside the top
 	 * N, rows a -p/-n selection leaves out, cgroups that could not be named. */
 	struct fs_totals other;
-	struct fs_proc_counters other_proc;
+	struct proc_figures other_proc;
 	struct system_totals system;   /* the whole system, since the start */
 	struct kernel_counters kernel; /* the kernel's THP counters' growth since the start */
 	__u64 folded;		       /* groups that gave up their series, or had none */

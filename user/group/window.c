@@ -73,7 +73,7 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 	for (size_t i = 0; i < now->nr_procs;) {
 		const struct proc_delta *named = &now->procs[i];
 		struct process_candidate key = {.key = now->procs[i].row}, *found;
-		struct fs_proc_counters sum = {0};
+		struct proc_figures sum = {0};
 		struct proc_row *proc;
 
 		for (; i < now->nr_procs && row_key_eq(&now->procs[i].row, &key.key); i++) {

@@ -27,7 +27,7 @@ struct process_row {
 /* Process-level figures (collapse outcomes, stalls) from the process table, beside its row. */
 struct proc_row {
 	struct row_key key;
-	struct fs_proc_counters counters;
+	struct proc_figures counters;
 };
 
 /* A process with activity in a window, before its figures are summed (see window_processes()). */

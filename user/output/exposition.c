@@ -104,7 +104,7 @@ static bool label_pair(char *out, size_t size, const char *name, const char *val
 struct expo_group {
 	const char *labels;
 	const struct fs_totals *counters;    /* NULL: none (unattributed) */
-	const struct fs_proc_counters *proc; /* NULL: none (interrupt, unselected, ...) */
+	const struct proc_figures *proc; /* NULL: none (interrupt, unselected, ...) */
 	const struct fs_thp_results *thp;    /* NULL: none */
 	bool always;			     /* shown even when zero */
 };
@@ -525,6 +525,49 @@ static void compaction_by_order_metrics(struct expo *x)
 	}
 }
 
+/* A group's (or the system's) folios allocated by node and order, where any. */
+static void node_orders(struct expo *x, const char *metric, const char *labels,
+			const __u64 by_node[FS_MAX_NODES][FS_NR_ORDERS], const struct fs_totals *c)
+{
+	const struct memory_nodes *nodes = x->r->host->nodes;
+	__u64 hist[FS_NR_ORDERS];
+	char extra[48];
+
+	for (int i = 0; i < nodes->nr; i++) {
+		node_allocated_orders(by_node, c, nodes, nodes->ids[i], hist);
+		for (int o = 0; o < FS_NR_ORDERS; o++) {
+			if (!hist[o])
+				continue;
+			snprintf(extra, sizeof(extra), "node=\"%d\",order=\"%d\"", nodes->ids[i], o);
+			sample(x, metric, labels, extra, hist[o]);
+		}
+	}
+}
+
+/* Folios allocated by node and order, then the system's. Where nodes are counted, the groups with
+ * a process's figures (the store's, and other, which has interrupt context's and the rest);
+ * where they are not (one node), every group with counters, each one's allocations on the node. */
+static void node_orders_metrics(struct expo *x)
+{
+	const struct system_totals *sys = &x->s->system;
+	static const __u64 none[FS_MAX_NODES][FS_NR_ORDERS];
+	bool counted = x->r->host->nodes->counted;
+	char metric[96];
+
+	if (!family_shown(FAMILY_NODE_ORDERS, x->r->measured))
+		return;
+	layout_family(x, FAMILY_NODE_ORDERS, false, metric, sizeof(metric));
+	for (size_t i = 0; i < x->nr_groups; i++) {
+		const struct expo_group *g = &x->groups[i];
+
+		if (g->counters && (!counted || g->proc))
+			node_orders(x, metric, g->labels, g->proc ? g->proc->alloc_by_node_order : none,
+				    g->counters);
+	}
+	layout_family(x, FAMILY_NODE_ORDERS, true, metric, sizeof(metric));
+	node_orders(x, metric, "", sys->alloc_by_node_order, &sys->total);
+}
+
 static __u64 bytes_of(const struct expo *x, const __u64 *hist)
 {
 	return hist_pages(hist) * (__u64)x->r->host->page_size;
@@ -550,22 +593,6 @@ static void system_metrics(struct expo *x)
 	if (family_shown(FAMILY_SYSTEM_FREED_BYTES, r->measured)) {
 		layout_family(x, FAMILY_SYSTEM_FREED_BYTES, true, name, sizeof(name));
 		sample(x, name, "", "", bytes_of(x, sys->freed));
-	}
-	if (family_shown(FAMILY_SYSTEM_NODE_ORDERS, r->measured)) {
-		const struct memory_nodes *nodes = r->host->nodes;
-
-		layout_family(x, FAMILY_SYSTEM_NODE_ORDERS, true, name, sizeof(name));
-		for (int i = 0; i < nodes->nr; i++) {
-			__u64 hist[FS_NR_ORDERS];
-
-			node_allocated_orders(sys, nodes, nodes->ids[i], hist);
-			for (int o = 0; o < FS_NR_ORDERS; o++) {
-				snprintf(extra, sizeof(extra), "node=\"%d\",order=\"%d\"",
-					 nodes->ids[i], o);
-				if (hist[o])
-					sample(x, name, "", extra, hist[o]);
-			}
-		}
 	}
 	layout_family(x, FAMILY_SYSTEM_VMSTAT, true, name, sizeof(name));
 	for (size_t i = 0; i < kc->nr; i++) {
@@ -964,6 +991,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	thread_metrics(&x);
 	proc_metrics(&x);
 	compaction_by_order_metrics(&x);
+	node_orders_metrics(&x);
 	system_metrics(&x);
 	health_metrics(&x, health);
 	if (r->free)

@@ -324,6 +324,16 @@ const struct family families[NR_FAMILY_LAYOUTS] = {
 	"Their time, in seconds: divided by the order\\-9 foliostat_folios_allocated_total, what "
 	"each huge page cost in compaction.",
 	"thp.compaction.by_order", {MEASURE_COMPACTION_BY_ORDER}},
+    [FAMILY_NODE_ORDERS] = {
+	"node_folios_allocated_by_order_total", false, "counter",
+	"Folios allocated, by the node of their memory and by order.",
+	"Folios allocated over the system, by the node of their memory and by order.",
+	"node, order",
+	"Folios allocated (kmem:mm_page_alloc), by the node of their memory and by order: which "
+	"node's free blocks a group's large folios come from. A group's series of a node and "
+	"order appears at its first such folio; group=\\(dqother\\(dq also holds those of "
+	"interrupt context and of threads the table had no room for or outside a selection.",
+	"folios.alloc_by_node_and_order", {MEASURE_NODES}},
     [FAMILY_SYSTEM_FREED] = {
 	"system_folios_freed_total", true, "counter", NULL, "Folios freed, by order.",
 	"order", "Folios freed (kmem:mm_page_free), by order.",
@@ -331,12 +341,6 @@ const struct family families[NR_FAMILY_LAYOUTS] = {
     [FAMILY_SYSTEM_FREED_BYTES] = {
 	"system_freed_bytes_total", true, "counter", NULL, "Bytes of the folios freed.",
 	NULL, "Their bytes.", "folios.free", {MEASURE_FREED}},
-    [FAMILY_SYSTEM_NODE_ORDERS] = {
-	"system_node_folios_allocated_by_order_total", true, "counter", NULL,
-	"Folios allocated, by node and order.", "node, order",
-	"Folios allocated (kmem:mm_page_alloc), by the node of their memory and by order: "
-	"which node's free blocks large folios come from.",
-	"folios.alloc_by_node_and_order", {MEASURE_NODES}},
     [FAMILY_SYSTEM_VMSTAT] = {
 	"system_kernel_vmstat_total", true, "counter", NULL,
 	"The kernel's /proc/vmstat THP counters: their growth since foliostat started.",

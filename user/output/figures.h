@@ -118,9 +118,9 @@ enum family_layout {
 	FAMILY_STALL_RECLAIMED,	       /* pages reclaimed in reclaim stalls, by kind */
 	FAMILY_COMPACTION_BY_ORDER,    /* direct compaction stalls, by order */
 	FAMILY_COMPACTION_BY_ORDER_S,  /* their seconds */
+	FAMILY_NODE_ORDERS,	       /* folios allocated, by node and order */
 	FAMILY_SYSTEM_FREED,	       /* folios freed, by order */
 	FAMILY_SYSTEM_FREED_BYTES,     /* their bytes */
-	FAMILY_SYSTEM_NODE_ORDERS,     /* folios allocated, by node and order */
 	FAMILY_SYSTEM_VMSTAT,	       /* the kernel's thp_* vmstat counters */
 	FAMILY_SYSTEM_MTHP,	       /* the kernel's per-size mTHP counters */
 	FAMILY_SYSTEM_VMSCAN,	       /* pages by reclaimer, action and list */

@@ -130,13 +130,14 @@ __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes
 	return amount == FS_PAGES ? hist_pages(hist) : hist_folios(hist);
 }
 
-void node_allocated_orders(const struct system_totals *s, const struct memory_nodes *nodes,
-			   int node, __u64 out[FS_NR_ORDERS])
+void node_allocated_orders(const __u64 by_node[FS_MAX_NODES][FS_NR_ORDERS],
+			   const struct fs_totals *c, const struct memory_nodes *nodes, int node,
+			   __u64 out[FS_NR_ORDERS])
 {
 	if (nodes->counted && node < FS_MAX_NODES)
-		memcpy(out, s->alloc_by_node_order[node], sizeof(s->alloc_by_node_order[node]));
+		memcpy(out, by_node[node], FS_NR_ORDERS * sizeof(out[0]));
 	else if (!nodes->counted && node == nodes->ids[0])
-		folio_hist(&s->total, HIST_ALLOC, out);
+		folio_hist(c, HIST_ALLOC, out);
 	else
 		memset(out, 0, FS_NR_ORDERS * sizeof(out[0]));
 }

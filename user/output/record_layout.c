@@ -11,7 +11,7 @@
 /* A field's word index in each source's struct. */
 #define WORD_OF(type, field) (offsetof(type, field) / sizeof(__u64))
 #define T(field) {FROM_TOTALS, WORD_OF(struct fs_totals, field)}
-#define P(field) {FROM_PROC, WORD_OF(struct fs_proc_counters, field)}
+#define P(field) {FROM_PROC, WORD_OF(struct proc_figures, field)}
 #define S(field) {FROM_SYSTEM, WORD_OF(struct system_totals, field)}
 #define NOWHERE {0, 0}
 /* The same words in every object: the object's own counter group. */
@@ -106,8 +106,8 @@ const struct record_figure record_figures[] = {
 		 "list: a memory cgroup charge refused, or a race lost."),
     GROUP_FIGURE(1, RK_NODE_AMOUNTS, 0, MEASURE_NODES, "alloc_by_node", alloc_by_node,
 		 "Folios allocated and their pages, by the NUMA node their memory is on."),
-    SYSTEM_FIGURE(1, RK_NODE_ORDERS, MEASURE_NODES, "alloc_by_node_and_order",
-		  alloc_by_node_order, "Folios allocated, by node and order."),
+    PROC_FIGURE(1, RK_NODE_ORDERS, MEASURE_NODES, "alloc_by_node_and_order",
+		alloc_by_node_order, "Folios allocated, by node and order."),
     SYSTEM_FIGURE(1, RK_ORDERS, MEASURE_FREED, "free", freed,
 		  "Folios freed (kmem:mm_page_free), by whoever freed them."),
 

@@ -170,11 +170,13 @@ static void per_list_json(struct json_writer *w, const struct fs_report *r, cons
 	jw_object_end(w);
 }
 
-/* "alloc_by_node": {"0": {"folios": N, "pages": N}, ...}, or with orders, {"0": {"0": N, ...}}
- * (the system's): every node with memory, zeros too, since "none on node 1" is an answer. */
+/* "alloc_by_node": {"0": {"folios": N, "pages": N}, ...}, or with orders (`by_node`, row i's
+ * words), {"0": {"0": N, ...}}: every node with memory, zeros too, since "none on node 1" is an
+ * answer. */
 static void per_node_json(struct json_writer *w, const struct fs_report *r,
-			  const struct figures_view *v, bool orders)
+			  const struct figures_view *v, const __u64 *by_node)
 {
+	const struct fs_totals *c = (const struct fs_totals *)v->from[FROM_TOTALS];
 	const struct memory_nodes *nodes = r->host->nodes;
 	__u64 hist[FS_NR_ORDERS];
 	char key[12];
@@ -183,18 +185,16 @@ static void per_node_json(struct json_writer *w, const struct fs_report *r,
 	for (int i = 0; i < nodes->nr; i++) {
 		snprintf(key, sizeof(key), "%d", nodes->ids[i]);
 		jw_key(w, key);
-		if (orders) {
-			node_allocated_orders((const struct system_totals *)v->from[FROM_SYSTEM],
-					      nodes, nodes->ids[i], hist);
+		if (by_node) {
+			node_allocated_orders((const __u64(*)[FS_NR_ORDERS])by_node, c, nodes,
+					      nodes->ids[i], hist);
 			hist_json(w, hist);
 			continue;
 		}
 		jw_object_begin(w);
 		for (int amount = 0; amount < FS_NR_AMOUNTS; amount++)
 			jw_member_int(w, amount == FS_FOLIOS ? "folios" : "pages",
-				      (long long)node_allocated(
-					  (const struct fs_totals *)v->from[FROM_TOTALS], nodes,
-					  nodes->ids[i], amount));
+				      (long long)node_allocated(c, nodes, nodes->ids[i], amount));
 		jw_object_end(w);
 	}
 	jw_object_end(w);
@@ -335,7 +335,7 @@ static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 		break;
 	case RK_NODE_AMOUNTS:
 	case RK_NODE_ORDERS:
-		per_node_json(w, r, v, f->kind == RK_NODE_ORDERS);
+		per_node_json(w, r, v, f->kind == RK_NODE_ORDERS ? words : NULL);
 		break;
 	case RK_GROUP: {
 		struct figures_view group = {.scope = IN_GROUP, .from[FROM_TOTALS] = words};
@@ -470,7 +470,7 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 static void process_json(struct json_writer *w, const struct fs_report *r,
 			 const struct process_row *row)
 {
-	static const struct fs_proc_counters none;
+	static const struct proc_figures none;
 	const struct proc_row *found = process_proc(r->processes, row);
 	struct figures_view v = {
 	    .scope = IN_ROW,

@@ -503,7 +503,7 @@ static void print_activity_block(FILE *out, const struct fs_report *r, const cha
  */
 static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 {
-	static const struct fs_proc_counters none;
+	static const struct proc_figures none;
 	const struct system_totals *sys = &r->system;
 	char comm[TERMINAL_TEXT_SIZE(NAME_COLUMNS)], who[192], title[64];
 	bool header = words_sum(sys->total.migrate, FS_NR_MIGRATE_COUNTERS) ||
@@ -522,7 +522,7 @@ static void print_thp_and_stalls(FILE *out, const struct fs_report *r)
 	for (size_t i = 0; i < r->nr_shown; i++) {
 		const struct process_row *row = &r->processes->rows[i];
 		const struct proc_row *found = process_proc(r->processes, row);
-		const struct fs_proc_counters *pc = found ? &found->counters : &none;
+		const struct proc_figures *pc = found ? &found->counters : &none;
 
 		snprintf(who, sizeof(who), "pid %u (%s)", row_pid(row),
 			 shown_comm(row->comm, comm, NAME_COLUMNS));

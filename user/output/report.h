@@ -102,9 +102,11 @@ void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS
  * node) every allocation on the host's node and none on another. */
 __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes, int node,
 		     enum fs_amount amount);
-/* The same by order, of the system's: out[order]. */
-void node_allocated_orders(const struct system_totals *s, const struct memory_nodes *nodes,
-			   int node, __u64 out[FS_NR_ORDERS]);
+/* The same by order, out[order], of an object whose counter group is `c` and whose allocations
+ * by node and order (a process's, or the system's, where counted) are `by_node`. */
+void node_allocated_orders(const __u64 by_node[FS_MAX_NODES][FS_NR_ORDERS],
+			   const struct fs_totals *c, const struct memory_nodes *nodes, int node,
+			   __u64 out[FS_NR_ORDERS]);
 
 __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f); /* from the kinds */
 

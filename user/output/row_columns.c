@@ -127,7 +127,7 @@ __u64 row_column_amount(const struct figures_view *v, size_t column)
 
 struct figures_view row_figures(const struct process_table *table, const struct process_row *row)
 {
-	static const struct fs_proc_counters none;
+	static const struct proc_figures none;
 	const struct proc_row *found = process_proc(table, row);
 
 	return (struct figures_view){
