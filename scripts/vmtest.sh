@@ -120,7 +120,7 @@ workload bound 1,4096,hold </tmp/go >/tmp/bound &
 bound=$!
 exec 3>/tmp/go
 while [ ! -s /tmp/bound ]; do sleep 0.1; done
-cp "/proc/$(sed -n 's/{"held":\([0-9]*\)}/\1/p' /tmp/bound)/numa_maps" /tmp/numa_maps
+cp "/proc/$(sed -n 's/{"held":\([0-9]*\).*/\1/p' /tmp/bound)/numa_maps" /tmp/numa_maps
 echo go >&3
 exec 3>&-
 wait $bound
@@ -424,7 +424,8 @@ for name, o in [("system", records[0]["system"])] + [(p["pid"], p) for p in reco
         ok = False
 ok &= sorted(records[0]["system"]["folios"]["alloc_by_node_and_order"]) == ["0", "1"]
 # By node and order, per process too: the bound child's folios all on node 1, and for every
-# process and the system, over the nodes, its allocations by order.
+# process and the system, over the nodes, its allocations by order, but for those under way at
+# the record's two reads (one per CPU at each, of the VM's 2: see tests/invariant.py).
 by_order = rows[0]["folios"]["alloc_by_node_and_order"] if rows else None
 print(f"vmtest: bound to node 1, by node and order: {by_order}")
 ok &= by_order is not None and not by_order["0"] and sum(n << int(o) for o, n in by_order["1"].items()) >= 4096
@@ -434,7 +435,8 @@ for name, o in [("system", records[0]["system"])] + [(p["pid"], p) for p in reco
     for hist in f["alloc_by_node_and_order"].values():
         for order, n in hist.items():
             over[order] = over.get(order, 0) + n
-    if {k: v for k, v in over.items() if v} != {k: v for k, v in (f["alloc"] or {}).items() if v}:
+    alloc = f["alloc"] or {}
+    if any(abs(over.get(k, 0) - alloc.get(k, 0)) > 2 * 2 for k in set(over) | set(alloc)):
         print(f"vmtest: {name}: by node and order {f['alloc_by_node_and_order']} vs alloc {f['alloc']}")
         ok = False
 sys.exit(0 if ok else "vmtest: figures off")

@@ -72,7 +72,7 @@ test_allocations_by_node_are_where_the_kernel_put_them() {
 	wait_next_record "$T/out"
 	stop_foliostat "$T/out"
 	python3 - "$T/out" "$T/small" "$T/huge" "$target" "$pages" "${nodes[@]}" <<-'EOF' || fail "allocations by node are off"
-		import json, re, sys
+		import json, os, re, sys
 		out, small, huge, target, pages = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 		nodes = sorted(sys.argv[6:], key=int)
 		recs = [json.loads(l) for l in open(out)]
@@ -104,14 +104,16 @@ test_allocations_by_node_are_where_the_kernel_put_them() {
 		        got = (sum(v["folios"] for v in by.values()), sum(v["pages"] for v in by.values()))
 		        assert got == want, f"record {i} {name}: by node {by} adds up to {got}, its allocations to {want}"
 		        if name.startswith("process") or name == "system":
-		            # By node and order: every node, and over the nodes the allocations by order.
+		            # By node and order: every node, and over the nodes the allocations by order,
+		            # but for the allocations under way at two reads (one per CPU at each: a
+		            # thread's by node and order are read just after its counters).
 		            by_order = f["alloc_by_node_and_order"]
 		            assert sorted(by_order, key=int) == nodes, f"record {i} {name}: alloc_by_node_and_order's nodes {sorted(by_order)}"
 		            over = {}
 		            for hist in by_order.values():
 		                for order_, n in hist.items():
 		                    over[order_] = over.get(order_, 0) + n
-		            assert {k: v for k, v in over.items() if v} == {k: v for k, v in alloc.items() if v}, \
+		            assert all(abs(over.get(k, 0) - alloc.get(k, 0)) <= 2 * os.cpu_count() for k in set(over) | set(alloc)), \
 		                f"record {i} {name}: by node and order {by_order}, allocations {alloc}"
 		rows = [p for r in recs for p in r["processes"] if p["pid"] == child]
 		assert rows, f"the child {child} has no row"
