@@ -17,13 +17,14 @@ PKG_CONFIG ?= pkg-config
 
 # Cross builds (`make ARCH=arm64` on x86): Debian's cross compiler and the target's multiarch
 # libraries (scripts/install-deps.sh --cross arm64 installs both), linked statically so that
-# the binary runs on any arm64 host, into build/<arch>/ beside the native build. BPF objects
+# the binary runs on any arm64 host, into build/<arch>/ beside the native build; STATIC=0 links
+# them dynamically, with the --listen endpoint (the arm64 image's build). BPF objects
 # are the same bytes on every little-endian architecture; only the vmlinux.h they see differs.
 ifneq ($(ARCH),$(HOST_ARCH))
 CROSS_TRIPLET := $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu,$(ARCH)-linux-gnu)
 CROSS_COMPILE ?= $(CROSS_TRIPLET)-
 CC := $(CROSS_COMPILE)gcc
-STATIC := 1
+STATIC ?= 1
 export PKG_CONFIG_LIBDIR := /usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig
 OUTPUT ?= build/$(ARCH)
 endif
@@ -106,7 +107,8 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean check unit-tests docs pictures install uninstall vmlinux bench vmtest vmtest-suite deb
+.PHONY: all clean check unit-tests docs pictures install uninstall vmlinux bench vmtest vmtest-suite deb \
+	image
 
 all: $(BINARY) $(OUTPUT)/workload
 
@@ -236,6 +238,12 @@ bench: foliostat $(OUTPUT)/faultbench $(OUTPUT)/floor $(OUTPUT)/empty $(OUTPUT)/
 # (scripts/build-deb.sh).
 deb:
 	$(Q)scripts/build-deb.sh
+
+# The OCI image, for x86-64 and arm64 (IMAGE_ARCHS="x86" for one), with podman:
+# build/image/foliostat-VERSION-ARCH.oci.tar (scripts/build-image.sh).
+IMAGE_ARCHS ?= x86 arm64
+image:
+	$(Q)scripts/build-image.sh $(IMAGE_ARCHS)
 
 # Boot Debian 12's own Linux 6.1 (x86-64, or arm64 with ARCH=arm64) under QEMU and run
 # foliostat there (scripts/vmtest.sh).

@@ -5,8 +5,9 @@
 # Usage: scripts/install-deps.sh [--tests] [--cross ARCH] [--vmtest ARCH]
 #   (none)          build and run on this host
 #   --tests         also the peers the tests check foliostat against (scripts/run-tests.sh)
-#   --cross arm64   also a cross build for arm64 (`make ARCH=arm64`): Debian's cross compiler
-#                   and the arm64 multiarch libraries (adds the arm64 architecture to dpkg)
+#   --cross arm64   also a cross build for arm64 (`make ARCH=arm64`, and the dynamic one of the
+#                   arm64 image): Debian's cross compiler and the arm64 multiarch libraries
+#                   (adds the arm64 architecture to dpkg)
 #   --vmtest ARCH   also what `make vmtest ARCH=...` boots the kernel with (QEMU, cpio), and
 #                   debootstrap for `make vmtest-suite`'s Debian userland
 # The quick start (scripts/run-summary.sh) installs the first group only.
@@ -29,10 +30,11 @@ libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev"
 # checks every shell file with it before a run. bc: the exporter's flood tests add up their
 # counts with it. python3-matplotlib: the docs' pictures are drawn with it (make pictures), and
 # the tests draw them again. dpkg-dev, debhelper and lintian: the Debian package is built and
-# checked (make deb).
+# checked (make deb). podman: the OCI image is built (make image; its test cross-builds the
+# arm64 image too, and installs --cross arm64 for it).
 TEST_PACKAGES="libjansson-dev python3 linux-perf bpftrace bash-completion prometheus
 prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils shellcheck bc
-python3-matplotlib dpkg-dev debhelper lintian"
+python3-matplotlib dpkg-dev debhelper lintian podman"
 no_services=""
 foreign_arch=""
 
@@ -49,7 +51,8 @@ while [ $# -gt 0 ]; do
 		# host's without replacing anything. (Programs of another architecture would replace
 		# the host's: none is installed, vmtest unpacks busybox:arm64 with dpkg -x instead.)
 		PACKAGES="$PACKAGES gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev:arm64
-libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libcap-ng-dev:arm64"
+libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libcap-ng-dev:arm64 libmicrohttpd-dev:arm64
+libyaml-dev:arm64 libcrypt-dev:arm64"
 		foreign_arch=arm64
 		shift 2
 		;;
