@@ -76,7 +76,8 @@ static bool maps_readable_without_capabilities(const struct loader *loader, uid_
 /*
  * The uid a run with these options keeps (see the top of this file), and its group. A run that
  * is not root (a service's user of its own, with CAP_BPF and CAP_PERFMON) stays that user, and
- * root without CAP_SETUID and CAP_SETGID (a container's) cannot change: it stays root.
+ * root without CAP_SETUID, CAP_SETGID and CAP_SETPCAP (a container's) cannot change: it stays
+ * root, with no capability.
  */
 static void choose_user(const struct fs_options *opts, struct privileges_after *after)
 {
@@ -94,10 +95,13 @@ static void choose_user(const struct fs_options *opts, struct privileges_after *
 		after->uid_kept_for = "--replace";
 		return;
 	}
+	/* The change clears the bounding set too (keep_only()), which takes CAP_SETPCAP: a
+	 * container that grants CAP_SETUID and CAP_SETGID without it would fail there. */
 	capng_get_caps_process();
 	if (!capng_have_capability(CAPNG_EFFECTIVE, CAP_SETUID) ||
-	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_SETGID)) {
-		after->uid_kept_for = "no CAP_SETUID and CAP_SETGID";
+	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_SETGID) ||
+	    !capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP)) {
+		after->uid_kept_for = "not all of CAP_SETUID, CAP_SETGID and CAP_SETPCAP";
 		return;
 	}
 	pw = getpwnam(FS_UNPRIVILEGED_NAME);
