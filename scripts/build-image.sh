@@ -9,7 +9,8 @@
 # Usage: scripts/build-image.sh [ARCH...] (x86, arm64; default both). Writes, per ARCH,
 # build/image/foliostat-VERSION-ARCH.oci.tar (an OCI archive: `podman load -i`, or `skopeo copy
 # oci-archive:... docker://REGISTRY/...`) and tags localhost/foliostat:VERSION-ARCH in podman's
-# storage; prints each archive's path. The arm64 binary is cross-built (make ARCH=arm64
+# storage, and with both, the manifest list localhost/foliostat:VERSION of the two; prints each
+# archive's path. The arm64 binary is cross-built (make ARCH=arm64
 # STATIC=0) with the arm64 multiarch libraries: scripts/install-deps.sh --cross arm64.
 #
 # Labels (OCI image spec annotations): version, revision (the commit), created (the commit's
@@ -77,7 +78,7 @@ build_root() {
 	case "$arch" in
 	x86)
 		triplet=x86_64-linux-gnu
-		strip=strip
+		strip="strip"
 		make -s foliostat >&2
 		binary=foliostat
 		;;
@@ -143,3 +144,14 @@ for arch in "${archs[@]}"; do
 	podman save --quiet --format oci-archive -o "$archive" "$tag"
 	echo "$archive"
 done
+
+# Both built: a manifest list of the two under the version's own tag, which `podman manifest
+# push --all` sends to a registry as one multi-architecture image.
+if [ "${#archs[@]}" -eq 2 ]; then
+	list=localhost/foliostat:$version
+	podman manifest rm "$list" >/dev/null 2>&1 || podman rmi "$list" >/dev/null 2>&1 || true
+	podman manifest create "$list" >/dev/null
+	for arch in "${archs[@]}"; do
+		podman manifest add "$list" "containers-storage:localhost/foliostat:$version-$arch" >/dev/null
+	done
+fi

@@ -80,6 +80,10 @@ test_container_image_runs_from_its_own_root_file_system() {
 	[ -f "$x86" ] && [ -f "$arm64" ] || fail "make image made no archives: $archives"
 	check_image_config "$x86" amd64 "$version" "$source"
 	check_image_config "$arm64" arm64 "$version" "$source"
+	assert_eq "$(podman manifest inspect "localhost/foliostat:$version" | python3 -c '
+import json, sys
+print(*sorted(m["platform"]["architecture"] for m in json.load(sys.stdin)["manifests"]))')" "amd64 arm64" \
+		"the platforms of the manifest list localhost/foliostat:$version"
 	for image in x86 arm64; do
 		root=$T/root-$image
 		python3 tests/oci_image.py "${!image}" rootfs "$root" || fail "the $image image's layers"
