@@ -31,10 +31,11 @@ libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev"
 # counts with it. python3-matplotlib: the docs' pictures are drawn with it (make pictures), and
 # the tests draw them again. dpkg-dev, debhelper and lintian: the Debian package is built and
 # checked (make deb). podman: the OCI image is built (make image; its test cross-builds the
-# arm64 image too, and installs --cross arm64 for it).
+# arm64 image too, and installs --cross arm64 for it). python3-yaml: the Kubernetes tests read
+# the manifests.
 TEST_PACKAGES="libjansson-dev python3 linux-perf bpftrace bash-completion prometheus
 prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils shellcheck bc
-python3-matplotlib dpkg-dev debhelper lintian podman"
+python3-matplotlib dpkg-dev debhelper lintian podman python3-yaml"
 no_services=""
 foreign_arch=""
 
@@ -42,6 +43,10 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--tests)
 		PACKAGES="$PACKAGES $TEST_PACKAGES"
+		# Node.js and npm: the Kubernetes manifests are validated with the API's schemas
+		# from npm packages (tests/kubernetes/). Debian's, unless a Node.js with its own npm
+		# is installed already (NodeSource's, which Debian's npm would conflict with).
+		command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 		no_services=1
 		shift
 		;;
