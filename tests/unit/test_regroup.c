@@ -16,7 +16,7 @@ static void add_raw(struct snapshot *s, __u32 tgid, __u32 tid, __u64 cgroup,
 {
 	struct fs_entry_head head = {.key = KEY(tgid, tid), .cgroup = cgroup, .start = tgid * 10};
 	struct fs_counters c = {0};
-	struct proc_figures p = {0};
+	struct fs_proc_counters p = {0};
 
 	memcpy(head.comm, comm, FS_COMM_LEN);
 	c.folios[FS_FOLIO_ALLOC_MOVABLE][0] = folios;

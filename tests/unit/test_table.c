@@ -250,14 +250,15 @@ static bool an_entry_retired_for_a_reused_pid_keeps_the_new_one_linked(void)
 
 static struct fs_node_orders sides[CAPACITY];
 
-/* A thread's folios of `order` on `node` from the process deltas of a read (late or not). */
+/* A process's folios of `order` on `node` from the node deltas of a read (late or not). */
 static __u64 node_folios_of(const struct snapshot *s, __u32 tgid, int node, int order, bool late)
 {
 	__u64 sum = 0;
 
-	for (size_t i = 0; i < s->nr_procs; i++)
-		if (s->procs[i].tgid == tgid && s->procs[i].late == late)
-			sum += s->procs[i].counts.alloc_by_node_order[node][order];
+	for (size_t i = 0; i < s->nr_nodes; i++)
+		if (s->nodes[i].tgid == tgid && s->nodes[i].late == late &&
+		    s->nodes[i].node == node && s->nodes[i].order == order)
+			sum += s->nodes[i].folios;
 	return sum;
 }
 

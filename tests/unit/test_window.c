@@ -137,7 +137,7 @@ static bool late_and_new_counts_of_a_process_are_one_row(void)
 {
 	struct snapshot now = {0};
 	struct process_table out = {0};
-	struct proc_figures late = {0}, fresh = {0};
+	struct fs_proc_counters late = {0}, fresh = {0};
 	bool ok;
 
 	add_thread_started(&now, 60, 60, 5000, "sh", 2, 0, true);
@@ -158,6 +158,39 @@ static bool late_and_new_counts_of_a_process_are_one_row(void)
 	return ok;
 }
 
+/* Allocations by node and order, from several threads' node deltas, and a process entry's
+ * figures of the same process are one process row; a process with node deltas and no row of its
+ * own yet gets one. */
+static bool node_deltas_join_their_process_figures(void)
+{
+	struct snapshot now = {0};
+	struct process_table out = {0};
+	struct fs_proc_counters stalls = {0};
+	bool ok;
+
+	add_thread_started(&now, 60, 60, 5000, "app", 3, 0, false);
+	add_thread_started(&now, 60, 61, 5000, "app", 1, 0, false);
+	stalls.stalls[FS_STALL_COMPACTION].count = 2;
+	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "app", .start = 5000},
+			     false, &stalls);
+	snapshot_append_node(&now, &(struct fs_entry_head){.key = KEY(60, 61), .comm = "app", .start = 5000},
+			     false, 1, 9, 4);
+	snapshot_append_node(&now, &(struct fs_entry_head){.key = KEY(70, 70), .comm = "late", .start = 7000},
+			     true, 0, 0, 5);
+	snapshot_append_node(&now, &(struct fs_entry_head){.key = KEY(60, 60), .comm = "app", .start = 5000},
+			     false, 1, 9, 1);
+	snapshot_sort(&now);
+	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
+	     ASSERT_EQ(out.nr_procs, 2) && ASSERT_EQ(row_pid(&out.rows[0]), 60) &&
+	     ASSERT_EQ(out.procs[0].counters.stalls[FS_STALL_COMPACTION].count, 2) &&
+	     ASSERT_EQ(out.procs[0].counters.alloc_by_node_order[1][9], 5) &&
+	     ASSERT_EQ(row_pid(&out.rows[1]), 70) && ASSERT_STREQ(out.rows[1].comm, "late") &&
+	     ASSERT_EQ(out.procs[1].counters.alloc_by_node_order[0][0], 5);
+	snapshot_free(&now);
+	process_table_free(&out);
+	return ok;
+}
+
 /*
  * A pid reused within a read: the exited process's last counts (late, and those of a thread
  * whose key the new process's threads share, in the table's order between them) and the new
@@ -168,7 +201,7 @@ static bool a_reused_pid_is_another_row(void)
 {
 	struct snapshot now = {0};
 	struct process_table out = {0}, acc = {0};
-	struct proc_figures late = {0}, fresh = {0};
+	struct fs_proc_counters late = {0}, fresh = {0};
 	bool ok = true;
 
 	add_thread_started(&now, 60, 61, 9000, "new", 100, 0, false);
@@ -490,6 +523,7 @@ const struct unit_test window_tests[] = {
     UNIT_TEST(idle_processes_are_left_out),
     UNIT_TEST(filters_select_by_pid_and_name),
     UNIT_TEST(late_and_new_counts_of_a_process_are_one_row),
+    UNIT_TEST(node_deltas_join_their_process_figures),
     UNIT_TEST(a_reused_pid_is_another_row),
     UNIT_TEST(a_pid_selects_the_process_that_had_it_at_start),
     UNIT_TEST(a_process_start_is_read_from_its_stat_line),

@@ -52,34 +52,39 @@ int snapshot_append(struct snapshot *snap, const struct fs_entry_head *head, boo
 	return 0;
 }
 
-/* A new process delta for process `tgid`, named from `head` (its process entry's, or one of its
- * threads'), its figures not yet set; NULL without memory. */
-static struct proc_delta *proc_delta_push(struct snapshot *snap, const struct fs_entry_head *head,
-					  __u32 tgid, bool late)
+int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
+			 const struct fs_proc_counters *counts)
 {
 	struct proc_delta *d;
 
 	if (array_reserve_one(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs)))
-		return NULL;
+		return -ENOMEM;
 	d = &snap->procs[snap->nr_procs++];
-	d->tgid = tgid;
+	d->tgid = (__u32)head->key;
 	d->start = head->start;
 	d->row = process_key(d->tgid, d->start);
 	d->late = late;
 	d->cgroup = head->cgroup;
 	memcpy(d->comm, head->comm, FS_COMM_LEN);
 	d->comm[FS_COMM_LEN - 1] = '\0';
-	return d;
+	d->counts = *counts;
+	return 0;
 }
 
-int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
-			 const struct proc_figures *counts)
+int snapshot_append_node(struct snapshot *snap, const struct fs_entry_head *head, bool late,
+			     int node, int order, __u64 folios)
 {
-	struct proc_delta *d = proc_delta_push(snap, head, (__u32)head->key, late);
+	struct node_delta *d;
 
-	if (!d)
+	if (array_reserve_one(&snap->nodes, &snap->cap_nodes, snap->nr_nodes, sizeof(*snap->nodes)))
 		return -ENOMEM;
-	d->counts = *counts;
+	d = &snap->nodes[snap->nr_nodes++];
+	*d = (struct node_delta){.tgid = head->key >> 32, .late = late, .node = (__u8)node,
+				 .order = (__u8)order, .start = head->start, .cgroup = head->cgroup,
+				 .folios = folios};
+	d->row = process_key(d->tgid, d->start);
+	memcpy(d->comm, head->comm, FS_COMM_LEN);
+	d->comm[FS_COMM_LEN - 1] = '\0';
 	return 0;
 }
 
@@ -94,6 +99,12 @@ static int compare_procs(const void *a, const void *b)
 {
 	return row_key_cmp(&((const struct proc_delta *)a)->row,
 			   &((const struct proc_delta *)b)->row);
+}
+
+static int compare_nodes(const void *a, const void *b)
+{
+	return row_key_cmp(&((const struct node_delta *)a)->row,
+			   &((const struct node_delta *)b)->row);
 }
 
 /* Threads of one row's hi by their row's lo, then by key (see separate_rows()). */
@@ -182,6 +193,7 @@ void snapshot_sort(struct snapshot *snap)
 	sort_refs(snap->order, snap->nr_order, &snap->sort_space, &snap->cap_sort_space);
 	separate_rows(snap);
 	qsort(snap->procs, snap->nr_procs, sizeof(*snap->procs), compare_procs);
+	qsort(snap->nodes, snap->nr_nodes, sizeof(*snap->nodes), compare_nodes);
 }
 
 bool snapshot_shrink(struct snapshot *snap)
@@ -196,6 +208,8 @@ bool snapshot_shrink(struct snapshot *snap)
 			       sizeof(*snap->sort_space));
 	shrank |=
 	    array_shrink(&snap->procs, &snap->cap_procs, snap->nr_procs, sizeof(*snap->procs));
+	shrank |=
+	    array_shrink(&snap->nodes, &snap->cap_nodes, snap->nr_nodes, sizeof(*snap->nodes));
 	return shrank;
 }
 
@@ -213,6 +227,7 @@ void snapshot_free(struct snapshot *snap)
 	free(snap->order);
 	free(snap->sort_space);
 	free(snap->procs);
+	free(snap->nodes);
 	memset(snap, 0, sizeof(*snap));
 }
 
@@ -229,18 +244,18 @@ static int add_thread_nodes(struct snapshot *snap, const struct fs_entry_head *h
 			    struct fs_node_orders *last, const struct fs_node_orders *now)
 {
 	__u64 orders[FS_MAX_NODES][FS_NR_ORDERS];
-	struct proc_delta *d;
+	int err = 0;
 
 	if (!node_orders_read_delta(orders, last, now))
 		return 0;
 	words_add((__u64 *)snap->system.alloc_by_node_order, (const __u64 *)orders,
 		  FS_WORDS(orders));
-	d = proc_delta_push(snap, head, head->key >> 32, late);
-	if (!d)
-		return -ENOMEM;
-	memset(&d->counts, 0, sizeof(d->counts));
-	memcpy(d->counts.alloc_by_node_order, orders, sizeof(orders));
-	return 0;
+	for (int node = 0; node < FS_MAX_NODES; node++)
+		for (int order = 0; order < FS_NR_ORDERS && !err; order++)
+			if (orders[node][order])
+				err = snapshot_append_node(snap, head, late, node, order,
+							orders[node][order]);
+	return err;
 }
 
 /* What reached an unlinked thread entry after the read that last reported it, into the snapshot
@@ -291,7 +306,6 @@ static int add_proc(struct snapshot *snap, const struct fs_proc *now, const stru
 		    bool late, bool *grew)
 {
 	struct fs_proc_counters delta;
-	struct proc_delta *d;
 
 	words_delta((__u64 *)&delta, (const __u64 *)&now->counters, (const __u64 *)&then->counters,
 		    FS_WORDS(delta));
@@ -299,12 +313,7 @@ static int add_proc(struct snapshot *snap, const struct fs_proc *now, const stru
 	if (!*grew)
 		return 0;
 	system_add_proc(&snap->system, &delta);
-	d = proc_delta_push(snap, &now->head, (__u32)now->head.key, late);
-	if (!d)
-		return -ENOMEM;
-	memcpy(&d->counts, &delta, sizeof(delta)); /* the same fields first (struct proc_figures) */
-	memset(d->counts.alloc_by_node_order, 0, sizeof(d->counts.alloc_by_node_order));
-	return 0;
+	return snapshot_append_proc(snap, &now->head, late, &delta);
 }
 
 static int add_late_proc(void *ctx, __u32 index, const void *now, const void *then)
@@ -432,7 +441,7 @@ int snapshot_read(struct snapshot *snap, struct reader *r)
 {
 	int err;
 
-	snap->nr_threads = snap->nr_order = snap->nr_procs = 0;
+	snap->nr_threads = snap->nr_order = snap->nr_procs = snap->nr_nodes = 0;
 	memset(&snap->system, 0, sizeof(snap->system));
 	err = snapshot_add_threads(snap, &r->tasks);
 	if (!err)

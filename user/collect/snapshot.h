@@ -67,8 +67,7 @@ struct thread_ref {
 	struct counters_growth grew;
 };
 
-/* A process's own figures over one read: its process entry's (collapse outcomes, stalls), or
- * one of its threads' allocations by node and order; a read may give a process several. */
+/* A process's collapse outcomes and stalls over one read. */
 struct proc_delta {
 	struct row_key row; /* the row it counts in */
 	__u32 tgid;
@@ -76,7 +75,21 @@ struct proc_delta {
 	__u64 start; /* when the process started (see struct thread_delta) */
 	char comm[FS_COMM_LEN];
 	__u64 cgroup;
-	struct proc_figures counts;
+	struct fs_proc_counters counts;
+};
+
+/* A thread's folios of one order on one node over a read (its side entry's growth: see struct
+ * fs_node_orders), counted in its process's figures; a few per thread at most, so kept apart
+ * from the large process deltas. Named as a process delta is. */
+struct node_delta {
+	struct row_key row;
+	__u32 tgid;
+	bool late;
+	__u8 node, order;
+	__u64 start;
+	char comm[FS_COMM_LEN];
+	__u64 cgroup;
+	__u64 folios;
 };
 
 struct snapshot {
@@ -88,6 +101,8 @@ struct snapshot {
 	size_t cap_sort_space;
 	struct proc_delta *procs; /* by tgid and start, after snapshot_sort() */
 	size_t nr_procs, cap_procs;
+	struct node_delta *nodes; /* the same */
+	size_t nr_nodes, cap_nodes;
 	struct system_totals system; /* the read's system figures */
 };
 
@@ -119,7 +134,10 @@ int snapshot_add_procs(struct snapshot *snap, struct table *t);
 int snapshot_append(struct snapshot *snap, const struct fs_entry_head *head, bool late,
 		    const struct fs_counters *counts);
 int snapshot_append_proc(struct snapshot *snap, const struct fs_entry_head *head, bool late,
-			 const struct proc_figures *counts);
+			 const struct fs_proc_counters *counts);
+/* A thread's (`head`'s) folios of `order` on `node` over a read, as its process's. */
+int snapshot_append_node(struct snapshot *snap, const struct fs_entry_head *head, bool late,
+			 int node, int order, __u64 folios);
 void snapshot_sort(struct snapshot *snap);
 /* Give back memory a burst of threads left (see array_shrink()). Returns whether any was given
  * back. */

@@ -49,5 +49,15 @@ void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts)
 		snap->procs[kept++] = *p;
 	}
 	snap->nr_procs = kept;
+	kept = 0;
+	for (size_t i = 0; i < snap->nr_nodes; i++) {
+		struct node_delta *n = &snap->nodes[i];
+
+		if (!process_selected(opts, n->tgid, n->start, n->comm))
+			continue;
+		n->row = group_row(opts, n->cgroup, n->comm);
+		snap->nodes[kept++] = *n;
+	}
+	snap->nr_nodes = kept;
 	snapshot_sort(snap);
 }

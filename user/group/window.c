@@ -58,54 +58,94 @@ static int compare_candidate_ids(const void *a, const void *b)
 	return row_key_cmp(&ca->key, &cb->key);
 }
 
+/* Who a row of process-level figures is named after where it has no thread of its own. */
+struct proc_name {
+	__u32 tgid;
+	bool late;
+	__u64 start, cgroup;
+	const char *comm;
+};
+
+/* The next row of the process deltas (from *p) and the node deltas (from *n), both in row
+ * order: its figures summed into `sum`, its name into `name` (a live entry's over a late one's),
+ * and both positions past it. */
+static struct row_key next_proc_row(const struct snapshot *now, size_t *p, size_t *n,
+				    struct proc_figures *sum, struct proc_name *name)
+{
+	struct row_key key;
+
+	if (*n >= now->nr_nodes ||
+	    (*p < now->nr_procs && row_key_cmp(&now->procs[*p].row, &now->nodes[*n].row) <= 0))
+		key = now->procs[*p].row;
+	else
+		key = now->nodes[*n].row;
+	memset(sum, 0, sizeof(*sum));
+	name->comm = NULL;
+	for (; *p < now->nr_procs && row_key_eq(&now->procs[*p].row, &key); (*p)++) {
+		const struct proc_delta *d = &now->procs[*p];
+
+		words_add((__u64 *)sum, (const __u64 *)&d->counts, FS_WORDS(d->counts));
+		if (!name->comm || name->late)
+			*name = (struct proc_name){d->tgid, d->late, d->start, d->cgroup, d->comm};
+	}
+	for (; *n < now->nr_nodes && row_key_eq(&now->nodes[*n].row, &key); (*n)++) {
+		const struct node_delta *d = &now->nodes[*n];
+
+		sum->alloc_by_node_order[d->node][d->order] += d->folios;
+		if (!name->comm || name->late)
+			*name = (struct proc_name){d->tgid, d->late, d->start, d->cgroup, d->comm};
+	}
+	return key;
+}
+
 /*
- * Process-level figures (collapse outcomes, stalls) per process from the process deltas (an
- * entry's late counts and its new entry's, if both, are summed), and a candidate for every
- * process that has some, even with no activity of its own threads (khugepaged collapsed its
- * memory, say). Candidates stay sorted by key.
+ * Process-level figures (collapse outcomes, stalls, allocations by node and order) per process
+ * from the process and node deltas (an entry's late counts and its new entry's, if both, are
+ * summed), and a candidate for every process that has some, even with no activity of its own
+ * threads (khugepaged collapsed its memory, say). Candidates stay sorted by key.
  */
 static int window_procs(const struct snapshot *now, const struct fs_options *opts,
 			struct process_table *out, size_t *nr)
 {
-	size_t nr_threaded = *nr;
+	size_t nr_threaded = *nr, p = 0, n = 0;
+	struct proc_figures *sum = malloc(sizeof(*sum));
 
+	if (!sum)
+		return -ENOMEM;
 	out->nr_procs = 0;
-	for (size_t i = 0; i < now->nr_procs;) {
-		const struct proc_delta *named = &now->procs[i];
-		struct process_candidate key = {.key = now->procs[i].row}, *found;
-		struct proc_figures sum = {0};
+	while (p < now->nr_procs || n < now->nr_nodes) {
+		struct proc_name name = {0};
+		struct process_candidate key = {.key = next_proc_row(now, &p, &n, sum, &name)}, *found;
 		struct proc_row *proc;
 
-		for (; i < now->nr_procs && row_key_eq(&now->procs[i].row, &key.key); i++) {
-			words_add((__u64 *)&sum, (const __u64 *)&now->procs[i].counts,
-				  FS_WORDS(sum));
-			if (named->late)
-				named = &now->procs[i];
-		}
 		found = bsearch(&key, out->candidates, nr_threaded, sizeof(*found),
 				compare_candidate_ids);
 		if (!found) {
-			if (!process_selected(opts, named->tgid, named->start, named->comm))
+			if (!process_selected(opts, name.tgid, name.start, name.comm))
 				continue;
 			found = candidate_push(out, *nr);
 			if (!found)
-				return -ENOMEM;
+				goto nomem;
 			(*nr)++;
 			found->key = key.key;
-			memcpy(found->comm, named->comm, FS_COMM_LEN);
-			found->cgroup = named->cgroup;
+			memcpy(found->comm, name.comm, FS_COMM_LEN);
+			found->cgroup = name.cgroup;
 		}
-		found->events += proc_activity(&sum);
+		found->events += proc_activity(sum);
 		proc = proc_push(out);
 		if (!proc)
-			return -ENOMEM;
+			goto nomem;
 		proc->key = key.key;
-		proc->counters = sum;
+		proc->counters = *sum;
 	}
+	free(sum);
 	/* Candidates added for processes with only process-level figures went to the end. */
 	if (*nr > nr_threaded)
 		qsort(out->candidates, *nr, sizeof(*out->candidates), compare_candidate_ids);
 	return 0;
+nomem:
+	free(sum);
+	return -ENOMEM;
 }
 
 const struct proc_row *process_proc(const struct process_table *table,
