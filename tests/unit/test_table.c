@@ -51,6 +51,7 @@ static void fresh_table(struct table *t)
 	memset(taken, 0, sizeof(taken));
 	memset(&kernel, 0, sizeof(kernel));
 	table_init(t, entries, taken, sizeof(struct fs_task), CAPACITY, &fake_ops);
+	table_number_entries(entries, sizeof(struct fs_task), CAPACITY);
 }
 
 /* BPF's part: take entry `index` for thread `key`. */

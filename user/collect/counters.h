@@ -114,13 +114,13 @@ static inline void words_add_system(struct system_totals *dst, const struct syst
 	words_add((__u64 *)dst, (const __u64 *)src, FS_WORDS(*dst));
 }
 
-/* Events in a process's rare figures: collapse outcomes and stalls. */
 /* A thread's allocations by node and order since the last read, from its side entry as it is
  * now (BPF may be writing it, modulo 2^32 as struct fs_counters): delta = now - last, last =
  * now. Returns whether it allocated any. */
 bool node_orders_read_delta(__u64 delta[FS_MAX_NODES][FS_NR_ORDERS],
 			    struct fs_node_orders *restrict last,
 			    const struct fs_node_orders *restrict now);
+/* Events in a process's rare figures: collapse outcomes and stalls. */
 __u64 proc_activity(const struct proc_figures *c);
 
 /* Pages in a folio histogram: folios of order o hold 2^o pages. */

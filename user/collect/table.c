@@ -102,11 +102,10 @@ static const struct table_ops kernel_ops = {
     .wait_for_programs = wait_for_bpf_programs,
 };
 
-/* Each entry's own index in its header (the same again at every call). */
-static void number_entries(unsigned char *values, size_t value_size, __u32 capacity)
+void table_number_entries(void *values, size_t value_size, __u32 capacity)
 {
 	for (__u32 i = 0; i < capacity; i++)
-		((struct fs_entry_head *)(values + (size_t)i * value_size))->index = i;
+		((struct fs_entry_head *)((unsigned char *)values + (size_t)i * value_size))->index = i;
 }
 
 void table_init(struct table *t, void *values, __u64 *taken, size_t value_size, __u32 capacity,
@@ -119,7 +118,6 @@ void table_init(struct table *t, void *values, __u64 *taken, size_t value_size, 
 	t->capacity = capacity;
 	t->ops = ops;
 	t->index_fd = t->free_fd = -1;
-	number_entries(values, value_size, capacity); /* as the loader did (table_fill_free()) */
 }
 
 static size_t page_rounded(size_t len)
@@ -163,7 +161,7 @@ int table_fill_free(int values_fd, int free_fd, size_t value_size, __u32 capacit
 	values = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, values_fd, 0);
 	if (values == MAP_FAILED)
 		return -errno;
-	number_entries(values, value_size, capacity);
+	table_number_entries(values, value_size, capacity);
 	munmap(values, len);
 	for (__u32 i = 0; i < capacity; i++)
 		if (bpf_map_update_elem(free_fd, NULL, &i, BPF_ANY))

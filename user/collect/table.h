@@ -65,8 +65,11 @@ struct table {
 	bool mapped;
 };
 
-/* Number a table's entries (struct fs_entry_head's index) and fill its free queue with every
- * index, before any program can take one. Returns 0 or a negative errno. */
+/* Write each entry's own index in its header (struct fs_entry_head's index): table_fill_free()
+ * does, over the map; tests, over their memory. */
+void table_number_entries(void *values, size_t value_size, __u32 capacity);
+/* Number a table's entries and fill its free queue with every index, before any program can
+ * take one. Returns 0 or a negative errno. */
 int table_fill_free(int values_fd, int free_fd, size_t value_size, __u32 capacity);
 /* Map a table's entries and bitmap. Returns 0 or a negative errno. */
 int table_open(struct table *t, int values_fd, int index_fd, int free_fd, int taken_fd,

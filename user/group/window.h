@@ -24,7 +24,8 @@ struct process_row {
 	__u64 events; /* activity (counters_growth.activity plus collapse outcomes): the ranking */
 };
 
-/* Process-level figures (collapse outcomes, stalls) from the process table, beside its row. */
+/* Process-level figures beside its row: collapse outcomes and stalls from the process table, its
+ * threads' allocations by node and order from the thread table's side. */
 struct proc_row {
 	struct row_key key;
 	struct proc_figures counters;
