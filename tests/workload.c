@@ -52,8 +52,9 @@
  *                                                        off)
  *   workload [--name HEX] [--linger SECS] bound NODE,PAGES[,hold][,thp]   bind its memory to NUMA
  *                                                        node NODE, then a child touches PAGES
- *                                                        pages (THP off; "hold": it waits for a
- *                                                        line on stdin once they are touched)
+ *                                                        pages (THP off, or with "thp" advised
+ *                                                        for it; "hold": it waits for a line on
+ *                                                        stdin once they are touched)
  *   workload moved N,PAGES    N threads (the leader among them) fault, then the process stops
  *                             for the test to move it (see action_moved); then every thread
  *                             but the leader touches PAGES pages
@@ -143,6 +144,16 @@ static char *map_aligned(size_t len)
 	if (raw == MAP_FAILED)
 		die("mmap");
 	return (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+}
+
+/* The same, advised for THP (MADV_HUGEPAGE): every 2 MiB a THP fault can take whole. */
+static char *map_thp(size_t len)
+{
+	char *mem = map_aligned(len);
+
+	if (madvise(mem, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	return mem;
 }
 
 /*
@@ -708,10 +719,8 @@ static void action_bound(const char *arg)
 	if (child == 0) {
 		if (thp) {
 			size_t len = ((size_t)pages * page_size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
-			char *mem = map_aligned(len);
+			char *mem = map_thp(len);
 
-			if (madvise(mem, len, MADV_HUGEPAGE))
-				die("madvise(MADV_HUGEPAGE)");
 			touch(mem, len);
 			huge = huge_pages_in(mem, len);
 		} else {
@@ -745,9 +754,7 @@ static void action_thp(const char *arg)
 		die("thp MIB[,KIB]");
 	len = (size_t)mib << 20;
 	touched = kib < 0 ? len : (size_t)kib << 10;
-	mem = map_aligned(len);
-	if (madvise(mem, len, MADV_HUGEPAGE))
-		die("madvise(MADV_HUGEPAGE)");
+	mem = map_thp(len);
 	touch(mem, touched);
 	printf("{\"pid\":%d,\"action\":\"thp\",\"bytes\":%zu,\"pages_touched\":%zu,"
 	       "\"huge_pages\":%ld}\n",
@@ -760,11 +767,9 @@ static void action_thp(const char *arg)
 static void action_thphalf(long mib)
 {
 	size_t len = (size_t)mib << 20;
-	char *mem = map_aligned(len);
+	char *mem = map_thp(len);
 	long huge;
 
-	if (madvise(mem, len, MADV_HUGEPAGE))
-		die("madvise(MADV_HUGEPAGE)");
 	touch(mem, len);
 	huge = huge_pages_in(mem, len);
 	/* khugepaged would fill the holes again (max_ptes_none), collapsing each back whole. */
@@ -972,9 +977,7 @@ static void action_scarce(const char *arg)
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("hugetlb's child");
 	taken = read_long_file(nr_hugepages) - before;
-	mem = map_aligned(max_len);
-	if (madvise(mem, max_len, MADV_HUGEPAGE))
-		die("madvise(MADV_HUGEPAGE)");
+	mem = map_thp(max_len);
 	stalls = vmstat_value("compact_stall");
 	scanned = direct_compaction_scanned();
 	touch(mem, thp_len);
