@@ -511,6 +511,12 @@ test_series_are_bounded() {
 	"$WORKLOAD" --in-cgroup "${CGROUPS[top/c]}" pages 500 >/dev/null || fail "workload"
 	scrape "$T/after-c"
 	assert_eq "$(expo "$T/after-c" --sum foliostat_series_folded_total)" 1 "groups that gave up their series"
+	# The same bound as every other structure's (foliostat(8), SECURITY): the limit asked for,
+	# the one group of c held, the one group that gave its place.
+	assert_eq "$(expo "$T/after-c" --sum 'foliostat_bound_limit{structure="series"}')" 1 "series limit"
+	assert_eq "$(expo "$T/after-c" --sum 'foliostat_bound_entries{structure="series"}')" 1 "series held"
+	assert_eq "$(expo "$T/after-c" --sum 'foliostat_bound_evictions_total{structure="series"}')" 1 \
+		"series evicted"
 	local c=${CGROUPS[top/c]#"$CGROUP_ROOT"} folded
 	assert_between "$(expo "$T/after-c" --sum "foliostat_page_faults_total{cgroup=\"$c\",$(user_write_faults)}")" \
 		500 600 "write faults of c, in its own series"

@@ -82,12 +82,14 @@ void self_read(const struct loader *loader, struct self_cost *now)
 	}
 	now->loader_cpu_s = cpu_seconds();
 	now->loader_rss_kib = resident_kib();
+	bounds_read(now->bounds);
 }
 
 void self_baseline(struct self_cost *before)
 {
 	memset(before, 0, sizeof(*before));
 	before->loader_cpu_s = cpu_seconds();
+	/* (evictions before the first window, at start-up, are the first window's) */
 }
 
 void self_delta(const struct self_cost *before, const struct self_cost *now, struct self_cost *out)
@@ -99,6 +101,10 @@ void self_delta(const struct self_cost *before, const struct self_cost *now, str
 	}
 	out->loader_cpu_s = now->loader_cpu_s - before->loader_cpu_s;
 	out->loader_rss_kib = now->loader_rss_kib;
+	for (int b = 0; b < FS_NR_BOUNDS; b++) {
+		out->bounds[b] = now->bounds[b];
+		out->bounds[b].evictions = now->bounds[b].evictions - before->bounds[b].evictions;
+	}
 }
 
 void self_accumulate(struct self_cost *acc, const struct self_cost *add)
@@ -110,6 +116,11 @@ void self_accumulate(struct self_cost *acc, const struct self_cost *add)
 	}
 	acc->loader_cpu_s += add->loader_cpu_s;
 	acc->loader_rss_kib = add->loader_rss_kib;
+	for (int b = 0; b < FS_NR_BOUNDS; b++) {
+		acc->bounds[b].limit = add->bounds[b].limit;
+		acc->bounds[b].entries = add->bounds[b].entries;
+		acc->bounds[b].evictions += add->bounds[b].evictions;
+	}
 }
 
 void self_stop(struct loader *loader)

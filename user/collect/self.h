@@ -6,6 +6,8 @@
 
 #include <linux/types.h>
 
+#include "bounds.h"
+
 #define FS_MAX_PROBES 64
 
 struct self_cost {
@@ -14,6 +16,9 @@ struct self_cost {
 	__u64 misses[FS_MAX_PROBES]; /* runs the kernel skipped (recursion) */
 	double loader_cpu_s;	     /* user + system time of the loader */
 	long loader_rss_kib;	     /* its resident memory at the end of the window */
+	/* What other users made the loader hold: limits and entries at the end of the window,
+	 * evictions during it (bounds.h) */
+	struct bound_count bounds[FS_NR_BOUNDS];
 };
 
 struct loader;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "bounds.h"
 
 #define PROC_WORDS FS_WORDS(struct proc_figures)
 
@@ -24,6 +25,8 @@ void series_init(struct series_store *s, const struct fs_options *opts, series_n
 	    .ctx = ctx,
 	    .last_exposed = now,
 	};
+	bound_set_limit(BOUND_SERIES, s->max_series);
+	bound_set_entries(BOUND_SERIES, 0);
 }
 
 /* Groups are ordered by process (its pid and start), then by name (a process's series is its
@@ -190,6 +193,7 @@ static struct series_group *group_make(struct series_store *s, size_t nr_sorted,
 		idle->leaving = true;
 		s->nr_live--;
 		s->folded++;
+		bound_evicted(BOUND_SERIES, 1);
 	}
 	if (array_reserve_one(&s->groups, &s->cap, s->nr, sizeof(*s->groups)) ||
 	    !(g = calloc(1, sizeof(*g))))
@@ -323,6 +327,7 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 		groups_compact(s);
 		qsort_r(s->groups, s->nr, sizeof(*s->groups), by_pid_then_name, s);
 	}
+	bound_set_entries(BOUND_SERIES, s->nr_live);
 	return ret;
 }
 
@@ -344,6 +349,7 @@ void series_expire(struct series_store *s, double now)
 	}
 	if (dropped)
 		groups_compact(s);
+	bound_set_entries(BOUND_SERIES, s->nr_live);
 }
 
 void series_free(struct series_store *s)

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "array.h"
+#include "bounds.h"
 #include "cgroup_labels.h"
 #include "figures.h"
 #include "nodes.h"
@@ -675,6 +676,40 @@ static void per_probe(struct expo *x, const char *name, const char *help, const 
 	}
 }
 
+/* Each bounded structure in use (bounds.h): its limit, what it holds, what it dropped. */
+static void bound_metrics(struct expo *x)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} families[] = {
+	    {"foliostat_bound_limit", "gauge",
+	     "The most a structure that other users can grow may hold (see foliostat(8), SECURITY)."},
+	    {"foliostat_bound_entries", "gauge", "What a bounded structure holds now."},
+	    {"foliostat_bound_evictions_total", "counter",
+	     "Entries a bounded structure dropped, or work it cut short, to stay within its limit."},
+	};
+	struct bound_count counts[FS_NR_BOUNDS];
+	char extra[128];
+	bool any = false;
+
+	bounds_read(counts);
+	for (int b = 0; b < FS_NR_BOUNDS && !any; b++)
+		any = counts[b].limit != 0;
+	for (size_t f = 0; any && f < sizeof(families) / sizeof(families[0]); f++) {
+		family(x, families[f].name, families[f].type, families[f].help);
+		for (int b = 0; b < FS_NR_BOUNDS; b++) {
+			const __u64 value[] = {counts[b].limit, counts[b].entries,
+					       counts[b].evictions};
+
+			extra[0] = '\0';
+			if (!counts[b].limit ||
+			    !label_pair(extra, sizeof(extra), "structure", bound_name(b)))
+				continue;
+			sample(x, families[f].name, "", extra, value[f]);
+		}
+	}
+}
+
 static void health_metrics(struct expo *x, const struct exposition_health *h)
 {
 	const struct fs_report *r = x->r;
@@ -728,6 +763,7 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 	family(x, "foliostat_series_folded_total", "counter",
 	       "Groups that gave their series to a new group (--max-series).");
 	sample(x, "foliostat_series_folded_total", "", "", x->s->folded);
+	bound_metrics(x);
 	family(x, "foliostat_scrapes_total", "counter",
 	       "Expositions made (scrapes, or files written).");
 	sample(x, "foliostat_scrapes_total", "", "", h->scrapes + 1);

@@ -484,8 +484,27 @@ static void process_json(struct json_writer *w, const struct fs_report *r,
 	jw_object_end(w);
 }
 
+/* "bounds": {structure: {"limit", "entries", "evictions"}} for each bounded structure in use:
+ * what other users made the loader hold (bounds.h). */
+static void bounds_json(struct json_writer *w, const struct self_cost *s)
+{
+	jw_key(w, "bounds");
+	jw_object_begin(w);
+	for (int b = 0; b < FS_NR_BOUNDS; b++) {
+		if (!s->bounds[b].limit)
+			continue;
+		jw_key(w, bound_name(b));
+		jw_object_begin(w);
+		jw_member_int(w, "limit", (long long)s->bounds[b].limit);
+		jw_member_int(w, "entries", (long long)s->bounds[b].entries);
+		jw_member_int(w, "evictions", (long long)s->bounds[b].evictions);
+		jw_object_end(w);
+	}
+	jw_object_end(w);
+}
+
 /* "self": {"probes": {name: {"events", "ns_per_event", "missed"}}, "bpf_ms", "loader_cpu_ms",
- * "loader_rss_kib", "attribution"}: what foliostat cost during the window, and how its programs
+ * "loader_rss_kib", "attribution", "bounds"}: what foliostat cost during the window, and how its programs
  * found the thread to charge. */
 static void self_json(struct json_writer *w, const struct fs_report *r)
 {
@@ -517,6 +536,7 @@ static void self_json(struct json_writer *w, const struct fs_report *r)
 	jw_member_int(w, "loader_rss_kib", (long long)s->loader_rss_kib);
 	jw_key(w, "attribution");
 	jw_string(w, r->attribution);
+	bounds_json(w, s);
 	jw_object_end(w);
 }
 

@@ -717,6 +717,28 @@ static void print_files(FILE *out, const struct fs_report *r)
 }
 
 /* SELF: what foliostat cost in the window (--self). */
+/* The bounded structures in use: what they hold, their limit, and what they dropped. */
+static void print_bounds(FILE *out, const struct self_cost *s)
+{
+	bool any = false;
+
+	for (int b = 0; b < FS_NR_BOUNDS; b++) {
+		const struct bound_count *c = &s->bounds[b];
+
+		if (!c->limit)
+			continue;
+		if (!any)
+			fprintf(out, "%-44s %14s %12s %10s\n", "  BOUNDED (what other users can grow)",
+				"ENTRIES", "LIMIT", "EVICTED");
+		any = true;
+		fprintf(out, "    %-40s %14llu %12llu %10llu\n", bound_name(b),
+			(unsigned long long)c->entries, (unsigned long long)c->limit,
+			(unsigned long long)c->evictions);
+	}
+	if (any)
+		fputc('\n', out);
+}
+
 static void print_self(FILE *out, const struct fs_report *r)
 {
 	const struct self_cost *s = r->self;
@@ -734,6 +756,7 @@ static void print_self(FILE *out, const struct fs_report *r)
 	}
 	fprintf(out, "  in all %.1f ms in BPF programs; loader %.1f ms of CPU, RSS %.1f MiB\n\n",
 		total_ns / 1e6, s->loader_cpu_s * 1e3, s->loader_rss_kib / 1024.0);
+	print_bounds(out, s);
 }
 
 int render_table(FILE *out, const struct fs_report *r)
