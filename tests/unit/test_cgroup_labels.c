@@ -40,14 +40,14 @@ static bool systemd_units(void)
 	       /* Slices nest as their names do: a-b.slice in a.slice. */
 	       labels_are("/system.slice/system-getty.slice/getty@tty1.service",
 			  "getty@tty1.service", "", "", "", "") &&
-	       labels_are("/user.slice/user-1000.slice/session-3.scope", "session-3.scope", "",
-			  "", "", "") &&
+	       labels_are("/user.slice/user-1000.slice/session-3.scope", "session-3.scope", "", "",
+			  "", "") &&
 	       labels_are("/machine.slice/machine-qemu\\x2d1\\x2dvm.scope",
 			  "machine-qemu\\x2d1\\x2dvm.scope", "", "", "", "") &&
 	       /* Below a service or a scope, its own cgroups (a delegated subtree): still it. */
 	       labels_are("/system.slice/foo.service/worker", "foo.service", "", "", "", "") &&
-	       labels_are("/system.slice/foo.service/bar.slice/baz.service", "foo.service", "",
-			  "", "", "");
+	       labels_are("/system.slice/foo.service/bar.slice/baz.service", "foo.service", "", "",
+			  "", "");
 }
 
 /* A user's manager and all its user's units are user@UID.service, for the system. */
@@ -113,7 +113,8 @@ static bool kubelet_systemd_driver(void)
 			  "crio-conmon-" ID ".scope", "", "", UID, "guaranteed") &&
 	       /* kubelet --cgroup-root=/kubelet.slice (kind) */
 	       labels_are("/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/"
-			  "kubelet-kubepods-besteffort-pod" UID_ ".slice/cri-containerd-" ID ".scope",
+			  "kubelet-kubepods-besteffort-pod" UID_ ".slice/cri-containerd-" ID
+			  ".scope",
 			  "cri-containerd-" ID ".scope", "containerd", ID, UID, "besteffort") &&
 	       /* a container's own cgroups below its scope: still that container */
 	       labels_are("/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" ID
@@ -158,8 +159,8 @@ static bool look_alikes_borrow_no_labels(void)
 	       /* slices laid out otherwise than systemd nests them */
 	       labels_are("/kubepods.slice/kubepods-burstable-pod" UID_ ".slice/crio-" ID ".scope",
 			  "kubepods.slice", "", "", "", "") &&
-	       labels_are("/system.slice/kubepods.slice/kubepods-pod" UID_ ".slice",
-			  "system.slice", "", "", "", "") &&
+	       labels_are("/system.slice/kubepods.slice/kubepods-pod" UID_ ".slice", "system.slice",
+			  "", "", "", "") &&
 	       labels_are("/a-b.slice/x.service", "", "", "", "", "") &&
 	       labels_are("/-.slice/x.service", "", "", "", "", "") &&
 	       /* kubepods below anything but the root (cgroupfs) */

@@ -76,8 +76,8 @@ static bool container(struct name n, const char *prefix, const char *suffix, con
 {
 	size_t p = strlen(prefix), s = strlen(suffix);
 
-	if (n.len < p + s || !has_prefix(n, prefix) ||
-	    strncmp(n.at + n.len - s, suffix, s) != 0 || !is_container_id(n.at + p, n.len - p - s))
+	if (n.len < p + s || !has_prefix(n, prefix) || strncmp(n.at + n.len - s, suffix, s) != 0 ||
+	    !is_container_id(n.at + p, n.len - p - s))
 		return false;
 	set(l->container_id, sizeof(l->container_id), (struct name){n.at + p, n.len - p - s});
 	snprintf(l->runtime, sizeof(l->runtime), "%s", runtime);

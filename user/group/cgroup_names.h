@@ -11,7 +11,7 @@ struct cgroup_name;
 
 struct cgroup_names {
 	char mount[4096]; /* the cgroup2 mount; "" when the host has none */
-	bool from_root; /* the mount is the hierarchy's root: paths carry labels (cgroup2_is_root) */
+	bool from_root; /* the mount is the hierarchy's root (cgroup2_is_root) */
 	struct cgroup_name *names; /* sorted by id */
 	size_t nr, cap;
 	double scanned_at; /* monotonic seconds of the last walk of the hierarchy */
