@@ -85,12 +85,14 @@ test_cgroup_labels_only_where_the_kubelet_lays_them_out() {
 # bind mount of it over the mount, in a mount namespace of foliostat's own): the user's
 # look-alike then reads /kubepods/besteffort/pod<uid>/<id>, the cgroupfs driver's layout from
 # the root. Its row has no pod's labels, for the mount is no root; outside that namespace, the
-# same run's look-alike and pod rows read as from the root.
+# same run's look-alike and pod rows read as from the root, and a slice's own cgroup has the
+# slice as its unit (in records the schema accepts: stop_foliostat checks them).
 test_cgroup_labels_not_from_a_mount_of_a_subtree() {
 	need_root
 	command -v unshare >/dev/null || skip "no unshare (util-linux)"
-	local inside
+	local inside slice=/fstest$$.slice
 	labels_pod_and_look_alikes
+	make_root_cgroups "$slice"
 	inside=${FAKE_FS_CG#"$USER_CG"}
 	start_foliostat "$T/plain" -j --by cgroup -r 0 0.5
 	local plain=$FS_PID
@@ -102,15 +104,16 @@ test_cgroup_labels_not_from_a_mount_of_a_subtree() {
 	wait_attached "$FS_PID" "$T/bound.err"
 	"$WORKLOAD" --in-cgroup "$CGROUP_ROOT$FAKE_FS_CG" pages 1000 >"$T/workload" || fail "the workload in $FAKE_FS_CG"
 	"$WORKLOAD" --in-cgroup "$CGROUP_ROOT$POD_CG" pages 1000 >"$T/workload" || fail "the workload in $POD_CG"
+	"$WORKLOAD" --in-cgroup "$CGROUP_ROOT$slice" pages 1000 >"$T/workload" || fail "the workload in $slice"
 	wait_next_record "$T/bound"
 	wait_next_record "$T/bound"
 	stop_foliostat "$T/bound"
 	FS_PID=$plain
 	wait_next_record "$T/plain"
 	stop_foliostat "$T/plain"
-	python3 - "$T/bound" "$T/plain" "$inside" "$FAKE_FS_CG" "$POD_CG" "$POD_UID" <<-'EOF' ||
+	python3 - "$T/bound" "$T/plain" "$inside" "$FAKE_FS_CG" "$POD_CG" "$POD_UID" "$slice" <<-'EOF' ||
 		import json, sys
-		bound, plain, inside, fake, pod, uid = sys.argv[1:]
+		bound, plain, inside, fake, pod, uid, slice = sys.argv[1:]
 		names = ("unit", "container_runtime", "container_id", "pod_uid", "qos_class")
 		def rows(path, cgroup):
 		    found = [row for line in open(path) for row in json.loads(line)["cgroups"]
@@ -125,6 +128,8 @@ test_cgroup_labels_not_from_a_mount_of_a_subtree() {
 		    assert got == {"unit": fake.split("/")[3]}, f"{fake}: {got}"
 		for row in rows(plain, pod):
 		    assert row["pod_uid"] == uid and row["qos_class"] == "besteffort", row
+		for row in rows(plain, slice):
+		    assert row["unit"] == slice[1:] and row["pod_uid"] is None, row
 		print(f"ok: {inside} under the bound mount has no labels; from the root, the look-alike"
 		      " is its user's and the pod is the pod")
 	EOF
