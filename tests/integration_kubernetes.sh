@@ -131,8 +131,9 @@ test_kubernetes_pods_are_named_through_kube_pod_info() {
 	local uid cid pod join node_port node diff page
 	uid=$(python3 -c 'import uuid; print(uuid.uuid4())')
 	cid=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-	pod="kube/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid//-/_}.slice"
-	make_cgroups kube kube/kubepods.slice kube/kubepods.slice/kubepods-besteffort.slice "$pod" \
+	# From the hierarchy's root, where the kubelet makes them: labels are read nowhere else.
+	pod="kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid//-/_}.slice"
+	make_root_cgroups kubepods.slice kubepods.slice/kubepods-besteffort.slice "$pod" \
 		"$pod/cri-containerd-$cid.scope"
 	mkdir "$T/textfile"
 	printf 'kube_pod_info{namespace="shop",pod="cart-0",uid="%s",node="%s"} 1\n' "$uid" "$(hostname)" \
@@ -147,7 +148,7 @@ test_kubernetes_pods_are_named_through_kube_pod_info() {
 	printf '  - job_name: foliostat\n    static_configs:\n      - targets: [%s]\n  - job_name: kube-state-metrics\n    static_configs:\n      - targets: [%s]\n' \
 		"'127.0.0.1:$FS_PORT'" "'127.0.0.1:$node_port'" >"$T/jobs"
 	start_prometheus "$T/jobs"
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$1" pages 4096' "${CGROUPS[$pod/cri-containerd-$cid.scope]}" "$WORKLOAD" \
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$1" pages 4096' "$CGROUP_ROOT/$pod/cri-containerd-$cid.scope" "$WORKLOAD" \
 		>"$T/workload" || fail "the workload in the pod's cgroup"
 	# shellcheck disable=SC2016 # the query's own "$1"
 	join=$(python3 -c 'import re; print(re.search(r"<!-- kube-pod-join -->\n```\n(.*?)\n```", open("docs/kubernetes.md").read(), re.S).group(1))')

@@ -184,6 +184,23 @@ make_cgroups() {
 	at_exit "$remove"
 }
 
+# make_root_cgroups PATH...: cgroup v2 directories at exactly these paths below the hierarchy's
+# mount, as systemd or the kubelet make them from the root (kubepods.slice/...), the mount to
+# CGROUP_ROOT. Those that do not exist yet are created in order and removed when the test ends
+# (one that another test made too stays while that test has cgroups in it: rmdir fails).
+make_root_cgroups() {
+	local path dir remove=""
+	CGROUP_ROOT=$(cgroup_mount cgroup2)
+	[ -n "$CGROUP_ROOT" ] || skip "no cgroup2 hierarchy mounted"
+	for path in "$@"; do
+		dir=$CGROUP_ROOT/${path#/}
+		[ -d "$dir" ] && continue
+		mkdir "$dir" || [ -d "$dir" ] || fail "cannot create $dir"
+		remove="rmdir '$dir' 2>/dev/null; $remove"
+	done
+	at_exit "$remove"
+}
+
 # make_memcg MIB: a memory cgroup limited to MIB MiB (cgroup v2, or v1's memory controller), with
 # no swap, removed when the test ends; WRAP then starts the workload inside it, and MEMCG_LIMIT
 # is the file of its limit (to change it between workloads).

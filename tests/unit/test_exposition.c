@@ -2,6 +2,7 @@
 /* The exposition's form: families, labels as the formats want them, OpenMetrics when asked. */
 #include <stdarg.h>
 
+#include "cgroup_names.h"
 #include "exposition.h"
 #include "figures.h"
 #include "loader.h"
@@ -236,6 +237,8 @@ static bool a_fault_mode_not_measured_has_no_sample(void)
  * directories), and one with a terminal escape and ill-formed UTF-8 in its unit's name. */
 static char long_paths[2][4096];
 
+static const struct cgroup_names names_from_root = {.from_root = true};
+
 static const char *hostile_path(__u64 cgroup, void *ctx)
 {
 	(void)ctx;
@@ -289,6 +292,7 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 	bool ok;
 
 	expo_test_begin(FS_BY_CGROUP, hostile_path);
+	t.r.cgroup_names = &names_from_root; /* (paths from the root: labels read off them) */
 	for (int p = 0; p < 2; p++) {
 		memset(long_paths[p], 'd', 4095);
 		for (int slash = 0; slash < 4095; slash += 256)

@@ -4,7 +4,7 @@
 #define FS_CGROUP_LABELS_H
 
 struct cgroup_labels {
-	char unit[256];		/* the deepest systemd unit: "nginx.service", "docker-<id>.scope" */
+	char unit[256];		/* the systemd unit that owns it: "nginx.service", "user@1000.service" */
 	char runtime[16];	/* "docker", "containerd", "cri-o", "podman"; "" if not known */
 	char container_id[80];	/* the container's id, as its runtime spells it */
 	char pod_uid[40];	/* a Kubernetes pod's UID (dashes, as the API has it) */
@@ -12,9 +12,12 @@ struct cgroup_labels {
 };
 
 /*
- * Read the labels off a cgroup path, as the systemd and cgroupfs drivers of Docker, containerd,
- * CRI-O, podman and the kubelet lay them out (see foliostat(8), "Cgroups"). Fields not found
- * are "".
+ * Read the labels off a cgroup's path from the hierarchy's root, only as far as it follows the
+ * layouts systemd, the kubelet (systemd and cgroupfs drivers) and Docker, containerd, CRI-O and
+ * podman make from the root (see foliostat(8), "Cgroups"): nothing below a unit's or a
+ * container's own cgroup, nor in user.slice, is read, for its owner names it. Fields not found
+ * are "". A path from below the root (a cgroup namespace's, a mount of a subtree) is not one:
+ * see cgroup2_is_root().
  */
 void cgroup_labels_parse(const char *path, struct cgroup_labels *labels);
 

@@ -107,6 +107,7 @@ void cgroup_names_open(struct cgroup_names *n)
 	/* The root's path is "/", however the mount point is spelt. */
 	while (strlen(n->mount) > 1 && n->mount[strlen(n->mount) - 1] == '/')
 		n->mount[strlen(n->mount) - 1] = '\0';
+	n->from_root = cgroup2_is_root(n->mount);
 }
 
 const char *cgroup_name(struct cgroup_names *n, __u64 id)

@@ -3,6 +3,7 @@
 #ifndef FS_CGROUP_NAMES_H
 #define FS_CGROUP_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -10,6 +11,7 @@ struct cgroup_name;
 
 struct cgroup_names {
 	char mount[4096]; /* the cgroup2 mount; "" when the host has none */
+	bool from_root; /* the mount is the hierarchy's root (cgroup2_is_root) */
 	struct cgroup_name *names; /* sorted by id */
 	size_t nr, cap;
 	double scanned_at; /* monotonic seconds of the last walk of the hierarchy */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 #include <linux/magic.h>
 
 int cgroup2_mount(char *mount, size_t len)
@@ -44,6 +45,18 @@ int cgroup2_mount(char *mount, size_t len)
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+bool cgroup2_is_root(const char *mount)
+{
+	char type[PATH_MAX];
+	struct statfs fs;
+
+	if (!mount[0] || statfs(mount, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC)
+		return false;
+	/* Every cgroup has a cgroup.type but the root, a namespace's root too. */
+	snprintf(type, sizeof(type), "%s/cgroup.type", mount);
+	return access(type, F_OK) && errno == ENOENT;
 }
 
 /* `path` resolved, if it is `mount` or below it: the part below (maybe ""), else NULL. */

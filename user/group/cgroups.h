@@ -3,6 +3,7 @@
 #ifndef FS_CGROUPS_H
 #define FS_CGROUPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -11,6 +12,13 @@
 /* Where the cgroup2 hierarchy is mounted (the first cgroup2 mount in /proc/self/mountinfo:
  * hybrid hosts mount it elsewhere than /sys/fs/cgroup). Returns 0, or -ENOENT if none is. */
 int cgroup2_mount(char *mount, size_t len);
+
+/*
+ * Whether `mount` shows the hierarchy's root cgroup, so that paths below it are as systemd and
+ * the runtimes made them: not when it is a cgroup namespace's root (a container's) or a mount
+ * of a subtree, whose paths start where the cgroup labels' layouts do not (cgroup_labels.h).
+ */
+bool cgroup2_is_root(const char *mount);
 
 /*
  * The cgroup at `path` below the hierarchy mounted at `mount`: `path` is a directory of that

@@ -17,6 +17,7 @@
 #include "array.h"
 #include "bounds.h"
 #include "cgroup_labels.h"
+#include "cgroup_names.h"
 #include "figures.h"
 #include "nodes.h"
 #include "process_start.h"
@@ -772,9 +773,16 @@ static void health_metrics(struct expo *x, const struct exposition_health *h)
 	sample_real(x, "foliostat_scrape_duration_seconds", "", h->last_duration_s);
 }
 
+/* Whether the cgroup paths start at the hierarchy's root, where the unit, container and pod
+ * labels are read from (else a namespace's or a subtree's path could pass for a pod's). */
+static bool paths_from_root(const struct fs_report *r)
+{
+	return r->cgroup_names && r->cgroup_names->from_root;
+}
+
 /* What identifies a group under --by, as labels: a store group's, or --resident's row's. */
 static void identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __u64 start_ns,
-			    const char *cgroup_path, struct label_text *labels)
+			    const char *cgroup_path, bool from_root, struct label_text *labels)
 {
 	struct cgroup_labels cl;
 	char pid_text[16], start[FS_START_TIME_LEN];
@@ -782,7 +790,7 @@ static void identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __
 	switch (by) {
 	case FS_BY_CGROUP:
 		label_add(labels, "cgroup", name);
-		cgroup_labels_parse(name, &cl);
+		cgroup_labels_parse(from_root ? name : "", &cl);
 		if (cl.unit[0])
 			label_add(labels, "unit", cl.unit);
 		if (cl.runtime[0])
@@ -811,9 +819,9 @@ static void identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __
 }
 
 static void group_labels(const struct series_store *s, const struct series_group *g,
-			 struct label_text *labels)
+			 bool from_root, struct label_text *labels)
 {
-	identity_labels(s->by, g->name, g->pid, g->start, g->cgroup_path, labels);
+	identity_labels(s->by, g->name, g->pid, g->start, g->cgroup_path, from_root, labels);
 }
 
 static const char *const resident_types[NR_RESIDENT_TYPES] = {"anon", "file", "shmem"};
@@ -888,7 +896,8 @@ static void resident_metrics(struct expo *x)
 			labels.len = labels.start = 0;
 			identity_labels(x->s->by,
 					x->s->by == FS_BY_CGROUP ? row->cgroup : row->comm,
-					row->pid, row->start_ns, row->cgroup, &labels);
+					row->pid, row->start_ns, row->cgroup,
+					paths_from_root(x->r), &labels);
 			if (labels.failed ||
 			    array_reserve(&labels.text, &labels.cap, labels.len, 1, 1)) {
 				x->e->failed = true;
@@ -993,7 +1002,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	 * buffer (an allocation per group was most of a scrape's time). */
 	for (size_t i = 0; i < s->nr && !labels.failed; i++) {
 		labels.start = starts[i] = labels.len;
-		group_labels(s, s->groups[i], &labels);
+		group_labels(s, s->groups[i], paths_from_root(r), &labels);
 		if (!labels.failed && !array_reserve(&labels.text, &labels.cap, labels.len, 1, 1))
 			labels.text[labels.len++] = '\0';
 		else

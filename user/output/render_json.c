@@ -452,7 +452,8 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 	case FS_BY_CGROUP:
 		cgroup_json(w, r, row->cgroup);
 		path = r->cgroup_names ? cgroup_name_known(r->cgroup_names, row->cgroup) : NULL;
-		cgroup_labels_parse(path ? path : "", &labels);
+		/* (labels only from paths that start at the hierarchy's root: cgroup2_is_root) */
+		cgroup_labels_parse(path && r->cgroup_names->from_root ? path : "", &labels);
 		label_json(w, "unit", labels.unit);
 		label_json(w, "container_runtime", labels.runtime);
 		label_json(w, "container_id", labels.container_id);
