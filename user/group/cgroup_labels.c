@@ -169,7 +169,7 @@ static struct name slice_word(struct name slice, struct name parent)
 
 /*
  * systemd's layout: slices nested as their names say, then a service or a scope, which owns
- * all below it. In user.slice, slices and units are users' sessions and managers
+ * all below it and is the unit. In user.slice, slices and units are users' sessions and managers
  * (user@UID.service, whose subtree is the user's own): they give the unit, never a container or
  * a pod.
  */
@@ -184,7 +184,7 @@ static void systemd_layout(const char *path, struct cgroup_labels *l)
 			word = slice_word(n, parent);
 			if (!word.len)
 				return;
-			set(l->unit, sizeof(l->unit), n);
+			/* (a slice is no unit label: its services and scopes are, as ever) */
 			if (!parent.len && is(word, "user"))
 				users = true;
 			else if (!users)
