@@ -45,6 +45,7 @@ endif
 ifeq ($(FUZZ),1)
 OUTPUT ?= build/fuzz
 CC := $(CLANG)
+CFLAGS ?= -O1 -g
 FUZZ_CFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	       -fno-omit-frame-pointer -Wno-missing-field-initializers
 endif
@@ -275,7 +276,8 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/%,$(wildcard tests/fuzz/fuzz
 
 $(OUTPUT)/fuzz_%: tests/fuzz/fuzz_%.c $(USER_OBJS)
 	$(call msg,FUZZ,$@)
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined $^ $(PKG_LIBS) -lm -o $@
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined $(filter %.c %.o,$^) $(PKG_LIBS) -lm \
+		-o $@
 
 fuzz-targets: $(FUZZ_TARGETS)
 
