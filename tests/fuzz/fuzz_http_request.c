@@ -58,7 +58,6 @@ static double now_s(void)
 static void stop(void)
 {
 	http_server_stop(&server);
-	unlink(config_path);
 	rmdir(folder);
 }
 
@@ -83,6 +82,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_http_request: %s\n", err);
 		abort();
 	}
+	/* Read at the open: gone now, so that a run ended by a crash leaves only the socket. */
+	unlink(config_path);
 	atexit(stop);
 	return 0;
 }
