@@ -40,6 +40,15 @@ ifeq ($(TEST_WITHOUT_MEMBARRIER),1)
 OUTPUT ?= build/no-membarrier
 TEST_CFLAGS := -DFS_TEST_WITHOUT_MEMBARRIER
 endif
+# `make fuzz` (below): the parsers of outside input under libFuzzer, with clang's address and
+# undefined-behaviour sanitizers, in objects of their own in build/fuzz/.
+ifeq ($(FUZZ),1)
+OUTPUT ?= build/fuzz
+CC := $(CLANG)
+CFLAGS ?= -O1 -g
+FUZZ_CFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	       -fno-omit-frame-pointer -Wno-missing-field-initializers
+endif
 OUTPUT ?= build
 # The loader binary; scripts/vmtest.sh builds a static one elsewhere with BINARY=.
 BINARY ?= $(if $(filter build,$(OUTPUT)),foliostat,$(OUTPUT)/foliostat)
@@ -85,7 +94,7 @@ USER_DIRS := user user/collect user/group user/output user/serve user/cli user/r
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf $(addprefix -I,$(USER_DIRS)) \
 	  $(PKG_CFLAGS) \
-	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS) $(TEST_CFLAGS)
+	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS) $(TEST_CFLAGS) $(FUZZ_CFLAGS)
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP
 
 # tasks.bpf.c defines the shared maps; libbpf 1.1's linker needs the definition before the
@@ -107,7 +116,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean check unit-tests docs pictures install uninstall vmlinux bench vmtest vmtest-suite deb \
+.PHONY: all clean check unit-tests fuzz fuzz-targets docs pictures install uninstall vmlinux bench vmtest vmtest-suite deb \
 	image
 
 all: $(BINARY) $(OUTPUT)/workload
@@ -258,6 +267,23 @@ vmtest-suite: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests $(OUTPUT)/irqche
 	$(Q)scripts/vmtest-suite.sh $(NAME)
 
 unit-tests: $(OUTPUT)/unit-tests
+
+# The fuzz targets (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/), built with
+# FUZZ=1; `make fuzz` runs each for FUZZ_SECONDS (tests/fuzz/run.sh), the test suite for a few
+# (tests/integration_fuzz.sh).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+$(OUTPUT)/fuzz_%: tests/fuzz/fuzz_%.c $(USER_OBJS)
+	$(call msg,FUZZ,$@)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined $(filter %.c %.o,$^) $(PKG_LIBS) -lm \
+		-o $@
+
+fuzz-targets: $(FUZZ_TARGETS)
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-targets
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # The docs' pictures (docs/images: the dashboard, allocations by order over time) and their data,
 # from a real run of known workloads on this host, as root (tests/integration_pictures.sh).

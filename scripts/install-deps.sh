@@ -19,7 +19,8 @@ set -eu
 PACKAGES="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcap-ng-dev libmicrohttpd-dev
 libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev"
 # Tests (--tests): jansson (the unit tests read foliostat's JSON back with it; foliostat does
-# not link it), python3 (JSON parsing), linux-perf (independent counts), bash-completion (the
+# not link it), libclang-rt-dev (libFuzzer and the sanitizers' runtimes of the default clang,
+# for the fuzz targets: clang only recommends it), python3 (JSON parsing), linux-perf (independent counts), bash-completion (the
 # completion's test); bpftrace for the benchmark's peer configuration.
 # The exporter's real peers: Prometheus (server and promtool), node_exporter (the
 # textfile collector), systemd-analyze (the unit), curl (scrapes), python3-jsonschema (records
@@ -33,9 +34,9 @@ libyaml-dev libcrypt-dev pkg-config make gcc libc6-dev"
 # checked (make deb). podman: the OCI image is built (make image; its test cross-builds the
 # arm64 image too, and installs --cross arm64 for it). python3-yaml: the Kubernetes tests read
 # the manifests.
-TEST_PACKAGES="libjansson-dev python3 linux-perf bpftrace bash-completion prometheus
-prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils shellcheck bc
-python3-matplotlib dpkg-dev debhelper lintian podman python3-yaml"
+TEST_PACKAGES="libjansson-dev libclang-rt-dev python3 linux-perf bpftrace bash-completion
+prometheus prometheus-node-exporter systemd curl python3-jsonschema openssl apache2-utils
+shellcheck bc python3-matplotlib dpkg-dev debhelper lintian podman python3-yaml"
 no_services=""
 foreign_arch=""
 

@@ -77,5 +77,6 @@ extern const struct unit_test figures_tests[];
 extern const struct unit_test resident_tests[];
 extern const struct unit_test free_blocks_tests[];
 extern const struct unit_test nodes_tests[];
+extern const struct unit_test fuzz_findings_tests[];
 
 #endif

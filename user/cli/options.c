@@ -460,7 +460,9 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	opts->max_series = FS_DEFAULT_MAX_SERIES;
 	opts->series_grace_s = FS_DEFAULT_SERIES_GRACE_S;
 	err[0] = '\0';
-	optind = 1;
+	/* 0, not 1: getopt_long starts afresh, not inside a cluster of short options a parse
+	 * before this one left ("-hv": -h returns at once), in that parse's argv. */
+	optind = 0;
 	opterr = 0;
 	/* Everything after "--" is the command: foliostat's own arguments end there. */
 	for (int i = 1; i < argc; i++) {

@@ -220,11 +220,16 @@ __u64 free_zone_pages(const struct free_zone *z, int nr_orders)
 
 double free_zone_unusable(const struct free_zone *z, int nr_orders, int order)
 {
-	__u64 free = free_zone_pages(z, nr_orders), suitable = 0;
+	/* In doubles: pages beyond 64 bits (counts no kernel writes) must not wrap the share
+	 * outside 0..1. Sums of the same terms, the smaller a part of the larger. */
+	double unusable = 0, free = 0;
 
-	if (!free)
-		return 1;
-	for (int o = order; o < nr_orders; o++)
-		suitable += z->blocks[o] << o;
-	return (double)(free - suitable) / (double)free;
+	for (int o = 0; o < nr_orders; o++) {
+		double pages = (double)z->blocks[o] * (double)(1ULL << o);
+
+		free += pages;
+		if (o < order)
+			unusable += pages;
+	}
+	return free ? unusable / free : 1;
 }

@@ -17,12 +17,21 @@
 int cgroup2_mount(char *mount, size_t len)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = cgroup2_mount_in(f, mount, len);
+	fclose(f);
+	return ret;
+}
+
+int cgroup2_mount_in(FILE *f, char *mount, size_t len)
+{
 	char *line = NULL;
 	size_t cap = 0;
 	int ret = -ENOENT;
 
-	if (!f)
-		return -errno;
 	while (ret && getline(&line, &cap, f) > 0) {
 		/* id parent dev root MOUNTPOINT options [optional...] - FSTYPE source ... */
 		char *save, *field = strtok_r(line, " ", &save), *point = NULL;
@@ -43,7 +52,6 @@ int cgroup2_mount(char *mount, size_t len)
 		}
 	}
 	free(line);
-	fclose(f);
 	return ret;
 }
 
@@ -57,6 +65,21 @@ bool cgroup2_is_root(const char *mount)
 	/* Every cgroup has a cgroup.type but the root, a namespace's root too. */
 	snprintf(type, sizeof(type), "%s/cgroup.type", mount);
 	return access(type, F_OK) && errno == ENOENT;
+}
+
+char *proc_cgroup_v2_path(char *text)
+{
+	/* The line that begins "0::/": "0::/" inside a v1 hierarchy's path is a cgroup's name. */
+	for (char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		char *end;
+
+		if (strncmp(line, "0::/", 4))
+			continue;
+		if ((end = strchr(line, '\n')))
+			*end = '\0';
+		return line + 3;
+	}
+	return NULL;
 }
 
 /* `path` resolved, if it is `mount` or below it: the part below (maybe ""), else NULL. */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #include "foliostat.h"
@@ -12,6 +13,12 @@
 /* Where the cgroup2 hierarchy is mounted (the first cgroup2 mount in /proc/self/mountinfo:
  * hybrid hosts mount it elsewhere than /sys/fs/cgroup). Returns 0, or -ENOENT if none is. */
 int cgroup2_mount(char *mount, size_t len);
+/* The same, from mountinfo's text in `mountinfo` (exposed for the fuzz tests). */
+int cgroup2_mount_in(FILE *mountinfo, char *mount, size_t len);
+
+/* A process's cgroup v2 path in the text of its /proc/PID/cgroup (the "0::" line's path), cut
+ * from the text in place; NULL if it has none. */
+char *proc_cgroup_v2_path(char *text);
 
 /*
  * Whether `mount` shows the hierarchy's root cgroup, so that paths below it are as systemd and

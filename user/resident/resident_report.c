@@ -160,13 +160,10 @@ static bool pid_selected(const struct fs_options *opts, pid_t pid)
  * a copy, or NULL. */
 static char *cgroup_path(pid_t pid)
 {
-	char text[4096], *path, *end;
+	char text[4096], *path;
 
-	if (read_small(pid, "cgroup", text, sizeof(text)) < 0 || !(path = strstr(text, "0::/")))
+	if (read_small(pid, "cgroup", text, sizeof(text)) < 0 || !(path = proc_cgroup_v2_path(text)))
 		return NULL;
-	path += 3;
-	if ((end = strchr(path, '\n')))
-		*end = '\0';
 	return strdup(path);
 }
 
