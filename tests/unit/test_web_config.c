@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --web.config.file: node_exporter's format, and nothing it would not do silently. */
+#include <stdlib.h>
+
 #include "unit.h"
 #include "web_config.h"
 
 /* htpasswd -nbB -C 5 prom secret */
-#define HASH "$2y$05$y7cJpAXsNrDQtphGAnPNT.58ET8XuRTcP7Qz807YMIcLLULfProty"
+#define HASH "$2y$05$" HASH_TAIL
+#define HASH_TAIL "y7cJpAXsNrDQtphGAnPNT.58ET8XuRTcP7Qz807YMIcLLULfProty"
 
 static char err[256];
 
@@ -66,6 +69,35 @@ static bool unknown_keys_are_errors(void)
 	       ASSERT_CONTAINS(err, "http_server_config is not supported");
 }
 
+/* What would hold the exporter's one thread: a file libyaml takes minutes over, a hash whose
+ * every check takes hours. */
+static bool what_would_stall_the_exporter_is_refused(void)
+{
+	static const char costly[] = "$2y$15$" HASH_TAIL;
+	struct web_config config;
+	char *deep = malloc(FS_WEB_MAX_BYTES + 2);
+	bool ok;
+
+	if (!ASSERT_TRUE(deep))
+		return false;
+	memset(deep, '[', FS_WEB_MAX_BYTES + 1);
+	deep[FS_WEB_MAX_BYTES + 1] = '\0';
+	ok = ASSERT_EQ(parse(deep, &config), -1) &&
+	     ASSERT_CONTAINS(err, "at most 65536 bytes") &&
+	     ASSERT_EQ(parse("basic_auth_users:\n  prom: '" HASH "'\n", &config), 0) &&
+	     ASSERT_EQ(parse("basic_auth_users:\n  prom: '" "$2y$14$" HASH_TAIL "'\n", &config),
+		       0) &&
+	     ASSERT_EQ(parse((snprintf(deep, FS_WEB_MAX_BYTES, "basic_auth_users:\n  prom: '%s'\n",
+				       costly),
+			      deep),
+			     &config),
+		       -1) &&
+	     ASSERT_CONTAINS(err, "has cost 15; at most 14");
+	web_config_free(&config);
+	free(deep);
+	return ok;
+}
+
 static bool what_is_not_right_is_refused(void)
 {
 	struct web_config config;
@@ -93,5 +125,6 @@ const struct unit_test web_config_tests[] = {
     UNIT_TEST(empty_means_plain_http_without_users),
     UNIT_TEST(unknown_keys_are_errors),
     UNIT_TEST(what_is_not_right_is_refused),
+    UNIT_TEST(what_would_stall_the_exporter_is_refused),
     {},
 };

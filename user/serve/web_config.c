@@ -155,6 +155,12 @@ static bool is_bcrypt(const char *hash)
 	       strlen(hash) == 60 && crypt_checksalt(hash) == CRYPT_SALT_OK;
 }
 
+/* Its cost, "$2y$NN$...": is_bcrypt's hashes have two digits there. */
+static int bcrypt_cost(const char *hash)
+{
+	return (hash[4] - '0') * 10 + (hash[5] - '0');
+}
+
 static int parse_users(struct parse *p, const yaml_node_t *map)
 {
 	struct web_config *config = p->config;
@@ -184,6 +190,11 @@ static int parse_users(struct parse *p, const yaml_node_t *map)
 				       "basic_auth_users: the hash of '%s' is not a bcrypt hash "
 				       "(make one with htpasswd -nBC 10 \"\" | tr -d ':\\n')",
 				       name);
+		if (bcrypt_cost(hash) > FS_WEB_MAX_BCRYPT_COST)
+			return fail_at(p, value,
+				       "basic_auth_users: the hash of '%s' has cost %d; at most %d "
+				       "(each check would hold the exporter for seconds)",
+				       name, bcrypt_cost(hash), FS_WEB_MAX_BCRYPT_COST);
 		if (config->nr_users == FS_WEB_MAX_USERS)
 			return fail_at(p, value, "basic_auth_users: at most %d users",
 				       FS_WEB_MAX_USERS);
@@ -245,6 +256,11 @@ int web_config_parse(const char *text, size_t len, const char *dir, struct web_c
 	int ret;
 
 	*config = (struct web_config){0};
+	if (len > FS_WEB_MAX_BYTES) {
+		snprintf(err, err_len, "too long: a web config has at most %d bytes",
+			 FS_WEB_MAX_BYTES);
+		return -1;
+	}
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(err, err_len, "%s", strerror(ENOMEM));
 		return -1;
@@ -288,12 +304,12 @@ int web_config_load(const char *path, struct web_config *config, char *err, size
 
 	*config = (struct web_config){0};
 	if (f) {
-		/* A web config is a few lines: a megabyte is not one. */
-		text = malloc(1 << 20);
+		/* (one byte more than allowed: the parse says it is too long) */
+		text = malloc(FS_WEB_MAX_BYTES + 1);
 		if (text)
-			len = fread(text, 1, 1 << 20, f);
-		if (!text || ferror(f) || !feof(f))
-			errno = text ? (ferror(f) ? EIO : EFBIG) : ENOMEM;
+			len = fread(text, 1, FS_WEB_MAX_BYTES + 1, f);
+		if (!text || ferror(f))
+			errno = text ? EIO : ENOMEM;
 		else
 			ret = 1;
 		fclose(f);

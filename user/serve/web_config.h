@@ -11,6 +11,12 @@
 #include <stddef.h>
 
 #define FS_WEB_MAX_USERS 64
+/* A web config is a few lines; libyaml's time grows fast with nesting, so a file of megabytes
+ * could hold start-up for minutes. */
+#define FS_WEB_MAX_BYTES (64 * 1024)
+/* Each check of a password not yet remembered costs 2^cost bcrypt rounds in the server's one
+ * thread: cost 14 is about a second on today's CPUs, 31 would be days. */
+#define FS_WEB_MAX_BCRYPT_COST 14
 
 struct web_user {
 	char *name;
