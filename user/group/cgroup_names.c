@@ -181,18 +181,26 @@ static int compare_ids(const void *a, const void *b)
 	return ia < ib ? -1 : ia > ib;
 }
 
-static void walk_found(void *ctx, __u64 id, const char *path)
-{
-	struct cgroup_names *n = ctx;
+/* The walk in progress: the names and which wanted ids it found. */
+struct walk_for {
+	struct cgroup_names *n;
+	bool *found;
+};
 
-	if (!find(n, id))
-		keep(n, id, path);
+static void walk_found(void *ctx, size_t at, const char *path)
+{
+	struct walk_for *w = ctx;
+
+	if (!w->found[at])
+		keep(w->n, w->n->wanted[at], path);
+	w->found[at] = true;
 }
 
 /* Name the wanted ids by a walk: those it does not find are removed (their rows were counted
  * before the walk began), or outside the mount; either way they have no name. */
 static void walk_for_wanted(struct cgroup_names *n)
 {
+	struct walk_for w = {.n = n};
 	size_t unique = 0;
 
 	qsort(n->wanted, n->nr_wanted, sizeof(*n->wanted), compare_ids);
@@ -200,11 +208,13 @@ static void walk_for_wanted(struct cgroup_names *n)
 		if (!unique || n->wanted[unique - 1] != n->wanted[i])
 			n->wanted[unique++] = n->wanted[i];
 	n->walked_at = n->now;
-	if (cgroup_walk(n->mount, n->wanted, unique, walk_found, n))
-		return; /* (not whole: what it did not find may exist) */
-	for (size_t i = 0; i < unique; i++)
-		if (!find(n, n->wanted[i]))
-			keep(n, n->wanted[i], NULL);
+	w.found = calloc(unique, sizeof(*w.found));
+	/* (a walk cut short: what it did not find may exist) */
+	if (w.found && !cgroup_walk(n->mount, n->wanted, unique, walk_found, &w))
+		for (size_t i = 0; i < unique; i++)
+			if (!w.found[i])
+				keep(n, n->wanted[i], NULL);
+	free(w.found);
 }
 
 void cgroup_names_resolve(struct cgroup_names *n)

@@ -27,11 +27,12 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 {
 	const char *below = path + walk.mount_len;
 	__u64 id = st->st_ino; /* a cgroup's id is its directory's inode number */
+	const __u64 *wanted;
 
 	(void)ftw;
-	if (type != FTW_D || !bsearch(&id, walk.ids, walk.nr, sizeof(id), compare_ids))
+	if (type != FTW_D || !(wanted = bsearch(&id, walk.ids, walk.nr, sizeof(id), compare_ids)))
 		return FTW_CONTINUE;
-	walk.found(walk.ctx, id, *below ? below : "/");
+	walk.found(walk.ctx, (size_t)(wanted - walk.ids), *below ? below : "/");
 	return FTW_CONTINUE;
 }
 

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-/* A cgroup the walk found: its id and its path below the mount ("/" for the root). */
-typedef void (*cgroup_found_fn)(void *ctx, __u64 id, const char *path);
+/* A cgroup the walk found: ids[at], its path below the mount ("/" for the root). */
+typedef void (*cgroup_found_fn)(void *ctx, size_t at, const char *path);
 
 /* Walk the hierarchy at `mount` (no trailing '/'), calling `found` for each directory whose id is
  * one of `ids` (sorted). Returns 0 once the walk is whole, or a negative errno. */
