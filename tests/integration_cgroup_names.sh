@@ -62,8 +62,13 @@ test_cgroup_churn_keeps_the_exporter_bounded() {
 	make_cgroups churn
 	CHURN_DIR=${CGROUPS[churn]}
 	CHURN_PATH=${CHURN_DIR#"$CGROUP_ROOT"}
+	at_exit "rmdir '$CHURN_DIR'/churn-* 2>/dev/null"
 	hosts=$(find "$CGROUP_ROOT" -type d | wc -l)
-	start_endpoint --max-series 20
+	# glibc's dynamic thresholds off: a freed large buffer goes back to the system at once, and
+	# the heap's free top beyond 128 KiB too, so that VmRSS follows what foliostat holds.
+	GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072 \
+		start_endpoint --max-series 20
+	at_exit "kill $FS_PID 2>/dev/null"
 	scrape "$T/first"
 	sleep 1
 	scrape "$T/first"
@@ -101,3 +106,41 @@ test_cgroup_churn_keeps_the_exporter_bounded() {
 	stop_foliostat "$T/endpoint"
 }
 set_test_timeout test_cgroup_churn_keeps_the_exporter_bounded 360
+
+# rows_named FILE DIR: how many rows of DIR's cgroup (by its id, its directory's inode) the
+# records of FILE (--by cgroup) have; fails unless each is named DIR's path below the mount.
+rows_named() {
+	local id path=${2#"$CGROUP_ROOT"} rows="[g for r in recs for g in r['cgroups']"
+	id=$(stat -c %i "$2") || fail "stat $2"
+	assert_eq "$(query "$1" "sorted(set(str(g['cgroup']) for g in $rows if g['cgroup_id'] == $id]))")" \
+		"[\"$path\"]" "the names of cgroup $id's rows" >&2
+	query "$1" "len($rows if g['cgroup_id'] == $id])"
+}
+
+# Cgroups are named by their file handles, through foliostat-cgrp: a child that keeps
+# CAP_DAC_READ_SEARCH alone (bit 2), with no_new_privs and its seccomp allow-list. So a cgroup
+# first active less than a second after another was named is named at once, where a walk (at
+# most once a second) would leave its row unnamed until a later read: two cgroups made while
+# foliostat runs, active in two reads a third of a second apart, have every row named by their
+# paths.
+test_cgroups_are_named_by_handle_at_once() {
+	need_root
+	local opener
+	"$FOLIOSTAT" --check >"$T/check" || fail "--check failed: $(cat "$T/check")"
+	start_foliostat "$T/out" -j 0.3 -r 0 --by cgroup
+	opener=$(pgrep -P "$FS_PID" -x foliostat-cgrp) || fail "foliostat has no foliostat-cgrp child"
+	assert_opener_confined "$opener" 0000000000000004 "$T/check"
+	make_cgroups first second
+	"$WORKLOAD" --in-cgroup "${CGROUPS[first]}" pages 512 >/dev/null || fail "workload"
+	wait_next_record "$T/out"
+	"$WORKLOAD" --in-cgroup "${CGROUPS[second]}" pages 512 >/dev/null || fail "workload"
+	wait_next_record "$T/out"
+	wait_next_record "$T/out"
+	stop_foliostat "$T/out"
+	local first second
+	first=$(rows_named "$T/out" "${CGROUPS[first]}")
+	second=$(rows_named "$T/out" "${CGROUPS[second]}")
+	echo "rows: $first of the first cgroup, $second of the second, all named by their paths"
+	assert_between "$first" 1 100 "rows of the first cgroup"
+	assert_between "$second" 1 100 "rows of the second cgroup"
+}

@@ -6,7 +6,8 @@
  *
  * Why this, of the ways there are: it names exactly the cgroups asked for, at once, whatever
  * made them, in one system call and a readlink, on every kernel since cgroup ids became kernfs
- * node ids (5.5; so 6.1 to 6.18 alike), and a removed cgroup answers ESTALE. The tracepoints
+ * node ids (5.5; so 6.1 to 6.18 alike), and a removed cgroup answers ESTALE (cgroup v2 has no
+ * renames: a path stays a cgroup's for its life). The tracepoints
  * cgroup:cgroup_mkdir/rmdir/rename carry the id and path too, but would make foliostat keep
  * the name of every cgroup any user makes (it cannot know which will be asked for), need a
  * program and a buffer of their own that a burst of mkdirs can overflow, and a walk at start

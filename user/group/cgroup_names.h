@@ -12,7 +12,7 @@
  * What is kept, and for how long (foliostat(8), SECURITY): only the names reads asked for
  * (a row's cgroup), and a removed cgroup's as "no name" too, so that it is not looked for
  * again. At most once a second, at the end of a read, the names that read did not ask for and
- * whose cgroup is gone (removed, or renamed: no longer at its path) are forgotten; a removed
+ * whose cgroup is gone (removed: no longer at its path) are forgotten; a removed
  * cgroup's series keeps a copy of its own (series.h), so nothing else needs it. At most
  * FS_CGROUP_NAMES_MAX names are kept: when full, the names the current read did not ask for
  * are forgotten (looked up again when asked for); beyond that, a read's cgroups are not named
