@@ -160,6 +160,11 @@ void cgroup_names_want(struct cgroup_names *n, __u64 id)
 	}
 	if (!n->mount[0])
 		return;
+	/* Full of this read's own names: no more are looked up (the read's work stays bounded). */
+	if (n->full && n->nr >= n->limit) {
+		bound_evicted(BOUND_CGROUP_NAMES, 1);
+		return;
+	}
 	if (n->opener >= 0) {
 		ret = cgroup_path_by_handle(n->opener, n->mount, id, path, sizeof(path));
 		if (!ret || ret == -ESTALE || ret == -ENAMETOOLONG) {
