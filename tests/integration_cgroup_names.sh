@@ -26,7 +26,8 @@ churn_batch() {
 	grep -o "cgroup=\"$CHURN_PATH/[^\"]*\"" "$T/batch" | LC_ALL=C sort -u >"$T/named"
 	[ -s "$T/named" ] || fail "no cgroup of the batch from $first is named in the scrape"
 	LC_ALL=C sort "$T/made" | LC_ALL=C comm -13 - "$T/named" >"$T/wrong"
-	[ ! -s "$T/wrong" ] || fail "named, but not a cgroup of this batch: $(head -c 300 "$T/wrong")"
+	[ ! -s "$T/wrong" ] ||
+		fail "named, but not a cgroup of this batch: $(head -c 300 "$T/wrong")"
 	for ((i = first; i < first + count; i++)); do
 		rmdir "$CHURN_DIR/$(churn_name "$i")" || fail "rmdir cgroup $i"
 	done
@@ -91,13 +92,14 @@ test_cgroup_churn_keeps_the_exporter_bounded() {
 	bound=$(((3 * CHURN_BATCH + hosts) * per_name / 1024 + 256))
 	growth=$((end - warm))
 	[ "$growth" -le "$bound" ] ||
-		fail "the exporter grew by $growth KiB over 2700 cgroups after the warm-up (bound $bound KiB)"
+		fail "the exporter grew by $growth KiB over 2700 cgroups after the warm-up" \
+			"(bound $bound KiB)"
 	bound=$((bound + 20 * 8 + 2 * expo_max / 1024))
 	growth=$((end - start))
 	[ "$growth" -le "$bound" ] ||
 		fail "the exporter grew by $growth KiB over 3000 cgroups (bound $bound KiB)"
-	entries=$(awk '/structure="cgroup_names"/ && $1 ~ /^foliostat_bound.*entries/ { print $2 }' \
-		"$T/last")
+	entries=$(awk '/structure="cgroup_names"/ && $1 ~ /^foliostat_bound.*entries/ {
+		print $2 }' "$T/last")
 	if [ -n "$entries" ]; then
 		assert_between "$entries" 0 $((3 * CHURN_BATCH + hosts)) "cgroup names kept"
 	else
@@ -112,7 +114,8 @@ set_test_timeout test_cgroup_churn_keeps_the_exporter_bounded 360
 rows_named() {
 	local id path=${2#"$CGROUP_ROOT"} rows="[g for r in recs for g in r['cgroups']"
 	id=$(stat -c %i "$2") || fail "stat $2"
-	assert_eq "$(query "$1" "sorted(set(str(g['cgroup']) for g in $rows if g['cgroup_id'] == $id]))")" \
+	local names="sorted(set(str(g['cgroup']) for g in $rows if g['cgroup_id'] == $id]))"
+	assert_eq "$(query "$1" "$names")" \
 		"[\"$path\"]" "the names of cgroup $id's rows" >&2
 	query "$1" "len($rows if g['cgroup_id'] == $id])"
 }
@@ -128,7 +131,8 @@ test_cgroups_are_named_by_handle_at_once() {
 	local opener
 	"$FOLIOSTAT" --check >"$T/check" || fail "--check failed: $(cat "$T/check")"
 	start_foliostat "$T/out" -j 0.3 -r 0 --by cgroup
-	opener=$(pgrep -P "$FS_PID" -x foliostat-cgrp) || fail "foliostat has no foliostat-cgrp child"
+	opener=$(pgrep -P "$FS_PID" -x foliostat-cgrp) ||
+		fail "foliostat has no foliostat-cgrp child"
 	assert_opener_confined "$opener" 0000000000000004 "$T/check"
 	make_cgroups first second
 	"$WORKLOAD" --in-cgroup "${CGROUPS[first]}" pages 512 >/dev/null || fail "workload"

@@ -18,7 +18,7 @@
 
 struct cgroup_name {
 	__u64 id;
-	char *path; /* NULL: no name (removed before it was named, or outside the mount) */
+	char *path;	/* NULL: no name (removed before it was named, or outside the mount) */
 	__u64 asked_in; /* the read that last asked for it */
 };
 
@@ -48,8 +48,8 @@ static struct cgroup_name *find(const struct cgroup_names *n, __u64 id)
 }
 
 /* Forget the names `drop` says to, keeping the order; returns how many went. */
-static size_t forget(struct cgroup_names *n, bool (*drop)(struct cgroup_names *n,
-							   const struct cgroup_name *name))
+static size_t forget(struct cgroup_names *n,
+		     bool (*drop)(struct cgroup_names *n, const struct cgroup_name *name))
 {
 	size_t kept = 0, before = n->nr;
 

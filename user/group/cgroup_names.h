@@ -38,13 +38,13 @@ struct cgroup_names {
 	int opener;	  /* foliostat-cgrp's socket, or -1: names are then found by walks */
 	struct cgroup_name *names; /* sorted by id */
 	size_t nr, cap;
-	size_t limit;		     /* FS_CGROUP_NAMES_MAX (tests set less) */
-	__u64 *wanted;		     /* ids of this read left for a walk */
+	size_t limit;  /* FS_CGROUP_NAMES_MAX (tests set less) */
+	__u64 *wanted; /* ids of this read left for a walk */
 	size_t nr_wanted, wanted_cap;
-	__u64 read;		     /* reads so far: the names the current one asked for are in use */
-	double now;		     /* when it began, monotonic seconds */
-	double walked_at, swept_at;  /* the last walk, the last look for removed cgroups' names */
-	bool full;		     /* the current read alone fills the cache */
+	__u64 read; /* reads so far: the names the current one asked for are in use */
+	double now; /* when it began, monotonic seconds */
+	double walked_at, swept_at; /* the last walk, the last look for removed cgroups' names */
+	bool full;		    /* the current read alone fills the cache */
 };
 
 /* Find the hierarchy (nothing is read until a name is asked for). */
