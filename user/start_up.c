@@ -102,6 +102,10 @@ int start_up(struct event_loop *loop, struct start_up *s, struct command *comman
 	/* CPUs brought online later need perf events opened with a privilege the drop takes away:
 	 * a process of its own keeps it (without it they are not counted: the run goes on). */
 	loader_start_opener(s->loader);
+	/* Cgroups are named by their file handles, which takes a privilege too (without it, by
+	 * walks of the hierarchy: cgroup_names.h). */
+	if (s->opts->by != FS_BY_COMM)
+		cgroup_names_start_opener(&s->collector->cgroup_names);
 	/* --resident reads other processes' page tables, with privileges of its own opener. */
 	if (s->opts->resident) {
 		if (resident_scanner_start(&s->collector->resident, err, err_len))

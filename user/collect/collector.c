@@ -40,9 +40,13 @@ int collector_read(struct collector *c, size_t keep, char *err, size_t err_len)
 		ret = window_processes(&c->read, &c->row_opts, keep, &c->window);
 	}
 	/* Name the rows' cgroups now, while they exist: one made and removed between two records
-	 * would have no name by the time its row is printed. */
-	for (size_t i = 0; !ret && c->opts->by != FS_BY_COMM && i < c->window.nr; i++)
-		cgroup_name(&c->cgroup_names, c->window.rows[i].cgroup);
+	 * would have no name by the time its row is printed. Only these names are kept. */
+	if (!ret && c->opts->by != FS_BY_COMM) {
+		cgroup_names_read_begins(&c->cgroup_names, c->last_read);
+		for (size_t i = 0; i < c->window.nr; i++)
+			cgroup_names_want(&c->cgroup_names, c->window.rows[i].cgroup);
+		cgroup_names_resolve(&c->cgroup_names);
+	}
 	if (!ret && c->opts->files)
 		ret = file_table_read(&c->files);
 	if (ret) {
@@ -194,13 +198,13 @@ static void report_measured(struct fs_report *report, const struct loader *loade
 	report->attribution = attribution_name(loader->facts.attribution);
 }
 
-/* The store's questions (series.h): a cgroup's path, and whether a group's cgroup or process
- * is gone. */
+/* The store's questions (series.h): a cgroup's path (a row's: named by collector_read()), and
+ * whether a group's cgroup or process is gone. */
 static const char *series_cgroup_path(__u64 cgroup, void *ctx)
 {
 	struct collector *c = ctx;
 
-	return cgroup_name(&c->cgroup_names, cgroup);
+	return cgroup_name_known(&c->cgroup_names, cgroup);
 }
 
 static bool series_group_gone(const struct series_group *g, void *ctx)

@@ -1,107 +1,123 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Naming cgroups by walking the cgroup2 hierarchy (see cgroup_names.h). */
-#define _GNU_SOURCE /* nftw's FTW_ACTIONRETVAL */
+/* The bounded cache of cgroup names (see cgroup_names.h). */
 #include "cgroup_names.h"
 
-#include <ftw.h>
-#include <stdbool.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "array.h"
+#include "bounds.h"
+#include "cgroup_handle.h"
+#include "cgroup_walk.h"
 #include "cgroups.h"
 
 struct cgroup_name {
-	__u64 id; /* the directory's inode number: a cgroup's id */
-	char *path;
-	double asked_at; /* when it was last looked up (or found), monotonic seconds */
+	__u64 id;
+	char *path;	/* NULL: no name (removed before it was named, or outside the mount) */
+	__u64 asked_in; /* the read that last asked for it */
 };
 
-/* nftw() takes no context: the walk in progress. */
-static struct cgroup_names *walking;
-static size_t walking_mount_len;
-static double walking_now;
+/* How often, at most, the hierarchy is walked, and the names of gone cgroups looked for. */
+#define CGROUP_NAMES_PERIOD_S 1.0
 
-/* How long a removed cgroup's name is kept after it was last asked for: its rows are asked for
- * at every read while they are active, so this only bounds the memory of old ones. */
-#define REMOVED_KEPT_S 3600.0
-
-static int compare_ids(const void *a, const void *b)
+static size_t position(const struct cgroup_names *n, __u64 id)
 {
-	__u64 ia = ((const struct cgroup_name *)a)->id, ib = ((const struct cgroup_name *)b)->id;
+	size_t lo = 0, hi = n->nr;
 
-	return ia < ib ? -1 : ia > ib;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (n->names[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static struct cgroup_name *find(const struct cgroup_names *n, __u64 id)
 {
-	struct cgroup_name key = {.id = id};
+	size_t at = position(n, id);
 
-	return n->nr ? bsearch(&key, n->names, n->nr, sizeof(key), compare_ids) : NULL;
+	return at < n->nr && n->names[at].id == id ? &n->names[at] : NULL;
 }
 
-static int add_directory(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* Forget the names `drop` says to, keeping the order; returns how many went. */
+static size_t forget(struct cgroup_names *n,
+		     bool (*drop)(struct cgroup_names *n, const struct cgroup_name *name))
 {
-	struct cgroup_names *n = walking;
-	const char *below = path + walking_mount_len;
+	size_t kept = 0, before = n->nr;
 
-	(void)ftw;
-	if (type != FTW_D)
-		return FTW_CONTINUE;
-	/* Appended unsorted; sorted and rid of duplicates once the walk is done. */
-	if (array_reserve_one(&n->names, &n->cap, n->nr, sizeof(*n->names)))
-		return FTW_STOP;
-	n->names[n->nr].id = st->st_ino;
-	n->names[n->nr].asked_at = walking_now;
-	n->names[n->nr].path = strdup(*below ? below : "/");
-	if (!n->names[n->nr].path)
-		return FTW_STOP;
-	n->nr++;
-	return FTW_CONTINUE;
-}
-
-/*
- * Sort by id; of two names of one id, the one the last walk found (a renamed cgroup) stays. A
- * removed cgroup (not found by the walk) keeps its name while it is asked for (its rows are
- * still reported), and is forgotten at a walk an hour after it was last asked for: the names
- * stay as few as the live cgroups and the recently active removed ones.
- */
-static void sort_unique(struct cgroup_names *n, size_t nr_known)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < nr_known; i++)
-		n->names[i].id = n->names[i].id << 1 | 0; /* older: even, sorts first */
-	for (size_t i = nr_known; i < n->nr; i++)
-		n->names[i].id = n->names[i].id << 1 | 1;
-	qsort(n->names, n->nr, sizeof(*n->names), compare_ids);
 	for (size_t i = 0; i < n->nr; i++) {
-		bool found_again = i + 1 < n->nr && n->names[i + 1].id >> 1 == n->names[i].id >> 1;
-		bool removed = !(n->names[i].id & 1) && !found_again;
-
-		if (found_again || (removed && walking_now - n->names[i].asked_at > REMOVED_KEPT_S)) {
+		if (drop(n, &n->names[i]))
 			free(n->names[i].path);
-			continue;
-		}
-		n->names[kept] = n->names[i];
-		n->names[kept++].id >>= 1;
+		else
+			n->names[kept++] = n->names[i];
 	}
 	n->nr = kept;
+	bound_set_entries(BOUND_CGROUP_NAMES, n->nr);
+	return before - kept;
 }
 
-static double monotonic_seconds(void)
+static bool not_asked_now(struct cgroup_names *n, const struct cgroup_name *name)
 {
-	struct timespec ts;
+	return name->asked_in != n->read;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+/* Not asked for by this read, and no longer at its path: removed (or renamed, and named again
+ * when next asked for). A name that cannot be checked (an error other than "no such") stays. */
+static bool gone(struct cgroup_names *n, const struct cgroup_name *name)
+{
+	char path[2 * PATH_MAX];
+	struct stat st;
+
+	if (name->asked_in == n->read)
+		return false;
+	if (!name->path)
+		return true; /* its rows are no more: nothing prints it */
+	snprintf(path, sizeof(path), "%s%s", strcmp(n->mount, "/") ? n->mount : "",
+		 strcmp(name->path, "/") ? name->path : "");
+	if (stat(path, &st))
+		return errno == ENOENT || errno == ENOTDIR;
+	return st.st_ino != name->id;
+}
+
+/* Keep `path` (NULL: no name) as id's, within the limit. */
+static void keep(struct cgroup_names *n, __u64 id, const char *path)
+{
+	char *copy = NULL;
+	size_t at;
+
+	if (n->nr >= n->limit && !n->full) {
+		size_t evicted = forget(n, not_asked_now);
+
+		bound_evicted(BOUND_CGROUP_NAMES, evicted);
+		n->full = !evicted;
+	}
+	if (n->nr >= n->limit || array_reserve_one(&n->names, &n->cap, n->nr, sizeof(*n->names)) ||
+	    (path && !(copy = strdup(path)))) {
+		bound_evicted(BOUND_CGROUP_NAMES, 1); /* not kept: the row goes unnamed */
+		return;
+	}
+	at = position(n, id);
+	memmove(&n->names[at + 1], &n->names[at], (n->nr - at) * sizeof(*n->names));
+	n->names[at] = (struct cgroup_name){.id = id, .path = copy, .asked_in = n->read};
+	n->nr++;
+	bound_set_entries(BOUND_CGROUP_NAMES, n->nr);
 }
 
 void cgroup_names_open(struct cgroup_names *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->scanned_at = -1e9;
+	n->opener = -1;
+	n->limit = FS_CGROUP_NAMES_MAX;
+	n->walked_at = n->swept_at = -1e9;
+	bound_set_limit(BOUND_CGROUP_NAMES, n->limit);
 	if (cgroup2_mount(n->mount, sizeof(n->mount)))
 		n->mount[0] = '\0';
 	/* The root's path is "/", however the mount point is spelt. */
@@ -110,38 +126,119 @@ void cgroup_names_open(struct cgroup_names *n)
 	n->from_root = cgroup2_is_root(n->mount);
 }
 
-const char *cgroup_name(struct cgroup_names *n, __u64 id)
+int cgroup_names_start_opener(struct cgroup_names *n)
+{
+	int ret = n->mount[0] ? cgroup_opener_start(n->mount) : -ENOENT;
+
+	if (ret >= 0)
+		n->opener = ret;
+	return ret < 0 ? ret : 0;
+}
+
+void cgroup_names_read_begins(struct cgroup_names *n, double now)
+{
+	n->read++;
+	n->now = now;
+	n->full = false;
+}
+
+/* The opener cannot name cgroups (gone, or refused by the kernel): walks do from now on. */
+static void opener_lost(struct cgroup_names *n)
+{
+	close(n->opener);
+	n->opener = -1;
+}
+
+void cgroup_names_want(struct cgroup_names *n, __u64 id)
 {
 	struct cgroup_name *found = find(n, id);
-	double now;
+	char path[PATH_MAX];
+	int ret;
 
-	now = monotonic_seconds();
-	if (found)
-		found->asked_at = now;
-	if (found || !n->mount[0])
-		return found ? found->path : NULL;
-	/* A cgroup made within the second of the last walk is named now: its rows, in a read
-	 * of that second, would otherwise have no name (null in a record, group="other" in the
-	 * exposition for good). */
-	if (now - n->scanned_at < 1.0 && id <= n->newest)
-		return NULL;
-	n->scanned_at = now;
-	{
-		size_t nr_known = n->nr;
-
-		walking = n;
-		walking_now = now;
-		walking_mount_len = strcmp(n->mount, "/") == 0 ? 0 : strlen(n->mount);
-		nftw(n->mount, add_directory, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
-		walking = NULL;
-		sort_unique(n, nr_known);
+	if (found) {
+		found->asked_in = n->read;
+		return;
 	}
-	if (n->nr && n->names[n->nr - 1].id > n->newest)
-		n->newest = n->names[n->nr - 1].id;
-	if (id > n->newest)
-		n->newest = id; /* removed before the walk: the next unknown id above it is newer */
-	found = find(n, id);
-	return found ? found->path : NULL;
+	if (!n->mount[0])
+		return;
+	/* Full of this read's own names: no more are looked up (the read's work stays bounded). */
+	if (n->full && n->nr >= n->limit) {
+		bound_evicted(BOUND_CGROUP_NAMES, 1);
+		return;
+	}
+	if (n->opener >= 0) {
+		ret = cgroup_path_by_handle(n->opener, n->mount, id, path, sizeof(path));
+		if (!ret || ret == -ESTALE || ret == -ENAMETOOLONG) {
+			keep(n, id, ret ? NULL : path);
+			return;
+		}
+		opener_lost(n);
+	}
+	/* (bounded as the cache is: a read wants no more than it can keep) */
+	if (n->nr_wanted < n->limit &&
+	    !array_reserve_one(&n->wanted, &n->wanted_cap, n->nr_wanted, sizeof(*n->wanted)))
+		n->wanted[n->nr_wanted++] = id;
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+	__u64 ia = *(const __u64 *)a, ib = *(const __u64 *)b;
+
+	return ia < ib ? -1 : ia > ib;
+}
+
+/* The walk in progress: the names and which wanted ids it found. */
+struct walk_for {
+	struct cgroup_names *n;
+	bool *found;
+};
+
+static void walk_found(void *ctx, size_t at, const char *path)
+{
+	struct walk_for *w = ctx;
+
+	if (!w->found[at])
+		keep(w->n, w->n->wanted[at], path);
+	w->found[at] = true;
+}
+
+/* Name the wanted ids by a walk: those it does not find are removed (their rows were counted
+ * before the walk began), or outside the mount; either way they have no name. */
+static void walk_for_wanted(struct cgroup_names *n)
+{
+	struct walk_for w = {.n = n};
+	size_t unique = 0;
+
+	qsort(n->wanted, n->nr_wanted, sizeof(*n->wanted), compare_ids);
+	for (size_t i = 0; i < n->nr_wanted; i++)
+		if (!unique || n->wanted[unique - 1] != n->wanted[i])
+			n->wanted[unique++] = n->wanted[i];
+	n->walked_at = n->now;
+	w.found = calloc(unique, sizeof(*w.found));
+	/* (a walk cut short: what it did not find may exist) */
+	if (w.found && !cgroup_walk(n->mount, n->wanted, unique, walk_found, &w))
+		for (size_t i = 0; i < unique; i++)
+			if (!w.found[i])
+				keep(n, n->wanted[i], NULL);
+	free(w.found);
+}
+
+void cgroup_names_resolve(struct cgroup_names *n)
+{
+	if (n->nr_wanted && n->now - n->walked_at >= CGROUP_NAMES_PERIOD_S)
+		walk_for_wanted(n);
+	n->nr_wanted = 0;
+	if (n->nr && n->now - n->swept_at >= CGROUP_NAMES_PERIOD_S) {
+		n->swept_at = n->now;
+		forget(n, gone);
+	}
+}
+
+const char *cgroup_name(struct cgroup_names *n, __u64 id)
+{
+	cgroup_names_want(n, id);
+	cgroup_names_resolve(n);
+	return cgroup_name_known(n, id);
 }
 
 const char *cgroup_name_known(const struct cgroup_names *n, __u64 id)
@@ -156,5 +253,10 @@ void cgroup_names_close(struct cgroup_names *n)
 	for (size_t i = 0; i < n->nr; i++)
 		free(n->names[i].path);
 	free(n->names);
+	free(n->wanted);
+	if (n->opener >= 0)
+		close(n->opener);
+	bound_set_entries(BOUND_CGROUP_NAMES, 0);
 	memset(n, 0, sizeof(*n));
+	n->opener = -1;
 }
