@@ -77,5 +77,7 @@ extern const struct unit_test figures_tests[];
 extern const struct unit_test resident_tests[];
 extern const struct unit_test free_blocks_tests[];
 extern const struct unit_test nodes_tests[];
+extern const struct unit_test output_file_tests[];
+extern const struct unit_test proc_text_tests[];
 
 #endif

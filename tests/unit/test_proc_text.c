@@ -1,0 +1,2 @@
+#include "unit.h"
+const struct unit_test proc_text_tests[] = {{}};
