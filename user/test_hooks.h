@@ -4,8 +4,9 @@
  * build/test-hooks/): the release binary has neither the option, the environment variables nor
  * the code (the test suite checks); there the loader's hook points are empty inlines.
  * --test-escape FILE makes foliostat, once start-up is done, try what a compromised foliostat
- * would: read and write FILE, create a file beside it, run a program and open a socket, and say
- * on standard error how each went.
+ * would: read and write FILE, create a file beside it, run a program, open a socket and type
+ * into the terminal on standard input (TIOCSTI, TIOCLINUX), and say on standard error how each
+ * went.
  * FOLIOSTAT_TEST_PREEMPTIBLE=1 treats the kernel as one that may preempt tracepoint programs,
  * so that the attribution by lookups is tested on any kernel.
  * FOLIOSTAT_TEST_REFUSE_PROBE=group:event makes that probe's program one the kernel's verifier

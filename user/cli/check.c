@@ -59,8 +59,9 @@ static void print_after_start(const struct privileges_after *after)
 	else
 		printf("  %-46s absent (kernel without it, or not enabled at boot)\n", "Landlock");
 	printf("  %-46s %s\n", "seccomp filter",
-	       after->seccomp ? "on: no exec, ptrace, new sockets, uid changes, mounts, BPF loads"
-			      : "off (kernel or architecture without seccomp filters)");
+	       after->seccomp
+		   ? "on: no exec, ptrace, new sockets, uid changes, mounts, BPF loads, TIOCSTI"
+		   : "off (kernel or architecture without seccomp filters)");
 }
 
 /* What the check found; the probes' states and the host's facts are the loader's, kept after
