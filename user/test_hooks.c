@@ -91,6 +91,13 @@ bool test_count_nodes(void)
 	return forced && !strcmp(forced, "1");
 }
 
+bool test_no_landlock(void)
+{
+	const char *forced = getenv("FOLIOSTAT_TEST_NO_LANDLOCK");
+
+	return forced && !strcmp(forced, "1");
+}
+
 /* The program's first instruction exits before r0 is set; the rest, kept so that CO-RE
  * relocations still apply, is unreachable. */
 void test_refuse_program(struct bpf_program *program, const char *probe)

@@ -15,6 +15,8 @@
  * its PAGEMAP_SCAN ioctl (before 6.7), so that both ways are tested on one kernel.
  * FOLIOSTAT_TEST_COUNT_NODES=1 counts allocations per node on a one-node host too (BPF's count
  * against the allocations', and the cost in the bench), as on a host of several nodes.
+ * FOLIOSTAT_TEST_NO_LANDLOCK=1 takes the kernel as one without Landlock (none is applied, and
+ * --check and the start-up say so), as a kernel built or booted without it would be.
  */
 #ifndef FS_TEST_HOOKS_H
 #define FS_TEST_HOOKS_H
@@ -33,7 +35,14 @@ void test_refuse_program(struct bpf_program *program, const char *probe);
 bool test_no_pagemap_scan(void);
 /* Whether allocations are to be counted per node on a one-node host too. */
 bool test_count_nodes(void);
+/* Whether the kernel is to be taken as one without Landlock. */
+bool test_no_landlock(void);
 #else
+static inline bool test_no_landlock(void)
+{
+	return false;
+}
+
 static inline bool test_count_nodes(void)
 {
 	return false;

@@ -79,5 +79,6 @@ extern const struct unit_test free_blocks_tests[];
 extern const struct unit_test nodes_tests[];
 extern const struct unit_test output_file_tests[];
 extern const struct unit_test proc_text_tests[];
+extern const struct unit_test privileges_tests[];
 
 #endif
