@@ -11,22 +11,23 @@ static bool root_without_landlock_is_named(void)
 	struct privileges_after container = {
 	    .uid = 0, .uid_kept_for = "not all of CAP_SETUID, CAP_SETGID and CAP_SETPCAP"};
 	struct privileges_after service = {.uid = 998, .gid = 998};
-	struct privileges_after confined = {.uid = 0, .uid_kept_for = "--replace", .landlock_abi = 1};
+	struct privileges_after confined = {
+	    .uid = 0, .uid_kept_for = "--replace", .landlock_abi = 1};
 	char buf[128];
 
 	/* A run: only one that keeps uid 0, and only without Landlock. */
 	return ASSERT_STREQ(privileges_root_without_landlock(&replace, false, 0, buf, sizeof(buf)),
 			    "--replace") &&
-	       ASSERT_TRUE(!privileges_root_without_landlock(&nobody, false, 0, buf, sizeof(buf))) &&
+	       ASSERT_TRUE(
+		   !privileges_root_without_landlock(&nobody, false, 0, buf, sizeof(buf))) &&
 	       ASSERT_TRUE(
 		   !privileges_root_without_landlock(&confined, false, 0, buf, sizeof(buf))) &&
 	       /* --check as root: a plain run that becomes nobody leaves --replace and COMMAND */
 	       ASSERT_STREQ(privileges_root_without_landlock(&nobody, true, 0, buf, sizeof(buf)),
 			    "runs with --replace or -- COMMAND") &&
 	       /* ... one that cannot change its uid leaves every run at 0 */
-	       ASSERT_STREQ(
-		   privileges_root_without_landlock(&container, true, 0, buf, sizeof(buf)),
-		   "every run (not all of CAP_SETUID, CAP_SETGID and CAP_SETPCAP)") &&
+	       ASSERT_STREQ(privileges_root_without_landlock(&container, true, 0, buf, sizeof(buf)),
+			    "every run (not all of CAP_SETUID, CAP_SETGID and CAP_SETPCAP)") &&
 	       /* a service's own user, with capabilities, is never root */
 	       ASSERT_TRUE(
 		   !privileges_root_without_landlock(&service, true, 998, buf, sizeof(buf))) &&
