@@ -5,8 +5,9 @@
 
 # The hooks' names (an option and environment variables) and functions.
 HOOK_NAMES=(test-escape FOLIOSTAT_TEST_PREEMPTIBLE FOLIOSTAT_TEST_REFUSE_PROBE
-	FOLIOSTAT_TEST_NO_PAGEMAP_SCAN)
-HOOK_FUNCTIONS=(test_escape test_preemptible test_refuse_program test_no_pagemap_scan)
+	FOLIOSTAT_TEST_NO_PAGEMAP_SCAN FOLIOSTAT_TEST_NO_LANDLOCK)
+HOOK_FUNCTIONS=(test_escape test_preemptible test_refuse_program test_no_pagemap_scan
+	test_no_landlock)
 
 # Neither a hook's name nor its function is in the release binary; each is in the test build,
 # else the check could not tell a hook that was kept from one that was renamed.
@@ -28,17 +29,22 @@ test_release_binary_has_no_test_hooks() {
 	done
 }
 
-# With both variables set, the release binary attaches the probe they name and attributes
-# events as this host calls for; the test build, beside it, refuses that probe and takes the
-# kernel as preemptible.
+# With the variables set, the release binary attaches the probe they name, attributes events
+# as this host calls for and finds Landlock; the test build, beside it, refuses that probe,
+# takes the kernel as preemptible and as one without Landlock.
 test_release_binary_ignores_test_variables() {
 	need_root
 	need_test_build
 	local probe=kmem:mm_page_free release=$T/release test=$T/test
-	FOLIOSTAT_TEST_PREEMPTIBLE=1 FOLIOSTAT_TEST_REFUSE_PROBE=$probe "$FOLIOSTAT" --check -j \
-		>"$release" || fail "release binary: exit status $?"
-	FOLIOSTAT_TEST_PREEMPTIBLE=1 FOLIOSTAT_TEST_REFUSE_PROBE=$probe "$TEST_BUILD" --check -j \
-		>"$test" || fail "test build: exit status $?"
+	FOLIOSTAT_TEST_PREEMPTIBLE=1 FOLIOSTAT_TEST_REFUSE_PROBE=$probe FOLIOSTAT_TEST_NO_LANDLOCK=1 \
+		"$FOLIOSTAT" --check -j >"$release" || fail "release binary: exit status $?"
+	FOLIOSTAT_TEST_PREEMPTIBLE=1 FOLIOSTAT_TEST_REFUSE_PROBE=$probe FOLIOSTAT_TEST_NO_LANDLOCK=1 \
+		"$TEST_BUILD" --check -j >"$test" || fail "test build: exit status $?"
+	# (This kernel has Landlock: the test build alone takes it as one without.)
+	assert_eq "$(query "$release" "recs[0]['check']['privileges']['after_start']['landlock_abi'] is None")" \
+		false "no Landlock in the release binary's check"
+	assert_eq "$(query "$test" "recs[0]['check']['privileges']['after_start']['landlock_abi'] is None")" \
+		true "no Landlock in the test build's check"
 	assert_eq "$(query "$release" "recs[0]['check']['probes']['$probe']")" '"attached"' \
 		"$probe in the release binary"
 	assert_eq "$(query "$release" "recs[0]['check']['attribution']['method']")" "$(host_attribution)" \

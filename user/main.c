@@ -132,7 +132,8 @@ int main(int argc, char **argv)
 		event_loop_set_command(&loop, command.pid);
 	}
 	/* Before anything is loaded: a missing directory is a quick error. */
-	if (opts.output && output_file_open(&file, opts.output, !opts.replace, err, sizeof(err)))
+	if (opts.output &&
+	    output_file_open(&file, opts.output, !opts.replace, opts.output_mode, err, sizeof(err)))
 		goto fail;
 	/* Likewise a port in use, or a web config that is not right; and a port below 1024 and a
 	 * key only root reads need the privileges dropped later. (Nothing is served before the

@@ -30,6 +30,20 @@ static int pids_comparable(const struct loader *loader, const struct fs_options 
 	return -1;
 }
 
+/* A run that keeps uid 0 where the kernel has no Landlock is less confined than the man page's
+ * SECURITY section promises: say so, once, so that whoever runs it may choose another way. */
+static void warn_root_without_landlock(const struct privileges_after *after)
+{
+	char why[128];
+
+	if (!privileges_root_without_landlock(after, false, 0, why, sizeof(why)))
+		return;
+	fprintf(stderr,
+		"foliostat: warning: this run keeps uid 0 (%s) and the kernel has no Landlock: "
+		"after start-up %s keeps a flaw from reading and writing the files root owns\n",
+		why, after->seccomp ? "only the seccomp filter" : "nothing");
+}
+
 static void start_collection(void *arg)
 {
 	struct start_up *s = arg;
@@ -115,6 +129,7 @@ int start_up(struct event_loop *loop, struct start_up *s, struct command *comman
 	/* The last step of start-up: from here on, everything is counted. */
 	if (drop_privileges(s->loader, s->opts, s->file->dir_fd, &s->privileges, err, err_len))
 		return -1;
+	warn_root_without_landlock(&s->privileges);
 	/* Records are written without privileges: try one now, not after a whole run. */
 	if (s->opts->output && output_file_try(s->file, err, err_len))
 		return -1;

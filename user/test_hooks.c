@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
@@ -60,6 +61,10 @@ void test_escape(const char *path)
 	say("socket", fd < 0 ? errno : 0);
 	if (fd >= 0)
 		close(fd);
+	/* Typing into the terminal foliostat was started from (standard input: a test gives it
+	 * a pseudo-terminal); TIOCLINUX's subcode 6 only reads the shift state. */
+	say("tiocsti", ioctl(STDIN_FILENO, TIOCSTI, "#") ? errno : 0);
+	say("tioclinux", ioctl(STDIN_FILENO, TIOCLINUX, (char[]){6, 0}) ? errno : 0);
 }
 
 bool test_preemptible(const char **why)
@@ -82,6 +87,13 @@ bool test_no_pagemap_scan(void)
 bool test_count_nodes(void)
 {
 	const char *forced = getenv("FOLIOSTAT_TEST_COUNT_NODES");
+
+	return forced && !strcmp(forced, "1");
+}
+
+bool test_no_landlock(void)
+{
+	const char *forced = getenv("FOLIOSTAT_TEST_NO_LANDLOCK");
 
 	return forced && !strcmp(forced, "1");
 }

@@ -4,8 +4,9 @@
  * build/test-hooks/): the release binary has neither the option, the environment variables nor
  * the code (the test suite checks); there the loader's hook points are empty inlines.
  * --test-escape FILE makes foliostat, once start-up is done, try what a compromised foliostat
- * would: read and write FILE, create a file beside it, run a program and open a socket, and say
- * on standard error how each went.
+ * would: read and write FILE, create a file beside it, run a program, open a socket and type
+ * into the terminal on standard input (TIOCSTI, TIOCLINUX), and say on standard error how each
+ * went.
  * FOLIOSTAT_TEST_PREEMPTIBLE=1 treats the kernel as one that may preempt tracepoint programs,
  * so that the attribution by lookups is tested on any kernel.
  * FOLIOSTAT_TEST_REFUSE_PROBE=group:event makes that probe's program one the kernel's verifier
@@ -14,6 +15,8 @@
  * its PAGEMAP_SCAN ioctl (before 6.7), so that both ways are tested on one kernel.
  * FOLIOSTAT_TEST_COUNT_NODES=1 counts allocations per node on a one-node host too (BPF's count
  * against the allocations', and the cost in the bench), as on a host of several nodes.
+ * FOLIOSTAT_TEST_NO_LANDLOCK=1 takes the kernel as one without Landlock (none is applied, and
+ * --check and the start-up say so), as a kernel built or booted without it would be.
  */
 #ifndef FS_TEST_HOOKS_H
 #define FS_TEST_HOOKS_H
@@ -32,7 +35,14 @@ void test_refuse_program(struct bpf_program *program, const char *probe);
 bool test_no_pagemap_scan(void);
 /* Whether allocations are to be counted per node on a one-node host too. */
 bool test_count_nodes(void);
+/* Whether the kernel is to be taken as one without Landlock. */
+bool test_no_landlock(void);
 #else
+static inline bool test_no_landlock(void)
+{
+	return false;
+}
+
 static inline bool test_count_nodes(void)
 {
 	return false;

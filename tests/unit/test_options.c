@@ -353,6 +353,32 @@ static bool output_appends_and_replace_replaces(void)
 	       ASSERT_EQ(PARSE("--listen", "9999", "--replace", "f"), FS_PARSE_USAGE);
 }
 
+/* --output-mode: an octal mode of permission bits, for a file -o or --replace writes; the
+ * default (-1) leaves the choice to output_file.c. */
+static bool output_mode_is_octal_permission_bits(void)
+{
+	return ASSERT_EQ(PARSE("-j", "1", "-o", "log"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.output_mode, -1) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "0640"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.output_mode, 0640) &&
+	       ASSERT_EQ(PARSE("--replace", "f", "--output-mode", "600"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.output_mode, 0600) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "0"), FS_PARSE_RUN) &&
+	       ASSERT_EQ(opts.output_mode, 0) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "0800"), FS_PARSE_USAGE) &&
+	       ASSERT_STREQ(err, "invalid --output-mode '0800': expected an octal mode from 0 to "
+				 "0777, as 0640") &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "4755"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "1777"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "u=rw"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", ""), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "-1"), FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-o", "log", "--output-mode", "0600", "--output-mode", "0640"),
+			 FS_PARSE_USAGE) &&
+	       ASSERT_EQ(PARSE("-j", "1", "--output-mode", "0600"), FS_PARSE_USAGE) &&
+	       ASSERT_CONTAINS(err, "give one of them");
+}
+
 /* A second value of a one-value option would silently replace the first: refused. Flags may
  * be repeated, and -p and -c add up. */
 static bool one_value_options_are_given_once(void)
@@ -397,6 +423,7 @@ static bool long_options_are_spelled_out(void)
 
 const struct unit_test options_tests[] = {
     UNIT_TEST(output_appends_and_replace_replaces),
+    UNIT_TEST(output_mode_is_octal_permission_bits),
     UNIT_TEST(one_value_options_are_given_once),
     UNIT_TEST(long_options_are_spelled_out),
     UNIT_TEST(files_are_asked_for),

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -70,6 +71,80 @@ static bool seccomp_refuses_exec_sockets_and_bpf_loads(void)
 		return true;
 	}
 	return in_child(seccomp_body, NULL);
+}
+
+/*
+ * The ioctls that type into a terminal are refused on a real one (a pseudo-terminal this test
+ * opens, its controlling terminal, where TIOCSTI works without the filter wherever
+ * dev.tty.legacy_tiocsti is 1), whatever the request's high half holds; other ioctls on it
+ * still work.
+ */
+static int terminal_body(void *arg)
+{
+	int *fds = arg, pending = -1;
+	char c = 'x', sub[2] = {6 /* TIOCL_GETSHIFTSTATE */, 0};
+
+	if (!ASSERT_EQ(seccomp_apply(), 0))
+		return 1;
+	if (!ASSERT_REFUSED(ioctl(fds[1], TIOCSTI, &c), EPERM) ||
+	    !ASSERT_REFUSED(syscall(__NR_ioctl, fds[1], (1UL << 32) | TIOCSTI, &c), EPERM) ||
+	    !ASSERT_REFUSED(ioctl(fds[1], TIOCLINUX, sub), EPERM) ||
+	    !ASSERT_REFUSED(ioctl(fds[2], TIOCSTI, &c), EPERM) ||
+	    !ASSERT_EQ(ioctl(fds[1], FIONREAD, &pending), 0) || !ASSERT_TRUE(pending >= 0))
+		return 1;
+	return 0;
+}
+
+/* The control: without the filter, TIOCSTI on the controlling terminal is taken. */
+static int terminal_without_filter(void *arg)
+{
+	int *fds = arg;
+	char c = 'x';
+
+	return ASSERT_EQ(ioctl(fds[1], TIOCSTI, &c), 0) ? 0 : 1;
+}
+
+/* (fds: the master, the slave, and a file that is no terminal.) */
+static int in_session(void *arg)
+{
+	int *fds = arg;
+	int (*body)(void *) = fds[3] ? terminal_body : terminal_without_filter;
+
+	if (!ASSERT_TRUE(setsid() > 0) || !ASSERT_EQ(ioctl(fds[1], TIOCSCTTY, 0), 0))
+		return 1;
+	return body(arg);
+}
+
+static bool seccomp_refuses_typing_into_a_terminal(void)
+{
+	int fds[4] = {posix_openpt(O_RDWR | O_NOCTTY), -1, open("/proc/self/status", O_RDONLY), 1};
+	bool ok = false, legacy;
+	FILE *f = fopen("/proc/sys/dev/tty/legacy_tiocsti", "r");
+
+	legacy = !f || fgetc(f) != '0';
+	if (f)
+		fclose(f);
+	if (!seccomp_available()) {
+		printf("  SKIP seccomp: not available here\n");
+		ok = true;
+		goto out;
+	}
+	if (!ASSERT_TRUE(fds[0] >= 0) || !ASSERT_EQ(grantpt(fds[0]), 0) ||
+	    !ASSERT_EQ(unlockpt(fds[0]), 0) ||
+	    !ASSERT_TRUE((fds[1] = open(ptsname(fds[0]), O_RDWR | O_NOCTTY)) >= 0) ||
+	    !ASSERT_TRUE(fds[2] >= 0))
+		goto out;
+	/* The control, where this kernel still honours TIOCSTI: the character does come through. */
+	fds[3] = 0;
+	if (legacy && !in_child(in_session, fds))
+		goto out;
+	fds[3] = 1;
+	ok = in_child(in_session, fds);
+out:
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return ok;
 }
 
 /* The allow-list as the perf opener uses it: what it names passes, anything else is EPERM. */
@@ -150,6 +225,7 @@ static bool landlock_reads_proc_and_sys_writes_only_beneath_the_output_directory
 const struct unit_test sandbox_tests[] = {
     UNIT_TEST(seccomp_refuses_exec_sockets_and_bpf_loads),
     UNIT_TEST(seccomp_allow_list_passes_only_what_it_names),
+    UNIT_TEST(seccomp_refuses_typing_into_a_terminal),
     UNIT_TEST(landlock_reads_proc_and_sys_writes_only_beneath_the_output_directory),
     {},
 };

@@ -78,5 +78,8 @@ extern const struct unit_test resident_tests[];
 extern const struct unit_test free_blocks_tests[];
 extern const struct unit_test nodes_tests[];
 extern const struct unit_test fuzz_findings_tests[];
+extern const struct unit_test output_file_tests[];
+extern const struct unit_test proc_text_tests[];
+extern const struct unit_test privileges_tests[];
 
 #endif

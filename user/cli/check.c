@@ -42,25 +42,32 @@ static void read_mode(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
-/* What a run keeps once its probes are attached (privileges.h); --check takes neither -o nor
- * a command, so the uid is a plain run's. */
+/* What a run keeps once its probes are attached (privileges.h); --check takes neither
+ * --replace nor a command, so the uid is a plain run's. */
 static void print_after_start(const struct privileges_after *after)
 {
 	printf("  %-46s uid %u (%s), capabilities %s, no_new_privs\n", "privileges after start-up",
 	       (unsigned)after->uid,
 	       after->uid_kept_for ? after->uid_kept_for
-	       : geteuid() == 0	   ? "0 with -o or -- COMMAND"
+	       : geteuid() == 0	   ? "0 with --replace or -- COMMAND"
 				   : "unchanged: not root",
 	       after->cap_bpf ? "CAP_BPF only" : "none");
+	char runs[128];
+
 	if (after->landlock_abi)
-		printf("  %-46s ABI %d: reads /proc, /sys, cgroup2; writes only beneath -o's "
-		       "directory\n",
+		printf("  %-46s ABI %d: reads /proc, /sys, cgroup2; writes only beneath "
+		       "--replace's directory\n",
 		       "Landlock", after->landlock_abi);
 	else
 		printf("  %-46s absent (kernel without it, or not enabled at boot)\n", "Landlock");
+	if (privileges_root_without_landlock(after, true, geteuid(), runs, sizeof(runs)))
+		printf("  %-46s %s: after start-up %s keeps a flaw from root's files\n",
+		       "warning: uid 0 without Landlock", runs,
+		       after->seccomp ? "only the seccomp filter" : "nothing");
 	printf("  %-46s %s\n", "seccomp filter",
-	       after->seccomp ? "on: no exec, ptrace, new sockets, uid changes, mounts, BPF loads"
-			      : "off (kernel or architecture without seccomp filters)");
+	       after->seccomp
+		   ? "on: no exec, ptrace, new sockets, uid changes, mounts, BPF loads, TIOCSTI"
+		   : "off (kernel or architecture without seccomp filters)");
 }
 
 /* What the check found; the probes' states and the host's facts are the loader's, kept after
@@ -141,6 +148,8 @@ static int check_json(const struct check *c)
 {
 	const struct host_facts *hf = &c->loader.facts;
 	struct json_writer w = {0};
+	const char *why_root;
+	char runs[128];
 	int ret = 0;
 
 	jw_reset(&w);
@@ -174,6 +183,9 @@ static int check_json(const struct check *c)
 			jw_null(&w);
 		jw_key(&w, "seccomp");
 		jw_bool(&w, c->after.seccomp);
+		why_root = privileges_root_without_landlock(&c->after, true, geteuid(), runs,
+							    sizeof(runs));
+		jw_member_string_or_null(&w, "uid_0_without_landlock", why_root);
 		jw_object_end(&w);
 	} else {
 		jw_null(&w);

@@ -34,6 +34,7 @@ enum {
 	OPT_MAX_FILES,
 	OPT_WEB_CONFIG,
 	OPT_REPLACE,
+	OPT_OUTPUT_MODE,
 	OPT_SORT,
 	OPT_FULL,
 	OPT_TEST_ESCAPE,
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
     {"rows", required_argument, NULL, 'r'},
     {"output", required_argument, NULL, 'o'},
     {"replace", required_argument, NULL, OPT_REPLACE},
+    {"output-mode", required_argument, NULL, OPT_OUTPUT_MODE},
     {"by", required_argument, NULL, OPT_BY},
     {"sort", required_argument, NULL, OPT_SORT},
     {"full", no_argument, NULL, OPT_FULL},
@@ -131,9 +133,12 @@ void print_usage(FILE *out)
 	    "                       (pages in large folios), thp, fallback, faults, tlb, lru or\n"
 	    "                       events (all counted)\n"
 	    "  -o, --output FILE    append each record to FILE instead (a log; whole records\n"
-	    "                       only; a symlink at FILE is refused)\n"
+	    "                       only; a symlink at FILE is refused; a new FILE is 0600)\n"
 	    "      --replace FILE   write each record to FILE instead, replacing it whole (a\n"
-	    "                       reader sees the last record, never part of one)\n"
+	    "                       reader sees the last record, never part of one; 0644)\n"
+	    "      --output-mode MODE\n"
+	    "                       the mode (octal, as 0640) of the file -o creates or\n"
+	    "                       --replace writes, exactly, whatever the umask\n"
 	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
 	    "                       processes a record of several reads keeps (one-shot, or\n"
 	    "                       INTERVAL over 10 s) (default %d)\n"
@@ -204,6 +209,22 @@ static bool parse_long(const char *text, long min, long max, long *value)
 	errno = 0;
 	*value = strtol(text, &end, 10);
 	return errno == 0 && end != text && *end == '\0' && *value >= min && *value <= max;
+}
+
+/* An octal file mode of permission bits only (0 to 0777), nothing trailing. */
+static bool parse_octal_mode(const char *text, int *mode)
+{
+	char *end;
+	long value;
+
+	if (strspn(text, "01234567") != strlen(text) || !*text)
+		return false;
+	errno = 0;
+	value = strtol(text, &end, 8);
+	if (errno || *end || value > 0777)
+		return false;
+	*mode = (int)value;
+	return true;
 }
 
 /*
@@ -363,6 +384,7 @@ static const char *long_name(int opt)
 static const int single_value_options[] = {
 	'd', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
 	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE, OPT_SORT, OPT_RESIDENT_BUDGET,
+	OPT_OUTPUT_MODE,
 };
 /* clang-format on */
 
@@ -459,6 +481,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	opts->max_files = FS_DEFAULT_MAX_FILES;
 	opts->max_series = FS_DEFAULT_MAX_SERIES;
 	opts->series_grace_s = FS_DEFAULT_SERIES_GRACE_S;
+	opts->output_mode = -1;
 	err[0] = '\0';
 	/* 0, not 1: getopt_long starts afresh, not inside a cluster of short options a parse
 	 * before this one left ("-hv": -h returns at once), in that parse's argv. */
@@ -608,6 +631,16 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			opts->output = optarg;
 			opts->replace = true;
 			break;
+		case OPT_OUTPUT_MODE:
+			/* Permission bits only: set-id and sticky bits mean nothing on a record. */
+			if (!parse_octal_mode(optarg, &opts->output_mode)) {
+				set_error(err, err_len,
+					  "invalid --output-mode '%s': expected an octal mode from "
+					  "0 to 0777, as 0640",
+					  optarg);
+				return FS_PARSE_USAGE;
+			}
+			break;
 		case 'c':
 			if (!optarg[0]) {
 				set_error(err, err_len, "invalid --cgroup '': expected a path");
@@ -740,6 +773,12 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		set_error(err, err_len,
 			  "--listen serves metrics until SIGINT/SIGTERM (or --duration): no "
 			  "INTERVAL, --output, --check, -- COMMAND or other --format");
+		return FS_PARSE_USAGE;
+	}
+	if (given[OPT_OUTPUT_MODE] && !opts->output) {
+		set_error(err, err_len,
+			  "--output-mode is the mode of the file -o or --replace writes: give one "
+			  "of them");
 		return FS_PARSE_USAGE;
 	}
 	if (given['o'] && given[OPT_REPLACE]) {

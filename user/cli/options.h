@@ -68,6 +68,11 @@ struct fs_options {
 	bool check;	     /* only report what this host offers, then exit */
 	const char *output;  /* write each record to this file (-o, --replace); NULL: stdout */
 	bool replace;	     /* --replace: each record replaces the file; -o appends */
+	/* --output-mode: the exact mode of the file -o creates or --replace writes; -1: the
+	 * default, 0600 for -o (records name other users' processes, cgroups and files) and 0644
+	 * for --replace (node_exporter's textfile collector reads it as another user), less the
+	 * umask's bits */
+	int output_mode;
 	enum fs_row_kind by; /* --by (cgroup by default when exporting) */
 	enum fs_sort sort;   /* --sort */
 	bool full;	     /* --full: streaming in table mode prints whole tables, not lines */

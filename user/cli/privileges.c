@@ -109,6 +109,27 @@ static void choose_user(const struct fs_options *opts, struct privileges_after *
 	after->gid = pw && pw->pw_uid ? pw->pw_gid : FS_UNPRIVILEGED_ID;
 }
 
+const char *privileges_root_without_landlock(const struct privileges_after *after, bool predicted,
+					     uid_t euid, char *buf, size_t len)
+{
+	if (after->landlock_abi)
+		return NULL;
+	if (!predicted) {
+		if (after->uid != 0)
+			return NULL;
+		snprintf(buf, len, "%s", after->uid_kept_for ? after->uid_kept_for : "root");
+		return buf;
+	}
+	/* A plain run that keeps uid 0 (root without CAP_SETUID, ...): so does every other. */
+	if (after->uid == 0 && after->uid_kept_for)
+		snprintf(buf, len, "every run (%s)", after->uid_kept_for);
+	else if (euid == 0)
+		snprintf(buf, len, "runs with --replace or -- COMMAND");
+	else
+		return NULL;
+	return buf;
+}
+
 void privileges_predict(const struct loader *loader, const struct fs_options *opts,
 			struct privileges_after *after)
 {

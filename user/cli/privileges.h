@@ -43,4 +43,16 @@ int drop_privileges(const struct loader *loader, const struct fs_options *opts, 
 void privileges_predict(const struct loader *loader, const struct fs_options *opts,
 			struct privileges_after *after);
 
+/*
+ * Which runs keep uid 0 on a kernel without Landlock, where a uid 0 with no capability may
+ * still read and write every file root owns and only the seccomp filter stands in the way of
+ * a flaw: NULL when none (the kernel has Landlock, or foliostat does not run as root). For a
+ * run (`after` as drop_privileges() left it), why it keeps uid 0 ("--replace", ...); for
+ * --check (`predicted`: `after` is a plain run's, as privileges_predict() made it, for a
+ * foliostat started as `euid`), "every run" and why, or the options that keep uid 0. The text
+ * is written into buf.
+ */
+const char *privileges_root_without_landlock(const struct privileges_after *after, bool predicted,
+					     uid_t euid, char *buf, size_t len);
+
 #endif

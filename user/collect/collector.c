@@ -300,7 +300,14 @@ int collector_open(struct collector *c, struct loader *loader, const struct fs_o
 	}
 	kernel_counters_read(&c->kernel_files, &c->kernel_before);
 	/* (before privileges are dropped: pagetypeinfo is root's only) */
-	c->free_on = !free_blocks_open(&c->free);
+	ret = free_blocks_open(&c->free);
+	c->free_on = !ret;
+	/* More zones than a kernel can have: the free-memory figures are null, and why is told. */
+	if (ret == -E2BIG || ret == -EFBIG)
+		fprintf(stderr,
+			"foliostat: free memory by block size is not reported: /proc/buddyinfo "
+			"lists more than %d zones or %d MiB\n",
+			FS_MAX_ZONES, FS_FREE_TEXT_MAX >> 20);
 	cgroup_names_open(&c->cgroup_names);
 	if (opts->files) {
 		ret = file_table_open(&c->files, (size_t)opts->max_files, loader->skel);

@@ -9,9 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* pagetypeinfo is about 1 KiB per zone; buddyinfo a line per zone. Read into one buffer, kept
- * for the run: a buffer allocated at each sample would be mapped and faulted in anew. */
-#define FREE_TEXT_SIZE (FS_MAX_ZONES * 1024)
+#include "array.h"
+
+/* Both files are read whole (proc_text.h) into one buffer, kept for the run: a buffer
+ * allocated at each sample would be mapped and faulted in anew. */
 
 static struct free_zone *find_zone(struct free_blocks *f, int node, const char *name)
 {
@@ -21,14 +22,19 @@ static struct free_zone *find_zone(struct free_blocks *f, int node, const char *
 	return NULL;
 }
 
-/* The zone named so, kept in the order the kernel lists zones; added if new. NULL: too many. */
-static struct free_zone *zone_of(struct free_blocks *f, int node, const char *name)
+/* The zone named so, kept in the order the kernel lists zones; added if new. NULL with *err
+ * set: more than FS_MAX_ZONES (-E2BIG), or no memory. */
+static struct free_zone *zone_of(struct free_blocks *f, int node, const char *name, int *err)
 {
 	struct free_zone *z = find_zone(f, node, name);
 
 	if (z)
 		return z;
-	if (f->nr_zones == FS_MAX_ZONES)
+	if (f->nr_zones == FS_MAX_ZONES) {
+		*err = -E2BIG;
+		return NULL;
+	}
+	if ((*err = array_reserve_one(&f->zones, &f->zones_cap, f->nr_zones, sizeof(*z))))
 		return NULL;
 	z = &f->zones[f->nr_zones++];
 	memset(z, 0, sizeof(*z));
@@ -69,7 +75,7 @@ int free_blocks_parse_buddyinfo(struct free_blocks *f, const char *text)
 		char name[FS_ZONE_NAME_LEN];
 		__u64 counts[FS_NR_ORDERS] = {0};
 		struct free_zone *z;
-		int node, used, n;
+		int node, used, n, err;
 
 		if (sscanf(line, "Node %d, zone %15s%n", &node, name, &used) != 2)
 			continue;
@@ -77,8 +83,8 @@ int free_blocks_parse_buddyinfo(struct free_blocks *f, const char *text)
 		if (!n || (orders && n != orders))
 			return -EINVAL;
 		orders = n;
-		if (!(z = zone_of(f, node, name)))
-			return -E2BIG;
+		if (!(z = zone_of(f, node, name, &err)))
+			return err;
 		memcpy(z->blocks, counts, sizeof(counts));
 		for (int o = 0; o < n; o++)
 			if (counts[o] < z->fewest[o])
@@ -133,29 +139,13 @@ int free_blocks_parse_pagetypeinfo(struct free_blocks *f, const char *text)
 	return 0;
 }
 
-/* A /proc file's whole text, read again from its start, into a buffer of FREE_TEXT_SIZE. */
-static int read_text(int fd, char *text)
-{
-	size_t len = 0;
-	ssize_t n;
-
-	while (len < FREE_TEXT_SIZE - 1 &&
-	       (n = pread(fd, text + len, FREE_TEXT_SIZE - 1 - len, (off_t)len)) > 0)
-		len += (size_t)n;
-	if (n < 0)
-		return -errno;
-	text[len] = '\0';
-	return 0;
-}
-
 int free_blocks_sample(struct free_blocks *f, bool by_type, double now)
 {
-	char *text = f->text;
 	int err;
 
-	err = read_text(f->buddyinfo_fd, text);
+	err = proc_text_read(&f->text, f->buddyinfo_fd, FS_FREE_TEXT_MAX);
 	if (!err)
-		err = free_blocks_parse_buddyinfo(f, text);
+		err = free_blocks_parse_buddyinfo(f, f->text.text);
 	if (!err) {
 		f->samples++;
 		f->read_at = now;
@@ -163,8 +153,8 @@ int free_blocks_sample(struct free_blocks *f, bool by_type, double now)
 	if (!err && by_type && f->pagetypeinfo_fd >= 0 &&
 	    (!f->types_read_at || now - f->types_read_at >= FREE_BY_TYPE_PERIOD_S)) {
 		/* (a failure here leaves the last reading: the counts by zone do not need it) */
-		if (!read_text(f->pagetypeinfo_fd, text) &&
-		    !free_blocks_parse_pagetypeinfo(f, text))
+		if (!proc_text_read(&f->text, f->pagetypeinfo_fd, FS_FREE_TEXT_MAX) &&
+		    !free_blocks_parse_pagetypeinfo(f, f->text.text))
 			f->types_read_at = now;
 	}
 	return err;
@@ -189,13 +179,11 @@ int free_blocks_open(struct free_blocks *f)
 	f->pagetypeinfo_fd = open("/proc/pagetypeinfo", O_RDONLY | O_CLOEXEC);
 	f->buddyinfo_fd = open("/proc/buddyinfo", O_RDONLY | O_CLOEXEC);
 	err = f->buddyinfo_fd < 0 ? -errno : 0;
-	if (!err && !(f->text = malloc(FREE_TEXT_SIZE)))
-		err = -ENOMEM;
-	if (err) {
+	if (!err)
+		err = free_blocks_sample(f, false, 0);
+	if (err)
 		free_blocks_close(f);
-		return err;
-	}
-	return free_blocks_sample(f, false, 0);
+	return err;
 }
 
 void free_blocks_close(struct free_blocks *f)
@@ -205,8 +193,10 @@ void free_blocks_close(struct free_blocks *f)
 	if (f->pagetypeinfo_fd >= 0)
 		close(f->pagetypeinfo_fd);
 	f->buddyinfo_fd = f->pagetypeinfo_fd = -1;
-	free(f->text);
-	f->text = NULL;
+	proc_text_free(&f->text);
+	free(f->zones);
+	f->zones = NULL;
+	f->nr_zones = f->zones_cap = 0;
 }
 
 __u64 free_zone_pages(const struct free_zone *z, int nr_orders)

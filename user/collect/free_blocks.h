@@ -15,8 +15,15 @@
 #include <linux/types.h>
 
 #include "foliostat.h"
+#include "proc_text.h"
 
-#define FS_MAX_ZONES 64	       /* nodes times zones */
+/* Zones (nodes times zones) at most: a kernel has at most 1024 nodes (NODES_SHIFT is 10 at
+ * most on x86-64 and arm64) of at most 6 zones (DMA, DMA32, Normal, HighMem, Movable, Device).
+ * The array grows with the zones the host has; a file that lists more is refused. */
+#define FS_MAX_ZONES (1024 * 6)
+/* The text of buddyinfo and pagetypeinfo at most: pagetypeinfo takes about 750 bytes per zone
+ * (a line per migrate type, and one in its table of blocks), 8 MiB room for FS_MAX_ZONES. */
+#define FS_FREE_TEXT_MAX (8 << 20)
 #define FS_MAX_MIGRATE_TYPES 8 /* Unmovable, Movable, Reclaimable, HighAtomic, CMA, Isolate */
 #define FS_ZONE_NAME_LEN 16
 #define FS_MIGRATE_TYPE_LEN 20
@@ -36,17 +43,19 @@ struct free_blocks {
 	int pagetypeinfo_fd; /* -1: not readable (not root, or no such file) */
 	int nr_orders;	     /* orders the kernel lists: 0 .. nr_orders - 1 */
 	size_t nr_zones;
-	struct free_zone zones[FS_MAX_ZONES];
-	size_t nr_types; /* 0: by migrate type not read */
+	size_t zones_cap;
+	struct free_zone *zones; /* in the order the kernel lists them */
+	size_t nr_types;	 /* 0: by migrate type not read */
 	char types[FS_MAX_MIGRATE_TYPES][FS_MIGRATE_TYPE_LEN];
 	double read_at;	       /* monotonic s of the last sample */
 	double types_read_at;  /* monotonic s of the last read of them (0: never) */
 	unsigned long samples; /* of buddyinfo since the window began */
-	char *text;	       /* what the files' text is read into */
+	struct proc_text text; /* what the files' text is read into, kept for the run */
 };
 
 /* Open the files (before privileges are dropped) and take a first sample. 0, or a negative
- * errno when /proc/buddyinfo cannot be read (pagetypeinfo is optional). */
+ * errno when /proc/buddyinfo cannot be read (pagetypeinfo is optional): -E2BIG when it lists
+ * more than FS_MAX_ZONES zones, -EFBIG when it is longer than FS_FREE_TEXT_MAX. */
 int free_blocks_open(struct free_blocks *f);
 void free_blocks_close(struct free_blocks *f);
 /* Sample buddyinfo now (the fewest of each order kept), and with `by_type`, pagetypeinfo too
@@ -57,7 +66,8 @@ int free_blocks_sample(struct free_blocks *f, bool by_type, double now);
 void free_blocks_window_begin(struct free_blocks *f);
 
 /* Parse buddyinfo's or pagetypeinfo's text into f's zones (kept: fewest, and the zones' order
- * when unchanged). 0, or -EINVAL for text that is not theirs. (Exposed for unit tests.) */
+ * when unchanged). 0, -EINVAL for text that is not theirs, -E2BIG for more than FS_MAX_ZONES
+ * zones, -ENOMEM. (Exposed for unit tests.) */
 int free_blocks_parse_buddyinfo(struct free_blocks *f, const char *text);
 int free_blocks_parse_pagetypeinfo(struct free_blocks *f, const char *text);
 

@@ -16,12 +16,34 @@ static void set_error(char *err, size_t err_len, const char *what, const char *p
 	snprintf(err, err_len, "failed to %s '%s': %s", what, path, strerror(errno));
 }
 
-/* --output: FILE opened to append to, never through a symlink, a new one readable by all as a
- * log usually is. */
+/*
+ * Create (or open) `name` in `dir_fd` with the file's mode: the default less the umask's bits,
+ * as open(2) makes it, or exactly the mode --output-mode asked for. That one is made with the
+ * umask cleared for the call alone, since fchmod() is refused once the seccomp filter is on;
+ * no other thread of foliostat creates files.
+ */
+static int open_with_mode(const struct output_file *out, int dir_fd, const char *name, int flags)
+{
+	mode_t old_umask;
+	int fd, saved;
+
+	if (out->mode < 0)
+		return openat(dir_fd, name, flags, out->append ? 0600 : 0644);
+	old_umask = umask(0);
+	fd = openat(dir_fd, name, flags, (mode_t)out->mode);
+	saved = errno;
+	umask(old_umask);
+	errno = saved;
+	return fd;
+}
+
+/* --output: FILE opened to append to, never through a symlink. A new one is the owner's alone
+ * unless --output-mode says otherwise: records name other users' processes, cgroups and (with
+ * --files) files in directories they may keep to themselves. An existing FILE keeps its mode. */
 static int open_to_append(struct output_file *out, char *err, size_t err_len)
 {
-	out->fd = open(out->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
-		       0644);
+	out->fd = open_with_mode(out, AT_FDCWD, out->path,
+				 O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 	if (out->fd >= 0)
 		return 0;
 	if (errno == ELOOP)
@@ -33,7 +55,7 @@ static int open_to_append(struct output_file *out, char *err, size_t err_len)
 	return -1;
 }
 
-int output_file_open(struct output_file *out, const char *path, bool append, char *err,
+int output_file_open(struct output_file *out, const char *path, bool append, int mode, char *err,
 		     size_t err_len)
 {
 	const char *slash = strrchr(path, '/');
@@ -45,6 +67,7 @@ int output_file_open(struct output_file *out, const char *path, bool append, cha
 	out->fd = -1;
 	out->path = path;
 	out->append = append;
+	out->mode = mode;
 	if (append)
 		return open_to_append(out, err, err_len);
 	if (slash)
@@ -85,10 +108,11 @@ FILE *output_file_begin(struct output_file *out)
 	}
 
 	/* Hidden, unique to this run and record; O_EXCL and O_NOFOLLOW: never an existing file or
-	 * a symlink someone planted under that name. */
+	 * a symlink someone planted under that name. Readable by all unless --output-mode says
+	 * otherwise: node_exporter's textfile collector reads it as a user of its own. */
 	snprintf(out->tmp, sizeof(out->tmp), ".%s.%d.%lu", out->base, (int)getpid(), serial++);
-	fd = openat(out->dir_fd, out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0644);
+	fd = open_with_mode(out, out->dir_fd, out->tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	out->stream = fdopen(fd, "w");

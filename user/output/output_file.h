@@ -8,6 +8,9 @@
  *   such files). It is written to a new file beside FILE, then renamed over it, so a reader sees
  *   the previous record or the new one, never part of one; the new file is created exclusively.
  * Neither follows a symlink at FILE: --replace replaces it, --output refuses it.
+ * A file -o creates is mode 0600 (records name other users' processes, cgroups and files), one
+ * --replace writes 0644 (node_exporter reads it as another user), both less the umask's bits;
+ * or exactly the mode --output-mode gives.
  */
 #ifndef FS_OUTPUT_FILE_H
 #define FS_OUTPUT_FILE_H
@@ -17,6 +20,7 @@
 
 struct output_file {
 	bool append;	    /* --output: records appended to fd */
+	int mode;	    /* the new file's exact mode (--output-mode); -1: the default */
 	int fd;		    /* --output: FILE, opened at start-up */
 	char *record;	    /* --output: the record being written, in memory */
 	size_t record_len;
@@ -27,9 +31,9 @@ struct output_file {
 	FILE *stream;	    /* open between output_file_begin() and _commit() */
 };
 
-/* Open FILE to append to, or (to replace it) its directory. Returns 0, or -1 with a "failed to
- * ...: reason" message in err. */
-int output_file_open(struct output_file *out, const char *path, bool append, char *err,
+/* Open FILE to append to, or (to replace it) its directory; files made get `mode` exactly, or
+ * the default (-1: see above). Returns 0, or -1 with a "failed to ...: reason" message in err. */
+int output_file_open(struct output_file *out, const char *path, bool append, int mode, char *err,
 		     size_t err_len);
 /* --replace: create and remove a file beside FILE, as every record will: call it once
  * privileges are dropped, so that a directory foliostat may not write to fails at start-up, not

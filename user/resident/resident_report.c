@@ -16,6 +16,7 @@
 #include "array.h"
 #include "cgroups.h"
 #include "counters.h"
+#include "proc_text.h"
 #include "process_start.h"
 #include "report.h"
 #include "resident_opener.h"
@@ -157,14 +158,18 @@ static bool pid_selected(const struct fs_options *opts, pid_t pid)
 }
 
 /* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it:
- * a copy, or NULL. */
+ * a copy, or NULL. The file is read whole: its paths are as long as other users make them. */
 static char *cgroup_path(pid_t pid)
 {
-	char text[4096], *path;
+	struct proc_text text = {0};
+	char file[64], *path = NULL;
 
-	if (read_small(pid, "cgroup", text, sizeof(text)) < 0 || !(path = proc_cgroup_v2_path(text)))
-		return NULL;
-	return strdup(path);
+	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
+	if (!proc_text_read_path(&text, file, FS_PROC_CGROUP_MAX) &&
+	    (path = proc_cgroup_v2_path(text.text)))
+		path = strdup(path);
+	proc_text_free(&text);
+	return path;
 }
 
 int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,
