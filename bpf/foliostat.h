@@ -356,8 +356,9 @@ struct fs_cpu {
 _Static_assert(__builtin_offsetof(struct fs_cpu, cached) == 72,
 	       "what every event reads first is the first 72 bytes of struct fs_cpu");
 
-/* Measured at start-up by the loader through its own rename (tasks.bpf.c), which it recognises
- * by this name. */
+/* The name the loader takes for a moment at start-up, to measure the kernel through its own
+ * rename (tasks.bpf.c). Only a name others may see meanwhile: BPF knows the loader by its
+ * thread, never by a name (start_up.bpf.h). */
 #define FS_PROBE_COMM "foliostat-probe"
 
 #endif /* FOLIOSTAT_H */
