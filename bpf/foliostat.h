@@ -150,8 +150,9 @@ struct fs_counters {
  * header.
  *
  * An entry is freed in two steps, so that no count is lost or lands in another's entry: the
- * loader unlinks it (deletes its key from the index, then bumps `gen`, which every cached
- * reference to the entry is checked against) after reporting it; a read later, and after an RCU
+ * loader unlinks it (bumps `gen`, which every cached reference to the entry is checked against,
+ * in a compare-and-swap that BPF's own retiring of an entry also needs to win, then deletes its
+ * key from the index) after reporting it; a read later, and after an RCU
  * grace period (no BPF program still holds the index), it reads the entry once more for any
  * late counts, clears it and gives its index back.
  */

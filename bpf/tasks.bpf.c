@@ -81,10 +81,11 @@ int BPF_PROG(fs_task_exit)
  * names, or with the leader of a process a write to cgroup.procs moves whole (`threadgroup`),
  * whose other threads the tracepoint does not name: they are found on the process's list of
  * threads. Each moved thread's entry (made in the old cgroup) is retired here, in the mover's
- * context: marked moved (the loader reports it and frees it as it does an exited thread's,
- * without unlinking it again), unlinked from the index, and its gen bumped, which makes every
- * reference to it stale (the CPUs' records and caches): the thread's next event makes a new
- * entry in its new cgroup. An entry is retired only if the thread's cgroup (v2) is no longer
+ * context (entry_retire(), entries.bpf.h): marked moved and its gen bumped in one swap, which
+ * makes every reference to it stale (the CPUs' records and caches), then unlinked from the index
+ * (the loader reports it and frees it as it does an exited thread's, without unlinking it
+ * again): the thread's next event makes a new entry in its new cgroup. An entry the loader is
+ * unlinking meanwhile is left to it. An entry is retired only if the thread's cgroup (v2) is no longer
  * the entry's: a move in a v1 hierarchy changes nothing here. Events racing the move on another
  * CPU land on either side of it; an entry being made during the move by the thread itself,
  * before the walk, with the cgroup it read before the move, stays in the old cgroup until the
@@ -107,11 +108,8 @@ static __always_inline void retire_moved(void *index, void *values, __u64 key, _
 	struct fs_entry_ref *ref = bpf_map_lookup_elem(index, &key);
 	struct fs_entry_head *head = ref ? entry_checked(values, key, *ref) : NULL;
 
-	if (head && head->cgroup != cgroup) {
-		head->exited = FS_ENTRY_MOVED;
-		bpf_map_delete_elem(index, &key);
-		__sync_fetch_and_add(&head->gen, 1);
-	}
+	if (head && head->cgroup != cgroup)
+		entry_retire(index, head, key, *ref, head->exited, FS_ENTRY_MOVED);
 }
 
 /* The thread at `task` (a kernel address, read with probe reads: the list gives no typed
