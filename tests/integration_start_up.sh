@@ -75,3 +75,23 @@ test_start_up_ignores_tasks_named_like_its_probe() {
 			$((pages + 1000)) "-- COMMAND: its user faults, run $run"
 	done
 }
+
+# The program that hears the loader's rename runs only during start-up: once foliostat counts,
+# it is loaded but attached nowhere (no BPF link names it), so no rename of the run pays for it.
+test_start_up_rename_program_is_detached_once_running() {
+	need_root
+	local id links
+	start_foliostat "$T/out" -j 0.2
+	id=$(bpftool prog show -j | python3 -c '
+import json, sys
+ids = [p["id"] for p in json.load(sys.stdin) if p.get("name") == "fs_start_up_rename"]
+if len(ids) != 1:
+    sys.exit(f"{len(ids)} programs named fs_start_up_rename")
+print(ids[0])') || fail "no single program fs_start_up_rename loaded"
+	links=$(bpftool link show -j | python3 -c '
+import json, sys
+print(sum(1 for l in json.load(sys.stdin) if l.get("prog_id") == int(sys.argv[1])))' "$id") ||
+		fail "bpftool link show"
+	assert_eq "$links" 0 "links of fs_start_up_rename (program $id) while foliostat runs"
+	stop_foliostat "$T/out"
+}
