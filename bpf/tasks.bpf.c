@@ -85,9 +85,9 @@ int BPF_PROG(fs_task_exit)
  * makes every reference to it stale (the CPUs' records and caches), then unlinked from the index
  * (the loader reports it and frees it as it does an exited thread's, without unlinking it
  * again): the thread's next event makes a new entry in its new cgroup. An entry the loader is
- * unlinking meanwhile is left to it. An entry is retired only if the thread's cgroup (v2) is no longer
- * the entry's: a move in a v1 hierarchy changes nothing here. Events racing the move on another
- * CPU land on either side of it; an entry being made during the move by the thread itself,
+ * unlinking meanwhile is left to it. An entry is retired only if the thread's cgroup (v2) is no
+ * longer the entry's: a move in a v1 hierarchy changes nothing here. Events racing the move on
+ * another CPU land on either side of it; an entry being made during the move by the thread itself,
  * before the walk, with the cgroup it read before the move, stays in the old cgroup until the
  * loader frees it (the first read in which the thread is idle).
  *
@@ -200,7 +200,8 @@ int BPF_PROG(fs_start_up_rename, struct task_struct *task, const char *comm)
 
 	if (task != current || !is_loader_thread())
 		return 0;
-	fs_probe.frame_offset = bpf_get_current_task() + frame_minus(current) - (__u64)current->stack;
+	fs_probe.frame_offset =
+	    bpf_get_current_task() + frame_minus(current) - (__u64)current->stack;
 	fs_probe.key = FS_THREAD_KEY(current->tgid, current->pid);
 	fs_probe.seen = 1;
 	return 0;
