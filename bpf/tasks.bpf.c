@@ -87,9 +87,9 @@ int BPF_PROG(fs_task_exit)
  * again): the thread's next event makes a new entry in its new cgroup. An entry the loader is
  * unlinking meanwhile is left to it. An entry is retired only if the thread's cgroup (v2) is no
  * longer the entry's: a move in a v1 hierarchy changes nothing here. Events racing the move on
- * another CPU land on either side of it; an entry being made during the move by the thread itself,
- * before the walk, with the cgroup it read before the move, stays in the old cgroup until the
- * loader frees it (the first read in which the thread is idle).
+ * another CPU land on either side of it; an entry being made during the move by the thread
+ * itself, before the walk, with the cgroup it read before the move, stays in the old cgroup
+ * until the loader frees it (the first read in which the thread is idle).
  *
  * The process's entry (collapse outcomes and stalls; its cgroup is its leader's) is retired in
  * the same way when the leader moves. Threads outside a --cgroup selection have no entry: the
