@@ -68,23 +68,32 @@ _Static_assert(__builtin_offsetof(struct fs_entry_head, exited) ==
 	       "gen and exited make one 64-bit word (little-endian: gen is its low half)");
 
 /*
- * The entry `ref` names under `key` is another process's (that process ended and a new one got
- * its pid while the entry was still linked): retire it, so that the caller makes the new process
- * an entry of its own. Its gen is bumped (every reference to it goes stale) and it is marked
- * reused, in one compare-and-swap of the two (`exited` is what the caller saw), then its key is
- * unlinked; the loader reports it and frees it as it does a moved thread's, without unlinking
- * the key (which may name the new entry by then). Of two programs retiring it at once (an
- * interrupt in the middle of the thread's own event, two threads of the new process), one does;
- * if the loader unlinked it meanwhile, neither does.
+ * Retire the entry `ref` names under `key` (BPF's own unlink): its gen is bumped (every reference
+ * to it goes stale) and it is marked `why`, in one compare-and-swap of the two (`exited` is what
+ * the caller saw), then its key is unlinked; the loader reports it and frees it without
+ * unlinking the key (which may name a new entry by then). Whoever unlinks an entry, the loader
+ * too (table.c), first wins that swap on the gen the link names: of two programs retiring it at
+ * once, or a program and the loader unlinking it, one does, and the key it deletes still names
+ * this entry, never one made for the key since.
  */
-static __always_inline void entry_retire_reused(void *index_map, struct fs_entry_head *head,
-						__u64 key, struct fs_entry_ref ref, __u32 exited)
+static __always_inline void entry_retire(void *index_map, struct fs_entry_head *head, __u64 key,
+					 struct fs_entry_ref ref, __u32 exited, __u32 why)
 {
 	__u64 seen = (__u64)exited << 32 | ref.gen;
-	__u64 retired = (__u64)FS_ENTRY_REUSED << 32 | (__u32)(ref.gen + 1);
+	__u64 retired = (__u64)why << 32 | (__u32)(ref.gen + 1);
 
 	if (__sync_val_compare_and_swap((__u64 *)&head->gen, seen, retired) == seen)
 		bpf_map_delete_elem(index_map, &key);
+}
+
+/* The entry `ref` names under `key` is another process's (that process ended and a new one got
+ * its pid while the entry was still linked): retire it, so that the caller makes the new
+ * process an entry of its own (an interrupt in the middle of the thread's own event, or two
+ * threads of the new process, may try at once). */
+static __always_inline void entry_retire_reused(void *index_map, struct fs_entry_head *head,
+						__u64 key, struct fs_entry_ref ref, __u32 exited)
+{
+	entry_retire(index_map, head, key, ref, exited, FS_ENTRY_REUSED);
 }
 
 /* Key's entry through the index, made if it has none (`comm` names it then), or if the one it

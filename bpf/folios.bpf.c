@@ -5,6 +5,7 @@
  * large folios discarded by the thread that allocated them.
  */
 #include "attribution.bpf.h"
+#include "start_up.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -19,7 +20,6 @@
 const volatile __u32 fs_node_shift = 0; /* 64 - NODES_SHIFT */
 
 /* The flags of the last order-0 folio allocated to the loader's thread while it calibrates. */
-__u32 fs_calibration_tid = 0;
 __u64 fs_calibration_flags = 0;
 __u64 fs_calibration_seen = 0;
 
@@ -117,11 +117,12 @@ int BPF_PROG(fs_page_alloc_by_node, struct page *page, unsigned int order, gfp_t
 }
 
 /* Attached only while the loader calibrates (nodes.c): the flags of its own thread's order-0
- * folios, each on a node it chose. */
+ * folios, each on a node it chose. Another task's allocations meanwhile would tell nodes of
+ * pages the loader did not place: only the loader's thread is heard (start_up.bpf.h). */
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(fs_node_calibrate, struct page *page, unsigned int order)
 {
-	if (page && !order && (__u32)bpf_get_current_pid_tgid() == fs_calibration_tid) {
+	if (page && !order && is_loader_thread()) {
 		fs_calibration_flags = folio_head_flags((struct folio *)page);
 		fs_calibration_seen++;
 	}

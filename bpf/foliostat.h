@@ -150,8 +150,9 @@ struct fs_counters {
  * header.
  *
  * An entry is freed in two steps, so that no count is lost or lands in another's entry: the
- * loader unlinks it (deletes its key from the index, then bumps `gen`, which every cached
- * reference to the entry is checked against) after reporting it; a read later, and after an RCU
+ * loader unlinks it (bumps `gen`, which every cached reference to the entry is checked against,
+ * in a compare-and-swap that BPF's own retiring of an entry also needs to win, then deletes its
+ * key from the index) after reporting it; a read later, and after an RCU
  * grace period (no BPF program still holds the index), it reads the entry once more for any
  * late counts, clears it and gives its index back.
  */
@@ -356,8 +357,9 @@ struct fs_cpu {
 _Static_assert(__builtin_offsetof(struct fs_cpu, cached) == 72,
 	       "what every event reads first is the first 72 bytes of struct fs_cpu");
 
-/* Measured at start-up by the loader through its own rename (tasks.bpf.c), which it recognises
- * by this name. */
+/* The name the loader takes for a moment at start-up, to measure the kernel through its own
+ * rename (tasks.bpf.c). Only a name others may see meanwhile: BPF knows the loader by its
+ * thread, never by a name (start_up.bpf.h). */
 #define FS_PROBE_COMM "foliostat-probe"
 
 #endif /* FOLIOSTAT_H */

@@ -6,6 +6,7 @@
  */
 #define FS_DEFINE_MAPS
 #include "attribution.bpf.h"
+#include "start_up.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
@@ -49,14 +50,6 @@ __noinline int fs_task_selected(__u64 task_addr)
 	return 0;
 }
 
-/* What the loader's rename to FS_PROBE_COMM showed (see loader.c): how far its frame was from
- * the base of its kernel stack, and its thread key as the kernel's tracepoints see it. */
-struct {
-	__u64 frame_offset;
-	__u64 key;
-	__u32 seen;
-} fs_probe;
-
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(fs_task_exit)
 {
@@ -88,14 +81,15 @@ int BPF_PROG(fs_task_exit)
  * names, or with the leader of a process a write to cgroup.procs moves whole (`threadgroup`),
  * whose other threads the tracepoint does not name: they are found on the process's list of
  * threads. Each moved thread's entry (made in the old cgroup) is retired here, in the mover's
- * context: marked moved (the loader reports it and frees it as it does an exited thread's,
- * without unlinking it again), unlinked from the index, and its gen bumped, which makes every
- * reference to it stale (the CPUs' records and caches): the thread's next event makes a new
- * entry in its new cgroup. An entry is retired only if the thread's cgroup (v2) is no longer
- * the entry's: a move in a v1 hierarchy changes nothing here. Events racing the move on another
- * CPU land on either side of it; an entry being made during the move by the thread itself,
- * before the walk, with the cgroup it read before the move, stays in the old cgroup until the
- * loader frees it (the first read in which the thread is idle).
+ * context (entry_retire(), entries.bpf.h): marked moved and its gen bumped in one swap, which
+ * makes every reference to it stale (the CPUs' records and caches), then unlinked from the index
+ * (the loader reports it and frees it as it does an exited thread's, without unlinking it
+ * again): the thread's next event makes a new entry in its new cgroup. An entry the loader is
+ * unlinking meanwhile is left to it. An entry is retired only if the thread's cgroup (v2) is no
+ * longer the entry's: a move in a v1 hierarchy changes nothing here. Events racing the move on
+ * another CPU land on either side of it; an entry being made during the move by the thread
+ * itself, before the walk, with the cgroup it read before the move, stays in the old cgroup
+ * until the loader frees it (the first read in which the thread is idle).
  *
  * The process's entry (collapse outcomes and stalls; its cgroup is its leader's) is retired in
  * the same way when the leader moves. Threads outside a --cgroup selection have no entry: the
@@ -114,11 +108,8 @@ static __always_inline void retire_moved(void *index, void *values, __u64 key, _
 	struct fs_entry_ref *ref = bpf_map_lookup_elem(index, &key);
 	struct fs_entry_head *head = ref ? entry_checked(values, key, *ref) : NULL;
 
-	if (head && head->cgroup != cgroup) {
-		head->exited = FS_ENTRY_MOVED;
-		bpf_map_delete_elem(index, &key);
-		__sync_fetch_and_add(&head->gen, 1);
-	}
+	if (head && head->cgroup != cgroup)
+		entry_retire(index, head, key, *ref, head->exited, FS_ENTRY_MOVED);
 }
 
 /* The thread at `task` (a kernel address, read with probe reads: the list gives no typed
@@ -189,17 +180,31 @@ int BPF_PROG(fs_task_fork, struct task_struct *parent, struct task_struct *child
 	return 0;
 }
 
-static __always_inline bool is_probe_name(const char *comm)
-{
-	static const char probe[FS_COMM_LEN] = FS_PROBE_COMM;
-	char name[FS_COMM_LEN];
+/* What the loader's rename at start-up showed (see loader.c): how far its frame was from the
+ * base of its kernel stack, and its thread key as the kernel's tracepoints see it. */
+struct {
+	__u64 frame_offset;
+	__u64 key;
+	__u32 seen;
+} fs_probe;
 
-	if (bpf_probe_read_kernel_str(name, sizeof(name), comm) != sizeof(FS_PROBE_COMM))
-		return false;
-	for (int i = 0; i < (int)sizeof(FS_PROBE_COMM); i++)
-		if (name[i] != probe[i])
-			return false;
-	return true;
+/*
+ * Attached only while the loader renames itself at start-up, and heeding only the loader's own
+ * thread (start_up.bpf.h): a task that renames itself meanwhile, whatever name it takes, cannot
+ * pass for it, and fs_task_rename, attached for the whole run, does no start-up work.
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(fs_start_up_rename, struct task_struct *task, const char *comm)
+{
+	struct task_struct *current = bpf_get_current_task_btf();
+
+	if (task != current || !is_loader_thread())
+		return 0;
+	fs_probe.frame_offset =
+	    bpf_get_current_task() + frame_minus(current) - (__u64)current->stack;
+	fs_probe.key = FS_THREAD_KEY(current->tgid, current->pid);
+	fs_probe.seen = 1;
+	return 0;
 }
 
 /*
@@ -216,18 +221,10 @@ int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 	struct fs_entry_head *head;
 	struct fs_entry_ref *ref;
 
-	if (task == current) {
-		if (is_probe_name(comm)) {
-			fs_probe.frame_offset =
-			    bpf_get_current_task() + frame_minus(current) - (__u64)current->stack;
-			fs_probe.key = key;
-			fs_probe.seen = 1;
-		}
-		/* exec renames the thread that called it, which may just have taken its
-		 * leader's pid (de_thread()) on the same stack: record it afresh. */
-		if (cpu && cpu->self)
-			record_running(cpu, &cpu->running, current);
-	}
+	/* exec renames the thread that called it, which may just have taken its leader's pid
+	 * (de_thread()) on the same stack: record it afresh. */
+	if (task == current && cpu && cpu->self)
+		record_running(cpu, &cpu->running, current);
 	if (task->pid != task->tgid)
 		return 0;
 	/* The entries linked under its pid may still be those of a process that had the pid

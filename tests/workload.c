@@ -1397,6 +1397,21 @@ static void born_in_cgroup(const char *dir)
 	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+/* renames SECONDS: take the name the thread has (--name) again and again for SECONDS, as fast
+ * as it can: each rename is a task:task_rename event. */
+static void action_renames(long seconds)
+{
+	char name[16] = {0};
+	time_t end = time(NULL) + seconds;
+
+	if (prctl(PR_GET_NAME, name))
+		die("prctl(PR_GET_NAME)");
+	while (time(NULL) < end)
+		for (int i = 0; i < 10000; i++)
+			if (prctl(PR_SET_NAME, name))
+				die("prctl(PR_SET_NAME)");
+}
+
 /* The actions, each with its argument (as the usage shows it): by text or by number. */
 static const struct action {
 	const char *name, *argument;
@@ -1405,6 +1420,7 @@ static const struct action {
 } actions[] = {
 	{"thp", "MIB[,KIB]", action_thp, NULL},
 	{"pages", "N", NULL, action_pages},
+	{"renames", "SECONDS", NULL, action_renames},
 	{"thphalf", "MIB", NULL, action_thphalf},
 	{"sparse", "MIB", NULL, action_sparse},
 	{"read", "FILE", action_read, NULL},

@@ -19,12 +19,27 @@ static struct {
 	__u32 given_back[16];
 	int nr_given_back;
 	int waits;
+	/* One key's link in the index, for the tests that follow it (linked: it has one). */
+	struct {
+		bool linked;
+		__u64 key;
+		struct fs_entry_ref ref;
+	} link;
+	/* What BPF does on another CPU just before the next unlink reaches the kernel. */
+	void (*before_unlink)(void);
 } kernel;
 
 static int fake_unlink_key(const struct table *t, __u64 key)
 {
+	void (*race)(void) = kernel.before_unlink;
+
 	(void)t;
+	kernel.before_unlink = NULL;
+	if (race)
+		race();
 	kernel.unlinked_keys[kernel.nr_unlinked++] = key;
+	if (kernel.link.linked && kernel.link.key == key)
+		kernel.link.linked = false; /* whatever entry the link names by now */
 	return 0;
 }
 
@@ -370,6 +385,71 @@ static bool a_moved_process_entry_is_freed_once_reported(void)
 	return ok;
 }
 
+/* BPF's part: link `key` to entry `index` (at its gen), as entry_make() does. */
+static void link_key(__u64 key, __u32 index)
+{
+	kernel.link.linked = true;
+	kernel.link.key = key;
+	kernel.link.ref.index = index;
+	kernel.link.ref.gen = entries[index].head.gen;
+}
+
+#define MOVER KEY(20, 20)
+
+/* BPF's part in a move of thread MOVER to another cgroup (fs_cgroup_attach): the entry its
+ * link names, if still its (entry_checked()), retired as entry_retire() does, in one swap of gen
+ * and exited; then the thread's next event makes it entry 21 in its new cgroup. */
+static void bpf_moves_the_thread(void)
+{
+	struct fs_entry_ref ref = kernel.link.ref;
+	struct fs_entry_head *head = &entries[ref.index].head;
+	__u64 seen = (__u64)head->exited << 32 | ref.gen;
+	__u64 retired = (__u64)FS_ENTRY_MOVED << 32 | (__u32)(ref.gen + 1);
+
+	if (!kernel.link.linked || head->key != MOVER || head->gen != ref.gen ||
+	    !__atomic_compare_exchange_n((__u64 *)&head->gen, &seen, retired, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	kernel.link.linked = false;
+	take(21, MOVER, "mover");
+	link_key(MOVER, 21);
+}
+
+/*
+ * The loader unlinks an idle thread's entry just as the thread moves to another cgroup, BPF
+ * retiring the entry and the thread's next event making it a new one under the same key, in
+ * between the loader's look at the entry and its delete of the key. The new entry stays linked:
+ * of the loader and BPF, only the one that wins the swap of the old entry's gen deletes the
+ * key, while the link still names that entry. (Had BPF won here, the key's link would name
+ * entry 21 and the loader would have deleted it: an entry linked nowhere, whose thread's exit
+ * would never mark it.)
+ */
+static bool a_move_racing_the_unlink_keeps_the_new_entry_linked(void)
+{
+	struct snapshot snap = {0};
+	struct table t;
+	bool ok;
+
+	fresh_table(&t);
+	take(20, MOVER, "mover");
+	link_key(MOVER, 20);
+	fault(20, 1);
+	ok = ASSERT_EQ(snapshot_add_threads(&snap, &t), 0);
+	snapshot_free(&snap);
+	kernel.before_unlink = bpf_moves_the_thread;
+	ok = ok && ASSERT_EQ(snapshot_add_threads(&snap, &t), 0) &&
+	     ASSERT_EQ(kernel.nr_unlinked, 1) && ASSERT_EQ(t.nr_unlinked, 1) &&
+	     ASSERT_EQ(t.unlinked[0], 20);
+	/* Entry 21, if BPF made it, is the one the key names; entry 20 is named no more. */
+	if (taken[0] & (1ULL << 21))
+		ok = ok && ASSERT_TRUE(kernel.link.linked) && ASSERT_EQ(kernel.link.ref.index, 21);
+	else
+		ok = ok && ASSERT_TRUE(!kernel.link.linked);
+	snapshot_free(&snap);
+	table_close(&t);
+	return ok;
+}
+
 const struct unit_test table_tests[] = {
     UNIT_TEST(a_side_table_is_read_and_cleared_with_its_entries),
     UNIT_TEST(taken_entries_become_live),
@@ -378,5 +458,6 @@ const struct unit_test table_tests[] = {
     UNIT_TEST(every_count_is_read_exactly_once),
     UNIT_TEST(an_entry_retired_for_a_reused_pid_keeps_the_new_one_linked),
     UNIT_TEST(a_moved_process_entry_is_freed_once_reported),
+    UNIT_TEST(a_move_racing_the_unlink_keeps_the_new_entry_linked),
     {},
 };

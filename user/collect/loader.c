@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <linux/perf_event.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -462,34 +464,42 @@ missing:
 
 /*
  * THREAD_SIZE, which the stack test needs (compat.bpf.h), measured: the loader renames itself
- * to FS_PROBE_COMM, and the rename program notes how far its frame is from the base of the
- * loader's stack. A shallow system call runs near the top of the stack, so the size is the
- * power of two just above that offset, with the depth below half of it. The same event shows
- * the loader's pid as the kernel's tracepoints see it: another than getpid()'s means a PID
- * namespace.
+ * to FS_PROBE_COMM while fs_start_up_rename is attached, and that program notes how far its
+ * frame is from the base of the loader's stack. A shallow system call runs near the top of the
+ * stack, so the size is the power of two just above that offset, with the depth below half of
+ * it. The same event shows the loader's pid as the kernel's tracepoints see it: another than
+ * getpid()'s means a PID namespace. The program heeds the loader's thread alone, known by its
+ * tid in its PID namespace (start_up.bpf.h), so no other task's rename, whatever its name, can
+ * change either conclusion.
  */
 static void measure_stack(struct loader *loader, const struct kernel_facts *facts)
 {
+	struct bpf_program *prog = loader->skel->progs.fs_start_up_rename;
 	struct host_facts *hf = &loader->facts;
 	char name[FS_COMM_LEN + 1] = "";
 	__u64 offset, size = 4096;
+	struct bpf_link *link;
 
 	hf->stack_size = facts->assumed_stack_size;
-	if (loader->probes[PROBE_TASK_RENAME].attached && prctl(PR_GET_NAME, name) == 0 &&
-	    prctl(PR_SET_NAME, FS_PROBE_COMM) == 0) {
+	if (!bpf_program__autoload(prog) || prctl(PR_GET_NAME, name))
+		return;
+	link = bpf_program__attach(prog);
+	if (!link)
+		return;
+	if (prctl(PR_SET_NAME, FS_PROBE_COMM) == 0)
 		prctl(PR_SET_NAME, name);
-		offset = loader->skel->bss->fs_probe.frame_offset;
-		while (size <= offset && size < (1 << 24))
-			size <<= 1;
-		if (loader->skel->bss->fs_probe.seen && size >= 8192 && offset < size &&
-		    size - offset < size / 2) {
-			hf->stack_size = size;
-			hf->stack_size_measured = true;
-		}
-		hf->own_key = loader->skel->bss->fs_probe.key;
-		hf->pid_namespaced = loader->skel->bss->fs_probe.seen &&
-				     (__u32)(hf->own_key >> 32) != (__u32)getpid();
+	bpf_link__destroy(link);
+	offset = loader->skel->bss->fs_probe.frame_offset;
+	while (size <= offset && size < (1 << 24))
+		size <<= 1;
+	if (loader->skel->bss->fs_probe.seen && size >= 8192 && offset < size &&
+	    size - offset < size / 2) {
+		hf->stack_size = size;
+		hf->stack_size_measured = true;
 	}
+	hf->own_key = loader->skel->bss->fs_probe.key;
+	hf->pid_namespaced = loader->skel->bss->fs_probe.seen &&
+			     (__u32)(hf->own_key >> 32) != (__u32)getpid();
 }
 
 /* Give every CPU's state the stacks' size (struct fs_cpu), measured once programs run: before
@@ -521,7 +531,6 @@ static int configure_cpus(struct loader *loader)
 static void check_nodes(struct loader *loader)
 {
 	struct memory_nodes *n = &loader->nodes;
-	__u32 tid = (__u32)loader->facts.own_key;
 	struct bpf_link *link;
 
 	if (!memory_nodes_to_count(n))
@@ -532,18 +541,16 @@ static void check_nodes(struct loader *loader)
 			 strerror(errno));
 		return;
 	}
-	memory_nodes_check(n, loader->skel, tid ? tid : (__u32)syscall(SYS_gettid));
+	memory_nodes_check(n, loader->skel);
 	bpf_link__destroy(link);
 }
 
-/* Attach every probe in order, the rename first: it measures the stacks the others test. */
+/* Measure the stacks the probes test, then attach every probe in order. */
 static int attach_probes(struct loader *loader, const struct kernel_facts *facts, char *err,
 			 size_t err_len)
 {
 	int ret;
 
-	if (attach_probe(loader, PROBE_TASK_RENAME, err, err_len))
-		return -1;
 	measure_stack(loader, facts);
 	ret = configure_cpus(loader);
 	if (ret) {
@@ -553,13 +560,17 @@ static int attach_probes(struct loader *loader, const struct kernel_facts *facts
 	}
 	check_nodes(loader);
 	for (int i = 0; i < NR_PROBES; i++)
-		if (i != PROBE_TASK_RENAME && attach_probe(loader, i, err, err_len))
+		if (attach_probe(loader, i, err, err_len))
 			return -1;
 	return 0;
 }
 
+/* The probe a program belongs to, as far as loading goes: start-up's rename goes with the
+ * rename probe (same tracepoint, loaded with it, refused with it). */
 static int probe_of_program(const char *program)
 {
+	if (strcmp(program, "fs_start_up_rename") == 0)
+		return PROBE_TASK_RENAME;
 	for (int i = 0; i < NR_PROBES; i++)
 		for (int f = 0; f < NR_FLAVOURS && probe_defs[i].flavours[f].program; f++)
 			if (strcmp(probe_defs[i].flavours[f].program, program) == 0)
@@ -634,6 +645,25 @@ static void choose_node_counting(struct loader *loader)
 	loader->programs[PROBE_PAGE_ALLOC] = skel->progs.fs_page_alloc_by_node;
 }
 
+/*
+ * Who start-up's programs heed (start_up.bpf.h): this thread, the one that loads and attaches,
+ * by its tid in its PID namespace and that namespace. nsfs gives the namespace's inode and the
+ * device in user space's encoding; BPF compares the kernel's (MKDEV: 20 bits of minor). Where
+ * /proc cannot tell, no thread matches: stacks keep their assumed size, the PID namespace goes
+ * unseen (as without the rename probe) and the node check sees no allocation (no per-node
+ * figures, with the reason).
+ */
+static void identify_loader_thread(struct foliostat_bpf *skel)
+{
+	struct stat ns;
+
+	if (stat("/proc/thread-self/ns/pid", &ns) && stat("/proc/self/ns/pid", &ns))
+		return;
+	skel->rodata->fs_loader_pidns_dev = (__u64)major(ns.st_dev) << 20 | minor(ns.st_dev);
+	skel->rodata->fs_loader_pidns_ino = ns.st_ino;
+	skel->rodata->fs_loader_tid = (__u32)syscall(SYS_gettid);
+}
+
 /* Open the skeleton and configure it for this kernel; probes in `refused` stay unloaded. */
 static int open_configured(struct loader *loader, const struct fs_options *opts,
 			   const struct kernel_facts *facts, char (*refused)[160], char *err,
@@ -665,6 +695,9 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	skel->rodata->fs_select_followed = loader->following;
 	skel->rodata->fs_nr_select_cgroups = loader->nr_cgroups;
 	choose_node_counting(loader);
+	bpf_program__set_autoload(skel->progs.fs_start_up_rename,
+				  bpf_program__autoload(loader->programs[PROBE_TASK_RENAME]));
+	identify_loader_thread(skel);
 	memcpy(skel->rodata->fs_select_cgroups, opts->cgroup_refs,
 	       sizeof(opts->cgroup_refs[0]) * opts->nr_cgroups);
 	loader->facts.task_capacity = (__u32)opts->max_tasks;

@@ -160,9 +160,8 @@ out:
 	return ret;
 }
 
-void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel, __u32 own_tid)
+void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel)
 {
-	skel->bss->fs_calibration_tid = own_tid;
 	n->checked = 0;
 	for (int i = 0; i < n->nr; i++) {
 		int placed = -1;
@@ -180,7 +179,6 @@ void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel, __u3
 		}
 		n->checked++;
 	}
-	skel->bss->fs_calibration_tid = 0;
 	if (n->checked) {
 		n->counted = n->known = true;
 		n->why[0] = '\0';

@@ -48,8 +48,9 @@ bool memory_nodes_to_count(const struct memory_nodes *n);
  * The check, with skel's fs_node_calibrate attached by the caller: for each node, a page of the
  * loader's own that prefers it (mbind MPOL_PREFERRED: a node without free memory gives another,
  * never an OOM kill), written, and the node its flags give compared with the node the kernel
- * says the page is on (get_mempolicy). Sets counted and known, or why.
+ * says the page is on (get_mempolicy). Sets counted and known, or why. Called on the thread that
+ * loaded skel: fs_node_calibrate heeds that thread's allocations alone (start_up.bpf.h).
  */
-void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel, __u32 own_tid);
+void memory_nodes_check(struct memory_nodes *n, struct foliostat_bpf *skel);
 
 #endif /* FS_NODES_H */

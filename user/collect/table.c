@@ -3,6 +3,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,43 @@ int table_add_taken(struct table *t)
 	return 0;
 }
 
+_Static_assert(offsetof(struct fs_entry_head, exited) == offsetof(struct fs_entry_head, gen) + 4 &&
+		   offsetof(struct fs_entry_head, gen) % 8 == 0 &&
+		   __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "gen and exited make one 64-bit word, gen its low half (entries.bpf.h)");
+
+/*
+ * Make every reference to an entry stale (bump its gen) and unlink its key, unless BPF retired
+ * it (its thread moved to another cgroup, or a new process took its pid): BPF unlinked it then,
+ * and the key may name the new entry by now, which stays linked. BPF retires an entry in one
+ * compare-and-swap of gen and `exited` (entry_retire(), entries.bpf.h), so the gen is bumped
+ * here in one too: of the two, exactly one wins on the gen the key's link names, and only the
+ * winner deletes the key, while it still names this entry. Reading `exited` and then deleting,
+ * as two steps, could delete the link of an entry BPF made in between for the same key (a
+ * thread that moved and ran again, a pid reused): an entry then linked nowhere, which its
+ * thread's exit would never mark. The cost of this order: an event of the thread between the
+ * swap and the delete finds a stale link and is counted as untracked; the thread is exited, or
+ * had no event for a whole read.
+ */
+static int unlink_entry(struct table *t, struct fs_entry_head *head)
+{
+	__u64 *word = (__u64 *)&head->gen; /* gen, then exited (entries.bpf.h) */
+	__u64 seen = __atomic_load_n(word, __ATOMIC_ACQUIRE), bumped;
+	__u32 exited;
+
+	do {
+		exited = (__u32)(seen >> 32);
+		if (exited == FS_ENTRY_MOVED || exited == FS_ENTRY_REUSED) {
+			/* Stale already; bumped again as every unlinked entry is. */
+			__atomic_fetch_add(&head->gen, 1, __ATOMIC_ACQ_REL);
+			return 0;
+		}
+		bumped = (seen & ~0xffffffffULL) | (__u32)((__u32)seen + 1);
+	} while (!__atomic_compare_exchange_n(word, &seen, bumped, false, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	return t->ops->unlink_key(t, __atomic_load_n(&head->key, __ATOMIC_RELAXED));
+}
+
 void table_mark_unlink(struct table *t, size_t live_at)
 {
 	t->unlink[live_at] = true;
@@ -337,7 +375,6 @@ int table_unlink_marked(struct table *t)
 	for (size_t i = 0; i < t->nr_live; i++) {
 		__u32 index = t->live[i];
 		struct fs_entry_head *head = table_head(t, index);
-		__u32 exited;
 
 		if (!t->unlink[i]) {
 			if (kept != i) {
@@ -360,13 +397,10 @@ int table_unlink_marked(struct table *t)
 			kept++;
 			continue;
 		}
-		/* First no new reference, then every existing one stale. An entry BPF retired
-		 * (its thread moved to another cgroup, or a new process took its pid) is unlinked
-		 * already, and its key may name the new entry by now: that one stays linked. */
-		exited = __atomic_load_n(&head->exited, __ATOMIC_RELAXED);
-		if (!err && exited != FS_ENTRY_MOVED && exited != FS_ENTRY_REUSED)
-			err = t->ops->unlink_key(t, __atomic_load_n(&head->key, __ATOMIC_RELAXED));
-		__atomic_fetch_add(&head->gen, 1, __ATOMIC_ACQ_REL);
+		if (!err)
+			err = unlink_entry(t, head);
+		else
+			__atomic_fetch_add(&head->gen, 1, __ATOMIC_ACQ_REL);
 		t->unlinked[t->nr_unlinked] = index;
 		memcpy(t->unlinked_last + t->nr_unlinked * t->copy_size, table_last(t, i),
 		       t->copy_size);
