@@ -552,3 +552,94 @@ test_exporter_guessers_do_not_lock_out_a_scraper() {
 		"retries after waiting Retry-After that were not checked (401) (retries: $honoured)"
 	stop_foliostat "$T/endpoint"
 }
+
+# read_slowly SECS PER_ADDR ADDR...: PER_ADDR connections from each loopback ADDR, each asking
+# for /metrics with a receive buffer of 1 KiB and segments of 536 bytes, and reading 1 KiB of
+# the answer every 2 s (never long without progress, never done), reopened a second after foliostat closes it, for SECS
+# seconds (bounded), in the background ($READER); "reading N" in $T/slow once all are asking,
+# "reopened N" at the end.
+read_slowly() {
+	python3 - "$FS_PORT" "$@" >"$T/slow" 2>&1 <<-'EOF' &
+		import select, socket, sys, time
+		port, secs, per_addr, addrs = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+		end = time.monotonic() + secs
+		def ask(addr):
+		    s = socket.socket()
+		    # (small segments and window: the loader's socket then takes little of the answer)
+		    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+		    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
+		    s.bind((addr, 0))
+		    s.settimeout(5)
+		    s.connect(("127.0.0.1", port))
+		    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
+		    s.setblocking(False)
+		    return s
+		held = {}  # socket: address
+		for addr in addrs:
+		    for _ in range(per_addr):
+		        held[ask(addr)] = addr
+		print("reading", len(held), flush=True)
+		closed, reopened, next_read = [], 0, time.monotonic() + 2
+		while time.monotonic() < end:
+		    now = time.monotonic()
+		    for when, addr in [c for c in closed if c[0] <= now]:
+		        closed.remove((when, addr))
+		        try:
+		            held[ask(addr)] = addr
+		            reopened += 1
+		        except OSError:
+		            closed.append((now + 1, addr))
+		    if now >= next_read:
+		        next_read = now + 2
+		        for s in list(held):
+		            try:
+		                if s.recv(1024) == b"":
+		                    raise OSError
+		            except BlockingIOError:
+		                pass
+		            except OSError:
+		                closed.append((now + 1, held.pop(s)))
+		                s.close()
+		    time.sleep(0.05)
+		print("reopened", reopened, flush=True)
+	EOF
+	READER=$!
+	at_exit "kill $READER 2>/dev/null"
+	for _ in $(seq 300); do grep -q reading "$T/slow" && return 0; sleep 0.1; done
+	fail "could not open the connections: $(cat "$T/slow")"
+}
+
+# Slow readers on four loopback addresses (127.0.0.2-5), 32 connections each (the limit per
+# address, and all 128 of the total), each holding a /metrics answer it reads a KiB at a time
+# (the exposition is made large, 3000 processes exported, so that no socket buffer holds it
+# whole: the loader's socket takes some 70 KB of it with the readers' small segments and
+# window, libmicrohttpd 16 KB), reopening what is closed: a scrape from 127.0.0.1 is answered 200 in 5 s at most,
+# 5 times of 5, with the figures exact. (5 s: a scrape waits 250 ms at most for a shared read,
+# then its answer goes at loopback speed; 5 s is half of Prometheus's default scrape timeout,
+# room for a loaded two-CPU host.) Before, no connection with an answer begun less than 10 s
+# ago could be closed, and the newcomer, the scraper, was.
+test_exporter_slow_readers_do_not_lock_out() {
+	need_root
+	make_cgroups slow
+	start_endpoint --by process --max-series 4000
+	local i code time minflt cg=${CGROUPS[slow]#"$CGROUP_ROOT"} size
+	for i in $(seq 3000); do /bin/true; done
+	"$WORKLOAD" --rusage "$T/rusage" --in-cgroup "${CGROUPS[slow]}" pages 1000 >/dev/null ||
+		fail "workload"
+	scrape "$T/before"
+	size=$(stat -c %s "$T/before")
+	assert_between "$size" 150000 1000000000 "bytes of the exposition (no socket buffer holds it whole)"
+	read_slowly 15 32 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5
+	sleep 1 # (every slow reader's answer under way)
+	for i in 1 2 3 4 5; do
+		code=$(curl -s -m 5 -o "$T/metrics" -w '%{http_code} %{time_total}' "$FS_URL/metrics") || true
+		time=${code#* }
+		assert_eq "${code% *}" 200 "scrape $i while slow readers from 4 addresses fill the slots, in $time s"
+	done
+	minflt=$(json_field "$(cat "$T/rusage")" minflt)
+	assert_eq "$(expo "$T/metrics" --sum "foliostat_minor_faults_total{cgroup=\"$cg\"}")" "$minflt" \
+		"minor faults of the workload's cgroup, scraped while the slow readers read (wait4: $minflt)"
+	wait "$READER" 2>/dev/null
+	echo "slow readers: $(paste -sd' ' "$T/slow")"
+	stop_foliostat "$T/endpoint"
+}
