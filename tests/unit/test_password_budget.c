@@ -34,7 +34,7 @@ static bool guessers_leave_room_for_a_newcomer(void)
 	for (double t = 1000; t < 1060; t += 0.01)
 		for (unsigned char a = 2; a <= 5; a++)
 			made += check(ipv4(a), t, 0.08, &retry);
-	/* each: its first check, then a sixteenth of a tenth of a CPU (one of 80 ms every 12.8 s) */
+	/* each: its first check, then a sixteenth of a tenth of a CPU (80 ms every 12.8 s) */
 	if (!ASSERT_TRUE(made >= 4 && made <= 4 * (1 + 60 / 12.8 + 1)))
 		return false;
 	return ASSERT_TRUE(check(ipv4(1), 1060, 0.08, &retry));

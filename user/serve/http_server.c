@@ -42,13 +42,13 @@
  * Answers of /metrics being sent at once, in all and per client: each holds its text (that of
  * the read it was made from) until its client has read it, so a client that reads slowly, or
  * not at all, holds memory; beyond either limit the answer that made the least progress (bytes
- * taken per second) is closed for the new one. A scraper reads its answer at once: it is never
- * the slowest.
+ * taken per second), among those past their grace, is closed for the new one. A scraper reads
+ * its answer at once: it is never the slowest.
  */
 #define MAX_ANSWERS 16
 #define MAX_ANSWERS_PER_CLIENT 4
 /* An answer begun this recently has not had the time to show how fast its client reads: it is
- * closed for room only when no older one can be. */
+ * not closed for another answer, and for a connection only when no older one can be. */
 #define ANSWER_GRACE_S 1.0
 /* What libmicrohttpd takes of an answer's text at a time. */
 #define ANSWER_BLOCK 16384
@@ -368,6 +368,13 @@ static void admit(struct http_state *st, struct http_client *new, double now)
 	}
 }
 
+/* Whether an answer to `victim`, if there is one, may be closed for a new one: not within its
+ * grace. (Answers begun within the grace are never many texts: those of the last reads.) */
+static bool past_grace(const struct http_client *victim, double now)
+{
+	return victim && now - victim->arrived >= ANSWER_GRACE_S;
+}
+
 /* Make room for a new answer to `c` within the limits of answers being sent. */
 static void make_room_for_answer(struct http_state *st, struct http_client *c, double now)
 {
@@ -382,13 +389,13 @@ static void make_room_for_answer(struct http_state *st, struct http_client *c, d
 	if (same >= MAX_ANSWERS_PER_CLIENT) {
 		struct http_client *victim = first_to_close(st, c, &c->key, true, now);
 
-		if (victim)
+		if (past_grace(victim, now))
 			close_client(st, victim);
 	}
 	if (st->nr_answers >= MAX_ANSWERS) {
 		struct http_client *victim = first_to_close(st, c, NULL, true, now);
 
-		if (victim)
+		if (past_grace(victim, now))
 			close_client(st, victim);
 	}
 }
