@@ -553,15 +553,29 @@ test_exporter_guessers_do_not_lock_out_a_scraper() {
 	stop_foliostat "$T/endpoint"
 }
 
-# read_slowly SECS PER_ADDR ADDR...: PER_ADDR connections from each loopback ADDR, each asking
-# for /metrics with a receive buffer of 1 KiB and segments of 536 bytes, and reading 1 KiB of
-# the answer every 2 s (never long without progress, never done), reopened a second after foliostat closes it, for SECS
-# seconds (bounded), in the background ($READER); "reading N" in $T/slow once all are asking,
-# "reopened N" at the end.
+# large_exposition: 3000 processes exported (foliostat --by process --max-series 4000), so that
+# no socket buffer holds the exposition whole: the loader's socket takes some 70 KB of it with
+# read_slowly's small segments and window, libmicrohttpd 16 KB.
+large_exposition() {
+	local i size
+	for i in $(seq 3000); do /bin/true; done
+	scrape "$T/before"
+	size=$(stat -c %s "$T/before")
+	assert_between "$size" 150000 1000000000 "bytes of the exposition (no socket buffer holds it whole)"
+}
+
+# read_slowly SECS PER_ADDR GAP ADDR...: PER_ADDR connections from each loopback ADDR (one
+# every GAP seconds, the addresses in turn), each asking for /metrics with a receive buffer of
+# 1 KiB and segments of 536 bytes, and reading 1 KiB of the answer every 2 s (never long without
+# progress, never done), reopened a second after foliostat closes it, for SECS seconds
+# (bounded), in the background ($READER); "reading N" in $T/slow once all are asking,
+# "reopened N" at the end (a reader sees its connection closed only once it has read what the
+# loader's socket held).
 read_slowly() {
 	python3 - "$FS_PORT" "$@" >"$T/slow" 2>&1 <<-'EOF' &
 		import select, socket, sys, time
-		port, secs, per_addr, addrs = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+		port, secs, per_addr, gap = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+		addrs = sys.argv[5:]
 		end = time.monotonic() + secs
 		def ask(addr):
 		    s = socket.socket()
@@ -575,9 +589,10 @@ read_slowly() {
 		    s.setblocking(False)
 		    return s
 		held = {}  # socket: address
-		for addr in addrs:
-		    for _ in range(per_addr):
+		for _ in range(per_addr):
+		    for addr in addrs:
 		        held[ask(addr)] = addr
+		        time.sleep(gap)
 		print("reading", len(held), flush=True)
 		closed, reopened, next_read = [], 0, time.monotonic() + 2
 		while time.monotonic() < end:
@@ -611,9 +626,7 @@ read_slowly() {
 
 # Slow readers on four loopback addresses (127.0.0.2-5), 32 connections each (the limit per
 # address, and all 128 of the total), each holding a /metrics answer it reads a KiB at a time
-# (the exposition is made large, 3000 processes exported, so that no socket buffer holds it
-# whole: the loader's socket takes some 70 KB of it with the readers' small segments and
-# window, libmicrohttpd 16 KB), reopening what is closed: a scrape from 127.0.0.1 is answered 200 in 5 s at most,
+# (large_exposition), reopening what is closed: a scrape from 127.0.0.1 is answered 200 in 5 s at most,
 # 5 times of 5, with the figures exact. (5 s: a scrape waits 250 ms at most for a shared read,
 # then its answer goes at loopback speed; 5 s is half of Prometheus's default scrape timeout,
 # room for a loaded two-CPU host.) Before, no connection with an answer begun less than 10 s
@@ -622,14 +635,11 @@ test_exporter_slow_readers_do_not_lock_out() {
 	need_root
 	make_cgroups slow
 	start_endpoint --by process --max-series 4000
-	local i code time minflt cg=${CGROUPS[slow]#"$CGROUP_ROOT"} size
-	for i in $(seq 3000); do /bin/true; done
+	local i code time minflt cg=${CGROUPS[slow]#"$CGROUP_ROOT"}
+	large_exposition
 	"$WORKLOAD" --rusage "$T/rusage" --in-cgroup "${CGROUPS[slow]}" pages 1000 >/dev/null ||
 		fail "workload"
-	scrape "$T/before"
-	size=$(stat -c %s "$T/before")
-	assert_between "$size" 150000 1000000000 "bytes of the exposition (no socket buffer holds it whole)"
-	read_slowly 15 32 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5
+	read_slowly 15 32 0 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5
 	sleep 1 # (every slow reader's answer under way)
 	for i in 1 2 3 4 5; do
 		code=$(curl -s -m 5 -o "$T/metrics" -w '%{http_code} %{time_total}' "$FS_URL/metrics") || true
@@ -641,5 +651,25 @@ test_exporter_slow_readers_do_not_lock_out() {
 		"minor faults of the workload's cgroup, scraped while the slow readers read (wait4: $minflt)"
 	wait "$READER" 2>/dev/null
 	echo "slow readers: $(paste -sd' ' "$T/slow")"
+	stop_foliostat "$T/endpoint"
+}
+
+# Slow readers on two loopback addresses, 32 connections each, asking one after another (one
+# every 0.1 s) for a large exposition and reading it a KiB every 2 s: the loader sends to at most
+# 4 connections of each address past their first second (the others are closed for the new
+# ones, the least progress first), so its sockets still open to each address (ss, the kernel's
+# count) are at most 4 and the 5 a second asks (0.2 s apart) within the last second; not 32.
+test_exporter_slow_readers_hold_few_answers() {
+	need_root
+	start_endpoint --by process --max-series 4000
+	large_exposition
+	read_slowly 20 32 0.1 127.0.0.2 127.0.0.3
+	local addr open
+	for addr in 127.0.0.2 127.0.0.3; do
+		open=$(ss -Htn state established "( sport = :$FS_PORT and dst $addr )" | wc -l)
+		assert_between "$open" 1 9 "the loader's connections still open to the slow readers of $addr"
+	done
+	kill "$READER"
+	wait "$READER" 2>/dev/null
 	stop_foliostat "$T/endpoint"
 }
