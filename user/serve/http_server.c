@@ -23,6 +23,7 @@
 #include "client_key.h"
 #include "exposition.h"
 #include "password_budget.h"
+#include "sanitize.h"
 #include "web_config.h"
 
 /*
@@ -80,6 +81,13 @@ struct answer_reader {
 	struct http_client *client;
 };
 
+/* A password that matched its user's hash, as its SHA-256: compared in a time that does not
+ * depend on what is given, and not kept as it was typed. */
+struct remembered {
+	bool set;
+	unsigned char digest[32];
+};
+
 struct http_state {
 	struct MHD_Daemon *daemon;
 	http_read_fn read;
@@ -90,7 +98,7 @@ struct http_state {
 	dev_t unix_dev;
 	ino_t unix_ino;
 	struct web_config web;
-	char **verified; /* per user: the last password that matched its hash */
+	struct remembered *verified; /* per user: the last password that matched its hash */
 	struct password_budgets budgets;
 	/* The shared reads: when the last began, when one last failed; each format's answer
 	 * rendered from a read (made then). */
@@ -498,6 +506,18 @@ static bool same_secret(const char *known, const char *given)
 	return !diff;
 }
 
+/* Whether `password` is the one remembered: digests compared in full, whatever differs. */
+static bool same_digest(const struct remembered *known, const char *password)
+{
+	unsigned char given[32], diff = 0;
+
+	sha256(password, strlen(password), given);
+	for (size_t i = 0; i < sizeof(given); i++)
+		diff |= known->digest[i] ^ given[i];
+	explicit_bzero(given, sizeof(given));
+	return !diff;
+}
+
 /* Whether `password` is the one of `hash` (bcrypt, through libcrypt). */
 static bool bcrypt_matches(const char *hash, const char *password)
 {
@@ -534,7 +554,7 @@ static enum auth authenticate(struct http_state *st, struct http_client *c,
 			user = &st->web.users[u];
 	u--;
 	/* The right password again (a scraper's, every scrape): no bcrypt. */
-	if (user && st->verified[u] && same_secret(st->verified[u], password)) {
+	if (user && st->verified[u].set && same_digest(&st->verified[u], password)) {
 		result = AUTH_OK;
 		goto out;
 	}
@@ -547,8 +567,8 @@ static enum auth authenticate(struct http_state *st, struct http_client *c,
 	began = thread_cpu_now();
 	/* An unknown user costs a check too, so that the time does not tell which users exist. */
 	if (bcrypt_matches(user ? user->hash : st->web.users[0].hash, password) && user) {
-		free(st->verified[u]);
-		st->verified[u] = strdup(password);
+		st->verified[u].set = true;
+		sha256(password, strlen(password), st->verified[u].digest);
 		result = AUTH_OK;
 	}
 	password_check_spent(&st->budgets, budget, thread_cpu_now() - began);
@@ -899,11 +919,8 @@ void http_server_stop(struct http_server *srv)
 				unlink(st->unix_path);
 			free(st->unix_path);
 		}
-		for (int u = 0; st->verified && u < st->web.nr_users; u++) {
-			if (st->verified[u])
-				explicit_bzero(st->verified[u], strlen(st->verified[u]));
-			free(st->verified[u]);
-		}
+		if (st->verified)
+			explicit_bzero(st->verified, st->web.nr_users * sizeof(*st->verified));
 		free(st->verified);
 		web_config_free(&st->web);
 		free(st);
