@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # The exporter on a shared host: access control in the exporters' own form (--web.config.file:
 # TLS and bcrypt basic auth, against a real Prometheus), a Unix socket, and local clients that
-# hold connections or scrape as fast as they can. Servers listen on loopback only, on free
-# ports; every client loop is bounded in count and time. (Helpers of integration_exporter.sh:
-# free_port, wait_http, scrape, expo, promql, promql_value, wait_scraped_after.)
+# hold connections, read slowly, guess passwords or scrape as fast as they can. Servers listen
+# on loopback only, on free ports; every client loop is bounded in count and time. (Helpers of
+# integration_exporter.sh: free_port, wait_http, scrape, expo, promql, promql_value,
+# wait_scraped_after.)
 
 # make_web_config [USER PASSWORD]: a self-signed certificate for 127.0.0.1 and localhost
 # (openssl), and $T/web.yml naming it, with USER's password hashed by htpasswd -B (apache's own
