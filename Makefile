@@ -66,7 +66,7 @@ HTTP_SERVER := user/serve/http_server_absent.c
 else
 # --web.config.file: libyaml parses it, libcrypt (libxcrypt) checks its bcrypt hashes.
 PKGS += libmicrohttpd yaml-0.1 libcrypt
-HTTP_SERVER := user/serve/http_server.c user/serve/web_config.c
+HTTP_SERVER := user/serve/http_server.c user/serve/password_budget.c user/serve/web_config.c
 endif
 ifeq ($(STATIC),1)
 PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS))

@@ -7,6 +7,7 @@
 #include <crypt.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,33 +19,46 @@
 #include <sys/un.h>
 #include <microhttpd.h>
 
+#include "bounds.h"
+#include "client_key.h"
 #include "exposition.h"
+#include "password_budget.h"
+#include "sanitize.h"
 #include "web_config.h"
 
 /*
  * Scrapers are few (a Prometheus or two, a person with curl): these bound what other clients
- * can hold. Beyond either limit a new connection takes the place of the oldest one that has no
- * request in hand, so that idle connections (which any local user can open by the hundred,
- * from any of 127.0.0.0/8's addresses) can never keep a scraper out; a limit per address that
- * refused the newcomer instead would refuse a scraper on loopback first.
+ * can hold. Beyond either limit of connections a new one takes the place of another, never the
+ * newcomer itself: first the one idle longest (no request in hand), so that idle connections
+ * (which any local user can open by the hundred, from any of 127.0.0.0/8's addresses) can never
+ * keep a scraper out; then the answer that made the least progress (a limit per address that
+ * refused the newcomer instead would refuse a scraper on loopback first).
  */
 #define MAX_CONNECTIONS 128
 #define MAX_PER_CLIENT 32 /* per address; per uid on a Unix socket */
 /* Room for the connections closed to make place, until libmicrohttpd has seen them close. */
 #define CLIENT_SLOTS (MAX_CONNECTIONS + 16)
 #define CONNECTION_TIMEOUT_S 5 /* idle, or not reading what it asked for */
-/* An answer being sent for longer than this (a client that reads a byte at a time) no longer
- * protects its connection from being closed to make room. */
-#define MAX_ANSWER_S 10.0
-/* Checking passwords that are not yet known to be right (bcrypt, tens of milliseconds each)
- * takes at most this share of a CPU, after a first half-second's worth. */
-#define PASSWORD_CHECK_SHARE 0.1
-#define PASSWORD_CHECK_BURST_S 0.5
+/*
+ * Answers of /metrics being sent at once, in all and per client: each holds its text (that of
+ * the read it was made from) until its client has read it, so a client that reads slowly, or
+ * not at all, holds memory; beyond either limit the answer that made the least progress (bytes
+ * taken per second), among those past their grace, is closed for the new one. A scraper reads
+ * its answer at once: it is never the slowest.
+ */
+#define MAX_ANSWERS 16
+#define MAX_ANSWERS_PER_CLIENT 4
+/* An answer begun this recently has not had the time to show how fast its client reads: it is
+ * not closed for another answer, and for a connection only when no older one can be. */
+#define ANSWER_GRACE_S 1.0
+/* What libmicrohttpd takes of an answer's text at a time. */
+#define ANSWER_BLOCK 16384
 
-/* A client, for the limits: its address (IPv4, IPv6), or its uid on a Unix socket. */
-struct client_key {
-	int family;
-	unsigned char addr[16];
+/* A rendered exposition, shared by the answers made from it until the last is sent. */
+struct answer_text {
+	unsigned int refs;
+	size_t len;
+	char text[];
 };
 
 /* A connection (libmicrohttpd's socket context). */
@@ -52,11 +66,26 @@ struct http_client {
 	bool used, closing; /* closing: shut down to make room, not yet closed */
 	bool suspended;	    /* waiting for the next read */
 	bool openmetrics;
+	bool holds_answer; /* a /metrics answer is being sent to it */
 	struct MHD_Connection *conn;
 	int fd;
 	struct client_key key;
-	double since;	/* connected, or its last request ended, or its answer began */
+	double since;	/* connected, or its last request ended */
 	double arrived; /* when its request in hand arrived; 0: none */
+	uint64_t sent;	/* bytes of its answer libmicrohttpd has taken to send */
+};
+
+/* One answer's reading of a text: its connection's progress. */
+struct answer_reader {
+	struct answer_text *answer;
+	struct http_client *client;
+};
+
+/* A password that matched its user's hash, as its SHA-256: compared in a time that does not
+ * depend on what is given, and not kept as it was typed. */
+struct remembered {
+	bool set;
+	unsigned char digest[32];
 };
 
 struct http_state {
@@ -69,14 +98,15 @@ struct http_state {
 	dev_t unix_dev;
 	ino_t unix_ino;
 	struct web_config web;
-	char **verified; /* per user: the last password that matched its hash */
-	double check_budget_s, check_refilled;
+	struct remembered *verified; /* per user: the last password that matched its hash */
+	struct password_budgets budgets;
 	/* The shared reads: when the last began, when one last failed; each format's answer
-	 * rendered from a read (made then), reference-counted by libmicrohttpd. */
+	 * rendered from a read (made then). */
 	double last_read, failed_at;
-	struct MHD_Response *answers[2];
+	struct answer_text *answers[2];
 	double answer_read[2];
 	int nr_suspended;
+	int nr_open, nr_answers; /* connections, and answers being sent, not closing */
 	struct http_client clients[CLIENT_SLOTS];
 };
 
@@ -93,6 +123,15 @@ static double monotonic_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The CPU time this thread has used. */
+static double thread_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -249,23 +288,51 @@ static struct client_key client_key(const struct http_state *st, struct MHD_Conn
 	return key;
 }
 
-static bool same_client(const struct client_key *a, const struct client_key *b)
-{
-	return a->family == b->family && !memcmp(a->addr, b->addr, sizeof(a->addr));
-}
-
 /* Close a connection to make room: shut down, it reads as closed by its client, and
  * libmicrohttpd closes it (and tells on_connection) in its own time. */
-static void close_client(struct http_client *c)
+static void close_client(struct http_state *st, struct http_client *c)
 {
 	c->closing = true;
 	shutdown(c->fd, SHUT_RDWR);
+	bound_set_entries(BOUND_CONNECTIONS, --st->nr_open);
+	bound_evicted(BOUND_CONNECTIONS, 1);
+	if (c->holds_answer) {
+		bound_set_entries(BOUND_ANSWERS, --st->nr_answers);
+		bound_evicted(BOUND_ANSWERS, 1);
+	}
 }
 
-/* The connection to close for room among those of `key` (or all), if there is one: the
- * longest idle without a request in hand, or else the one whose answer has taken longest. */
-static struct http_client *oldest_closable(struct http_state *st, const struct http_client *new,
-					   const struct client_key *key, double now)
+/* Its answer is done with (sent, or the connection closed). */
+static void end_answer(struct http_state *st, struct http_client *c)
+{
+	if (c->holds_answer && !c->closing)
+		bound_set_entries(BOUND_ANSWERS, --st->nr_answers);
+	c->holds_answer = false;
+}
+
+/* Bytes of its answer taken per second so far. */
+static double progress(const struct http_client *c, double now)
+{
+	return c->sent / fmax(now - c->arrived, 1e-3);
+}
+
+/* Whether `a` is closed for room before `b`: idle ones first, the longest idle first; then
+ * answers past their grace, then the others, each the least progress first. */
+static bool closes_before(const struct http_client *a, const struct http_client *b, double now)
+{
+	int rank_a = !a->arrived ? 0 : now - a->arrived >= ANSWER_GRACE_S ? 1 : 2;
+	int rank_b = !b->arrived ? 0 : now - b->arrived >= ANSWER_GRACE_S ? 1 : 2;
+
+	if (rank_a != rank_b)
+		return rank_a < rank_b;
+	return rank_a ? progress(a, now) < progress(b, now) : a->since < b->since;
+}
+
+/* The connection to close for room, other than `new` (the newcomer, never closed while another
+ * can be), among those of `key` (or all), and among those sending an answer if `answers`. A
+ * connection waiting for the next read (250 ms at most) is not closed: it is being served. */
+static struct http_client *first_to_close(struct http_state *st, const struct http_client *new,
+					  const struct client_key *key, bool answers, double now)
 {
 	struct http_client *best = NULL;
 
@@ -274,42 +341,70 @@ static struct http_client *oldest_closable(struct http_state *st, const struct h
 
 		if (!c->used || c->closing || c == new || c->suspended)
 			continue;
-		if (key && !same_client(&c->key, key))
+		if ((key && !same_client(&c->key, key)) || (answers && !c->holds_answer))
 			continue;
-		if (c->arrived && now - c->since < MAX_ANSWER_S)
-			continue;
-		if (!best || (!c->arrived && best->arrived) ||
-		    (!c->arrived == !best->arrived && c->since < best->since))
+		if (!best || closes_before(c, best, now))
 			best = c;
 	}
 	return best;
 }
 
-/* Make room for a new connection within the limits, or refuse it. */
+/* Make room for a new connection within the limits. */
 static void admit(struct http_state *st, struct http_client *new, double now)
 {
-	int total = 0, same = 0;
+	int same = 0;
 
 	for (int i = 0; i < CLIENT_SLOTS; i++) {
 		const struct http_client *c = &st->clients[i];
 
-		if (!c->used || c->closing)
-			continue;
-		total++;
-		same += same_client(&c->key, &new->key);
+		if (c->used && !c->closing)
+			same += same_client(&c->key, &new->key);
 	}
+	bound_set_entries(BOUND_CONNECTIONS, ++st->nr_open);
 	if (same > MAX_PER_CLIENT) {
-		struct http_client *victim = oldest_closable(st, new, &new->key, now);
+		struct http_client *victim = first_to_close(st, new, &new->key, false, now);
 
-		close_client(victim ? victim : new);
+		/* (every other one waits for a read: the newcomer is the one to go) */
+		close_client(st, victim ? victim : new);
 		if (!victim)
 			return;
-		total--;
 	}
-	if (total > MAX_CONNECTIONS) {
-		struct http_client *victim = oldest_closable(st, new, NULL, now);
+	if (st->nr_open > MAX_CONNECTIONS) {
+		struct http_client *victim = first_to_close(st, new, NULL, false, now);
 
-		close_client(victim ? victim : new);
+		close_client(st, victim ? victim : new);
+	}
+}
+
+/* Whether an answer to `victim`, if there is one, may be closed for a new one: not within its
+ * grace. (Answers begun within the grace are never many texts: those of the last reads.) */
+static bool past_grace(const struct http_client *victim, double now)
+{
+	return victim && now - victim->arrived >= ANSWER_GRACE_S;
+}
+
+/* Make room for a new answer to `c` within the limits of answers being sent. */
+static void make_room_for_answer(struct http_state *st, struct http_client *c, double now)
+{
+	int same = 0;
+
+	for (int i = 0; i < CLIENT_SLOTS; i++) {
+		const struct http_client *o = &st->clients[i];
+
+		if (o->used && !o->closing && o->holds_answer)
+			same += same_client(&o->key, &c->key);
+	}
+	if (same >= MAX_ANSWERS_PER_CLIENT) {
+		struct http_client *victim = first_to_close(st, c, &c->key, true, now);
+
+		if (past_grace(victim, now))
+			close_client(st, victim);
+	}
+	if (st->nr_answers >= MAX_ANSWERS) {
+		struct http_client *victim = first_to_close(st, c, NULL, true, now);
+
+		if (past_grace(victim, now))
+			close_client(st, victim);
 	}
 }
 
@@ -324,6 +419,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		if (c) {
 			if (c->suspended)
 				st->nr_suspended--;
+			end_answer(st, c);
+			if (!c->closing)
+				bound_set_entries(BOUND_CONNECTIONS, --st->nr_open);
 			*c = (struct http_client){0};
 		}
 		return;
@@ -353,16 +451,20 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
 {
 	struct http_client *c = *state;
 
-	(void)cls, (void)conn, (void)toe;
+	(void)conn, (void)toe;
 	if (c) {
+		end_answer(cls, c);
 		c->arrived = 0;
+		c->sent = 0;
 		c->since = monotonic_now();
 	}
 	*state = NULL;
 }
 
-static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, const char *type,
-			      const void *body, size_t len)
+/* A static answer; `retry_after_s` for a 429. */
+static enum MHD_Result answer_with(struct MHD_Connection *conn, unsigned int status,
+				   const char *type, const void *body, size_t len,
+				   unsigned int retry_after_s)
 {
 	struct MHD_Response *response =
 	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_PERSISTENT);
@@ -373,14 +475,24 @@ static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, 
 	MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
-		MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS) {
+		char seconds[16];
+
+		snprintf(seconds, sizeof(seconds), "%u", retry_after_s);
+		MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+	}
 	if (status == MHD_HTTP_UNAUTHORIZED)
 		ret = MHD_queue_basic_auth_fail_response(conn, "foliostat", response);
 	else
 		ret = MHD_queue_response(conn, status, response);
 	MHD_destroy_response(response);
 	return ret;
+}
+
+static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, const char *type,
+			      const void *body, size_t len)
+{
+	return answer_with(conn, status, type, body, len, 0);
 }
 
 /* Equal strings, in a time that depends on the length of `known` only. */
@@ -391,6 +503,18 @@ static bool same_secret(const char *known, const char *given)
 
 	for (size_t i = 0; i < known_len; i++)
 		diff |= (unsigned char)known[i] ^ (unsigned char)(i < given_len ? given[i] : 0);
+	return !diff;
+}
+
+/* Whether `password` is the one remembered: digests compared in full, whatever differs. */
+static bool same_digest(const struct remembered *known, const char *password)
+{
+	unsigned char given[32], diff = 0;
+
+	sha256(password, strlen(password), given);
+	for (size_t i = 0; i < sizeof(given); i++)
+		diff |= known->digest[i] ^ given[i];
+	explicit_bzero(given, sizeof(given));
 	return !diff;
 }
 
@@ -408,13 +532,19 @@ static bool bcrypt_matches(const char *hash, const char *password)
 
 enum auth { AUTH_OK, AUTH_REFUSED, AUTH_BUSY };
 
-/* Basic auth against --web.config.file's users. */
-static enum auth authenticate(struct http_state *st, struct MHD_Connection *conn)
+/*
+ * Basic auth against --web.config.file's users, for client `c`. A password that matched once is
+ * compared with the one remembered (in constant time), never checked with bcrypt again; others
+ * are checked within the budgets (password_budget.h), or not (AUTH_BUSY, *retry_after_s).
+ */
+static enum auth authenticate(struct http_state *st, struct http_client *c,
+			      unsigned int *retry_after_s)
 {
-	char *password = NULL, *name = MHD_basic_auth_get_username_password(conn, &password);
+	char *password = NULL, *name = MHD_basic_auth_get_username_password(c->conn, &password);
 	const struct web_user *user = NULL;
+	struct password_client *budget;
 	enum auth result = AUTH_REFUSED;
-	double began, now;
+	double began;
 	int u;
 
 	if (!name || !password)
@@ -424,27 +554,24 @@ static enum auth authenticate(struct http_state *st, struct MHD_Connection *conn
 			user = &st->web.users[u];
 	u--;
 	/* The right password again (a scraper's, every scrape): no bcrypt. */
-	if (user && st->verified[u] && same_secret(st->verified[u], password)) {
+	if (user && st->verified[u].set && same_digest(&st->verified[u], password)) {
 		result = AUTH_OK;
 		goto out;
 	}
-	now = monotonic_now();
-	st->check_budget_s += (now - st->check_refilled) * PASSWORD_CHECK_SHARE;
-	if (st->check_budget_s > PASSWORD_CHECK_BURST_S)
-		st->check_budget_s = PASSWORD_CHECK_BURST_S;
-	st->check_refilled = now;
-	if (st->check_budget_s <= 0) {
+	if (!password_check_allowed(&st->budgets, &c->key, monotonic_now(), &budget,
+				    retry_after_s)) {
 		result = AUTH_BUSY;
 		goto out;
 	}
-	began = now;
+	/* (the CPU time a check takes: the same whatever else the host runs meanwhile) */
+	began = thread_cpu_now();
 	/* An unknown user costs a check too, so that the time does not tell which users exist. */
 	if (bcrypt_matches(user ? user->hash : st->web.users[0].hash, password) && user) {
-		free(st->verified[u]);
-		st->verified[u] = strdup(password);
+		st->verified[u].set = true;
+		sha256(password, strlen(password), st->verified[u].digest);
 		result = AUTH_OK;
 	}
-	st->check_budget_s -= monotonic_now() - began;
+	password_check_spent(&st->budgets, budget, thread_cpu_now() - began);
 out:
 	if (password) {
 		explicit_bzero(password, strlen(password));
@@ -478,6 +605,66 @@ static void shared_read(struct http_state *st, double now)
 	resume_waiting(st);
 }
 
+static void answer_put(struct answer_text *answer)
+{
+	if (answer && !--answer->refs)
+		free(answer);
+}
+
+/* libmicrohttpd takes the next part of an answer's text to send: the connection's progress. */
+static ssize_t read_answer(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct answer_reader *reader = cls;
+	const struct answer_text *text = reader->answer;
+	size_t n;
+
+	if (pos >= text->len)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = text->len - pos < max ? text->len - pos : max;
+	memcpy(buf, text->text + pos, n);
+	reader->client->sent = pos + n;
+	return (ssize_t)n;
+}
+
+static void drop_reader(void *cls)
+{
+	struct answer_reader *reader = cls;
+
+	answer_put(reader->answer);
+	free(reader);
+}
+
+/* Send `answer` to `c`, within the limits of answers being sent. */
+static enum MHD_Result send_answer(struct http_state *st, struct http_client *c,
+				   struct answer_text *text)
+{
+	struct answer_reader *reader = malloc(sizeof(*reader));
+	struct MHD_Response *response = NULL;
+	enum MHD_Result ret;
+
+	if (reader) {
+		*reader = (struct answer_reader){text, c};
+		text->refs++;
+		response = MHD_create_response_from_callback(text->len, ANSWER_BLOCK, read_answer,
+							     reader, drop_reader);
+		if (!response)
+			drop_reader(reader);
+	}
+	if (!response)
+		return MHD_NO; /* out of memory: MHD closes the connection */
+	MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
+				c->openmetrics ? FS_OPENMETRICS_CONTENT_TYPE
+					       : FS_PROMETHEUS_CONTENT_TYPE);
+	ret = MHD_queue_response(c->conn, MHD_HTTP_OK, response);
+	MHD_destroy_response(response);
+	if (ret == MHD_YES) {
+		make_room_for_answer(st, c, monotonic_now());
+		c->holds_answer = true;
+		bound_set_entries(BOUND_ANSWERS, ++st->nr_answers);
+	}
+	return ret;
+}
+
 /* /metrics: from a read made after the request arrived, the next one if none yet. */
 static enum MHD_Result answer_metrics(struct http_state *st, struct http_client *c)
 {
@@ -501,23 +688,21 @@ static enum MHD_Result answer_metrics(struct http_state *st, struct http_client 
 		return answer(c->conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8",
 			      failed, sizeof(failed) - 1);
 	if (st->answer_read[f] < c->arrived) {
-		struct MHD_Response *response;
+		struct answer_text *fresh = NULL;
 
-		if (st->render(st->ctx, f, &text, &len) ||
-		    !(response = MHD_create_response_from_buffer(len, (void *)text,
-								 MHD_RESPMEM_MUST_COPY)))
+		if (!st->render(st->ctx, f, &text, &len))
+			fresh = malloc(sizeof(*fresh) + len);
+		if (!fresh)
 			return answer(c->conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
 				      "text/plain; charset=utf-8", failed, sizeof(failed) - 1);
-		MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
-					f ? FS_OPENMETRICS_CONTENT_TYPE
-					  : FS_PROMETHEUS_CONTENT_TYPE);
-		/* The last answer goes once the connections sending it are done with it. */
-		if (st->answers[f])
-			MHD_destroy_response(st->answers[f]);
-		st->answers[f] = response;
+		*fresh = (struct answer_text){.refs = 1, .len = len};
+		memcpy(fresh->text, text, len);
+		/* The last text goes once the connections sending it are done with it. */
+		answer_put(st->answers[f]);
+		st->answers[f] = fresh;
 		st->answer_read[f] = st->last_read;
 	}
-	return MHD_queue_response(c->conn, MHD_HTTP_OK, st->answers[f]);
+	return send_answer(st, c, st->answers[f]);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -527,7 +712,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	static const char not_found[] = "Not found: foliostat serves /metrics\n";
 	static const char not_allowed[] = "Method not allowed\n";
 	static const char unauthorized[] = "Unauthorized\n";
-	static const char busy[] = "Too many password checks: try again in a second\n";
+	static const char busy[] = "Too many password checks: try again after Retry-After\n";
 	struct http_state *st = cls;
 	const union MHD_ConnectionInfo *info;
 	struct http_client *c = *state;
@@ -544,21 +729,25 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_NO;
 	*state = c;
 	c->arrived = c->since = monotonic_now();
+	c->sent = 0;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
 		*upload_data_size = 0; /* a body is not read: the connection closes after this */
 		return answer(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
 			      not_allowed, sizeof(not_allowed) - 1);
 	}
 	if (st->web.nr_users) {
-		switch (authenticate(st, conn)) {
+		unsigned int retry_after_s = 1;
+
+		switch (authenticate(st, c, &retry_after_s)) {
 		case AUTH_OK:
 			break;
 		case AUTH_REFUSED:
 			return answer(conn, MHD_HTTP_UNAUTHORIZED, "text/plain; charset=utf-8",
 				      unauthorized, sizeof(unauthorized) - 1);
 		case AUTH_BUSY:
-			return answer(conn, MHD_HTTP_TOO_MANY_REQUESTS, "text/plain; charset=utf-8",
-				      busy, sizeof(busy) - 1);
+			return answer_with(conn, MHD_HTTP_TOO_MANY_REQUESTS,
+					   "text/plain; charset=utf-8", busy, sizeof(busy) - 1,
+					   retry_after_s);
 		}
 	}
 	if (!strcmp(url, "/"))
@@ -647,11 +836,12 @@ int http_server_open(struct http_server *srv, const struct fs_options *opts, htt
 	*st = (struct http_state){.read = read,
 				  .render = render,
 				  .ctx = ctx,
-				  .check_budget_s = PASSWORD_CHECK_BURST_S,
-				  .check_refilled = monotonic_now(),
 				  .failed_at = -1,
 				  .answer_read = {-1, -1},
 				  .last_read = -1};
+	password_budgets_init(&st->budgets, monotonic_now());
+	bound_set_limit(BOUND_CONNECTIONS, MAX_CONNECTIONS);
+	bound_set_limit(BOUND_ANSWERS, MAX_ANSWERS);
 	if (opts->web_config && (ret = web_config_load(opts->web_config, &st->web, err, err_len)))
 		goto fail;
 	ret = 1;
@@ -719,8 +909,7 @@ void http_server_stop(struct http_server *srv)
 			MHD_stop_daemon(st->daemon);
 		}
 		for (int f = 0; f < 2; f++)
-			if (st->answers[f])
-				MHD_destroy_response(st->answers[f]);
+			answer_put(st->answers[f]);
 		/* Only the socket this foliostat made: another may have replaced it since. */
 		if (st->unix_path) {
 			struct stat sb;
@@ -730,11 +919,8 @@ void http_server_stop(struct http_server *srv)
 				unlink(st->unix_path);
 			free(st->unix_path);
 		}
-		for (int u = 0; st->verified && u < st->web.nr_users; u++) {
-			if (st->verified[u])
-				explicit_bzero(st->verified[u], strlen(st->verified[u]));
-			free(st->verified[u]);
-		}
+		if (st->verified)
+			explicit_bzero(st->verified, st->web.nr_users * sizeof(*st->verified));
 		free(st->verified);
 		web_config_free(&st->web);
 		free(st);

@@ -8,11 +8,14 @@
  *   that time of the last read waits for the next one (at most HTTP_SHARE_MS) and shares it,
  *   and one rendering per format serves every scrape of a read. An answer holds every event
  *   up to the moment its request arrived.
- * - Lock the scraper out with idle connections: a connection without a request in hand (or
- *   whose answer has taken too long) is closed to make room for a new one, the oldest first,
- *   beyond a limit per client address (per uid on a Unix socket) and a total limit.
- * - Spend its CPU on bcrypt: a password once verified is remembered, and checking others gets
- *   a bounded share of a CPU (429 beyond it).
+ * - Lock the scraper out with idle connections or slow readers: beyond a limit per client
+ *   address (per uid on a Unix socket) and a total limit, a new connection takes the place of
+ *   the one idle longest, or of the answer that made the least progress, never its own; and
+ *   answers being sent (each holding its text) are limited in all and per client, the slowest
+ *   closed for a new one.
+ * - Spend its CPU on bcrypt, or keep a scraper's first check out: a password once verified is
+ *   remembered, and checking others gets a bounded share of a CPU, and each client a share of
+ *   that (password_budget.h; 429 with Retry-After beyond it).
  */
 #ifndef FS_HTTP_SERVER_H
 #define FS_HTTP_SERVER_H
