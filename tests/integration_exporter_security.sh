@@ -669,12 +669,26 @@ test_exporter_slow_readers_hold_few_answers() {
 	start_endpoint --by process --max-series 4000
 	large_exposition
 	read_slowly 20 32 0.1 127.0.0.2 127.0.0.3
-	local addr open
+	local addr open open_all=0
 	for addr in 127.0.0.2 127.0.0.3; do
 		open=$(ss -Htn state established "( sport = :$FS_PORT and dst $addr )" | wc -l)
 		assert_between "$open" 1 9 "the loader's connections still open to the slow readers of $addr"
+		open_all=$((open_all + open))
 	done
+	# What the kernel says was closed is what foliostat counts as evicted: the 64 connections
+	# opened, less those still open, at least (the readers reopen what is closed).
+	scrape "$T/bounds"
 	kill "$READER"
 	wait "$READER" 2>/dev/null
+	assert_eq "$(expo "$T/bounds" --sum 'foliostat_bound_limit{structure="connections"}')" 128 \
+		"connections' limit"
+	assert_eq "$(expo "$T/bounds" --sum 'foliostat_bound_limit{structure="answers"}')" 16 \
+		"answers' limit"
+	assert_between "$(expo "$T/bounds" --sum 'foliostat_bound_entries{structure="connections"}')" \
+		1 128 "connections held"
+	local evicted
+	evicted=$(($(expo "$T/bounds" --sum 'foliostat_bound_evictions_total{structure="connections"}') +
+		$(expo "$T/bounds" --sum 'foliostat_bound_evictions_total{structure="answers"}')))
+	assert_between "$evicted" $((64 - open_all)) 100000 "connections and answers closed for room"
 	stop_foliostat "$T/endpoint"
 }
