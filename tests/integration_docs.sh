@@ -96,3 +96,24 @@ PY
 		grep -q "^$path"$'\t' "$T/examples" || fail "no example found in $path"
 	done
 }
+
+# Every bounded structure (user/bounds.c) is listed, with its limit and rule, in foliostat(8)'s
+# SECURITY, named in foliostat-json(5)'s self.bounds and foliostat-metrics(7), and allowed by the
+# schema: a structure added in the code and not in the docs fails here.
+test_docs_every_bound_is_documented() {
+	local names name security
+	names=$(sed -n 's/^ *\[BOUND_[A-Z_]*\] = {"\([a-z_]*\)",.*/\1/p' user/bounds.c)
+	assert_between "$(echo "$names" | wc -w)" 6 100 "bounded structures found in user/bounds.c"
+	security=$(awk '/^\.SH SECURITY/,/^\.SH NOTES/' man/foliostat.8)
+	for name in $names; do
+		echo "$security" | grep -qx "\.B $name" ||
+			fail "$name: no .TP entry in foliostat(8) SECURITY"
+		grep -q "$name" man/foliostat-json.5 || fail "$name: not in foliostat-json(5)"
+		grep -q "$name" man/foliostat-metrics.7 || fail "$name: not in foliostat-metrics(7)"
+		python3 -c "import json, sys
+s = json.load(open('docs/foliostat.schema.json'))
+names = s['definitions']['self']['properties']['bounds']['propertyNames']['enum']
+sys.exit(0 if sys.argv[1] in names else 1)" "$name" || fail "$name: not in the schema's self.bounds"
+	done
+	echo "ok: $(echo "$names" | wc -w) bounded structures documented"
+}
