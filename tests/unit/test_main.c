@@ -38,6 +38,7 @@ static const struct unit_test *const groups[] = {
     cgroup_names_tests, cgroup_labels_tests, series_tests,   exposition_tests,
     file_table_tests,	web_config_tests,    sandbox_tests,  perf_events_tests,
     figures_tests,      resident_tests,      free_blocks_tests, nodes_tests,
+    opener_tests,
 };
 
 int main(int argc, char **argv)
