@@ -48,6 +48,11 @@ static int open_proc_file(const void *request)
 	}
 	if (req->file >= NR_PROC_FILES || req->pid <= 0)
 		return -EINVAL;
+	/* (another process's now: the one foliostat selected ended, as if it had not been read) */
+	if ((err = process_start_ticks(req->pid, &now)))
+		return err == -ENOENT ? -ENOENT : -ESRCH;
+	if (now != req->start_ticks)
+		return -ESRCH;
 	if ((err = resident_selected(&selection, req->pid, &id)))
 		return err;
 	if (id.start_ticks != req->start_ticks)

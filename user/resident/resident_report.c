@@ -181,6 +181,18 @@ static bool pid_selected(const struct fs_options *opts, pid_t pid)
 	return !opts->nr_pids;
 }
 
+/* With -p: whether the process of pid that started at start_ticks is the one that had the pid
+ * at start-up (not a later one that took it after that one ended). */
+static bool pid_start_selected(const struct fs_options *opts, pid_t pid,
+			       unsigned long long start_ticks)
+{
+	for (int i = 0; i < opts->nr_pids; i++)
+		if (opts->pids[i] == pid)
+			return !opts->pid_started_before[i] ||
+			       start_ticks * clock_tick_ns() < opts->pid_started_before[i];
+	return !opts->nr_pids;
+}
+
 /* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it,
  * into path (of `size` bytes): 0, or -1 (gone, or in no cgroup of cgroup2). */
 static int cgroup_path(pid_t pid, char *path, size_t size)
@@ -244,6 +256,8 @@ int resident_selected(const struct resident_selector *sel, pid_t pid, struct res
 		return -EACCES;
 	if (left_out(sel, pid, &id->start_ticks))
 		return process_start_ticks(pid, &id->start_ticks) == -ENOENT ? -ENOENT : -EACCES;
+	if (!pid_start_selected(opts, pid, id->start_ticks))
+		return -EACCES;
 	id->cgroup[0] = '\0';
 	if ((sel->with_cgroup || opts->nr_cgroups) &&
 	    cgroup_path(pid, id->cgroup, sizeof(id->cgroup)) && opts->nr_cgroups)
