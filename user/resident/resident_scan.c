@@ -28,6 +28,7 @@
 #define KPF_COMPOUND_HEAD (1ULL << 15)
 #define KPF_COMPOUND_TAIL (1ULL << 16)
 #define KPF_HUGE (1ULL << 17) /* hugetlbfs: not the folios the page allocator's orders are */
+#define KPF_NOPAGE (1ULL << 20) /* a frame without a struct page: a driver's (VM_PFNMAP, MIXEDMAP) */
 #define KPF_ZERO_PAGE (1ULL << 24)
 
 /* pagemap entries read at a time: one page of them. */
@@ -244,9 +245,11 @@ static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
 	err = frame_flags(s->ahead, s->kpageflags, pfn, &flags);
 	if (err)
 		return err == -ERANGE ? 0 : err;
-	if (flags & (KPF_ZERO_PAGE | KPF_HUGE))
-		return 0; /* the shared zero page is no memory of the process's; hugetlb is apart */
-	s->rss_left--; /* (smaps' Rss counts neither of those either) */
+	/* The shared zero page is no memory of the process's, nor a device's frames; hugetlb is
+	 * apart. (smaps' Rss counts none of them either.) */
+	if (flags & (KPF_ZERO_PAGE | KPF_HUGE | KPF_NOPAGE))
+		return 0;
+	s->rss_left--;
 	if (!(flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL))) {
 		s->small_lookups++;
 		s->counts->pages[type_of(flags)][0]++;
