@@ -169,16 +169,17 @@ static bool resident_opener_serves_only_the_selection(void)
 	/* (the children are this process's, as an opener's would be foliostat's: not left out) */
 	sel.self = 1;
 	ok = ok && ASSERT_TRUE((opener = resident_opener_start(&sel)) >= 0) &&
-	     ASSERT_EQ(resident_open(opener, a, a_start, &files), 0);
+	     ASSERT_EQ(resident_open(opener, a, a_start, true, &files), 0);
 	if (ok) {
-		ok = ASSERT_TRUE(files.smaps >= 0 && files.pagemap >= 0 && files.smaps_rollup >= 0);
+		ok = ASSERT_TRUE(files.mappings >= 0 && files.pagemap >= 0 &&
+				 files.smaps_rollup >= 0);
 		resident_close(&files);
 	}
-	ok = ok && ASSERT_EQ(resident_open(opener, b, b_start, &files), -EACCES) &&
-	     ASSERT_EQ(resident_open(opener, a, a_start + 1, &files), -ESRCH);
+	ok = ok && ASSERT_EQ(resident_open(opener, b, b_start, true, &files), -EACCES) &&
+	     ASSERT_EQ(resident_open(opener, a, a_start + 1, false, &files), -ESRCH);
 	end_child(a);
 	a = 0;
-	ok = ok && ASSERT_EQ(resident_open(opener, opts.pids[0], a_start, &files), -ENOENT);
+	ok = ok && ASSERT_EQ(resident_open(opener, opts.pids[0], a_start, true, &files), -ENOENT);
 	if (opener >= 0)
 		close(opener);
 	end_child(a);

@@ -139,8 +139,9 @@ void print_resident(FILE *out, const struct fs_report *r)
 		     "MiB of each; PMD PTE\n UNALGN PARTL large folios mapped by a PMD, whole by "
 		     "PTEs at their alignment, whole\n elsewhere, in part; MAXORD largest order\n");
 	if (res->cut_short)
-		fprintf(out, " + read in part: more pagemap entries than a process may take in a pass; "
-			     "its figures are\n   what was read, at least\n");
+		fprintf(out,
+			" + read in part: more pagemap entries than a process may take in a pass; "
+			"its figures are\n   what was read, at least\n");
 	fprintf(out, "every process read, by the order of each page's folio:\n");
 	print_orders(out, r, &res->total);
 	fprintf(out, "\n");

@@ -40,11 +40,12 @@ struct resident_counts {
 	__u64 large[NR_RESIDENT_TYPES][NR_RESIDENT_MAPPINGS];
 };
 
-/* A process's files the scan reads: /proc/PID/smaps (or maps: a mapping without an Rss line
- * is read whole), pagemap and smaps_rollup, opened by a process allowed to (see
- * resident_opener.h); and the host's /proc/kpageflags. */
+/* A process's files the scan reads: its mappings, /proc/PID/smaps (where PAGEMAP_SCAN cannot
+ * skip holes: its Rss lines say what is not to be read) or maps (with PAGEMAP_SCAN: a mapping
+ * without an Rss line is read whole), pagemap and smaps_rollup, opened by a process allowed
+ * to (see resident_opener.h); and the host's /proc/kpageflags. */
 struct resident_files {
-	int smaps, pagemap, smaps_rollup;
+	int mappings, pagemap, smaps_rollup;
 };
 
 struct resident_host {

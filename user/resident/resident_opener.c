@@ -13,18 +13,26 @@
 #include "process_start.h"
 
 /* What it may open: these files of a process given by pid, or kpageflags. */
-enum proc_file { PROC_SMAPS, PROC_PAGEMAP, PROC_SMAPS_ROLLUP, PROC_KPAGEFLAGS, NR_PROC_FILES };
+enum proc_file {
+	PROC_SMAPS,
+	PROC_PAGEMAP,
+	PROC_SMAPS_ROLLUP,
+	PROC_KPAGEFLAGS,
+	PROC_MAPS,
+	NR_PROC_FILES
+};
 
 static const char *const proc_file_names[NR_PROC_FILES] = {
     [PROC_SMAPS] = "smaps",
+    [PROC_MAPS] = "maps",
     [PROC_PAGEMAP] = "pagemap",
     [PROC_SMAPS_ROLLUP] = "smaps_rollup",
 };
 
 struct proc_request {
 	__s32 pid;
-	__u32 file;		  /* enum proc_file */
-	__u64 start_ticks;	  /* the process's start time, as foliostat selected it */
+	__u32 file;	   /* enum proc_file */
+	__u64 start_ticks; /* the process's start time, as foliostat selected it */
 };
 
 /* The child's copy of foliostat's selection (made before the fork; the child reads it only):
@@ -73,9 +81,11 @@ int resident_opener_start(const struct resident_selector *sel)
 	static const int caps[] = {CAP_SYS_ADMIN, CAP_SYS_PTRACE, CAP_DAC_READ_SEARCH};
 	/* open; and to check the selection: read, and stat (-c's cgroups) */
 	static const int calls[] = {
-		__NR_openat, __NR_read, __NR_newfstatat,
+	    __NR_openat,
+	    __NR_read,
+	    __NR_newfstatat,
 #ifdef __NR_statx
-		__NR_statx,
+	    __NR_statx,
 #endif
 	};
 	static const struct opener_kind kind = {
@@ -104,29 +114,31 @@ int resident_open_kpageflags(int opener)
 	return ask(opener, 0, 0, PROC_KPAGEFLAGS);
 }
 
-int resident_open(int opener, pid_t pid, unsigned long long start_ticks,
+int resident_open(int opener, pid_t pid, unsigned long long start_ticks, bool with_rss,
 		  struct resident_files *files)
 {
+	const enum proc_file wanted[3] = {with_rss ? PROC_SMAPS : PROC_MAPS, PROC_PAGEMAP,
+					  PROC_SMAPS_ROLLUP};
 	int fds[3], err = 0, n;
 
 	for (n = 0; n < 3 && !err; n++)
-		if ((fds[n] = ask(opener, pid, start_ticks, (enum proc_file)n)) < 0)
+		if ((fds[n] = ask(opener, pid, start_ticks, wanted[n])) < 0)
 			err = fds[n];
 	if (err) {
 		for (int i = 0; i < n - 1; i++)
 			close(fds[i]);
 		return err;
 	}
-	files->smaps = fds[PROC_SMAPS];
-	files->pagemap = fds[PROC_PAGEMAP];
-	files->smaps_rollup = fds[PROC_SMAPS_ROLLUP];
+	files->mappings = fds[0];
+	files->pagemap = fds[1];
+	files->smaps_rollup = fds[2];
 	return 0;
 }
 
 void resident_close(struct resident_files *files)
 {
-	close(files->smaps);
+	close(files->mappings);
 	close(files->pagemap);
 	close(files->smaps_rollup);
-	files->smaps = files->pagemap = files->smaps_rollup = -1;
+	files->mappings = files->pagemap = files->smaps_rollup = -1;
 }

@@ -293,7 +293,7 @@ int resident_read(const struct resident_scanner *s, pid_t pid, unsigned long lon
 
 	*reading = (struct resident_reading){0};
 	test_resident_before_open(pid);
-	if ((err = resident_open(s->opener, pid, start_ticks, &files)))
+	if ((err = resident_open(s->opener, pid, start_ticks, !s->host.pagemap_scan, &files)))
 		return err;
 	err = resident_scan(&s->host, &files, pace, counts, reading);
 	resident_close(&files);

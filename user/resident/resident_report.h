@@ -33,9 +33,9 @@ struct resident_row {
 struct resident_report {
 	struct resident_row *rows; /* those that map any page, most pages in large folios first */
 	size_t nr, cap;
-	size_t scanned; /* processes read */
-	size_t gone;	/* selected, but ended before they were read */
-	size_t failed;	/* could not be read (first_error says why) */
+	size_t scanned;	  /* processes read */
+	size_t gone;	  /* selected, but ended before they were read */
+	size_t failed;	  /* could not be read (first_error says why) */
 	size_t cut_short; /* read in part: at the limit of pagemap entries per process and pass */
 	int first_error;
 	struct resident_counts total; /* every process's, added up */
@@ -59,7 +59,7 @@ struct resident_candidate {
 /* Which processes the options select (-p, -n, -c), and what is kept of each. */
 struct resident_selector {
 	const struct fs_options *opts;
-	pid_t self; /* foliostat's pid: neither it nor its children (its openers) are read */
+	pid_t self;	  /* foliostat's pid: neither it nor its children (its openers) are read */
 	bool with_cgroup; /* keep each one's cgroup path (asked for, --by cgroup or -c) */
 	char mount[4096]; /* the cgroup2 mount, with -c */
 };

@@ -28,7 +28,8 @@
 #define KPF_COMPOUND_HEAD (1ULL << 15)
 #define KPF_COMPOUND_TAIL (1ULL << 16)
 #define KPF_HUGE (1ULL << 17) /* hugetlbfs: not the folios the page allocator's orders are */
-#define KPF_NOPAGE (1ULL << 20) /* a frame without a struct page: a driver's (VM_PFNMAP, MIXEDMAP) */
+/* A frame without a struct page: a driver's (VM_PFNMAP, VM_MIXEDMAP). */
+#define KPF_NOPAGE (1ULL << 20)
 #define KPF_ZERO_PAGE (1ULL << 24)
 
 /* pagemap entries read at a time: one page of them. */
@@ -475,10 +476,10 @@ int resident_scan(const struct resident_host *host, const struct resident_files 
 	struct mapping m = {0};
 	char *line = NULL;
 	size_t size = 0;
-	FILE *smaps;
-	int fd = dup(files->smaps), err = 0;
+	FILE *mappings;
+	int fd = dup(files->mappings), err = 0;
 
-	if (fd < 0 || !(smaps = fdopen(fd, "r"))) {
+	if (fd < 0 || !(mappings = fdopen(fd, "r"))) {
 		err = -errno;
 		if (fd >= 0)
 			close(fd);
@@ -488,7 +489,7 @@ int resident_scan(const struct resident_host *host, const struct resident_files 
 	/* A mapping's line, "START-END PERMS OFFSET DEV INODE [PATH]" (whole lines whatever the
 	 * path: only the range matters, the frames' flags say the rest), then smaps' fields of it,
 	 * "Name: value" each: its Rss among them. It is read at the next mapping's line. */
-	while (!err && !s.cut_short && getline(&line, &size, smaps) > 0) {
+	while (!err && !s.cut_short && getline(&line, &size, mappings) > 0) {
 		const char *space = strpbrk(line, " \t");
 		unsigned long long start, end;
 
@@ -500,19 +501,21 @@ int resident_scan(const struct resident_host *host, const struct resident_files 
 		if (sscanf(line, "%llx-%llx ", &start, &end) != 2 || start >= end)
 			continue;
 		err = scan_mapping(&s, files, &m);
-		m = (struct mapping){.on = true, .start = start, .end = end, .rss_pages = UINT64_MAX};
+		m = (struct mapping){
+		    .on = true, .start = start, .end = end, .rss_pages = UINT64_MAX};
 	}
 	if (!err && !s.cut_short)
 		err = scan_mapping(&s, files, &m);
-	if (!err && ferror(smaps))
+	if (!err && ferror(mappings))
 		err = errno == ESRCH ? -ESRCH : -EIO;
 	free(line);
-	fclose(smaps);
+	fclose(mappings);
 	/* (smaps_rollup walks the page tables again: read only when it can tell something) */
 	if (!err && words_sum(s.pmd_whole_aligned, NR_RESIDENT_TYPES))
 		err = pmd_mapped(&s, files->smaps_rollup);
 	free(s.ahead); /* (without it, every frame is read alone) */
 	if (reading)
-		*reading = (struct resident_reading){.entries = s.entries, .cut_short = s.cut_short};
+		*reading =
+		    (struct resident_reading){.entries = s.entries, .cut_short = s.cut_short};
 	return err;
 }
