@@ -287,7 +287,9 @@ static bool smaps_rss_skips_what_has_nothing_to_read(void)
 }
 
 /* At max_entries the scan stops, cut short, with what it read: of a mapping without Rss
- * (maps) of 4,096 pages, a page at each end, only the first is read with a limit of 1,024. */
+ * (maps) of 4,096 pages, a page at each end, only the first is read with a limit of 1,024; a
+ * mapping after it, of a page, is read first (a mapping that alone could take what is left is
+ * read last). */
 static bool scans_stop_at_their_limit_cut_short(void)
 {
 	struct fake_proc p;
@@ -297,21 +299,25 @@ static bool scans_stop_at_their_limit_cut_short(void)
 	struct resident_files files;
 	bool ok;
 
-	ok = ASSERT_TRUE(fake_open(&p, "40000000-41000000 rw-p 00000000 00:00 0\n", ROLLUP(0))) &&
+	ok = ASSERT_TRUE(fake_open(&p,
+				   "40000000-41000000 rw-p 00000000 00:00 0\n"
+				   "50000000-50001000 rw-p 00000000 00:00 0\n",
+				   ROLLUP(0))) &&
 	     make_folio(&p, 0x3000, 0, ANON) && make_folio(&p, 0x3001, 0, ANON) &&
-	     map_pages(&p, 0x40000000, 0x3000, 1) && map_pages(&p, 0x40fff000, 0x3001, 1);
+	     make_folio(&p, 0x3002, 0, ANON) && map_pages(&p, 0x40000000, 0x3000, 1) &&
+	     map_pages(&p, 0x40fff000, 0x3001, 1) && map_pages(&p, 0x50000000, 0x3002, 1);
 	if (ok) {
 		host = host_of(&p);
 		host.max_entries = 1024;
 		files = (struct resident_files){p.maps, p.pagemap, p.smaps_rollup};
 		ok = ASSERT_EQ(resident_scan(&host, &files, NULL, &c, &reading), 0) &&
-		     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 1) && ASSERT_EQ(reading.entries, 1024) &&
+		     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 2) && ASSERT_EQ(reading.entries, 1024) &&
 		     ASSERT_TRUE(reading.cut_short);
 		host.max_entries = 0;
 		lseek(p.maps, 0, SEEK_SET);
 		memset(&c, 0, sizeof(c));
 		ok = ok && ASSERT_EQ(resident_scan(&host, &files, NULL, &c, &reading), 0) &&
-		     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 2) && ASSERT_EQ(reading.entries, 4096) &&
+		     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 3) && ASSERT_EQ(reading.entries, 4097) &&
 		     ASSERT_TRUE(!reading.cut_short);
 	}
 	fake_close(&p);

@@ -138,6 +138,17 @@ struct run {
 	bool by_pmd;	   /* in a range PAGEMAP_SCAN says a PMD maps */
 };
 
+/* One mapping of smaps (or maps): its range, and its Rss where smaps gives it. */
+struct mapping {
+	bool on;
+	unsigned long long start, end;
+	__u64 rss_pages; /* UINT64_MAX: not given */
+};
+
+/* Mappings larger than the entries a scan has left, read after the others: at most these many
+ * (more are read in their turn). */
+#define DEFERRED 16
+
 struct scan {
 	const struct resident_host *host;
 	const struct resident_pace *pace; /* NULL: none */
@@ -152,6 +163,8 @@ struct scan {
 	/* Pages of the mapping being read that smaps' Rss says are still to come (UINT64_MAX:
 	 * unknown): at 0 the rest of the mapping is holes, and is not read. */
 	__u64 rss_left;
+	struct mapping deferred[DEFERRED];
+	size_t nr_deferred;
 	bool by_pmd; /* the range being read is mapped by PMDs (PAGEMAP_SCAN's PAGE_IS_HUGE) */
 	/* Without PAGEMAP_SCAN: the whole, aligned PMD-size folios, which smaps_rollup says how
 	 * many of are mapped by a PMD (pmd_mapped()). */
@@ -430,21 +443,24 @@ static int pmd_mapped(struct scan *s, int smaps_rollup)
 	return 0;
 }
 
-/* One mapping of smaps (or maps): its range, and its Rss where smaps gives it. */
-struct mapping {
-	bool on;
-	unsigned long long start, end;
-	__u64 rss_pages; /* UINT64_MAX: not given */
-};
-
-/* Read the mapping, unless its Rss says it has nothing to read. */
-static int scan_mapping(struct scan *s, const struct resident_files *files, struct mapping *m)
+/* Read the mapping, unless its Rss says it has nothing to read; or, where it alone could take
+ * what is left of the scan's entries, later (may_defer): after the others, so that a reading
+ * cut short in a reservation's holes has every other mapping's pages still. */
+static int scan_mapping(struct scan *s, const struct resident_files *files, struct mapping *m,
+			bool may_defer)
 {
+	const __u64 max = s->host->max_entries;
 	int err = 0;
 
 	if (!m->on || !m->rss_pages)
 		return 0;
 	m->on = false;
+	if (may_defer && max && !s->host->pagemap_scan && s->nr_deferred < DEFERRED &&
+	    (m->end - m->start) / (__u64)s->host->page_size > max - s->entries) {
+		s->deferred[s->nr_deferred] = *m;
+		s->deferred[s->nr_deferred++].on = true;
+		return 0;
+	}
 	s->rss_left = m->rss_pages;
 	if (s->host->pagemap_scan)
 		err = scan_present(s, files->pagemap, m->start, m->end);
@@ -500,12 +516,14 @@ int resident_scan(const struct resident_host *host, const struct resident_files 
 		}
 		if (sscanf(line, "%llx-%llx ", &start, &end) != 2 || start >= end)
 			continue;
-		err = scan_mapping(&s, files, &m);
+		err = scan_mapping(&s, files, &m, true);
 		m = (struct mapping){
 		    .on = true, .start = start, .end = end, .rss_pages = UINT64_MAX};
 	}
 	if (!err && !s.cut_short)
-		err = scan_mapping(&s, files, &m);
+		err = scan_mapping(&s, files, &m, true);
+	for (size_t i = 0; i < s.nr_deferred && !err && !s.cut_short; i++)
+		err = scan_mapping(&s, files, &s.deferred[i], false);
 	if (!err && ferror(mappings))
 		err = errno == ESRCH ? -ESRCH : -EIO;
 	free(line);
