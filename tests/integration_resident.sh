@@ -533,3 +533,123 @@ print(time.process_time() - began)
 	stop_foliostat "$T/out"
 	assert_eq "$samples" 20 "samples of the sweep's CPU time"
 }
+
+# reserve_holder NAME HEAD TAIL: a holder of a reservation of 64 TiB (MAP_NORESERVE) whose
+# first HEAD and last TAIL pages are touched; its pid in RESERVE_PID.
+reserve_holder() {
+	start_holder "$1" reserve "$((64 << 20)),$2,$3"
+	RESERVE_PID=$(json_field "$(cat "$T/$1")" pid)
+}
+
+# A reservation of 64 TiB with 16 pages touched at its start is read in well under a second,
+# with PAGEMAP_SCAN where the kernel has it and without (before Linux 6.7, or the test build's
+# FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1): pagemap read whole would be 128 GiB of entries, minutes
+# of work. The figures are the process's (smaps_rollup's Anonymous), and whole (not cut short).
+test_resident_reads_a_64_tib_reservation_in_milliseconds() {
+	need_root
+	use_test_build
+	reserve_holder reserve 16 0
+	local pid=$RESERVE_PID way
+	for way in scan whole; do
+		if [ "$way" = whole ]; then
+			FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1 read_resident "$way" -p "$pid"
+		else
+			read_resident "$way" -p "$pid"
+		fi
+		echo "$way: read in $(query "$T/$way" "recs[0]['resident']['seconds']") s" \
+			"($(query "$T/$way" "recs[0]['resident']['method']"))"
+		assert_eq "$(query "$T/$way" "recs[0]['resident']['seconds'] < 1")" true \
+			"the 64 TiB reservation read in less than a second ($way)"
+		assert_eq "$(query "$T/$way" "recs[0]['resident']['processes_cut_short']")" 0 \
+			"processes cut short ($way)"
+		assert_eq "$(resident_of "$T/$way" "$pid" "sum(m['anon']['pages'].values()) * $(getconf PAGESIZE) // 1024")" \
+			"$(rollup_kb "$pid" Anonymous)" "anonymous kB, against smaps_rollup's Anonymous ($way)"
+	done
+	assert_eq "$(query "$T/whole" "recs[0]['resident']['method']")" '"pagemap"' \
+		"how pagemap was read, with FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1"
+}
+
+# Pages at both ends of a 64 TiB reservation: without PAGEMAP_SCAN the holes between cannot be
+# ruled out, and the reading stops at the limit of pagemap entries per process (twice the
+# host's pages), in bounded time, marked: cut_short in the row, processes_cut_short, a '+' in
+# the table; its figures are every other mapping's pages and the first end's (the reservation
+# is read last), fewer than smaps_rollup's Anonymous. With PAGEMAP_SCAN (Linux 6.7 and later)
+# the reading is whole.
+test_resident_cut_short_reading_is_marked() {
+	need_root
+	use_test_build
+	reserve_holder ends 16 16
+	local pid=$RESERVE_PID kb whole pages_kb
+	kb=$(rollup_kb "$pid" Anonymous)
+	pages_kb="sum(m['anon']['pages'].values()) * $(getconf PAGESIZE) // 1024"
+	FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1 read_resident whole -p "$pid"
+	echo "without PAGEMAP_SCAN: read in $(query "$T/whole" "recs[0]['resident']['seconds']") s"
+	assert_eq "$(query "$T/whole" "recs[0]['resident']['processes_cut_short']")" 1 \
+		"processes cut short, without PAGEMAP_SCAN"
+	assert_eq "$(query "$T/whole" "recs[0]['resident']['processes'][0]['cut_short']")" true \
+		"the row is marked cut short"
+	# (a mapping that could take all the entries left is read after the others)
+	assert_eq "$(resident_of "$T/whole" "$pid" "$pages_kb")" \
+		"$((kb - 16 * $(getconf PAGESIZE) / 1024))" \
+		"kB read before the limit: all but the reservation's last 16 pages (smaps_rollup's Anonymous $kb)"
+	FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1 "$FOLIOSTAT" --resident -d 0.2 -p "$pid" >"$T/table" 2>&1 ||
+		fail "foliostat --resident (table): exit status $?"
+	grep -q '1 read in part (+)' "$T/table" || fail "the table does not say a reading was cut short: $(cat "$T/table")"
+	grep -Eq "^ *$pid +workload +[0-9.]+\+" "$T/table" ||
+		fail "the process's row is not marked '+': $(cat "$T/table")"
+	read_resident scan -p "$pid"
+	whole=0
+	[ "$(query "$T/scan" "recs[0]['resident']['method']")" = '"pagemap_scan"' ] && whole=1
+	assert_eq "$(query "$T/scan" "recs[0]['resident']['processes_cut_short']")" "$((1 - whole))" \
+		"processes cut short, $(query "$T/scan" "recs[0]['resident']['method']")"
+	if [ "$whole" = 1 ]; then
+		assert_eq "$(resident_of "$T/scan" "$pid" "$pages_kb")" "$kb" \
+			"kB read with PAGEMAP_SCAN, against smaps_rollup's Anonymous"
+	fi
+}
+
+# A pid given to another process between --resident's selection and its open (the test
+# build's FOLIOSTAT_TEST_RESIDENT_OPEN_DELAY: the process selected, then a pause before its
+# files are opened, in which the test ends it and starts another with its pid through
+# ns_last_pid): the other process's memory is never reported under the pid and name of the one
+# selected; the process counts as gone.
+test_resident_reused_pid_is_not_read_under_the_old_name() {
+	need_root
+	use_test_build
+	start_holder first pages 256
+	local pid second="" tries=0
+	pid=$(json_field "$(cat "$T/first")" pid)
+	cp "$WORKLOAD" "$T/reused" || fail "cp"
+	FOLIOSTAT_TEST_RESIDENT_OPEN_DELAY=10 "$FOLIOSTAT" --resident -d 0.2 -j -p "$pid" \
+		>"$T/record" 2>"$T/err" &
+	local fs=$!
+	at_exit "kill $fs 2>/dev/null"
+	for _ in $(seq 600); do
+		grep -q "^foliostat test: selected $pid\$" "$T/err" && break
+		sleep 0.1
+	done
+	grep -q "^foliostat test: selected $pid\$" "$T/err" || fail "foliostat did not select $pid: $(cat "$T/err")"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	while [ -e "/proc/$pid" ]; do sleep 0.01; done
+	# The next fork takes the pid after ns_last_pid's, when free; another process of the host
+	# may fork first: tried again (the process that got another pid ended at once).
+	while [ "$second" != "$pid" ] && [ "$tries" -lt 1000 ]; do
+		tries=$((tries + 1))
+		echo "$((pid - 1))" >/proc/sys/kernel/ns_last_pid
+		"$T/reused" --linger 600 pages 4096 >"$T/second" &
+		second=$!
+		[ "$second" = "$pid" ] || { kill "$second" 2>/dev/null; wait "$second" 2>/dev/null; }
+	done
+	[ "$second" = "$pid" ] || fail "no process took pid $pid in 1000 forks"
+	at_exit "kill $second 2>/dev/null"
+	for _ in $(seq 100); do [ -s "$T/second" ] && break; sleep 0.1; done
+	echo "pid $pid is now $(cat "/proc/$pid/comm")'s (after $tries forks), $(rollup_kb "$pid" Rss) kB"
+	wait "$fs" || fail "foliostat: exit status $? ($(cat "$T/err"))"
+	assert_records_valid "$T/record"
+	assert_eq "$(query "$T/record" "len(recs[0]['resident']['processes'])")" 0 \
+		"rows of the reused pid $pid (the first process's name, the second's memory)"
+	assert_eq "$(query "$T/record" "recs[0]['resident']['processes_read']")" 0 "processes read"
+	assert_eq "$(query "$T/record" "recs[0]['resident']['processes_gone']")" 1 \
+		"processes gone (the one selected ended)"
+}

@@ -8,6 +8,8 @@
  *   workload [--name HEX] [--linger SECS] thp MIB     touch MIB of MADV_HUGEPAGE memory, and
  *                                                   count the huge pages it got
  *   workload [--name HEX] [--linger SECS] pages N     touch N pages with THP off
+ *   workload [--name HEX] [--linger SECS] reserve MIB,HEAD[,TAIL]   reserve MIB (MAP_NORESERVE),
+ *                                                        touch its first HEAD and last TAIL pages
  *   workload [--name HEX] [--linger SECS] thphalf MIB  as thp MIB, then MADV_DONTNEED the
  *                                                        second half of every 2 MiB
  *   workload [--name HEX] [--linger SECS] sparsecollapse MIB   one page touched per 2 MiB,
@@ -801,6 +803,34 @@ static void action_sparse(long mib)
 	       getpid(), len, touched);
 }
 
+/* "MIB,HEAD[,TAIL]": a reservation of MIB MiB of anonymous memory (MAP_NORESERVE, as runtimes
+ * reserve heaps; 64 TiB is 67108864) of which the first HEAD pages and the last TAIL are
+ * touched: a mapping of terabytes whose pages are at its ends, holes in between. */
+static void action_reserve(const char *arg)
+{
+	long mib, head, tail = 0, page = sysconf(_SC_PAGESIZE);
+	size_t len;
+	char *mem;
+
+	if (sscanf(arg, "%ld,%ld,%ld", &mib, &head, &tail) < 2 || mib <= 0 || head < 0 ||
+	    tail < 0 || (head + tail) * page > mib << 20)
+		die("reserve MIB,HEAD[,TAIL]");
+	len = (size_t)mib << 20;
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		   -1, 0);
+	if (mem == MAP_FAILED)
+		die("mmap");
+	if (madvise(mem, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (long i = 0; i < head; i++)
+		mem[i * page] = 1;
+	for (long i = 1; i <= tail; i++)
+		mem[len - (size_t)(i * page)] = 1;
+	printf("{\"pid\":%d,\"action\":\"reserve\",\"bytes\":%zu,\"start\":%lu,"
+	       "\"pages_touched\":%ld}\n",
+	       getpid(), len, (unsigned long)mem, head + tail);
+}
+
 /* Free blocks of the PMD order or larger over every zone (/proc/buddyinfo) of NUMA node `node`
  * (-1: of every node), in PMD-order blocks: what hugetlb can take at once, with neither reclaim
  * nor compaction. */
@@ -1423,6 +1453,7 @@ static const struct action {
 	{"renames", "SECONDS", NULL, action_renames},
 	{"thphalf", "MIB", NULL, action_thphalf},
 	{"sparse", "MIB", NULL, action_sparse},
+	{"reserve", "MIB,HEAD[,TAIL]", action_reserve, NULL},
 	{"read", "FILE", action_read, NULL},
 	{"mapread", "FILE", action_mapread, NULL},
 	{"mapheld", "FILE", action_mapheld, NULL},

@@ -14,7 +14,9 @@ static const struct {
     [BOUND_PASSWORD_CLIENTS] = {"password_clients",
 				"Clients with a password-check budget of their own."},
     [BOUND_RESIDENT_PAGES] = {"resident_pages",
-			      "Pages --resident reads of one process in one pass."},
+			      "Pagemap entries --resident reads of one process in one pass (the "
+			      "most any process took in the last pass; evictions: readings cut "
+			      "short at the limit)."},
 };
 
 /* (Relaxed atomics: a count may be set from libmicrohttpd's callbacks and read by a scrape.) */

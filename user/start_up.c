@@ -122,7 +122,7 @@ int start_up(struct event_loop *loop, struct start_up *s, struct command *comman
 		cgroup_names_start_opener(&s->collector->cgroup_names);
 	/* --resident reads other processes' page tables, with privileges of its own opener. */
 	if (s->opts->resident) {
-		if (resident_scanner_start(&s->collector->resident, err, err_len))
+		if (resident_scanner_start(&s->collector->resident, s->opts, err, err_len))
 			return -1;
 		s->collector->resident_on = true;
 	}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -96,6 +97,19 @@ bool test_no_landlock(void)
 	const char *forced = getenv("FOLIOSTAT_TEST_NO_LANDLOCK");
 
 	return forced && !strcmp(forced, "1");
+}
+
+void test_resident_before_open(int pid)
+{
+	const char *delay = getenv("FOLIOSTAT_TEST_RESIDENT_OPEN_DELAY");
+	double s = delay ? atof(delay) : 0;
+	struct timespec t = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+
+	if (s <= 0)
+		return;
+	fprintf(stderr, "foliostat test: selected %d\n", pid);
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
 }
 
 /* The program's first instruction exits before r0 is set; the rest, kept so that CO-RE

@@ -13,6 +13,9 @@
  * refuses, as another kernel's verifier might, so that the load without it is tested.
  * FOLIOSTAT_TEST_NO_PAGEMAP_SCAN=1 makes --resident read pagemap whole, as on kernels without
  * its PAGEMAP_SCAN ioctl (before 6.7), so that both ways are tested on one kernel.
+ * FOLIOSTAT_TEST_RESIDENT_OPEN_DELAY=SECONDS makes --resident wait that long between selecting
+ * a process and opening its files, after saying "foliostat test: selected PID" on standard
+ * error, so that a test can end the process and give its pid to another meanwhile.
  * FOLIOSTAT_TEST_COUNT_NODES=1 counts allocations per node on a one-node host too (BPF's count
  * against the allocations', and the cost in the bench), as on a host of several nodes.
  * FOLIOSTAT_TEST_NO_LANDLOCK=1 takes the kernel as one without Landlock (none is applied, and
@@ -37,10 +40,17 @@ bool test_no_pagemap_scan(void);
 bool test_count_nodes(void);
 /* Whether the kernel is to be taken as one without Landlock. */
 bool test_no_landlock(void);
+/* --resident has selected process pid and is about to open its files. */
+void test_resident_before_open(int pid);
 #else
 static inline bool test_no_landlock(void)
 {
 	return false;
+}
+
+static inline void test_resident_before_open(int pid)
+{
+	(void)pid;
 }
 
 static inline bool test_count_nodes(void)

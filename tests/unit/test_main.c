@@ -40,6 +40,7 @@ static const struct unit_test *const groups[] = {
     figures_tests,      resident_tests,      free_blocks_tests, nodes_tests,
     fuzz_findings_tests, output_file_tests,  proc_text_tests,     privileges_tests,
     password_budget_tests,
+    opener_tests,
 };
 
 int main(int argc, char **argv)

@@ -90,7 +90,7 @@ static bool scan(struct fake_proc *p, struct resident_counts *c, int expect)
 	struct resident_files files = {p->maps, p->pagemap, p->smaps_rollup};
 
 	memset(c, 0, sizeof(*c));
-	return ASSERT_EQ(resident_scan(&host, &files, NULL, c), expect);
+	return ASSERT_EQ(resident_scan(&host, &files, NULL, c, NULL), expect);
 }
 
 #define ROLLUP(anon_kb)                                                 \
@@ -239,17 +239,94 @@ static bool scans_are_paced_batch_by_batch(void)
 	if (ok) {
 		host = host_of(&p);
 		files = (struct resident_files){p.maps, p.pagemap, p.smaps_rollup};
-		ok = ASSERT_EQ(resident_scan(&host, &files, &pace, &c), 0) &&
+		ok = ASSERT_EQ(resident_scan(&host, &files, &pace, &c, NULL), 0) &&
 		     ASSERT_EQ(paces.calls, 3) && ASSERT_EQ(c.folios[RESIDENT_ANON][9], 2);
 		lseek(p.maps, 0, SEEK_SET);
-		ok = ok && ASSERT_EQ(resident_scan(&host, &files, &stop, &c), -ECANCELED) &&
+		ok = ok && ASSERT_EQ(resident_scan(&host, &files, &stop, &c, NULL), -ECANCELED) &&
 		     ASSERT_EQ(stopped.calls, 2);
 	}
 	fake_close(&p);
 	return ok;
 }
 
+/*
+ * smaps' Rss: a mapping of Rss 0 is not read (pages pagemap shows there, as a stale file
+ * would, are not counted); a mapping of 1 TiB whose Rss is its first two pages is read no
+ * further than the batch that holds them (and its figures are whole: not cut short).
+ */
+static bool smaps_rss_skips_what_has_nothing_to_read(void)
+{
+	struct fake_proc p;
+	struct resident_counts c = {0};
+	struct resident_reading reading;
+	struct resident_host host;
+	struct resident_files files;
+	bool ok;
+
+	ok = ASSERT_TRUE(fake_open(&p,
+				   "40000000-40004000 rw-p 00000000 00:00 0\n"
+				   "Size:                 16 kB\nRss:                   0 kB\n"
+				   "10000000000-20000000000 rw-p 00000000 00:00 0\n"
+				   "Size:         1073741824 kB\nRss:                   8 kB\n"
+				   "AnonHugePages:         0 kB\n",
+				   ROLLUP(0))) &&
+	     make_folio(&p, 0x3000, 0, ANON) && make_folio(&p, 0x3001, 0, ANON) &&
+	     make_folio(&p, 0x3002, 0, ANON) && map_pages(&p, 0x40000000, 0x3000, 1) &&
+	     map_pages(&p, 0x10000000000, 0x3001, 2) &&
+	     /* (pagemap as long as the mapping: its last entry, absent) */
+	     ASSERT_EQ(pwrite(p.pagemap, &(__u64){0}, 8, (off_t)(0x20000000000 / PAGE * 8 - 8)), 8);
+	if (ok) {
+		host = host_of(&p);
+		files = (struct resident_files){p.maps, p.pagemap, p.smaps_rollup};
+		ok = ASSERT_EQ(resident_scan(&host, &files, NULL, &c, &reading), 0) &&
+		     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 2) && ASSERT_EQ(reading.entries, 512) &&
+		     ASSERT_TRUE(!reading.cut_short);
+	}
+	fake_close(&p);
+	return ok;
+}
+
+/* At max_entries the scan stops, cut short, with what it read: of a mapping without Rss
+ * (maps) of 4,096 pages, a page at each end, only the first is read with a limit of 1,024; a
+ * mapping after it, of a page, is read first (a mapping that alone could take what is left is
+ * read last). */
+static bool scans_stop_at_their_limit_cut_short(void)
+{
+	struct fake_proc p;
+	struct resident_counts c = {0};
+	struct resident_reading reading;
+	struct resident_host host;
+	struct resident_files files;
+	bool ok;
+
+	ok = ASSERT_TRUE(fake_open(&p,
+				   "40000000-41000000 rw-p 00000000 00:00 0\n"
+				   "50000000-50001000 rw-p 00000000 00:00 0\n",
+				   ROLLUP(0))) &&
+	     make_folio(&p, 0x3000, 0, ANON) && make_folio(&p, 0x3001, 0, ANON) &&
+	     make_folio(&p, 0x3002, 0, ANON) && map_pages(&p, 0x40000000, 0x3000, 1) &&
+	     map_pages(&p, 0x40fff000, 0x3001, 1) && map_pages(&p, 0x50000000, 0x3002, 1);
+	if (ok) {
+		host = host_of(&p);
+		host.max_entries = 1024;
+		files = (struct resident_files){p.maps, p.pagemap, p.smaps_rollup};
+		ok = ASSERT_EQ(resident_scan(&host, &files, NULL, &c, &reading), 0) &&
+		     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 2) && ASSERT_EQ(reading.entries, 1024) &&
+		     ASSERT_TRUE(reading.cut_short);
+		host.max_entries = 0;
+		lseek(p.maps, 0, SEEK_SET);
+		memset(&c, 0, sizeof(c));
+		ok = ok && ASSERT_EQ(resident_scan(&host, &files, NULL, &c, &reading), 0) &&
+		     ASSERT_EQ(c.pages[RESIDENT_ANON][0], 3) && ASSERT_EQ(reading.entries, 4097) &&
+		     ASSERT_TRUE(!reading.cut_short);
+	}
+	fake_close(&p);
+	return ok;
+}
+
 const struct unit_test resident_tests[] = {
+    UNIT_TEST(smaps_rss_skips_what_has_nothing_to_read),
+    UNIT_TEST(scans_stop_at_their_limit_cut_short),
     UNIT_TEST(thps_by_pmd_and_by_ptes),
     UNIT_TEST(mthp_mappings_and_types),
     UNIT_TEST(runs_follow_frames),

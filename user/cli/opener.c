@@ -129,26 +129,65 @@ int opener_start(const struct opener_kind *kind)
 	return sv[0];
 }
 
+/* Descriptors a malformed answer may carry, received so that they can be closed (a peer that
+ * sends more than one cannot leave them open in foliostat). */
+#define MAX_RECEIVED_FDS 8
+
+int opener_take_fd(const struct msghdr *msg)
+{
+	int fd = -1, extra = 0;
+
+	for (struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg); cmsg;
+	     cmsg = CMSG_NXTHDR((struct msghdr *)msg, cmsg)) {
+		size_t n;
+
+		if (cmsg->cmsg_level != SOL_SOCKET || cmsg->cmsg_type != SCM_RIGHTS ||
+		    cmsg->cmsg_len < CMSG_LEN(0)) {
+			extra++;
+			continue;
+		}
+		n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			int got;
+
+			memcpy(&got, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(got));
+			if (fd < 0 && !extra) {
+				fd = got;
+				continue;
+			}
+			close(got);
+			extra++;
+		}
+	}
+	/* Exactly one descriptor, in one SCM_RIGHTS message, nothing cut off: else none. */
+	if (extra || (msg->msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || fd < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -EPROTO;
+	}
+	return fd;
+}
+
 int opener_ask(int opener, const void *request, size_t size)
 {
-	char control[CMSG_SPACE(sizeof(int))];
+	char control[CMSG_SPACE(MAX_RECEIVED_FDS * sizeof(int))];
 	struct answer answer;
 	struct iovec iov = {.iov_base = &answer, .iov_len = sizeof(answer)};
 	struct msghdr msg = {.msg_iov = &iov,
 			     .msg_iovlen = 1,
 			     .msg_control = control,
 			     .msg_controllen = sizeof(control)};
-	struct cmsghdr *cmsg;
+	ssize_t got;
 	int fd;
 
 	if (send(opener, request, size, 0) != (ssize_t)size ||
-	    recvmsg(opener, &msg, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof(answer))
+	    (got = recvmsg(opener, &msg, MSG_CMSG_CLOEXEC)) <= 0)
 		return -EPERM; /* the opener is gone: nothing more can be opened */
-	if (answer.error)
-		return -answer.error;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS || cmsg->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
-	return fd;
+	fd = opener_take_fd(&msg);
+	if (got == (ssize_t)sizeof(answer) && !answer.error)
+		return fd;
+	/* An error (or an answer of another size) comes alone: whatever came with it is closed. */
+	if (fd >= 0)
+		close(fd);
+	return got == (ssize_t)sizeof(answer) && answer.error > 0 ? -answer.error : -EPROTO;
 }

@@ -11,6 +11,7 @@
 #define FS_OPENER_H
 
 #include <stddef.h>
+#include <sys/socket.h>
 
 struct opener_kind {
 	const char *name; /* its process name (comm), e.g. foliostat-perf */
@@ -29,5 +30,9 @@ int opener_start(const struct opener_kind *kind);
 /* Ask it: the descriptor it opened (close-on-exec), or a negative errno (-EPERM once it is
  * gone). */
 int opener_ask(int opener, const void *request, size_t size);
+/* The descriptor an answer `msg` (as recvmsg() filled it) brings: exactly one, in one
+ * SOL_SOCKET/SCM_RIGHTS message, with nothing cut off (MSG_CTRUNC); else -EPROTO, and every
+ * descriptor it brought is closed. */
+int opener_take_fd(const struct msghdr *msg);
 
 #endif

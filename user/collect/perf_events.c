@@ -41,13 +41,17 @@ static void event_attr(struct perf_event_attr *attr, unsigned long long config)
 	};
 }
 
-/* The opener: only page-fault software events, only per CPU, nothing else. */
+/* The CPUs the host may have, known before the opener's fork (it reads no file after). */
+static int possible_cpus;
+
+/* The opener: only page-fault software events, only per CPU (of every task, none in
+ * particular: no pid is ever asked for), of a CPU the host may have, nothing else. */
 static bool request_allowed(const struct open_request *req)
 {
 	return (req->config == PERF_COUNT_SW_PAGE_FAULTS ||
 		req->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ ||
 		req->config == PERF_COUNT_SW_PAGE_FAULTS_MIN) &&
-	       req->cpu >= 0;
+	       req->cpu >= 0 && req->cpu < possible_cpus;
 }
 
 /*
@@ -95,6 +99,9 @@ int perf_opener_start(void)
 	    .open = open_event,
 	};
 
+	possible_cpus = libbpf_num_possible_cpus();
+	if (possible_cpus <= 0)
+		return possible_cpus < 0 ? possible_cpus : -EINVAL;
 	caps[0] = CAP_PERFMON;
 	if (perf_wants_sys_admin())
 		caps[kind.nr_caps++] = CAP_SYS_ADMIN;

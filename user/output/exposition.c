@@ -915,6 +915,10 @@ static void resident_metrics(struct expo *x)
 	family(x, "foliostat_resident_processes", "gauge",
 	       "Processes with a reading of what their memory holds (--resident).");
 	sample(x, "foliostat_resident_processes", "", "", res->scanned);
+	family(x, "foliostat_resident_cut_short_processes", "gauge",
+	       "Processes whose reading stopped at the most pagemap entries a process may take in "
+	       "a pass: their figures are what was read, at least (--resident).");
+	sample(x, "foliostat_resident_cut_short_processes", "", "", res->cut_short);
 	family(x, "foliostat_resident_passes_total", "counter",
 	       "Whole readings of every selected process (--resident).");
 	sample(x, "foliostat_resident_passes_total", "", "", res->passes);

@@ -69,7 +69,8 @@ static void print_row(FILE *out, const struct fs_report *r, const struct residen
 		fprintf(out, "%s%*s", name, (int)(23 - width), "");
 	}
 	print_mib(out, 9, pages, ps, true);
-	fprintf(out, " %6s", pages ? share : "-");
+	/* (a reading cut short: its figures are what was read, at least; the legend says so) */
+	fprintf(out, "%s%6s", p->cut_short ? "+" : " ", pages ? share : "-");
 	for (int t = 0; t < NR_RESIDENT_TYPES; t++)
 		print_mib(out, 7, type_pages(c, t), ps, true);
 	for (int m = 0; m < NR_RESIDENT_MAPPINGS; m++)
@@ -123,6 +124,8 @@ void print_resident(FILE *out, const struct fs_report *r)
 		fprintf(out, "; %zu ended first", res->gone);
 	if (res->failed)
 		fprintf(out, "; %zu not read: %s", res->failed, error_text(res->first_error));
+	if (res->cut_short)
+		fprintf(out, "; %zu read in part (+)", res->cut_short);
 	fprintf(out, ")\n");
 	if (r->by == FS_BY_PROCESS)
 		fprintf(out, "%7s %-15s", "PID", "COMM");
@@ -135,6 +138,10 @@ void print_resident(FILE *out, const struct fs_report *r)
 	fprintf(out, " LARGE%% of resident pages in large folios (order >= 1); ANON FILE SHMEM "
 		     "MiB of each; PMD PTE\n UNALGN PARTL large folios mapped by a PMD, whole by "
 		     "PTEs at their alignment, whole\n elsewhere, in part; MAXORD largest order\n");
+	if (res->cut_short)
+		fprintf(out,
+			" + read in part: more pagemap entries than a process may take in a pass; "
+			"its figures are\n   what was read, at least\n");
 	fprintf(out, "every process read, by the order of each page's folio:\n");
 	print_orders(out, r, &res->total);
 	fprintf(out, "\n");
@@ -175,6 +182,7 @@ void resident_json(struct json_writer *w, const struct fs_report *r)
 	jw_member_int(w, "processes_read", (long long)res->scanned);
 	jw_member_int(w, "processes_gone", (long long)res->gone);
 	jw_member_int(w, "processes_failed", (long long)res->failed);
+	jw_member_int(w, "processes_cut_short", (long long)res->cut_short);
 	jw_key(w, "method");
 	jw_string(w, res->pagemap_scan ? "pagemap_scan" : "pagemap");
 	jw_member_int(w, "passes", (long long)res->passes);
@@ -208,6 +216,8 @@ void resident_json(struct json_writer *w, const struct fs_report *r)
 			jw_member_int(w, "processes", (long long)p->processes);
 		jw_key(w, "age_seconds");
 		jw_real(w, millis(res->taken_at - p->scanned_at), 12);
+		jw_key(w, "cut_short");
+		jw_bool(w, p->cut_short);
 		jw_key(w, "memory");
 		counts_json(w, &p->counts);
 		jw_object_end(w);

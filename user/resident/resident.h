@@ -4,7 +4,8 @@
  * each belongs to, anonymous, file or shmem, and how its large folios are mapped. Read from
  * its page tables through /proc/PID/pagemap (a PFN per virtual page) and the kernel's flags of
  * each page frame (/proc/kpageflags: compound head and tail, anonymous, swap-backed), with the
- * PMD mappings /proc/PID/smaps_rollup counts.
+ * PMD mappings /proc/PID/smaps_rollup counts. The mappings come from /proc/PID/smaps: their
+ * Rss says where there is nothing to read (Rss 0) and where the rest of a mapping is holes.
  */
 #ifndef FS_RESIDENT_H
 #define FS_RESIDENT_H
@@ -39,10 +40,12 @@ struct resident_counts {
 	__u64 large[NR_RESIDENT_TYPES][NR_RESIDENT_MAPPINGS];
 };
 
-/* A process's files the scan reads: /proc/PID/maps, pagemap and smaps_rollup, opened by a
- * process allowed to (see resident_opener.h); and the host's /proc/kpageflags. */
+/* A process's files the scan reads: its mappings, /proc/PID/smaps (where PAGEMAP_SCAN cannot
+ * skip holes: its Rss lines say what is not to be read) or maps (with PAGEMAP_SCAN: a mapping
+ * without an Rss line is read whole), pagemap and smaps_rollup, opened by a process allowed
+ * to (see resident_opener.h); and the host's /proc/kpageflags. */
 struct resident_files {
-	int maps, pagemap, smaps_rollup;
+	int mappings, pagemap, smaps_rollup;
 };
 
 struct resident_host {
@@ -53,6 +56,16 @@ struct resident_host {
 	 * present pages only, and knows the PMD mappings from it; else pagemap is read whole, and
 	 * smaps_rollup says how much is mapped by PMDs. */
 	bool pagemap_scan;
+	/* The most pagemap entries read of one process in one scan (0: no limit), that a
+	 * reservation of terabytes (MAP_NORESERVE) with pages here and there cannot make a pass
+	 * endless where PAGEMAP_SCAN cannot skip its holes: the scan stops there, cut short. */
+	__u64 max_entries;
+};
+
+/* What a scan read. */
+struct resident_reading {
+	__u64 entries;	/* pagemap entries read */
+	bool cut_short; /* stopped at max_entries: the counts are what was read before it */
 };
 
 /* Whether this kernel's pagemap has PAGEMAP_SCAN (tried on foliostat's own). */
@@ -66,10 +79,12 @@ struct resident_pace {
 	void *ctx;
 };
 
-/* Add what the process maps now to `counts`, paced by `pace` (NULL: at once). 0, or a negative
- * errno: -EPERM where pagemap shows no page frame numbers (opened without CAP_SYS_ADMIN);
- * -ESRCH where the process ended before its maps were read. */
+/* Add what the process maps now to `counts`, paced by `pace` (NULL: at once), and say in
+ * *reading (may be NULL) how much was read. 0, or a negative errno: -EPERM where pagemap shows
+ * no page frame numbers (opened without CAP_SYS_ADMIN); -ESRCH where the process ended before
+ * its maps were read. A scan cut short at max_entries returns 0. */
 int resident_scan(const struct resident_host *host, const struct resident_files *files,
-		  const struct resident_pace *pace, struct resident_counts *counts);
+		  const struct resident_pace *pace, struct resident_counts *counts,
+		  struct resident_reading *reading);
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "array.h"
+#include "bounds.h"
 #include "cgroups.h"
 #include "counters.h"
 #include "proc_text.h"
@@ -22,17 +23,40 @@
 #include "resident_opener.h"
 #include "test_hooks.h"
 
-int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len)
+/*
+ * The most pagemap entries read of one process in one pass: twice the host's pages. A process
+ * maps at most every page (and a few twice); the rest of what is read is holes that smaps'
+ * Rss cannot rule out (pages at both ends of a reservation of terabytes, without PAGEMAP_SCAN).
+ * At least 2^18 (1 GiB of 4 KiB pages): small hosts' processes are read whole still.
+ */
+static __u64 max_entries_per_process(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	__u64 max = pages > 0 ? 2 * (__u64)pages : 0;
+
+	return max < (1ULL << 18) ? 1ULL << 18 : max;
+}
+
+int resident_scanner_start(struct resident_scanner *s, const struct fs_options *opts, char *err,
+			   size_t err_len)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	int order = pmd_order_of(page_size);
+	struct resident_selector sel;
 
 	s->host = (struct resident_host){.kpageflags = -1,
 					 .page_size = page_size,
 					 .pmd_order = order,
 					 .pagemap_scan = resident_pagemap_scan_works() &&
-							 !test_no_pagemap_scan()};
-	s->opener = resident_opener_start();
+							 !test_no_pagemap_scan(),
+					 .max_entries = max_entries_per_process()};
+	bound_set_limit(BOUND_RESIDENT_PAGES, s->host.max_entries);
+	s->opener = -1;
+	if (resident_selector_init(&sel, opts, false)) {
+		snprintf(err, err_len, "failed to find the cgroup2 mount for -c");
+		return -1;
+	}
+	s->opener = resident_opener_start(&sel);
 	if (s->opener < 0) {
 		snprintf(err, err_len, "failed to start the opener of /proc files: %s",
 			 strerror(-s->opener));
@@ -135,7 +159,8 @@ static bool in_selected_cgroup(const struct fs_options *opts, const char *mount,
  * /proc/PID/stat's flags, the 9th field: after the name in parentheses, which may hold
  * anything, the 7th), and foliostat's own children (its openers), as foliostat is. Else its
  * start time (field 22) into *start_ticks. */
-static bool left_out(pid_t pid, unsigned long long *start_ticks)
+static bool left_out(const struct resident_selector *sel, pid_t pid,
+		     unsigned long long *start_ticks)
 {
 	unsigned long flags = 0;
 	char text[1024], *after;
@@ -146,7 +171,7 @@ static bool left_out(pid_t pid, unsigned long long *start_ticks)
 	if (sscanf(after + 1, " %*c %d %*d %*d %*d %*d %lu", &ppid, &flags) != 2 ||
 	    stat_start_ticks(text, start_ticks))
 		return true;
-	return (flags & 0x00200000) || ppid == getpid(); /* PF_KTHREAD */
+	return (flags & 0x00200000) || ppid == sel->self; /* PF_KTHREAD */
 }
 
 static bool pid_selected(const struct fs_options *opts, pid_t pid)
@@ -157,25 +182,42 @@ static bool pid_selected(const struct fs_options *opts, pid_t pid)
 	return !opts->nr_pids;
 }
 
-/* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it:
- * a copy, or NULL. The file is read whole: its paths are as long as other users make them. */
-static char *cgroup_path(pid_t pid)
+/* With -p: whether the process of pid that started at start_ticks is the one that had the pid
+ * at start-up (not a later one that took it after that one ended). */
+static bool pid_start_selected(const struct fs_options *opts, pid_t pid,
+			       unsigned long long start_ticks)
+{
+	for (int i = 0; i < opts->nr_pids; i++)
+		if (opts->pids[i] == pid)
+			return !opts->pid_started_before[i] ||
+			       start_ticks * clock_tick_ns() < opts->pid_started_before[i];
+	return !opts->nr_pids;
+}
+
+/* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it,
+ * into path (of `size` bytes): 0, or -1 (gone, or in no cgroup of cgroup2). The file is read
+ * whole: its paths are as long as other users make them. */
+static int cgroup_path(pid_t pid, char *path, size_t size)
 {
 	struct proc_text text = {0};
-	char file[64], *path = NULL;
+	char file[64], *found;
+	int ret = -1;
 
 	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
 	if (!proc_text_read_path(&text, file, FS_PROC_CGROUP_MAX) &&
-	    (path = proc_cgroup_v2_path(text.text)))
-		path = strdup(path);
+	    (found = proc_cgroup_v2_path(text.text))) {
+		snprintf(path, size, "%s", found);
+		ret = 0;
+	}
 	proc_text_free(&text);
-	return path;
+	return ret;
 }
 
 int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,
 			   bool with_cgroup)
 {
 	*sel = (struct resident_selector){.opts = opts,
+					  .self = getpid(),
 					  .with_cgroup = with_cgroup || opts->by == FS_BY_CGROUP ||
 							 opts->nr_cgroups};
 	if (opts->nr_cgroups && cgroup2_mount(sel->mount, sizeof(sel->mount)))
@@ -205,39 +247,60 @@ int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_
 	return err;
 }
 
-bool resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c)
+int resident_selected(const struct resident_selector *sel, pid_t pid, struct resident_identity *id)
 {
 	const struct fs_options *opts = sel->opts;
-	char comm[FS_COMM_LEN + 2], *cgroup = NULL;
-	unsigned long long start;
+	char comm[FS_COMM_LEN + 2];
 
+	if (pid <= 0 || pid == sel->self || !pid_selected(opts, pid))
+		return -EACCES;
 	if (read_small(pid, "comm", comm, sizeof(comm)) < 0)
-		return false; /* gone already */
+		return -ENOENT; /* gone already */
 	comm[strcspn(comm, "\n")] = '\0';
-	if ((opts->comm && strcmp(opts->comm, comm)) || left_out(pid, &start))
+	if (opts->comm && strcmp(opts->comm, comm))
+		return -EACCES;
+	if (left_out(sel, pid, &id->start_ticks))
+		return process_start_ticks(pid, &id->start_ticks) == -ENOENT ? -ENOENT : -EACCES;
+	if (!pid_start_selected(opts, pid, id->start_ticks))
+		return -EACCES;
+	id->cgroup[0] = '\0';
+	if ((sel->with_cgroup || opts->nr_cgroups) &&
+	    cgroup_path(pid, id->cgroup, sizeof(id->cgroup)) && opts->nr_cgroups)
+		return -ENOENT; /* gone, or in no cgroup of cgroup2 */
+	if (opts->nr_cgroups && !in_selected_cgroup(opts, sel->mount, id->cgroup))
+		return -EACCES;
+	memset(id->comm, 0, sizeof(id->comm));
+	memcpy(id->comm, comm, sizeof(id->comm) - 1); /* (15 at most) */
+	return 0;
+}
+
+bool resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c)
+{
+	struct resident_identity id;
+
+	if (resident_selected(sel, pid, &id))
 		return false;
-	if (sel->with_cgroup && (cgroup = cgroup_path(pid)) && opts->nr_cgroups &&
-	    !in_selected_cgroup(opts, sel->mount, cgroup)) {
-		free(cgroup);
+	*c = (struct resident_candidate){.pid = pid,
+					 .start_ticks = id.start_ticks,
+					 .start_ns = id.start_ticks * clock_tick_ns()};
+	memcpy(c->comm, id.comm, sizeof(c->comm));
+	if (sel->with_cgroup && id.cgroup[0] && !(c->cgroup = strdup(id.cgroup)))
 		return false;
-	}
-	if (opts->nr_cgroups && !cgroup)
-		return false; /* gone, or in no cgroup of cgroup2 */
-	*c = (struct resident_candidate){
-	    .pid = pid, .start_ns = start * clock_tick_ns(), .cgroup = cgroup};
-	memcpy(c->comm, comm, sizeof(c->comm) - 1); /* (15 at most) */
 	return true;
 }
 
-int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,
-		  struct resident_counts *counts)
+int resident_read(const struct resident_scanner *s, pid_t pid, unsigned long long start_ticks,
+		  const struct resident_pace *pace, struct resident_counts *counts,
+		  struct resident_reading *reading)
 {
 	struct resident_files files;
-	int err = resident_open(s->opener, pid, &files);
+	int err;
 
-	if (err)
+	*reading = (struct resident_reading){0};
+	test_resident_before_open(pid);
+	if ((err = resident_open(s->opener, pid, start_ticks, !s->host.pagemap_scan, &files)))
 		return err;
-	err = resident_scan(&s->host, &files, pace, counts);
+	err = resident_scan(&s->host, &files, pace, counts, reading);
 	resident_close(&files);
 	return err;
 }
@@ -269,6 +332,7 @@ static void group_rows(struct resident_report *r, enum fs_row_kind by)
 			into->processes += row->processes;
 			if (row->scanned_at < into->scanned_at)
 				into->scanned_at = row->scanned_at;
+			into->cut_short |= row->cut_short;
 			free(row->cgroup);
 			continue;
 		}
@@ -312,7 +376,7 @@ void resident_report_clear(struct resident_report *r)
 {
 	for (size_t i = 0; i < r->nr; i++)
 		free(r->rows[i].cgroup);
-	r->nr = r->scanned = r->gone = r->failed = 0;
+	r->nr = r->scanned = r->gone = r->failed = r->cut_short = 0;
 	r->first_error = 0;
 	r->passes = 0;
 	r->swept = false;
@@ -335,6 +399,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 	struct resident_selector sel;
 	pid_t *pids = NULL;
 	size_t nr = 0, cap = 0;
+	__u64 most = 0;
 	int err;
 
 	resident_report_clear(r);
@@ -342,6 +407,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		err = resident_pids(opts, &pids, &nr, &cap);
 	for (size_t i = 0; !err && i < nr; i++) {
 		struct resident_candidate c;
+		struct resident_reading reading;
 		struct resident_row *p;
 		int ret;
 
@@ -357,7 +423,9 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 					   .processes = 1,
 					   .scanned_at = clock_s(CLOCK_MONOTONIC)};
 		memcpy(p->comm, c.comm, sizeof(p->comm));
-		ret = resident_read(s, c.pid, NULL, &p->counts);
+		ret = resident_read(s, c.pid, c.start_ticks, NULL, &p->counts, &reading);
+		if (reading.entries > most)
+			most = reading.entries;
 		if (ret == -ENOENT || ret == -ESRCH) {
 			r->gone++;
 		} else if (ret == -EPERM && !r->scanned) {
@@ -374,6 +442,8 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 				r->first_error = ret;
 		} else {
 			r->scanned++;
+			p->cut_short = reading.cut_short;
+			r->cut_short += reading.cut_short;
 			add_counts(&r->total, &p->counts);
 			/* (a process that maps nothing, a zombie say, has no row) */
 			if (resident_pages(&p->counts)) {
@@ -385,6 +455,8 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 		free(c.cgroup);
 	}
 	free(pids);
+	bound_set_entries(BOUND_RESIDENT_PAGES, most);
+	bound_evicted(BOUND_RESIDENT_PAGES, r->cut_short);
 	resident_report_finish(r, opts->by);
 	r->passes = 1;
 	r->pagemap_scan = s->host.pagemap_scan;

@@ -23,15 +23,20 @@ struct resident_row {
 				 * --by comm) */
 	size_t processes;	/* processes in the row */
 	double scanned_at;	/* when it was read (monotonic s; a group's: its oldest) */
+	/* Its reading was cut short at the limit of pagemap entries a process may take in a pass
+	 * (resident.h, max_entries): its figures are what was read before, at least (a group's:
+	 * any of its processes'). */
+	bool cut_short;
 	struct resident_counts counts;
 };
 
 struct resident_report {
 	struct resident_row *rows; /* those that map any page, most pages in large folios first */
 	size_t nr, cap;
-	size_t scanned; /* processes read */
-	size_t gone;	/* selected, but ended before they were read */
-	size_t failed;	/* could not be read (first_error says why) */
+	size_t scanned;	  /* processes read */
+	size_t gone;	  /* selected, but ended before they were read */
+	size_t failed;	  /* could not be read (first_error says why) */
+	size_t cut_short; /* read in part: at the limit of pagemap entries per process and pass */
 	int first_error;
 	struct resident_counts total; /* every process's, added up */
 	double seconds;		      /* the scan's time (the sweep: its last whole pass's) */
@@ -45,6 +50,7 @@ struct resident_report {
 /* A process the options select, just before it is read. */
 struct resident_candidate {
 	pid_t pid;
+	unsigned long long start_ticks; /* /proc/PID/stat's field 22: with the pid, its identity */
 	__u64 start_ns;
 	char comm[FS_COMM_LEN];
 	char *cgroup; /* its path, where the selector keeps it, else NULL */
@@ -53,6 +59,7 @@ struct resident_candidate {
 /* Which processes the options select (-p, -n, -c), and what is kept of each. */
 struct resident_selector {
 	const struct fs_options *opts;
+	pid_t self;	  /* foliostat's pid: neither it nor its children (its openers) are read */
 	bool with_cgroup; /* keep each one's cgroup path (asked for, --by cgroup or -c) */
 	char mount[4096]; /* the cgroup2 mount, with -c */
 };
@@ -63,7 +70,8 @@ struct resident_scanner {
 };
 
 /* Before privileges are dropped. 0, or -1 with a message in err. */
-int resident_scanner_start(struct resident_scanner *s, char *err, size_t err_len);
+int resident_scanner_start(struct resident_scanner *s, const struct fs_options *opts, char *err,
+			   size_t err_len);
 /* Read every process the options select (-p, -n, -c) into r (emptied first), a row each, or
  * (--by) a row per cgroup or name. 0, or a negative errno when none could be (no memory, the
  * opener gone). */
@@ -77,13 +85,25 @@ int resident_selector_init(struct resident_selector *sel, const struct fs_option
  * before the process is read, so that a pass spreads that cost too (10,000 processes' comm,
  * stat and cgroup files are about a second of CPU). */
 int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_t *cap);
+/* What resident_selected() tells of a process: no allocation (the opener's child asks too). */
+struct resident_identity {
+	unsigned long long start_ticks;
+	char comm[FS_COMM_LEN];
+	char cgroup[4096]; /* with_cgroup or -c: its path below the cgroup2 mount, else "" */
+};
+/* Whether process pid is selected now: 0 with *id filled; -ENOENT when it is gone; -EACCES
+ * when the options do not select it (or it is foliostat's, or a kernel thread). */
+int resident_selected(const struct resident_selector *sel, pid_t pid, struct resident_identity *id);
 /* Whether process pid is selected now (-n, -c; kernel threads and foliostat's children left
  * out): true with *c filled (c->cgroup is the caller's to free); false when not, or gone. */
 bool resident_select(const struct resident_selector *sel, pid_t pid, struct resident_candidate *c);
-/* Add what process pid maps now to counts. 0; -ENOENT or -ESRCH when it ended; -EPERM where
- * pagemap hides frame numbers; another negative errno when it could not be read. */
-int resident_read(const struct resident_scanner *s, pid_t pid, const struct resident_pace *pace,
-		  struct resident_counts *counts);
+/* Add what process pid, the one started at start_ticks (resident_candidate), maps now to
+ * counts; *reading says how much was read and whether it was cut short. 0; -ENOENT or -ESRCH
+ * when it ended (or the pid is another process's now: never read under the old one's name);
+ * -EPERM where pagemap hides frame numbers; another negative errno when it could not be read. */
+int resident_read(const struct resident_scanner *s, pid_t pid, unsigned long long start_ticks,
+		  const struct resident_pace *pace, struct resident_counts *counts,
+		  struct resident_reading *reading);
 /* With r's rows one per process: fold them into a row per cgroup or name (by), and rank them
  * (most pages in large folios first). */
 void resident_report_finish(struct resident_report *r, enum fs_row_kind by);

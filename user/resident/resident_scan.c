@@ -28,6 +28,8 @@
 #define KPF_COMPOUND_HEAD (1ULL << 15)
 #define KPF_COMPOUND_TAIL (1ULL << 16)
 #define KPF_HUGE (1ULL << 17) /* hugetlbfs: not the folios the page allocator's orders are */
+/* A frame without a struct page: a driver's (VM_PFNMAP, VM_MIXEDMAP). */
+#define KPF_NOPAGE (1ULL << 20)
 #define KPF_ZERO_PAGE (1ULL << 24)
 
 /* pagemap entries read at a time: one page of them. */
@@ -136,6 +138,17 @@ struct run {
 	bool by_pmd;	   /* in a range PAGEMAP_SCAN says a PMD maps */
 };
 
+/* One mapping of smaps (or maps): its range, and its Rss where smaps gives it. */
+struct mapping {
+	bool on;
+	unsigned long long start, end;
+	__u64 rss_pages; /* UINT64_MAX: not given */
+};
+
+/* Mappings larger than the entries a scan has left, read after the others: at most these many
+ * (more are read in their turn). */
+#define DEFERRED 16
+
 struct scan {
 	const struct resident_host *host;
 	const struct resident_pace *pace; /* NULL: none */
@@ -145,6 +158,13 @@ struct scan {
 	 * batch's frames are read ahead; large folios' runs need few lookups, and none ahead. */
 	size_t small_lookups;
 	struct resident_counts *counts;
+	__u64 entries;	/* pagemap entries read so far (host->max_entries) */
+	bool cut_short; /* at max_entries: read no more */
+	/* Pages of the mapping being read that smaps' Rss says are still to come (UINT64_MAX:
+	 * unknown): at 0 the rest of the mapping is holes, and is not read. */
+	__u64 rss_left;
+	struct mapping deferred[DEFERRED];
+	size_t nr_deferred;
 	bool by_pmd; /* the range being read is mapped by PMDs (PAGEMAP_SCAN's PAGE_IS_HUGE) */
 	/* Without PAGEMAP_SCAN: the whole, aligned PMD-size folios, which smaps_rollup says how
 	 * many of are mapped by a PMD (pmd_mapped()). */
@@ -232,14 +252,18 @@ static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
 	if (r->on && pfn == r->next_pfn && pfn < r->head + r->nr) {
 		r->mapped++;
 		r->next_pfn++;
+		s->rss_left--;
 		return 0;
 	}
 	end_run(s, r);
 	err = frame_flags(s->ahead, s->kpageflags, pfn, &flags);
 	if (err)
 		return err == -ERANGE ? 0 : err;
-	if (flags & (KPF_ZERO_PAGE | KPF_HUGE))
-		return 0; /* the shared zero page is no memory of the process's; hugetlb is apart */
+	/* The shared zero page is no memory of the process's, nor a device's frames; hugetlb is
+	 * apart. (smaps' Rss counts none of them either.) */
+	if (flags & (KPF_ZERO_PAGE | KPF_HUGE | KPF_NOPAGE))
+		return 0;
+	s->rss_left--;
 	if (!(flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL))) {
 		s->small_lookups++;
 		s->counts->pages[type_of(flags)][0]++;
@@ -265,17 +289,31 @@ static int page(struct scan *s, struct run *r, __u64 vaddr, __u64 pfn)
 	return 0;
 }
 
+/* Whether the mapping being read has no more to read: all its Rss seen, or the scan at its
+ * limit of entries (which marks it cut short). */
+static bool mapping_done(struct scan *s)
+{
+	const __u64 max = s->host->max_entries;
+
+	if (max && s->entries >= max)
+		s->cut_short = true;
+	return s->cut_short || !s->rss_left;
+}
+
 /* The pages of [start, end), from pagemap. */
 static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
 {
 	__u64 entries[BATCH], pfns[BATCH], page_size = (__u64)s->host->page_size;
+	const __u64 max = s->host->max_entries;
 	struct run r = {0};
 	int err = 0;
 
-	for (__u64 at = start; at < end && !err;) {
+	for (__u64 at = start; at < end && !err && !mapping_done(s);) {
 		size_t want = (end - at) / page_size < BATCH ? (end - at) / page_size : BATCH;
 		ssize_t got;
 
+		if (max && want > max - s->entries)
+			want = max - s->entries;
 		if (s->pace && (err = s->pace->fn(s->pace->ctx)))
 			break;
 		got = pread(pagemap, entries, want * sizeof(__u64),
@@ -287,6 +325,7 @@ static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
 		}
 		if (!got)
 			break; /* past what pagemap covers (a [vsyscall] page) */
+		s->entries += (__u64)got / sizeof(__u64);
 		if (s->ahead) {
 			size_t n = 0;
 
@@ -298,7 +337,8 @@ static int scan_range(struct scan *s, int pagemap, __u64 start, __u64 end)
 				prefetch(s->ahead, s->kpageflags, pfns, n);
 			s->small_lookups = 0;
 		}
-		for (size_t i = 0; i < (size_t)got / sizeof(__u64) && !err; i++, at += page_size) {
+		for (size_t i = 0; i < (size_t)got / sizeof(__u64) && !err && s->rss_left;
+		     i++, at += page_size) {
 			if (!(entries[i] & PM_PRESENT)) {
 				end_run(s, &r);
 				continue;
@@ -326,14 +366,14 @@ static int scan_present(struct scan *s, int pagemap, __u64 start, __u64 end)
 				  .return_mask = PAGE_IS_PRESENT | PAGE_IS_HUGE};
 	int err = 0;
 
-	while (!err && arg.start < end) {
+	while (!err && arg.start < end && !mapping_done(s)) {
 		int n = ioctl(pagemap, PAGEMAP_SCAN, &arg);
 
 		if (n < 0 && errno == EFAULT)
 			break; /* a range beyond user addresses (a [vsyscall] page): nothing in pagemap */
 		if (n < 0)
 			return errno == ESRCH ? -ESRCH : -errno;
-		for (int i = 0; i < n && !err; i++) {
+		for (int i = 0; i < n && !err && !mapping_done(s); i++) {
 			s->by_pmd = regions[i].categories & PAGE_IS_HUGE;
 			err = scan_range(s, pagemap, regions[i].start, regions[i].end);
 		}
@@ -403,8 +443,45 @@ static int pmd_mapped(struct scan *s, int smaps_rollup)
 	return 0;
 }
 
+/* Read the mapping, unless its Rss says it has nothing to read; or, where it alone could take
+ * what is left of the scan's entries, later (may_defer): after the others, so that a reading
+ * cut short in a reservation's holes has every other mapping's pages still. */
+static int scan_mapping(struct scan *s, const struct resident_files *files, struct mapping *m,
+			bool may_defer)
+{
+	const __u64 max = s->host->max_entries;
+	int err = 0;
+
+	if (!m->on || !m->rss_pages)
+		return 0;
+	m->on = false;
+	if (may_defer && max && !s->host->pagemap_scan && s->nr_deferred < DEFERRED &&
+	    (m->end - m->start) / (__u64)s->host->page_size > max - s->entries) {
+		s->deferred[s->nr_deferred] = *m;
+		s->deferred[s->nr_deferred++].on = true;
+		return 0;
+	}
+	s->rss_left = m->rss_pages;
+	if (s->host->pagemap_scan)
+		err = scan_present(s, files->pagemap, m->start, m->end);
+	else
+		err = scan_range(s, files->pagemap, m->start, m->end);
+	return err;
+}
+
+/* smaps' "Rss:          12 kB" line, in pages; else UINT64_MAX. */
+static __u64 rss_pages(const char *line, long page_size)
+{
+	unsigned long long kb;
+
+	if (sscanf(line, "Rss: %llu kB", &kb) != 1)
+		return UINT64_MAX;
+	return (__u64)kb * 1024 / (__u64)page_size;
+}
+
 int resident_scan(const struct resident_host *host, const struct resident_files *files,
-		  const struct resident_pace *pace, struct resident_counts *counts)
+		  const struct resident_pace *pace, struct resident_counts *counts,
+		  struct resident_reading *reading)
 {
 	struct scan s = {.host = host,
 			 .pace = pace,
@@ -412,36 +489,51 @@ int resident_scan(const struct resident_host *host, const struct resident_files 
 			 .ahead = malloc(sizeof(struct prefetch)),
 			 .small_lookups = PREFETCH_MIN * 2, /* (the first batch: read ahead) */
 			 .counts = counts};
+	struct mapping m = {0};
 	char *line = NULL;
 	size_t size = 0;
-	FILE *maps;
-	int fd = dup(files->maps), err = 0;
+	FILE *mappings;
+	int fd = dup(files->mappings), err = 0;
 
-	if (fd < 0 || !(maps = fdopen(fd, "r"))) {
+	if (fd < 0 || !(mappings = fdopen(fd, "r"))) {
 		err = -errno;
 		if (fd >= 0)
 			close(fd);
+		free(s.ahead);
 		return err;
 	}
-	/* "START-END PERMS OFFSET DEV INODE [PATH]", whole lines whatever the path: only the
-	 * range matters, the frames' flags say the rest. */
-	while (!err && getline(&line, &size, maps) > 0) {
+	/* A mapping's line, "START-END PERMS OFFSET DEV INODE [PATH]" (whole lines whatever the
+	 * path: only the range matters, the frames' flags say the rest), then smaps' fields of it,
+	 * "Name: value" each: its Rss among them. It is read at the next mapping's line. */
+	while (!err && !s.cut_short && getline(&line, &size, mappings) > 0) {
+		const char *space = strpbrk(line, " \t");
 		unsigned long long start, end;
 
+		if (space && space > line && space[-1] == ':') {
+			if (m.on && !strncmp(line, "Rss:", 4))
+				m.rss_pages = rss_pages(line, host->page_size);
+			continue;
+		}
 		if (sscanf(line, "%llx-%llx ", &start, &end) != 2 || start >= end)
 			continue;
-		if (host->pagemap_scan)
-			err = scan_present(&s, files->pagemap, start, end);
-		else
-			err = scan_range(&s, files->pagemap, start, end);
+		err = scan_mapping(&s, files, &m, true);
+		m = (struct mapping){
+		    .on = true, .start = start, .end = end, .rss_pages = UINT64_MAX};
 	}
-	if (!err && ferror(maps))
+	if (!err && !s.cut_short)
+		err = scan_mapping(&s, files, &m, true);
+	for (size_t i = 0; i < s.nr_deferred && !err && !s.cut_short; i++)
+		err = scan_mapping(&s, files, &s.deferred[i], false);
+	if (!err && ferror(mappings))
 		err = errno == ESRCH ? -ESRCH : -EIO;
 	free(line);
-	fclose(maps);
+	fclose(mappings);
 	/* (smaps_rollup walks the page tables again: read only when it can tell something) */
 	if (!err && words_sum(s.pmd_whole_aligned, NR_RESIDENT_TYPES))
 		err = pmd_mapped(&s, files->smaps_rollup);
 	free(s.ahead); /* (without it, every frame is read alone) */
+	if (reading)
+		*reading =
+		    (struct resident_reading){.entries = s.entries, .cut_short = s.cut_short};
 	return err;
 }

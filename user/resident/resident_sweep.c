@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "array.h"
+#include "bounds.h"
 #include "counters.h"
 
 /* A process's last reading. */
@@ -91,7 +92,8 @@ static void drop(struct resident_sweep *w, size_t at)
 
 /* Keep a process's reading (its cgroup path taken from c): 0, or -ENOSPC when --max-tasks
  * processes have readings already, or -ENOMEM. */
-static int keep(struct pass *p, struct resident_candidate *c, const struct resident_counts *counts)
+static int keep(struct pass *p, struct resident_candidate *c, const struct resident_counts *counts,
+		bool cut_short)
 {
 	struct resident_sweep *w = p->w;
 	struct sweep_entry *e;
@@ -121,6 +123,7 @@ static int keep(struct pass *p, struct resident_candidate *c, const struct resid
 					       .cgroup = c->cgroup,
 					       .processes = 1,
 					       .scanned_at = clock_s(CLOCK_MONOTONIC),
+					       .cut_short = cut_short,
 					       .counts = *counts};
 		memcpy(e->row.comm, c->comm, sizeof(e->row.comm));
 		c->cgroup = NULL;
@@ -150,7 +153,8 @@ static int sweep_pass(struct pass *p)
 	struct resident_pace paced = {pace, p};
 	struct resident_selector sel;
 	pid_t *pids = NULL;
-	size_t nr = 0, cap = 0, read = 0, gone = 0, failed = 0;
+	size_t nr = 0, cap = 0, read = 0, gone = 0, failed = 0, cut_short = 0;
+	__u64 most = 0;
 	int err, first_error = 0;
 
 	if (!(err = resident_selector_init(&sel, w->opts, true)))
@@ -158,6 +162,7 @@ static int sweep_pass(struct pass *p)
 	for (size_t i = 0; !err && i < nr; i++) {
 		struct resident_candidate c;
 		struct resident_counts counts = {0};
+		struct resident_reading reading;
 		int ret;
 
 		/* (paced before it is selected: selecting reads three of its files) */
@@ -165,9 +170,11 @@ static int sweep_pass(struct pass *p)
 			break;
 		if (!resident_select(&sel, pids[i], &c))
 			continue;
-		ret = resident_read(w->scanner, c.pid, &paced, &counts);
+		ret = resident_read(w->scanner, c.pid, c.start_ticks, &paced, &counts, &reading);
+		if (reading.entries > most)
+			most = reading.entries;
 		if (!ret)
-			ret = keep(p, &c, &counts);
+			ret = keep(p, &c, &counts, reading.cut_short);
 		if (ret == -ECANCELED || (ret == -EPERM && !read && !w->passes)) {
 			err = ret; /* stopped; or frame numbers hidden: none will be read */
 		} else if (ret == -ENOENT || ret == -ESRCH) {
@@ -181,12 +188,15 @@ static int sweep_pass(struct pass *p)
 				first_error = ret;
 		} else {
 			read++;
+			cut_short += reading.cut_short;
 		}
 		free(c.cgroup);
 	}
 	free(pids);
 	if (err)
 		return err;
+	bound_set_entries(BOUND_RESIDENT_PAGES, most);
+	bound_evicted(BOUND_RESIDENT_PAGES, cut_short);
 	pthread_mutex_lock(&w->lock);
 	for (size_t i = w->nr; i-- > 0;)
 		if (w->entries[i]->pass != p->number)
@@ -197,6 +207,7 @@ static int sweep_pass(struct pass *p)
 	w->read = read;
 	w->gone = gone;
 	w->failed = failed;
+	w->cut_short = cut_short;
 	w->first_error = first_error;
 	pthread_mutex_unlock(&w->lock);
 	return 0;
@@ -293,6 +304,7 @@ int resident_sweep_take(struct resident_sweep *w, struct resident_report *r)
 	r->scanned = w->nr;
 	r->gone = w->gone;
 	r->failed = w->failed;
+	r->cut_short = w->cut_short;
 	r->first_error = w->first_error;
 	r->passes = w->passes;
 	r->swept = true;

@@ -34,6 +34,7 @@ struct resident_sweep {
 	unsigned long passes;	   /* whole passes */
 	double pass_s, pass_cpu_s; /* the last whole pass's time and CPU time */
 	size_t read, gone, failed; /* of the last whole pass */
+	size_t cut_short;	   /* (of the last whole pass: read in part, resident.h) */
 	int first_error;	   /* (why the first process of it was not read) */
 };
 
