@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(f.nr_types >= 1 && f.nr_types <= FS_MAX_MIGRATE_TYPES);
 	for (size_t t = 0; t < f.nr_types; t++)
 		FUZZ_CHECK(memchr(f.types[t], '\0', sizeof(f.types[t])));
+	free_blocks_close(&f); /* (the zones grow with the text: freed each run) */
 	free(buddyinfo);
 	free(pagetypeinfo);
 	return 0;
