@@ -48,11 +48,13 @@ run_in_cgroup() {
 # ill-formed UTF-8 in a unit's name, C1's CSI and a right-to-left override: the kernel refuses
 # '/' and newline in a cgroup's name) below one of the test's, made before foliostat starts:
 # a cgroup made since its last walk of the hierarchy (at most one a second) may be unnamed in
-# a record.
+# a record. The test's is a slice at the root, where systemd's layout makes the .service a unit
+# (and its ill-formed name a unit label).
 HOSTILE_NAMES=($'evil\e]0;pwned\ax' $'q"uo\\te' $'bad\xff\xfe.service' $'c1\xc2\x9b2J\xe2\x80\xaeexe')
 make_hostile_cgroups() {
 	local name
-	make_cgroups hostile
+	make_root_cgroups "fstesthostile$$.slice"
+	CGROUPS["hostile"]=$CGROUP_ROOT/fstesthostile$$.slice
 	for name in "${HOSTILE_NAMES[@]}"; do
 		mkdir "${CGROUPS[hostile]}/$name" || fail "cannot create cgroup $(printf '%q' "$name")"
 		at_exit "rmdir '${CGROUPS[hostile]}/$name' 2>/dev/null"

@@ -93,12 +93,14 @@ def read_expectations(path, by):
 
 
 def unit_of(path):
-    """The systemd unit a cgroup path names (its deepest .service or .scope directory)."""
-    unit = None
-    for part in path.split(b"/"):
+    """The systemd unit that owns a cgroup: the .service or .scope that follows slices from the
+    root (the test's paths: slices as systemd nests them, never below user.slice)."""
+    for part in path.strip(b"/").split(b"/"):
         if part.endswith(b".service") or part.endswith(b".scope"):
-            unit = part
-    return unit
+            return part
+        if not part.endswith(b".slice"):
+            return None
+    return None
 
 
 def check_json(path, by, expected):

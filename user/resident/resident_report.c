@@ -17,7 +17,6 @@
 #include "bounds.h"
 #include "cgroups.h"
 #include "counters.h"
-#include "proc_text.h"
 #include "process_start.h"
 #include "report.h"
 #include "resident_opener.h"
@@ -195,22 +194,53 @@ static bool pid_start_selected(const struct fs_options *opts, pid_t pid,
 }
 
 /* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it,
- * into path (of `size` bytes): 0, or -1 (gone, or in no cgroup of cgroup2). The file is read
- * whole: its paths are as long as other users make them. */
+ * into path (of `size` bytes): 0, or -1 (gone, in no cgroup of cgroup2, or a path longer than
+ * `size`). The file is read to its end a block at a time, however long the v1 hierarchies'
+ * lines before that one, and nothing is allocated: the resident opener's child, which calls
+ * this, may not (its seccomp filter). Only a line that begins "0::/" is the v2 one: a v1 path
+ * may hold those bytes too (proc_cgroup_v2_path's rule, on a text it need not hold whole). */
 static int cgroup_path(pid_t pid, char *path, size_t size)
 {
-	struct proc_text text = {0};
-	char file[64], *found;
-	int ret = -1;
+	static const char v2[] = "0::/";
+	char file[64], block[4096];
+	size_t at_line = 0, copied = 0; /* bytes of the current line seen, of the path copied */
+	bool in_v2 = false, found = false;
+	ssize_t n;
+	int fd;
 
 	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
-	if (!proc_text_read_path(&text, file, FS_PROC_CGROUP_MAX) &&
-	    (found = proc_cgroup_v2_path(text.text))) {
-		snprintf(path, size, "%s", found);
-		ret = 0;
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	while (!found && (n = read(fd, block, sizeof(block))) > 0) {
+		for (ssize_t i = 0; i < n && !found; i++) {
+			char c = block[i];
+
+			if (c == '\n') {
+				found = in_v2;
+				at_line = 0;
+				continue;
+			}
+			if (at_line < sizeof(v2) - 1) {
+				in_v2 = c == v2[at_line] && (at_line == 0 || in_v2);
+			} else if (in_v2 && copied + 1 < size) {
+				if (!copied)
+					path[copied++] = '/';
+				path[copied++] = c;
+			} else if (in_v2) {
+				in_v2 = false; /* longer than path: no name rather than a cut one */
+				copied = 0;
+			}
+			at_line++;
+		}
 	}
-	proc_text_free(&text);
-	return ret;
+	found = found || (in_v2 && at_line >= sizeof(v2) - 1); /* (a last line without '\n') */
+	close(fd);
+	if (!found || !size)
+		return -1;
+	if (!copied)
+		path[copied++] = '/';
+	path[copied] = '\0';
+	return 0;
 }
 
 int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,
