@@ -12,10 +12,6 @@
 
 #include <stddef.h>
 
-/* The bound on /proc/PID/cgroup: one line per hierarchy, each a path of components of at most
- * 255 bytes; a megabyte is far beyond any real path. */
-#define FS_PROC_CGROUP_MAX (1 << 20)
-
 struct proc_text {
 	char *text; /* the file's text, NUL-terminated ("" after a failure); NULL before a read */
 	size_t len; /* its bytes, the NUL not counted */

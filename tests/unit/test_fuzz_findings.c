@@ -42,16 +42,22 @@ static bool a_parse_starts_afresh(void)
  */
 static bool the_v2_path_is_the_line_that_begins_with_0(void)
 {
-	char found[] = "0/:sy:lic0::/sylice/nginx.e/nginx.serserv\0\0ice\0\031\n\n";
-	char hybrid[] = "4:memory:/user.slice/x0::/system.slice/sshd.service\n"
-			"0::/user.slice/user-1000.slice/session-3.scope\n";
-	char v1_only[] = "4:memory:/user.slice/x0::/system.slice/sshd.service\n";
-	char *path;
+	static const char found[] = "0/:sy:lic0::/sylice/nginx.e/nginx.serserv\0\0ice\0\031\n\n";
+	static const char hybrid[] = "4:memory:/user.slice/x0::/system.slice/sshd.service\n"
+				     "0::/user.slice/user-1000.slice/session-3.scope\n";
+	static const char v1_only[] = "4:memory:/user.slice/x0::/system.slice/sshd.service\n";
+	char path[256];
 
-	return ASSERT_TRUE(!proc_cgroup_v2_path(found)) &&
-	       (path = proc_cgroup_v2_path(hybrid)) &&
+	return ASSERT_EQ(proc_cgroup_v2_path(found, sizeof(found) - 1, path, sizeof(path)), -1) &&
+	       ASSERT_EQ(proc_cgroup_v2_path(hybrid, strlen(hybrid), path, sizeof(path)), 0) &&
 	       ASSERT_STREQ(path, "/user.slice/user-1000.slice/session-3.scope") &&
-	       ASSERT_TRUE(!proc_cgroup_v2_path(v1_only));
+	       ASSERT_EQ(proc_cgroup_v2_path(v1_only, strlen(v1_only), path, sizeof(path)), -1) &&
+	       /* a bare "0::" is no path; a path too long for its room is none, not a cut one */
+	       ASSERT_EQ(proc_cgroup_v2_path("0::\n", 4, path, sizeof(path)), -1) &&
+	       ASSERT_EQ(proc_cgroup_v2_path("0::/abc\n", 8, path, 4), -1) &&
+	       ASSERT_EQ(proc_cgroup_v2_path("0::/abc", 7, path, 5), 0) && ASSERT_STREQ(path, "/abc") &&
+	       ASSERT_EQ(proc_cgroup_v2_path("0::/\n", 5, path, sizeof(path)), 0) &&
+	       ASSERT_STREQ(path, "/");
 }
 
 /*

@@ -44,10 +44,10 @@ static bool a_long_file_is_read_to_its_end(void)
 	for (int i = 0; used < size; i++)
 		used += (size_t)snprintf(text + used, size + 64 - used, "line %d\n", i);
 	fd = file_of(text, used);
-	ok = ASSERT_TRUE(fd >= 0) && ASSERT_EQ(proc_text_read(&t, fd, FS_PROC_CGROUP_MAX), 0) &&
+	ok = ASSERT_TRUE(fd >= 0) && ASSERT_EQ(proc_text_read(&t, fd, (1 << 20)), 0) &&
 	     ASSERT_EQ(t.len, used) && ASSERT_TRUE(!memcmp(t.text, text, used)) &&
 	     ASSERT_EQ(t.text[used], '\0') &&
-	     ASSERT_EQ(proc_text_read(&t, fd, FS_PROC_CGROUP_MAX), 0) && ASSERT_EQ(t.len, used);
+	     ASSERT_EQ(proc_text_read(&t, fd, (1 << 20)), 0) && ASSERT_EQ(t.len, used);
 	if (fd >= 0)
 		close(fd);
 	proc_text_free(&t);
@@ -80,16 +80,16 @@ static bool a_file_past_its_bound_is_refused(void)
 /*
  * A /proc/PID/cgroup of a hybrid host whose v2 path is 20 directories of 250 bytes (over 5 KiB,
  * longer than the 4 KiB that was read of it), after v1 lines, one of them with a path that
- * holds "0::/" (a v1 cgroup another user named so): the v2 line's path, whole.
+ * holds "0::/" (a v1 cgroup another user named so), given a block of 4 KiB at a time as the
+ * resident opener reads it: the v2 line's path, whole.
  */
 static bool a_long_cgroup_line_is_read_whole(void)
 {
-	static char path[20 * 251 + 1], text[sizeof(path) + 256];
+	static char path[20 * 251 + 1], text[sizeof(path) + 256], found[sizeof(path) + 1];
+	struct cgroup_v2_line line;
 	struct proc_text t = {0};
-	char *found = NULL;
-	size_t used = 0;
+	size_t used = 0, len, at = 0;
 	bool ok;
-	int fd;
 
 	for (int i = 0; i < 20; i++) {
 		path[used++] = '/';
@@ -101,19 +101,19 @@ static bool a_long_cgroup_line_is_read_whole(void)
 		 "1:name=systemd:/user.slice/evil0::/system.slice/sshd.service\n"
 		 "0::%s\n",
 		 path);
-	fd = file_of(text, strlen(text));
-	ok = ASSERT_TRUE(fd >= 0) && ASSERT_TRUE(strlen(text) > 5000) &&
-	     ASSERT_EQ(proc_text_read(&t, fd, FS_PROC_CGROUP_MAX), 0) &&
-	     ASSERT_TRUE((found = proc_cgroup_v2_path(t.text)) != NULL) &&
+	len = strlen(text);
+	cgroup_v2_line_init(&line, found, sizeof(found));
+	while (at < len && !cgroup_v2_line_feed(&line, text + at, len - at < 4096 ? len - at : 4096))
+		at += 4096;
+	ok = ASSERT_TRUE(len > 5000) && ASSERT_EQ(cgroup_v2_line_end(&line), 0) &&
 	     ASSERT_EQ(strlen(found), strlen(path)) && ASSERT_STREQ(found, path);
-	if (fd >= 0)
-		close(fd);
-	proc_text_free(&t);
 	/* No v2 line: no path; this process's own: one, at the hierarchy's root or below. */
-	found = proc_cgroup_v2_path(strcpy(text, "1:name=systemd:/0::/x\n"));
-	ok = ok && ASSERT_TRUE(!found) &&
-	     ASSERT_EQ(proc_text_read_path(&t, "/proc/self/cgroup", FS_PROC_CGROUP_MAX), 0) &&
-	     ASSERT_TRUE((found = proc_cgroup_v2_path(t.text)) != NULL) && ASSERT_EQ(found[0], '/');
+	ok = ok && ASSERT_EQ(proc_cgroup_v2_path("1:name=systemd:/0::/x\n", 22, found,
+						 sizeof(found)),
+			     -1) &&
+	     ASSERT_EQ(proc_text_read_path(&t, "/proc/self/cgroup", 1 << 20), 0) &&
+	     ASSERT_EQ(proc_cgroup_v2_path(t.text, t.len, found, sizeof(found)), 0) &&
+	     ASSERT_EQ(found[0], '/');
 	proc_text_free(&t);
 	return ok;
 }

@@ -70,7 +70,8 @@ static bool not_asked_now(struct cgroup_names *n, const struct cgroup_name *name
 }
 
 /* Not asked for by this read, and no longer at its path: removed (or renamed, and named again
- * when next asked for). A name that cannot be checked (an error other than "no such") stays. */
+ * when next asked for). Where the path cannot be looked at (a directory its user made
+ * unsearchable, a path past PATH_MAX), the handle says: a removed cgroup's is stale. */
 static bool gone(struct cgroup_names *n, const struct cgroup_name *name)
 {
 	char path[2 * PATH_MAX];
@@ -82,9 +83,12 @@ static bool gone(struct cgroup_names *n, const struct cgroup_name *name)
 		return true; /* its rows are no more: nothing prints it */
 	snprintf(path, sizeof(path), "%s%s", strcmp(n->mount, "/") ? n->mount : "",
 		 strcmp(name->path, "/") ? name->path : "");
-	if (stat(path, &st))
-		return errno == ENOENT || errno == ENOTDIR;
-	return st.st_ino != name->id;
+	if (!stat(path, &st))
+		return st.st_ino != name->id;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return true;
+	return n->opener >= 0 &&
+	       cgroup_path_by_handle(n->opener, n->mount, name->id, path, sizeof(path)) == -ESTALE;
 }
 
 /* Keep `path` (NULL: no name) as id's, within the limit. */

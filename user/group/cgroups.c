@@ -67,19 +67,61 @@ bool cgroup2_is_root(const char *mount)
 	return access(type, F_OK) && errno == ENOENT;
 }
 
-char *proc_cgroup_v2_path(char *text)
+void cgroup_v2_line_init(struct cgroup_v2_line *l, char *path, size_t size)
 {
-	/* The line that begins "0::/": "0::/" inside a v1 hierarchy's path is a cgroup's name. */
-	for (char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		char *end;
+	*l = (struct cgroup_v2_line){.path = path, .size = size};
+}
 
-		if (strncmp(line, "0::/", 4))
+bool cgroup_v2_line_feed(struct cgroup_v2_line *l, const char *block, size_t n)
+{
+	static const char v2[] = "0::/";
+
+	for (size_t i = 0; i < n && !l->found; i++) {
+		char c = block[i];
+
+		if (c == '\n') {
+			l->found = l->in_v2 && l->at_line >= sizeof(v2) - 1;
+			l->at_line = 0;
+			l->in_v2 = false;
 			continue;
-		if ((end = strchr(line, '\n')))
-			*end = '\0';
-		return line + 3;
+		}
+		if (l->at_line < sizeof(v2) - 1) {
+			l->in_v2 = c == v2[l->at_line] && (l->at_line == 0 || l->in_v2);
+			if (l->in_v2 && l->at_line == sizeof(v2) - 2)
+				l->copied = 0; /* (the '/' that begins the path is copied below) */
+		}
+		if (l->at_line >= sizeof(v2) - 2 && l->in_v2) {
+			if (c && l->copied + 1 < l->size) {
+				l->path[l->copied++] = c;
+			} else {
+				/* too long (or a NUL, which no name holds): no name rather than
+				 * a cut one */
+				l->in_v2 = false;
+			}
+		}
+		l->at_line++;
 	}
-	return NULL;
+	return l->found;
+}
+
+int cgroup_v2_line_end(struct cgroup_v2_line *l)
+{
+	/* (a last line without its newline is whole too) */
+	if (!l->found && !(l->in_v2 && l->at_line >= 4))
+		return -1;
+	if (!l->size)
+		return -1;
+	l->path[l->copied] = '\0';
+	return 0;
+}
+
+int proc_cgroup_v2_path(const char *text, size_t len, char *path, size_t size)
+{
+	struct cgroup_v2_line l;
+
+	cgroup_v2_line_init(&l, path, size);
+	cgroup_v2_line_feed(&l, text, len);
+	return cgroup_v2_line_end(&l);
 }
 
 /* `path` resolved, if it is `mount` or below it: the part below (maybe ""), else NULL. */

@@ -16,9 +16,26 @@ int cgroup2_mount(char *mount, size_t len);
 /* The same, from mountinfo's text in `mountinfo` (exposed for the fuzz tests). */
 int cgroup2_mount_in(FILE *mountinfo, char *mount, size_t len);
 
-/* A process's cgroup v2 path in the text of its /proc/PID/cgroup (the "0::" line's path), cut
- * from the text in place; NULL if it has none. */
-char *proc_cgroup_v2_path(char *text);
+/*
+ * A process's cgroup v2 path from its /proc/PID/cgroup, read a block at a time: the file has no
+ * bound (v1 hierarchies' lines, as long as other users name cgroups, come first), and the
+ * resident opener's child, which reads it, may not allocate. Only a line that begins "0::/" is
+ * the v2 one (a v1 path may hold those bytes); a path longer than the room for it is none
+ * (never a cut one). init, feed each block until feed says it is found, then end.
+ */
+struct cgroup_v2_line {
+	char *path;
+	size_t size;	 /* room at path, the NUL included */
+	size_t at_line;	 /* bytes of the current line seen */
+	size_t copied;	 /* of its path, into path */
+	bool in_v2, found;
+};
+void cgroup_v2_line_init(struct cgroup_v2_line *l, char *path, size_t size);
+bool cgroup_v2_line_feed(struct cgroup_v2_line *l, const char *block, size_t n);
+/* 0 with the path in path, or -1: no v2 line, or its path did not fit. */
+int cgroup_v2_line_end(struct cgroup_v2_line *l);
+/* The same over a whole text at hand. */
+int proc_cgroup_v2_path(const char *text, size_t len, char *path, size_t size);
 
 /*
  * Whether `mount` shows the hierarchy's root cgroup, so that paths below it are as systemd and

@@ -195,52 +195,23 @@ static bool pid_start_selected(const struct fs_options *opts, pid_t pid,
 
 /* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it,
  * into path (of `size` bytes): 0, or -1 (gone, in no cgroup of cgroup2, or a path longer than
- * `size`). The file is read to its end a block at a time, however long the v1 hierarchies'
- * lines before that one, and nothing is allocated: the resident opener's child, which calls
- * this, may not (its seccomp filter). Only a line that begins "0::/" is the v2 one: a v1 path
- * may hold those bytes too (proc_cgroup_v2_path's rule, on a text it need not hold whole). */
+ * `size`). Read to the file's end if need be, a block at a time, allocating nothing: the
+ * resident opener's child calls this (see cgroup_v2_line). */
 static int cgroup_path(pid_t pid, char *path, size_t size)
 {
-	static const char v2[] = "0::/";
+	struct cgroup_v2_line line;
 	char file[64], block[4096];
-	size_t at_line = 0, copied = 0; /* bytes of the current line seen, of the path copied */
-	bool in_v2 = false, found = false;
-	ssize_t n;
+	ssize_t n = 0;
 	int fd;
 
 	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!size || (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
-	while (!found && (n = read(fd, block, sizeof(block))) > 0) {
-		for (ssize_t i = 0; i < n && !found; i++) {
-			char c = block[i];
-
-			if (c == '\n') {
-				found = in_v2;
-				at_line = 0;
-				continue;
-			}
-			if (at_line < sizeof(v2) - 1) {
-				in_v2 = c == v2[at_line] && (at_line == 0 || in_v2);
-			} else if (in_v2 && copied + 1 < size) {
-				if (!copied)
-					path[copied++] = '/';
-				path[copied++] = c;
-			} else if (in_v2) {
-				in_v2 = false; /* longer than path: no name rather than a cut one */
-				copied = 0;
-			}
-			at_line++;
-		}
-	}
-	found = found || (in_v2 && at_line >= sizeof(v2) - 1); /* (a last line without '\n') */
+	cgroup_v2_line_init(&line, path, size);
+	while ((n = read(fd, block, sizeof(block))) > 0 && !cgroup_v2_line_feed(&line, block, n))
+		;
 	close(fd);
-	if (!found || !size)
-		return -1;
-	if (!copied)
-		path[copied++] = '/';
-	path[copied] = '\0';
-	return 0;
+	return n < 0 ? -1 : cgroup_v2_line_end(&line);
 }
 
 int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,

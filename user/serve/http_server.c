@@ -261,30 +261,47 @@ static char *read_pem(const char *path, const char *what, char *err, size_t err_
 	return text;
 }
 
-/* The limits' key of a connection. */
+/*
+ * The limits' key of a connection: its uid on a Unix socket; an IPv4 address (an IPv6 one
+ * that maps IPv4 is that address); an IPv6 /64, the least a host is given (a host with a /64
+ * has 2^64 addresses: keyed by each, it would be as many clients). A peer that cannot be told
+ * (no credentials, no address) is a client of its own, never root's or another's.
+ */
 static struct client_key client_key(const struct http_state *st, struct MHD_Connection *conn,
 				    int fd)
 {
-	struct client_key key = {0};
+	struct client_key key = {0}, unknown = {.family = AF_UNSPEC};
 	const union MHD_ConnectionInfo *info;
 
+	memcpy(unknown.addr, &fd, sizeof(fd)); /* (a descriptor is one connection's while open) */
 	if (st->is_unix) {
 		struct ucred cred = {0};
 		socklen_t len = sizeof(cred);
 
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+			return unknown;
 		key.family = AF_UNIX;
-		getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len);
 		memcpy(key.addr, &cred.uid, sizeof(cred.uid));
 		return key;
 	}
 	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	if (!info || !info->client_addr)
-		return key;
+		return unknown;
 	key.family = info->client_addr->sa_family;
-	if (key.family == AF_INET6)
-		memcpy(key.addr, &((const struct sockaddr_in6 *)info->client_addr)->sin6_addr, 16);
-	else if (key.family == AF_INET)
+	if (key.family == AF_INET6) {
+		const struct in6_addr *a = &((const struct sockaddr_in6 *)info->client_addr)->sin6_addr;
+
+		if (IN6_IS_ADDR_V4MAPPED(a)) {
+			key.family = AF_INET;
+			memcpy(key.addr, &a->s6_addr[12], 4);
+		} else {
+			memcpy(key.addr, a, 8);
+		}
+	} else if (key.family == AF_INET) {
 		memcpy(key.addr, &((const struct sockaddr_in *)info->client_addr)->sin_addr, 4);
+	} else {
+		return unknown;
+	}
 	return key;
 }
 
@@ -299,13 +316,14 @@ static void close_client(struct http_state *st, struct http_client *c)
 	if (c->holds_answer) {
 		bound_set_entries(BOUND_ANSWERS, --st->nr_answers);
 		bound_evicted(BOUND_ANSWERS, 1);
+		c->holds_answer = false; /* (counted once: end_answer has nothing left to count) */
 	}
 }
 
 /* Its answer is done with (sent, or the connection closed). */
 static void end_answer(struct http_state *st, struct http_client *c)
 {
-	if (c->holds_answer && !c->closing)
+	if (c->holds_answer)
 		bound_set_entries(BOUND_ANSWERS, --st->nr_answers);
 	c->holds_answer = false;
 }
@@ -405,6 +423,53 @@ static void make_room_for_answer(struct http_state *st, struct http_client *c, d
 
 		if (past_grace(victim, now))
 			close_client(st, victim);
+	}
+}
+
+/* Answers past their grace sent to `key`'s connections (NULL: all). */
+static int aged_answers(const struct http_state *st, const struct client_key *key, double now)
+{
+	int n = 0;
+
+	for (int i = 0; i < CLIENT_SLOTS; i++) {
+		const struct http_client *c = &st->clients[i];
+
+		n += c->used && !c->closing && c->holds_answer && past_grace(c, now) &&
+		     (!key || same_client(&c->key, key));
+	}
+	return n;
+}
+
+/*
+ * Keep the answers past their grace within the limits (16, 4 per client) as they age, not only
+ * when a new one comes: answers begun together within a second (any local user can start 128)
+ * would otherwise all outlive it. The slowest goes first. Cheap: a pass over the slots, made
+ * only when some answer is held.
+ */
+static void trim_aged_answers(struct http_state *st, double now)
+{
+	bool closed = st->nr_answers > 0;
+
+	while (closed) {
+		struct http_client *victim = NULL;
+
+		closed = false;
+		if (aged_answers(st, NULL, now) > MAX_ANSWERS) {
+			victim = first_to_close(st, NULL, NULL, true, now);
+		} else {
+			for (int i = 0; i < CLIENT_SLOTS && !victim; i++) {
+				const struct http_client *c = &st->clients[i];
+
+				if (c->used && !c->closing && c->holds_answer &&
+				    past_grace(c, now) &&
+				    aged_answers(st, &c->key, now) > MAX_ANSWERS_PER_CLIENT)
+					victim = first_to_close(st, NULL, &c->key, true, now);
+			}
+		}
+		if (past_grace(victim, now)) {
+			close_client(st, victim);
+			closed = true;
+		}
 	}
 }
 
@@ -721,11 +786,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	(void)version, (void)upload_data;
 	if (c) { /* resumed: a read has been made since it arrived */
 		c->suspended = false;
-		return answer_metrics(st, c);
+		return c->closing ? MHD_NO : answer_metrics(st, c);
 	}
 	info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	c = info ? info->socket_context : NULL;
-	if (!c)
+	/* (a connection closed for room may still have a request queued: it is not served) */
+	if (!c || c->closing)
 		return MHD_NO;
 	*state = c;
 	c->arrived = c->since = monotonic_now();
@@ -893,6 +959,7 @@ void http_server_run(struct http_server *srv)
 
 	MHD_run(st->daemon);
 	now = monotonic_now();
+	trim_aged_answers(st, now);
 	if (st->nr_suspended && now >= st->last_read + HTTP_SHARE_MS / 1000.0) {
 		shared_read(st, now);
 		MHD_run(st->daemon);

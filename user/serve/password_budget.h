@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How much time checking passwords may take (bcrypt costs tens of milliseconds by design), so
- * that guessers can neither keep the loader busy nor keep a scraper's first check out.
+ * that guessers can neither keep the loader busy nor, from a few addresses, keep a scraper's
+ * first check out. (More addresses than about a dozen, at full rate, spend the shared budget:
+ * addresses are all a TCP peer is known by here; foliostat(8) says so.)
  *
  * All checks together take at most PASSWORD_CHECK_SHARE of a CPU, after a first
  * PASSWORD_CHECK_BURST_S. Under that, each client (address, or uid on a Unix socket) has a
