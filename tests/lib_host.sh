@@ -174,7 +174,7 @@ in_memcg() {
 	at_exit "rmdir '${CGROUPS[$1]}' 2>/dev/null"
 }
 
-# assert_opener_confined PID CAPS CHECK: an opener (user/cli/opener.c) keeps exactly CAPS (its
+# assert_opener_confined PID CAPS CHECK: an opener (user/opener.c) keeps exactly CAPS (its
 # CapEff and CapPrm as /proc/PID/status prints them), no bounding set and no_new_privs, and,
 # where foliostat gets a seccomp filter (CHECK: a file of foliostat --check's output), one of
 # its own (mode 2: foliostat's is installed after the fork).

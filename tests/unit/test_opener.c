@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Openers (user/cli/opener.c, user/resident/resident_opener.c): what foliostat takes from an
+ * Openers (user/opener.c, user/resident/resident_opener.c): what foliostat takes from an
  * answer (exactly one descriptor, in one SCM_RIGHTS message, nothing cut off; anything else
  * closed), and the resident opener's refusal of processes the selection does not have, or of
  * a pid that is another process's now.
