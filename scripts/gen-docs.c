@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gen-docs MAN-PAGE: the man page with its generated parts made anew from the figure registry
- * (user/output/figures.c, record_layout.c), on standard output. A generated part lies between a
- * line `.\" generated: NAME` and a line `.\" end of generated: NAME`.
+ * gen-docs PAGE: the man page (or Markdown page) with its generated parts made anew from the
+ * figure registry (user/output/record_layout.c, metric_families.c), on standard output. A
+ * generated part lies between a line `.\" generated: NAME` and a line `.\" end of generated:
+ * NAME`, or in Markdown `<!-- generated: NAME -->` and `<!-- end of generated: NAME -->`.
  * gen-docs --schema-figures: the JSON Schema of the record's figures, by where they appear
  * ({"row": ..., "group": ..., "system": ...}), which scripts/gen-schema.py puts into the frame
  * of the record's schema.
@@ -13,94 +14,181 @@
 #include <string.h>
 
 #include "figures.h"
+#include "metric_families.h"
 #include "json_writer.h"
 #include "loader.h"
 #include "record_layout.h"
 
-/* " In records: folios.alloc_movable, ...": the record figures a family exposes (a family that
- * two rows make, both rows'): f's, or where f is NULL, `record`. */
-static void record_paths(FILE *out, const struct figure *f, const char *record)
+/* " In records: folios.alloc_movable, ...": the record figures family m exposes, with those of
+ * the other rows of its name (a family two rows make, as faults by kind and by mode). */
+static void record_paths(FILE *out, enum metric_id m)
 {
-	char paths[1024] = "", *save = NULL;
-	size_t used = 0;
-	int n = 0;
+	int n = 0, shown[256], nr_shown = 0;
 
-	for (int j = 0; f && j < nr_group_figures && used < sizeof(paths); j++)
-		if (!strcmp(group_figures[j].metric, f->metric))
-			used += snprintf(paths + used, sizeof(paths) - used, "%s ",
-					 group_figures[j].record);
-	if (!f)
-		snprintf(paths, sizeof(paths), "%s", record);
-	for (char *p = strtok_r(paths, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
-		bool seen = false;
+	for (int i = 0; i < nr_record_figures; i++) {
+		const unsigned char *by = record_figures[i].exposed_by;
+		bool exposes = false;
+		char path[256];
 
-		/* (a path given by both rows once) */
-		for (char *q = paths; q < p && !seen; q += strlen(q) + 1)
-			seen = !strcmp(q, p);
-		if (!seen)
-			fprintf(out, "%s\\fB%s\\fR", n++ ? ", " : " In records: ", p);
+		for (int k = 0; k < 3 && by[k] != MF_NONE; k++)
+			exposes |= !strcmp(metric_families[by[k]].name, metric_families[m].name);
+		for (int k = 0; k < nr_shown && exposes; k++)
+			exposes = shown[k] != i;
+		if (!exposes || nr_shown == 256)
+			continue;
+		shown[nr_shown++] = i;
+		record_figure_path(i, path, sizeof(path));
+		fprintf(out, "%s\\fB%s\\fR", n++ ? ", " : " In records: ", path);
 	}
 	if (n)
 		fputc('.', out);
 }
 
-/* The families of figures.h's `families`: those of the groups and the system (after the
- * per-group counters), or the system's alone. */
-static void other_families(FILE *out, bool system_only)
+/* Whether family m is the first row of its name (a family two rows make is listed once). */
+static bool first_of_its_name(enum metric_id m)
 {
-	for (int l = 0; l < NR_FAMILY_LAYOUTS; l++) {
-		const struct family *f = &families[l];
+	for (int k = MF_NONE + 1; k < (int)m; k++)
+		if (!strcmp(metric_families[k].name, metric_families[m].name))
+			return false;
+	return true;
+}
 
-		if (f->system_only != system_only)
+/* Family m's label names, as foliostat-metrics(7) says them (dim: the dimensions' docs) or as
+ * docs/prometheus.md does (each in backquotes): its dimensions', or its own. */
+static void label_names(FILE *out, enum metric_id m, bool md)
+{
+	const struct metric_family *f = &metric_families[m];
+	int n = 0;
+
+	if (f->kind != MK_BY_DIMS) {
+		char names[256], *save = NULL;
+
+		if (!md) {
+			fputs(f->labels, out);
+			return;
+		}
+		snprintf(names, sizeof(names), "%s", f->labels);
+		for (char *p = strtok_r(names, ", ", &save); p; p = strtok_r(NULL, ", ", &save))
+			fprintf(out, "%s`%s`", n++ ? ", " : "", p);
+		return;
+	}
+	for (int d = 0; d < 2; d++) {
+		const struct figure_dim_info *dim = &figure_dims[d ? f->dim_b : f->dim_a];
+
+		if (!dim->label)
 			continue;
-		fprintf(out, ".TP\n.B foliostat_%s\n", f->metric);
-		if (f->labels)
-			fprintf(out, "Labels: %s. ", f->labels);
-		fputs(f->doc, out);
-		record_paths(out, NULL, f->record);
+		if (md)
+			fprintf(out, "%s`%s`", n++ ? ", " : "", dim->label);
+		else
+			fprintf(out, "%s%s", n++ ? ", " : "", dim->doc ? dim->doc : dim->label);
+		if (dim->label2)
+			fprintf(out, md ? ", `%s`" : ", %s", dim->label2);
+	}
+}
+
+static bool has_labels(enum metric_id m)
+{
+	const struct metric_family *f = &metric_families[m];
+
+	return f->kind == MK_BY_DIMS ? f->dim_a != DIM_NONE : f->labels != NULL;
+}
+
+/* foliostat-metrics(7): an entry per family of a section, in the registry's order. */
+static void man_families(FILE *out, enum metric_section section)
+{
+	for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
+		const struct metric_family *f = &metric_families[m];
+
+		if (f->section != section || !first_of_its_name(m))
+			continue;
+		fprintf(out, ".TP\n.B foliostat_%s\n", f->name);
+		if (has_labels(m)) {
+			fputs("Labels: ", out);
+			label_names(out, m, false);
+			fputs(". ", out);
+		}
+		fputs(f->doc ? f->doc : f->help, out);
+		record_paths(out, m);
 		fputc('\n', out);
 	}
+}
+
+/* docs/prometheus.md: a table of the families of a section, in the registry's order. */
+static void md_families(FILE *out, enum metric_section section)
+{
+	static const char *const types[] = {[METRIC_COUNTER] = "counter", [METRIC_GAUGE] = "gauge",
+					    [METRIC_HISTOGRAM] = "histogram",
+					    [METRIC_INFO] = "gauge (1)"};
+
+	fputs("| metric | type | labels | meaning |\n|---|---|---|---|\n", out);
+	for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
+		const struct metric_family *f = &metric_families[m];
+
+		if (f->section != section || !first_of_its_name(m))
+			continue;
+		fprintf(out, "| `foliostat_%s` | %s |", f->name, types[f->type]);
+		if (f->md_labels)
+			fprintf(out, " %s |", f->md_labels);
+		else if (has_labels(m)) {
+			fputc(' ', out);
+			label_names(out, m, true);
+			fputs(" |", out);
+		} else {
+			fputs(" |", out);
+		}
+		fprintf(out, f->md_meaning ? " %s |\n" : " |\n", f->md_meaning);
+	}
+}
+
+static void group_families(FILE *out)
+{
+	man_families(out, SECTION_GROUPS);
 }
 
 static void system_families(FILE *out)
 {
-	other_families(out, true);
+	man_families(out, SECTION_SYSTEM);
 }
 
-/* PROMETHEUS METRICS, "Per group, and system-wide": one entry per family, in the registry's
- * order (a family that two rows make, as faults by kind or by mode, once: its first row). */
-static void group_families(FILE *out)
+static void resident_families(FILE *out)
 {
-	for (int i = 0; i < nr_group_figures; i++) {
-		const struct figure *f = &group_figures[i];
-		bool seen = false;
-		int nr_labels = 0;
-
-		for (int j = 0; j < i; j++)
-			seen |= !strcmp(group_figures[j].metric, f->metric);
-		if (seen)
-			continue;
-		fprintf(out, ".TP\n.B foliostat_%s\n", f->metric);
-		for (int d = 0; d < 2; d++) {
-			const struct figure_dim_info *dim = &figure_dims[d ? f->dim_b : f->dim_a];
-
-			if (!dim->label)
-				continue;
-			fputs(nr_labels++ ? ", " : "Labels: ", out);
-			if (dim->doc)
-				fputs(dim->doc, out);
-			else if (dim->label2)
-				fprintf(out, "%s, %s", dim->label, dim->label2);
-			else
-				fputs(dim->label, out);
-		}
-		fprintf(out, "%s%s", nr_labels ? ". " : "", f->doc ? f->doc : f->help);
-		record_paths(out, f, NULL);
-		fputc('\n', out);
-	}
-	other_families(out, false);
+	man_families(out, SECTION_RESIDENT);
 }
 
+static void free_memory_families(FILE *out)
+{
+	man_families(out, SECTION_FREE_MEMORY);
+}
+
+static void self_families(FILE *out)
+{
+	man_families(out, SECTION_SELF);
+}
+
+static void group_table(FILE *out)
+{
+	md_families(out, SECTION_GROUPS);
+}
+
+static void system_table(FILE *out)
+{
+	md_families(out, SECTION_SYSTEM);
+}
+
+static void resident_table(FILE *out)
+{
+	md_families(out, SECTION_RESIDENT);
+}
+
+static void free_memory_table(FILE *out)
+{
+	md_families(out, SECTION_FREE_MEMORY);
+}
+
+static void self_table(FILE *out)
+{
+	md_families(out, SECTION_SELF);
+}
 
 /* "Null unless ... attached.": when a measure's rule (figures.c) does not hold. */
 static void null_condition(char *text, size_t len, enum fs_measure m)
@@ -284,7 +372,15 @@ static const struct {
 } parts[] = {
     {"per-group families", group_families},
     {"system-only families", system_families},
+    {"resident families", resident_families},
+    {"free memory families", free_memory_families},
+    {"foliostat's own families", self_families},
     {"record figures", record_figures_list},
+    {"table of the per-group families", group_table},
+    {"table of the system-only families", system_table},
+    {"table of the resident families", resident_table},
+    {"table of the free memory families", free_memory_table},
+    {"table of foliostat's own families", self_table},
 };
 
 int main(int argc, char **argv)
@@ -296,7 +392,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "--schema-figures"))
 		return schema_figures();
 	if (argc != 2 || !(in = fopen(argv[1], "r"))) {
-		fprintf(stderr, "usage: gen-docs MAN-PAGE | gen-docs --schema-figures\n");
+		fprintf(stderr, "usage: gen-docs PAGE | gen-docs --schema-figures\n");
 		return 2;
 	}
 	while (fgets(line, sizeof(line), in)) {
@@ -308,12 +404,21 @@ int main(int argc, char **argv)
 		fputs(line, stdout);
 		for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
 			char begin[256];
+			bool md = false;
 
 			snprintf(begin, sizeof(begin), ".\\\" generated: %s\n", parts[p].name);
-			if (strcmp(line, begin))
-				continue;
+			if (strcmp(line, begin)) {
+				snprintf(begin, sizeof(begin), "<!-- generated: %s -->\n",
+					 parts[p].name);
+				if (strcmp(line, begin))
+					continue;
+				md = true;
+			}
 			parts[p].write(stdout);
-			snprintf(end, sizeof(end), ".\\\" end of generated: %s\n", parts[p].name);
+			snprintf(end, sizeof(end),
+				 md ? "<!-- end of generated: %s -->\n"
+				    : ".\\\" end of generated: %s\n",
+				 parts[p].name);
 			skipping = parts[p].name;
 		}
 	}

@@ -1,22 +1,30 @@
 # shellcheck shell=bash
-# The documentation that the figure registry (user/output/figures.c) generates: the checked-in copies
+# The documentation that the figure registry (user/output/record_layout.c, metric_families.c)
+# generates: the checked-in copies
 # must be what `make docs` writes from the registry, so that a figure's name, labels or meaning
 # changed in one place is changed everywhere.
 
 # The man pages' generated parts (between `.\" generated: NAME` and `.\" end of generated:
-# NAME`) are what build/gen-docs makes of the registry now: foliostat-metrics(7)'s families,
-# foliostat-json(5)'s record figures; foliostat(8) has none left, and says where they are.
+# NAME`) and docs/prometheus.md's (between `<!-- generated: NAME -->` and `<!-- end of generated:
+# NAME -->`) are what build/gen-docs makes of the registry now: foliostat-metrics(7)'s families,
+# every one of them, and the Markdown tables of them; foliostat-json(5)'s record figures;
+# foliostat(8) has none left, and says where they are.
 test_docs_man_page_generated_parts_are_current() {
 	make -s build/gen-docs >/dev/null || fail "cannot build build/gen-docs"
 	local page parts
-	for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7; do
-		parts=$(grep -c '^\.\\" generated: ' "$page")
+	for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7 docs/prometheus.md; do
+		parts=$(grep -c '^\.\\" generated: \|^<!-- generated: ' "$page")
 		build/gen-docs "$page" >"$T/man" || fail "gen-docs $page failed"
 		diff -u "$page" "$T/man" >"$T/diff" ||
 			fail "$page differs from what the registry generates (run make docs): $(head -40 "$T/diff")"
 		echo "ok: $parts generated parts of $page as the registry makes them"
 	done
-	assert_eq "$(grep -c '^\.\\" generated: ' man/foliostat-metrics.7)" 2 "generated parts of foliostat-metrics(7)"
+	assert_eq "$(grep -c '^\.\\" generated: ' man/foliostat-metrics.7)" 5 "generated parts of foliostat-metrics(7)"
+	assert_eq "$(grep -c '^<!-- generated: ' docs/prometheus.md)" 5 "generated tables of docs/prometheus.md"
+	# Every family the metrics page lists is generated: no .B foliostat_ entry outside a part.
+	awk '/^\.\\" generated: /{g=1} /^\.\\" end of generated: /{g=0} !g && /^\.TP$/{getline; print}' \
+		man/foliostat-metrics.7 | grep '^\.B foliostat_' &&
+		fail "foliostat-metrics(7) has a family written by hand (move it to metric_families.c)"
 	assert_eq "$(grep -c '^\.\\" generated: ' man/foliostat-json.5)" 1 "generated parts of foliostat-json(5)"
 	grep -q '^\.BR foliostat\\-json (5)' man/foliostat.8 && grep -q '^\.BR foliostat\\-metrics (7)' man/foliostat.8 ||
 		fail "foliostat(8) does not name the pages its records and metrics moved to"
@@ -116,4 +124,18 @@ names = s['definitions']['self']['properties']['bounds']['propertyNames']['enum'
 sys.exit(0 if sys.argv[1] in names else 1)" "$name" || fail "$name: not in the schema's self.bounds"
 	done
 	echo "ok: $(echo "$names" | wc -w) bounded structures documented"
+}
+
+# No HELP text is written outside the registry of families (user/output/metric_families.c): the
+# one "# HELP" of the user-space code is the line exposition.c's family() writes from a row, and
+# no writer passes it a text of its own (unit:every_help_line_is_its_registry_row_s checks the
+# text written).
+test_docs_no_help_text_outside_the_registry() {
+	local hits
+	hits=$(grep -rn --include='*.c' --include='*.h' '# HELP\|HELP %' user/) || true
+	assert_eq "$(echo "$hits" | grep -c .)" 1 "places in user/ that write a HELP line: $hits"
+	echo "$hits" | grep -q '^user/output/exposition.c:.*"# HELP %\.\*s %s\\n# TYPE' ||
+		fail "the HELP line is not family()'s: $hits"
+	grep -n 'family(x, "' user/output/*.c && fail "a family written with a name and HELP of its own"
+	echo "ok: one HELP line, from the registry's rows"
 }

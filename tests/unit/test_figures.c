@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The figure registry's two views of the same counters agree: each exposition family names the
- * record figures it exposes (figures.c, record_layout.c), and is shown exactly where one of them
- * is measured; and every measured figure of a record is exposed by a family that is shown, but
- * the two the exposition leaves to JSON. */
+/* The figure registry's two views of the same counters agree: each record figure names the
+ * exposition's families that expose it (record_layout.c, metric_families.c), a family is shown
+ * exactly where one of its figures is measured, and every measured figure of a record is exposed
+ * by a family that is shown, but the two the exposition leaves to JSON. And no HELP line of an
+ * exposition is written but a registry row's. */
 #include <stdlib.h>
 
+#include "bounds.h"
+#include "exposition.h"
 #include "figures.h"
 #include "record_layout.h"
 #include "unit.h"
@@ -12,87 +15,56 @@
 /* Figures only records have: whether the multi-generational LRU is on (a fact, not a count),
  * and the folios of reclaim's writes (the exposition has their pages). */
 static const char *const json_only[] = {"lru.mglru", "reclaim.vmscan.written.folios"};
-/* Record figures the exposition writes with families of their own, not the registry's: the
- * host's free blocks by node, zone and order (foliostat_free_*, exposition.c). */
-static const char *const exposed_apart[] = {"free_memory"};
 
-/* Every family, of the per-group counters (group_figures) and the others (families): its name,
- * the record figures it exposes, and whether it is shown with these measures. */
-#define NR_ALL_FAMILIES (nr_group_figures + NR_FAMILY_LAYOUTS)
-
-static const char *family_metric(int k)
+/* Whether record figure i is exposed by family m (or by a row of its name). */
+static bool exposes(int i, enum metric_id m)
 {
-	return k < nr_group_figures ? group_figures[k].metric
-				    : families[k - nr_group_figures].metric;
+	const unsigned char *by = record_figures[i].exposed_by;
+
+	for (int k = 0; k < 3 && by[k] != MF_NONE; k++)
+		if (!strcmp(metric_families[by[k]].name, metric_families[m].name))
+			return true;
+	return false;
 }
 
-static const char *family_record(int k)
+/* Families of the system's counters and of foliostat itself say what they expose only in their
+ * words (the sections without record figures: --resident's report is not a figure row, and
+ * foliostat's health is no record figure). */
+static bool exposes_a_record_figure(enum metric_id m)
 {
-	return k < nr_group_figures ? group_figures[k].record
-				    : families[k - nr_group_figures].record;
+	return metric_families[m].section == SECTION_GROUPS ||
+	       metric_families[m].section == SECTION_SYSTEM ||
+	       metric_families[m].section == SECTION_FREE_MEMORY;
 }
 
-static bool family_is_shown(int k, const bool measured[NR_MEASURES])
+/* Every family of the groups, the system and free memory exposes a record figure, and every
+ * family a figure names is a row with a name, a HELP, a kind and a section. */
+static bool families_are_linked_to_record_figures(void)
 {
-	return k < nr_group_figures ? figure_measured(&group_figures[k], measured)
-				    : family_shown(k - nr_group_figures, measured);
-}
+	for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
+		const struct metric_family *f = &metric_families[m];
+		bool found = false;
 
-/* Calls each(i, arg) for the registry row of each path family k names; false if one is not. */
-static bool family_rows(int k, bool (*each)(int i, void *arg), void *arg)
-{
-	char paths[1024], *save = NULL;
-
-	snprintf(paths, sizeof(paths), "%s", family_record(k));
-	for (char *p = strtok_r(paths, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
-		int i = record_figure_find(p);
-
-		if (i < 0) {
-			fprintf(stderr, "    foliostat_%s: no record figure %s\n", family_metric(k), p);
+		if (!ASSERT_TRUE(f->name && f->help && f->help[0]))
+			return false;
+		for (int i = 0; i < nr_record_figures && !found; i++)
+			found = exposes(i, m);
+		if (found != exposes_a_record_figure(m)) {
+			fprintf(stderr, "    foliostat_%s: %s\n", f->name,
+				found ? "exposes a record figure, in a section without"
+				      : "exposes no record figure");
 			return false;
 		}
-		if (each && !each(i, arg))
-			return false;
 	}
-	return true;
-}
-
-static bool known(int i, void *arg)
-{
-	(void)i, (void)arg;
-	return true;
-}
-
-static bool families_name_record_figures_that_exist(void)
-{
-	for (int k = 0; k < NR_ALL_FAMILIES; k++)
-		if (!ASSERT_TRUE(family_record(k) && family_record(k)[0]) ||
-		    !family_rows(k, known, NULL))
-			return false;
 	for (size_t j = 0; j < sizeof(json_only) / sizeof(json_only[0]); j++)
 		if (!ASSERT_TRUE(record_figure_find(json_only[j]) >= 0))
 			return false;
 	return true;
 }
 
-struct measured_search {
-	const bool *measured;
-	int row;    /* a row to look for (-1: any measured one) */
-	bool found;
-};
-
-static bool look(int i, void *arg)
-{
-	struct measured_search *s = arg;
-
-	if (s->row < 0 ? record_figure_measured(i, s->measured) : i == s->row)
-		s->found = true;
-	return true;
-}
-
-/* Over random probe states and host facts, and what they measure: a family is
- * shown only where a figure it exposes is measured, and every measured figure of a record (but
- * json_only's) is exposed by a family that is shown. */
+/* Over random probe states and host facts, and what they measure: a family is shown only where a
+ * figure it exposes is measured, and every measured figure of a record (but json_only's) is
+ * exposed by a family that is shown. */
 static bool families_are_shown_where_their_figures_are_measured(void)
 {
 	struct probe_status probes[NR_PROBES];
@@ -105,13 +77,16 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 		for (int p = 0; p < NR_PROBES; p++)
 			probes[p] = (struct probe_status){.attached = rand() % 3 != 0};
 		measures_derive(probes, &facts, measured);
-		for (int k = 0; k < NR_ALL_FAMILIES; k++) {
-			struct measured_search s = {measured, -1, false};
+		for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
+			bool found = false;
 
-			family_rows(k, look, &s);
-			if (family_is_shown(k, measured) && !s.found) {
+			if (!exposes_a_record_figure(m) || !metric_shown(m, measured))
+				continue;
+			for (int i = 0; i < nr_record_figures && !found; i++)
+				found = exposes(i, m) && record_figure_measured(i, measured);
+			if (!found) {
 				fprintf(stderr, "    foliostat_%s shown, none of its figures measured\n",
-					family_metric(k));
+					metric_families[m].name);
 				return false;
 			}
 		}
@@ -125,14 +100,8 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 				continue;
 			for (size_t j = 0; j < sizeof(json_only) / sizeof(json_only[0]); j++)
 				exposed |= !strcmp(path, json_only[j]);
-			for (size_t j = 0; j < sizeof(exposed_apart) / sizeof(exposed_apart[0]); j++)
-				exposed |= !strcmp(path, exposed_apart[j]);
-			for (int k = 0; k < NR_ALL_FAMILIES && !exposed; k++) {
-				struct measured_search s = {measured, i, false};
-
-				family_rows(k, look, &s);
-				exposed = s.found && family_is_shown(k, measured);
-			}
+			for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES && !exposed; m++)
+				exposed = exposes(i, m) && metric_shown(m, measured);
 			if (!exposed) {
 				fprintf(stderr, "    %s measured, exposed by no family shown\n", path);
 				return false;
@@ -142,8 +111,110 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 	return true;
 }
 
+/* The row of the family a HELP line names (foliostat_X, foliostat_system_X, or OpenMetrics's
+ * name without _total or _info), and whether it is the system's family of a group's. */
+static const struct metric_family *family_named(const char *name, size_t len, bool *system)
+{
+	for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
+		const struct metric_family *f = &metric_families[m];
+
+		for (int sys = 0; sys < 2; sys++) {
+			char full[160];
+			size_t n;
+
+			if (sys && f->section != SECTION_GROUPS)
+				continue;
+			n = (size_t)snprintf(full, sizeof(full), "foliostat_%s%s", sys ? "system_" : "",
+					     f->name);
+			if ((n == len || (n == len + 6 && !strcmp(full + len, "_total")) ||
+			     (n == len + 5 && !strcmp(full + len, "_info"))) &&
+			    !strncmp(full, name, len)) {
+				*system = sys;
+				return f;
+			}
+		}
+	}
+	return NULL;
+}
+
+static struct host_info host = {.page_size = 4096};
+static const struct memory_nodes two_nodes = {.nr = 2, .known = true, .counted = true,
+					      .ids = {0, 1}};
+static char names[FS_NR_LRU_LISTS > FS_NR_SCAN_RESULTS ? FS_NR_LRU_LISTS : FS_NR_SCAN_RESULTS]
+		 [FS_ENUM_NAME_LEN] = {"a", "b"};
+static const bool known[FS_NR_LRU_LISTS > FS_NR_TLB_REASONS ? FS_NR_LRU_LISTS
+							    : FS_NR_TLB_REASONS] = {true, true};
+
+/* Every family an exposition of everything writes (every probe attached, --resident, free
+ * memory, --self) has a row, and its HELP line is the row's HELP, in both formats; every row
+ * but the second of a name is written. */
+static bool every_help_line_is_its_registry_row_s(void)
+{
+	struct probe_status probes[NR_PROBES] = {{0}};
+	struct fs_report r = {.host = &host, .probes = probes, .nr_probes = NR_PROBES};
+	struct fs_options opts = {.by = FS_BY_CGROUP, .max_series = 2};
+	static struct self_cost self;
+	struct exposition_health health = {.bpf = &self, .bpf_run_time = true};
+	struct free_zone zone = {.name = "Normal"};
+	struct free_blocks free = {.nr_orders = 11, .nr_zones = 1, .zones = &zone, .nr_types = 1};
+	struct resident_report res = {0};
+	struct measure_facts facts = {.migrate_large_split = true, .nodes_known = true};
+	struct exposition e = {0};
+	struct series_store s;
+	bool ok = true, written[NR_METRIC_FAMILIES] = {0};
+
+	host.nodes = &two_nodes;
+	for (int p = 0; p < NR_PROBES; p++)
+		probes[p] = (struct probe_status){.name = "g:e", .attached = true};
+	measures_derive(probes, &facts, r.measured);
+	r.scan_names = r.tlb_names = r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])names;
+	r.tlb_known = r.lru_known = known;
+	r.free = &free;
+	r.resident = &res;
+	bound_set_limit(BOUND_SERIES, 2);
+	series_init(&s, &opts, NULL, NULL, NULL, 0.0);
+	for (int om = 0; om < 2 && ok; om++) {
+		ok = ASSERT_EQ(render_exposition(&e, &r, &s, &health, om), 0);
+		for (char *line = e.text; ok && *line; line = strchr(line, '\n') + 1) {
+			const char *name = line + 7, *help;
+			const struct metric_family *f;
+			size_t len;
+			bool system;
+
+			if (strncmp(line, "# HELP ", 7))
+				continue;
+			len = strcspn(name, " ");
+			help = name + len + 1;
+			f = family_named(name, len, &system);
+			if (!f) {
+				ok = unit_fail(__FILE__, __LINE__, line);
+				break;
+			}
+			written[f - metric_families] = true;
+			if (system && f->system_help)
+				ok = ASSERT_TRUE(!strncmp(help, f->system_help, strlen(f->system_help)));
+			else
+				ok = ASSERT_TRUE(!strncmp(help, f->help, strlen(f->help)));
+			ok = ok && ASSERT_TRUE(help[strlen(system && f->system_help ? f->system_help
+										    : f->help)] == '\n');
+		}
+	}
+	for (int m = MF_NONE + 1; ok && m < NR_METRIC_FAMILIES; m++) {
+		bool first = true;
+
+		for (int k = MF_NONE + 1; k < m; k++)
+			first &= !!strcmp(metric_families[k].name, metric_families[m].name);
+		if (first && !written[m])
+			ok = unit_fail(__FILE__, __LINE__, metric_families[m].name);
+	}
+	exposition_free(&e);
+	series_free(&s);
+	return ok;
+}
+
 const struct unit_test figures_tests[] = {
-    UNIT_TEST(families_name_record_figures_that_exist),
+    UNIT_TEST(families_are_linked_to_record_figures),
     UNIT_TEST(families_are_shown_where_their_figures_are_measured),
+    UNIT_TEST(every_help_line_is_its_registry_row_s),
     {},
 };

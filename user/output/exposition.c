@@ -119,28 +119,34 @@ struct expo {
 	struct expo_group *groups;
 	size_t nr_groups;
 	const struct expo_group *system;
+	const struct exposition_health *health;
+	const struct metric_scalars *scalars;
 };
 
-/* HELP and TYPE of a family. OpenMetrics names a counter's family without its _total. */
-static void family(struct expo *x, const char *name, const char *type, const char *help)
+/* HELP and TYPE of family m (its system's family where `system`), its whole name into name: the
+ * one place the exposition writes a HELP line, always the registry's (metric_families.c).
+ * OpenMetrics names a counter's family without its _total, and an info family without _info. */
+static void family(struct expo *x, enum metric_id m, bool system, char *name, size_t size)
 {
-	size_t len = strlen(name);
+	static const char *const types[] = {[METRIC_COUNTER] = "counter", [METRIC_GAUGE] = "gauge",
+					    [METRIC_HISTOGRAM] = "histogram",
+					    [METRIC_INFO] = "gauge"};
+	const struct metric_family *f = &metric_families[m];
+	const char *type = types[f->type], *help = f->help;
+	size_t len;
 
-	if (x->om && !strcmp(type, "counter") && len > 6 && !strcmp(name + len - 6, "_total"))
+	snprintf(name, size, "foliostat_%s%s",
+		 system && f->section == SECTION_GROUPS ? "system_" : "", f->name);
+	if (system && f->system_help)
+		help = f->system_help;
+	len = strlen(name);
+	if (x->om && f->type == METRIC_COUNTER && len > 6 && !strcmp(name + len - 6, "_total"))
 		len -= 6;
+	if (x->om && f->type == METRIC_INFO && len > 5 && !strcmp(name + len - 5, "_info")) {
+		len -= 5;
+		type = "info";
+	}
 	emit(x->e, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name, type);
-}
-
-/* A family of the registry's others (figures.h): its name, for the groups or the system, into
- * name, and its HELP and TYPE. */
-static void layout_family(struct expo *x, enum family_layout layout, bool system, char *name,
-			  size_t len)
-{
-	const struct family *f = &families[layout];
-
-	snprintf(name, len, "foliostat_%s%s", system && !f->system_only ? "system_" : "",
-		 f->metric);
-	family(x, name, f->type, system ? f->system_help : f->help);
 }
 
 /* name{labels,extra} value */
@@ -189,21 +195,8 @@ static void sample_real(struct expo *x, const char *name, const char *labels, do
 		emit(x->e, "%s %.9g\n", name, value);
 }
 
-/* One family over the groups (or the system only) for every (a, b) with a label each. */
-struct figure_labels {
-	const char *name_a; /* label of the first index, or NULL */
-	const char *const *values_a;
-	int nr_a;
-	const char *name_b;
-	const char *const *values_b;
-	int nr_b;
-	const char
-	    *name_a2; /* a second label of the first index (a fault kind's access), or NULL */
-	const char *const *values_a2;
-};
-
-/* The extra labels of each (a, b): the same for every group, so made once per family; "" for a
- * value the kernel does not name (skipped). */
+/* The extra labels of each (a, b) of a family's dimensions: the same for every group, so made
+ * once per family; "" for a value the kernel does not name (skipped). */
 #define MAX_FIGURES (FS_NR_ORDERS * 2 > FS_NR_FAULT_KINDS ? FS_NR_ORDERS * 2 : FS_NR_FAULT_KINDS)
 struct figure_extras {
 	char text[MAX_FIGURES][256];
@@ -211,81 +204,10 @@ struct figure_extras {
 	bool labelled; /* "" is then a value not named */
 };
 _Static_assert(FS_NR_TLB_REASONS <= MAX_FIGURES && FS_NR_LRU_LISTS <= MAX_FIGURES &&
-		   FS_NR_MIGRATE_COUNTERS <= MAX_FIGURES,
+		   FS_NR_MIGRATE_COUNTERS <= MAX_FIGURES && FS_MAX_NODES <= MAX_FIGURES,
 	       "every family's label values fit");
 
-static void figure_extras(const struct figure_labels *l, struct figure_extras *out)
-{
-	out->nr_a = l->nr_a ? l->nr_a : 1;
-	out->nr_b = l->nr_b ? l->nr_b : 1;
-	out->labelled = l->nr_a || l->nr_b;
-	for (int a = 0; a < out->nr_a; a++) {
-		for (int b = 0; b < out->nr_b; b++) {
-			char *text = out->text[a * out->nr_b + b];
-
-			text[0] = '\0';
-			if ((l->nr_a && !l->values_a[a]) || (l->nr_b && !l->values_b[b]))
-				continue;
-			if ((l->nr_a &&
-			     !label_pair(text, sizeof(out->text[0]), l->name_a, l->values_a[a])) ||
-			    (l->nr_a && l->name_a2 &&
-			     !label_pair(text, sizeof(out->text[0]), l->name_a2,
-					 l->values_a2[a])) ||
-			    (l->nr_b &&
-			     !label_pair(text, sizeof(out->text[0]), l->name_b, l->values_b[b])))
-				text[0] = '\0';
-		}
-	}
-}
-
-static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
-			   const struct figure *f, const struct figure_extras *extras)
-{
-	for (int a = 0; a < extras->nr_a; a++) {
-		if (!figure_measured_at(f, x->r->measured, a))
-			continue;
-		for (int b = 0; b < extras->nr_b; b++) {
-			const char *extra = extras->text[a * extras->nr_b + b];
-			__u64 v = figure_value(f, g->counters, a, b, x->r->host);
-
-			if ((!v && !g->always) || (extras->labelled && !extra[0]))
-				continue;
-			sample(x, metric, g->labels, extra, v);
-		}
-	}
-}
-
-/* A registry figure's family for the groups, foliostat_X, and the one for the system,
- * foliostat_system_X; none at all where it is not measured (not measured is not zero). */
-static void group_and_system(struct expo *x, const struct figure *f, const struct figure_labels *l)
-{
-	char metric[128];
-
-	static struct figure_extras extras; /* 8 KiB: not on the stack */
-
-	if (!figure_measured(f, x->r->measured))
-		return;
-	figure_extras(l, &extras);
-	snprintf(metric, sizeof(metric), "foliostat_%s", f->metric);
-	family(x, metric, "counter", f->help);
-	for (size_t i = 0; i < x->nr_groups; i++)
-		if (x->groups[i].counters)
-			figure_samples(x, metric, &x->groups[i], f, &extras);
-	snprintf(metric, sizeof(metric), "foliostat_system_%s", f->metric);
-	family(x, metric, "counter", f->help);
-	figure_samples(x, metric, x->system, f, &extras);
-}
-
-static const char *order_names[FS_NR_ORDERS] = {"0", "1", "2",	"3",  "4",  "5",  "6",	"7",
-						"8", "9", "10", "11", "12", "13", "14", "15"};
-/* Orders of large folios only: order 0 is never discarded nor compacted for (skipped). */
-static const char *large_order_names[FS_NR_ORDERS] = {
-    NULL, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"};
-static const char *const folio_kind_names[] = {"movable", "kernel"};
 static const char *const node_names[FS_MAX_NODES] = {"0", "1", "2", "3", "4", "5", "6", "7"};
-static const char *const mode_names[FS_NR_FAULT_MODES] = {"user", "kernel"};
-static const char *const access_names[FS_NR_FAULT_ACCESSES] = {"read", "write", "exec"};
-static const char *const cause_names[FS_NR_FAULT_CAUSES] = {"not_present", "protection"};
 
 /* Labels a kernel enum's names give, NULL for values it does not name (skipped). */
 static void known_names(const char (*names)[FS_ENUM_NAME_LEN], const bool *known, int nr,
@@ -295,66 +217,87 @@ static void known_names(const char (*names)[FS_ENUM_NAME_LEN], const bool *known
 		out[i] = !known || known[i] ? names[i] : NULL;
 }
 
-/* The label values of every dimension of the registry, for this report. */
+/* The label values of each dimension for this report: the registry's (figures.c), or where they
+ * are the host's, the kernel's names and the nodes with memory. */
 struct dim_values {
 	const char *const *values[NR_FIGURE_DIMS];
-	const char *const *values2[NR_FIGURE_DIMS]; /* DIM_FAULT_MODE_ACCESS's access */
 	const char *tlb[FS_NR_TLB_REASONS], *lru[FS_NR_LRU_LISTS];
 	const char *node[FS_MAX_NODES]; /* the nodes with memory; NULL: none */
-	const char *kind_mode[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
-	const char *kind_access[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES];
 };
 
 static void dim_values(const struct fs_report *r, struct dim_values *d)
 {
-	/* A fault kind's first index has two labels: its mode and its access. */
-	for (int m = 0; m < FS_NR_FAULT_MODES; m++) {
-		for (int a = 0; a < FS_NR_FAULT_ACCESSES; a++) {
-			d->kind_mode[m * FS_NR_FAULT_ACCESSES + a] = mode_names[m];
-			d->kind_access[m * FS_NR_FAULT_ACCESSES + a] = access_names[a];
-		}
-	}
+	for (int i = 0; i < NR_FIGURE_DIMS; i++)
+		d->values[i] = figure_dims[i].values;
 	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, d->tlb);
 	known_names(r->lru_names, r->lru_known, FS_NR_LRU_LISTS, d->lru);
-	d->values[DIM_ORDER] = order_names;
-	d->values[DIM_LARGE_ORDER] = large_order_names;
-	d->values[DIM_FOLIO_KIND] = folio_kind_names;
-	d->values[DIM_FAULT_MODE] = mode_names;
-	d->values[DIM_FAULT_MODE_ACCESS] = d->kind_mode;
-	d->values2[DIM_FAULT_MODE_ACCESS] = d->kind_access;
-	d->values[DIM_FAULT_CAUSE] = cause_names;
 	d->values[DIM_TLB_REASON] = d->tlb;
 	d->values[DIM_LRU_LIST] = d->lru;
-	d->values[DIM_MIGRATE_COUNTER] = migrate_names;
 	memset(d->node, 0, sizeof(d->node));
 	for (int i = 0; i < r->host->nodes->nr; i++)
 		d->node[r->host->nodes->ids[i]] = node_names[r->host->nodes->ids[i]];
 	d->values[DIM_NODE] = d->node;
 }
 
-/* Every figure of the registry (figures.c), in its order. */
-static void thread_metrics(struct expo *x)
+static void figure_extras(const struct metric_family *f, const struct dim_values *d,
+			  struct figure_extras *out)
 {
+	const struct figure_dim_info *da = &figure_dims[f->dim_a], *db = &figure_dims[f->dim_b];
+	const char *const *va = d->values[f->dim_a], *const *vb = d->values[f->dim_b];
+	int nr_a = f->dim_a ? da->size : 0, nr_b = f->dim_b ? db->size : 0;
+
+	out->nr_a = nr_a ? nr_a : 1;
+	out->nr_b = nr_b ? nr_b : 1;
+	out->labelled = nr_a || nr_b;
+	for (int a = 0; a < out->nr_a; a++) {
+		for (int b = 0; b < out->nr_b; b++) {
+			char *text = out->text[a * out->nr_b + b];
+
+			text[0] = '\0';
+			if ((nr_a && !va[a]) || (nr_b && !vb[b]))
+				continue;
+			if ((nr_a && !label_pair(text, sizeof(out->text[0]), da->label, va[a])) ||
+			    (nr_a && da->label2 &&
+			     !label_pair(text, sizeof(out->text[0]), da->label2, da->values2[a])) ||
+			    (nr_b && !label_pair(text, sizeof(out->text[0]), db->label, vb[b])))
+				text[0] = '\0';
+		}
+	}
+}
+
+static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
+			   enum metric_id m, const struct figure_extras *extras)
+{
+	for (int a = 0; a < extras->nr_a; a++) {
+		if (!metric_shown_at(m, x->r->measured, a))
+			continue;
+		for (int b = 0; b < extras->nr_b; b++) {
+			const char *extra = extras->text[a * extras->nr_b + b];
+			__u64 v = metric_value(m, g->counters, a, b, x->r->host);
+
+			if ((!v && !g->always) || (extras->labelled && !extra[0]))
+				continue;
+			sample(x, metric, g->labels, extra, v);
+		}
+	}
+}
+
+/* MK_BY_DIMS: the family of the groups, foliostat_X, and the one of the system,
+ * foliostat_system_X. */
+static void write_by_dims(struct expo *x, enum metric_id m)
+{
+	static struct figure_extras extras; /* 8 KiB: not on the stack */
 	static struct dim_values d;
+	char metric[128];
 
 	dim_values(x->r, &d);
-	for (int i = 0; i < nr_group_figures; i++) {
-		const struct figure *f = &group_figures[i];
-		const struct figure_dim_info *a = &figure_dims[f->dim_a],
-					     *b = &figure_dims[f->dim_b];
-		struct figure_labels l = {
-		    .name_a = a->label,
-		    .values_a = d.values[f->dim_a],
-		    .nr_a = f->dim_a ? a->size : 0,
-		    .name_b = b->label,
-		    .values_b = d.values[f->dim_b],
-		    .nr_b = f->dim_b ? b->size : 0,
-		    .name_a2 = a->label2,
-		    .values_a2 = d.values2[f->dim_a],
-		};
-
-		group_and_system(x, f, &l);
-	}
+	figure_extras(&metric_families[m], &d, &extras);
+	family(x, m, false, metric, sizeof(metric));
+	for (size_t i = 0; i < x->nr_groups; i++)
+		if (x->groups[i].counters)
+			figure_samples(x, metric, &x->groups[i], m, &extras);
+	family(x, m, true, metric, sizeof(metric));
+	figure_samples(x, metric, x->system, m, &extras);
 }
 
 /* Collapse outcomes: of the groups, of the untracked and unattributed, and of the system. */
@@ -378,11 +321,38 @@ static void thp_results(struct expo *x, const char *metric, const struct expo_gr
 	}
 }
 
-static const char *const stall_kind_names[FS_NR_STALLS] = {
-    [FS_STALL_COMPACTION] = "compaction",
-    [FS_STALL_DIRECT_RECLAIM] = "direct_reclaim",
-    [FS_STALL_MEMCG_RECLAIM] = "memcg_reclaim",
-};
+/* A word of the collapse outcomes (MK_COLLAPSE_COUNT's `at`), where any. */
+static void thp_count(struct expo *x, const char *metric, const struct expo_group *g,
+		      enum metric_id m)
+{
+	__u64 v = ((const __u64 *)g->thp)[metric_families[m].at];
+
+	if (v)
+		sample(x, metric, g->labels, "", v);
+}
+
+/* MK_COLLAPSE_RESULTS, MK_COLLAPSE_COUNT: the groups with collapse outcomes, then the system. */
+static void write_collapses(struct expo *x, enum metric_id m)
+{
+	struct expo_group system = *x->system;
+	char name[96];
+
+	system.thp = &x->s->system.thp;
+	family(x, m, false, name, sizeof(name));
+	for (size_t i = 0; i < x->nr_groups; i++) {
+		if (!x->groups[i].thp)
+			continue;
+		if (metric_families[m].kind == MK_COLLAPSE_RESULTS)
+			thp_results(x, name, &x->groups[i]);
+		else
+			thp_count(x, name, &x->groups[i], m);
+	}
+	family(x, m, true, name, sizeof(name));
+	if (metric_families[m].kind == MK_COLLAPSE_RESULTS)
+		thp_results(x, name, &system);
+	else
+		thp_count(x, name, &system, m);
+}
 
 /* One stall histogram: cumulative buckets at every other power of two of a microsecond. */
 static void stall_histogram(struct expo *x, const char *family_name, const char *labels, int kind,
@@ -397,7 +367,7 @@ static void stall_histogram(struct expo *x, const char *family_name, const char 
 		return;
 	}
 	snprintf(lbl, lbl_size, "%s%skind=\"%s\"", labels, labels[0] ? "," : "",
-		 stall_kind_names[kind]);
+		 stall_kind_names[kind].label);
 	for (int b = 0; b < FS_NR_STALL_BUCKETS; b++) {
 		cumulative += st->hist[b];
 		if (b % STALL_BUCKET_STEP || b > STALL_BUCKET_LAST)
@@ -414,71 +384,50 @@ static void stall_histogram(struct expo *x, const char *family_name, const char 
 	free(lbl);
 }
 
-/* Pages collapses filled with zeroes: of the groups, the untracked, the unattributed and the
- * system, where any. */
-static void thp_zero_filled(struct expo *x, const char *metric, const struct expo_group *g)
+/* MK_STALL_HISTOGRAM: each group's histogram of each stall kind it had, then the system's. */
+static void write_stall_histograms(struct expo *x, enum metric_id m)
 {
-	if (g->thp->zero_filled)
-		sample(x, metric, g->labels, "", g->thp->zero_filled);
+	const struct fs_report *r = x->r;
+	char name[96];
+
+	family(x, m, false, name, sizeof(name));
+	for (size_t i = 0; i < x->nr_groups; i++) {
+		const struct expo_group *g = &x->groups[i];
+
+		for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
+			if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
+				stall_histogram(x, name, g->labels, k, &g->proc->stalls[k]);
+	}
+	family(x, m, true, name, sizeof(name));
+	for (int k = 0; k < FS_NR_STALLS; k++)
+		if (r->measured[MEASURE_STALLS + k])
+			stall_histogram(x, name, "", k, &x->s->system.stalls[k]);
 }
 
-static void proc_metrics(struct expo *x)
+/* MK_STALL_RECLAIMED: pages reclaimed in each reclaim stall kind, of each group, then the
+ * system. */
+static void write_stall_reclaimed(struct expo *x, enum metric_id m)
 {
 	const struct fs_report *r = x->r;
 	const struct system_totals *sys = &x->s->system;
-	struct expo_group system = *x->system;
 	char extra[64], name[96];
 
-	if (family_shown(FAMILY_COLLAPSE_RESULTS, r->measured)) {
-		layout_family(x, FAMILY_COLLAPSE_RESULTS, false, name, sizeof(name));
-		for (size_t i = 0; i < x->nr_groups; i++)
-			if (x->groups[i].thp)
-				thp_results(x, name, &x->groups[i]);
-		layout_family(x, FAMILY_COLLAPSE_RESULTS, true, name, sizeof(name));
-		system.thp = &sys->thp;
-		thp_results(x, name, &system);
-	}
-	if (family_shown(FAMILY_COLLAPSE_ZERO_FILLED, r->measured)) {
-		layout_family(x, FAMILY_COLLAPSE_ZERO_FILLED, false, name, sizeof(name));
-		for (size_t i = 0; i < x->nr_groups; i++)
-			if (x->groups[i].thp)
-				thp_zero_filled(x, name, &x->groups[i]);
-		layout_family(x, FAMILY_COLLAPSE_ZERO_FILLED, true, name, sizeof(name));
-		system.thp = &sys->thp;
-		thp_zero_filled(x, name, &system);
-	}
-	if (family_shown(FAMILY_STALL_SECONDS, r->measured)) {
-		layout_family(x, FAMILY_STALL_SECONDS, false, name, sizeof(name));
-		for (size_t i = 0; i < x->nr_groups; i++) {
-			const struct expo_group *g = &x->groups[i];
-
-			for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
-				if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
-					stall_histogram(x, name, g->labels, k, &g->proc->stalls[k]);
-		}
-		layout_family(x, FAMILY_STALL_SECONDS, true, name, sizeof(name));
-		for (int k = 0; k < FS_NR_STALLS; k++)
-			if (r->measured[MEASURE_STALLS + k])
-				stall_histogram(x, name, "", k, &sys->stalls[k]);
-	}
-	if (!family_shown(FAMILY_STALL_RECLAIMED, r->measured))
-		return;
-	layout_family(x, FAMILY_STALL_RECLAIMED, false, name, sizeof(name));
+	family(x, m, false, name, sizeof(name));
 	for (size_t i = 0; i < x->nr_groups; i++) {
 		const struct expo_group *g = &x->groups[i];
 
 		for (int k = FS_STALL_DIRECT_RECLAIM; g->proc && k < FS_NR_STALLS; k++) {
 			if (!r->measured[MEASURE_STALLS + k] || !g->proc->reclaimed[k])
 				continue;
-			snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
+			snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k].label);
 			sample(x, name, g->labels, extra, g->proc->reclaimed[k]);
 		}
 	}
-	layout_family(x, FAMILY_STALL_RECLAIMED, true, name, sizeof(name));
+	family(x, m, true, name, sizeof(name));
 	for (int k = FS_STALL_DIRECT_RECLAIM; k < FS_NR_STALLS; k++) {
 		if (!r->measured[MEASURE_STALLS + k])
 			continue;
-		snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k]);
+		snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k].label);
 		sample(x, name, "", extra, sys->reclaimed[k]);
 	}
 }
@@ -502,29 +451,21 @@ static void compaction_orders(struct expo *x, const char *metric, const char *la
 	}
 }
 
-/* Direct compaction by order, per process as the stall histograms are: the groups, other (with
- * the processes the table had no room for and the threads outside the selection), the system. */
-static void compaction_by_order_metrics(struct expo *x)
+/* MK_STALLS_BY_ORDER: direct compaction by order, per process as the stall histograms are: the
+ * groups, other (with the processes the table had no room for and the threads outside the
+ * selection), the system. */
+static void write_stalls_by_order(struct expo *x, enum metric_id m)
 {
-	static const enum family_layout layouts[] = {FAMILY_COMPACTION_BY_ORDER,
-						     FAMILY_COMPACTION_BY_ORDER_S};
-	const struct fs_order_stalls *sys = &x->s->system.compaction_by_order;
+	bool seconds = metric_families[m].seconds;
 	char metric[96];
 
-	for (size_t f = 0; f < sizeof(layouts) / sizeof(layouts[0]); f++) {
-		bool seconds = layouts[f] == FAMILY_COMPACTION_BY_ORDER_S;
-
-		if (!family_shown(layouts[f], x->r->measured))
-			continue;
-		layout_family(x, layouts[f], false, metric, sizeof(metric));
-		for (size_t i = 0; i < x->nr_groups; i++)
-			if (x->groups[i].proc)
-				compaction_orders(x, metric, x->groups[i].labels,
-						  &x->groups[i].proc->compaction_by_order, seconds,
-						  false);
-		layout_family(x, layouts[f], true, metric, sizeof(metric));
-		compaction_orders(x, metric, "", sys, seconds, true);
-	}
+	family(x, m, false, metric, sizeof(metric));
+	for (size_t i = 0; i < x->nr_groups; i++)
+		if (x->groups[i].proc)
+			compaction_orders(x, metric, x->groups[i].labels,
+					  &x->groups[i].proc->compaction_by_order, seconds, false);
+	family(x, m, true, metric, sizeof(metric));
+	compaction_orders(x, metric, "", &x->s->system.compaction_by_order, seconds, true);
 }
 
 /* A group's (or the system's) folios allocated by node and order, where any. */
@@ -546,19 +487,18 @@ static void node_orders(struct expo *x, const char *metric, const char *labels,
 	}
 }
 
-/* Folios allocated by node and order, then the system's. Where nodes are counted, the groups with
- * a process's figures (the store's, and other, which has interrupt context's and the rest);
- * where they are not (one node), every group with counters, each one's allocations on the node. */
-static void node_orders_metrics(struct expo *x)
+/* MK_NODE_ORDERS: folios allocated by node and order, then the system's. Where nodes are
+ * counted, the groups with a process's figures (the store's, and other, which has interrupt
+ * context's and the rest); where they are not (one node), every group with counters, each one's
+ * allocations on the node. */
+static void write_node_orders(struct expo *x, enum metric_id m)
 {
 	const struct system_totals *sys = &x->s->system;
 	static const __u64 none[FS_MAX_NODES][FS_NR_ORDERS];
 	bool counted = x->r->host->nodes->counted;
 	char metric[96];
 
-	if (!family_shown(FAMILY_NODE_ORDERS, x->r->measured))
-		return;
-	layout_family(x, FAMILY_NODE_ORDERS, false, metric, sizeof(metric));
+	family(x, m, false, metric, sizeof(metric));
 	for (size_t i = 0; i < x->nr_groups; i++) {
 		const struct expo_group *g = &x->groups[i];
 
@@ -566,211 +506,183 @@ static void node_orders_metrics(struct expo *x)
 			node_orders(x, metric, g->labels, g->proc ? g->proc->alloc_by_node_order : none,
 				    g->counters);
 	}
-	layout_family(x, FAMILY_NODE_ORDERS, true, metric, sizeof(metric));
+	family(x, m, true, metric, sizeof(metric));
 	node_orders(x, metric, "", sys->alloc_by_node_order, &sys->total);
 }
 
-static __u64 bytes_of(const struct expo *x, const __u64 *hist)
+/* MK_SYSTEM_ORDERS, MK_SYSTEM_BYTES: the system's histogram by order at `at`, or its bytes. */
+static void write_system_orders(struct expo *x, enum metric_id m)
 {
-	return hist_pages(hist) * (__u64)x->r->host->page_size;
+	const struct metric_family *f = &metric_families[m];
+	const __u64 *hist = (const __u64 *)&x->s->system + f->at;
+	char extra[32], name[96];
+
+	family(x, m, true, name, sizeof(name));
+	if (f->kind == MK_SYSTEM_BYTES) {
+		sample(x, name, "", "", hist_pages(hist) * (__u64)x->r->host->page_size);
+		return;
+	}
+	for (int o = 0; o < FS_NR_ORDERS; o++) {
+		snprintf(extra, sizeof(extra), "order=\"%d\"", o);
+		sample(x, name, "", extra, hist[o]);
+	}
 }
 
-/* The system-only figures: frees, the kernel's own THP counters, reclaim's scanning. */
-static void system_metrics(struct expo *x)
+/* MK_KERNEL_VMSTAT, MK_KERNEL_MTHP: the growth of the kernel's own THP counters. */
+static void write_kernel_counters(struct expo *x, enum metric_id m)
 {
-	const struct fs_report *r = x->r;
-	const struct system_totals *sys = &x->s->system;
 	const struct kernel_counters *kc = &x->s->kernel;
-	const struct fs_vmscan *v = &sys->vmscan;
-	static const char *const reclaimers[FS_NR_RECLAIMERS] = {"kswapd", "direct"};
 	char extra[256], name[96];
 
-	if (family_shown(FAMILY_SYSTEM_FREED, r->measured)) {
-		layout_family(x, FAMILY_SYSTEM_FREED, true, name, sizeof(name));
-		for (int o = 0; o < FS_NR_ORDERS; o++) {
-			snprintf(extra, sizeof(extra), "order=\"%d\"", o);
-			sample(x, name, "", extra, sys->freed[o]);
-		}
-	}
-	if (family_shown(FAMILY_SYSTEM_FREED_BYTES, r->measured)) {
-		layout_family(x, FAMILY_SYSTEM_FREED_BYTES, true, name, sizeof(name));
-		sample(x, name, "", "", bytes_of(x, sys->freed));
-	}
-	layout_family(x, FAMILY_SYSTEM_VMSTAT, true, name, sizeof(name));
-	for (size_t i = 0; i < kc->nr; i++) {
-		if (strncmp(kc->items[i].name, "vmstat/thp_", 11))
-			continue;
-		extra[0] = '\0';
-		if (label_pair(extra, sizeof(extra), "counter", kc->items[i].name + 7))
-			sample(x, name, "", extra, kc->items[i].value);
-	}
-	layout_family(x, FAMILY_SYSTEM_MTHP, true, name, sizeof(name));
+	family(x, m, true, name, sizeof(name));
 	for (size_t i = 0; i < kc->nr; i++) {
 		const char *item = kc->items[i].name, *slash;
 		char size[sizeof(kc->items[i].name)];
 
+		extra[0] = '\0';
+		if (metric_families[m].kind == MK_KERNEL_VMSTAT) {
+			if (!strncmp(item, "vmstat/thp_", 11) &&
+			    label_pair(extra, sizeof(extra), "counter", item + 7))
+				sample(x, name, "", extra, kc->items[i].value);
+			continue;
+		}
 		if (strncmp(item, "mthp/", 5) || !(slash = strchr(item + 5, '/')))
 			continue;
 		/* nr_anon, nr_anon_partially_mapped: levels, not events */
 		if (!strncmp(slash + 1, "nr_", 3))
 			continue;
 		snprintf(size, sizeof(size), "%.*s", (int)(slash - item - 5), item + 5);
-		extra[0] = '\0';
 		if (label_pair(extra, sizeof(extra), "size", size) &&
 		    label_pair(extra, sizeof(extra), "counter", slash + 1))
 			sample(x, name, "", extra, kc->items[i].value);
 	}
-	if (family_shown(FAMILY_SYSTEM_VMSCAN, r->measured)) {
-		static const char *const actions[] = {"scanned", "reclaimed", "deactivated"};
-		const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed,
-							       v->deactivated};
+}
 
-		layout_family(x, FAMILY_SYSTEM_VMSCAN, true, name, sizeof(name));
-		for (int a = 0; a < 3; a++) {
-			if (!r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED + a])
-				continue;
-			for (int who = 0; who < FS_NR_RECLAIMERS; who++) {
-				for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
-					if (!r->lru_known[l] && !per_action[a][who][l])
-						continue;
-					snprintf(extra, sizeof(extra),
-						 "reclaimer=\"%s\",action=\"%s\"", reclaimers[who],
-						 actions[a]);
-					if (label_pair(extra, sizeof(extra), "list",
-						       r->lru_names[l]))
-						sample(x, name, "", extra, per_action[a][who][l]);
-				}
+/* MK_VMSCAN: the pages each reclaimer scanned, reclaimed and deactivated, per LRU list. */
+static void write_vmscan(struct expo *x, enum metric_id m)
+{
+	static const char *const actions[] = {"scanned", "reclaimed", "deactivated"};
+	const struct fs_report *r = x->r;
+	const struct fs_vmscan *v = &x->s->system.vmscan;
+	const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed, v->deactivated};
+	char extra[256], name[96];
+
+	family(x, m, true, name, sizeof(name));
+	for (int a = 0; a < 3; a++) {
+		if (!r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED + a])
+			continue;
+		for (int who = 0; who < FS_NR_RECLAIMERS; who++) {
+			for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
+				if (!r->lru_known[l] && !per_action[a][who][l])
+					continue;
+				snprintf(extra, sizeof(extra), "reclaimer=\"%s\",action=\"%s\"",
+					 reclaimer_names[who].label, actions[a]);
+				if (label_pair(extra, sizeof(extra), "list", r->lru_names[l]))
+					sample(x, name, "", extra, per_action[a][who][l]);
 			}
 		}
 	}
-	if (family_shown(FAMILY_SYSTEM_KSWAPD_WAKES, r->measured)) {
-		layout_family(x, FAMILY_SYSTEM_KSWAPD_WAKES, true, name, sizeof(name));
-		sample(x, name, "", "", v->kswapd_wakes);
-	}
-	if (family_shown(FAMILY_SYSTEM_RECLAIM_WRITTEN, r->measured)) {
-		layout_family(x, FAMILY_SYSTEM_RECLAIM_WRITTEN, true, name, sizeof(name));
-		sample(x, name, "", "", v->written[FS_PAGES]);
-	}
-	layout_family(x, FAMILY_SYSTEM_PROCESSES, true, name, sizeof(name));
-	sample(x, name, "", "", x->r->processes ? x->r->processes->nr_active : 0);
 }
 
-/* A counter family with a sample per attached probe: its value, times scale (seconds from
- * nanoseconds). */
-static void per_probe(struct expo *x, const char *name, const char *help, const __u64 *values,
-		      double scale)
+/* MK_COUNT, MK_REAL, MK_UNIX_TIME: one sample of the scalars gathered for this exposition. */
+static void write_scalar(struct expo *x, enum metric_id m)
+{
+	const struct metric_family *f = &metric_families[m];
+	const char *at = (const char *)x->scalars + f->at;
+	char name[96];
+	double real;
+
+	family(x, m, true, name, sizeof(name));
+	if (f->kind == MK_COUNT) {
+		__u64 count;
+
+		memcpy(&count, at, sizeof(count));
+		sample(x, name, "", "", count);
+		return;
+	}
+	memcpy(&real, at, sizeof(real));
+	/* Not %.9g for a Unix time: it has 10 digits before the point (that rounded it to 10 s). */
+	if (f->kind == MK_UNIX_TIME)
+		emit(x->e, "%s %.6f\n", name, real);
+	else
+		sample_real(x, name, "", real);
+}
+
+/* MK_BUILD_INFO: foliostat's version. */
+static void write_build_info(struct expo *x, enum metric_id m)
+{
+	char name[96];
+
+	family(x, m, true, name, sizeof(name));
+	emit(x->e, "%s{version=\"%s\"} 1\n", name, FOLIOSTAT_VERSION);
+}
+
+/* MK_PROBE_ATTACHED: 1 or 0 per probe, but the stand-ins not needed. */
+static void write_probe_attached(struct expo *x, enum metric_id m)
 {
 	const struct fs_report *r = x->r;
-	char extra[256];
+	char extra[256], name[96];
 
-	family(x, name, "counter", help);
+	family(x, m, true, name, sizeof(name));
+	for (int i = 0; i < r->nr_probes; i++) {
+		if (r->probes[i].not_needed)
+			continue;
+		extra[0] = '\0';
+		if (label_pair(extra, sizeof(extra), "probe", r->probes[i].name))
+			sample(x, name, "", extra, r->probes[i].attached);
+	}
+}
+
+/* MK_PER_PROBE: the words of struct self_cost at `at`, a sample per attached probe (seconds
+ * from nanoseconds where the family says so). */
+static void write_per_probe(struct expo *x, enum metric_id m)
+{
+	const struct metric_family *f = &metric_families[m];
+	const struct fs_report *r = x->r;
+	const __u64 *values;
+	char extra[256], name[96];
+
+	if (!x->health->bpf || (f->run_time && !x->health->bpf_run_time))
+		return;
+	values = (const __u64 *)((const char *)x->health->bpf + f->at);
+	family(x, m, true, name, sizeof(name));
 	for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
 		if (!r->probes[i].attached)
 			continue;
 		extra[0] = '\0';
 		if (!label_pair(extra, sizeof(extra), "probe", r->probes[i].name))
 			continue;
-		if (scale == 1)
+		if (!f->seconds)
 			sample(x, name, "", extra, values[i]);
 		else
-			emit(x->e, "%s{%s} %.9g\n", name, extra, values[i] * scale);
+			emit(x->e, "%s{%s} %.9g\n", name, extra, values[i] * 1e-9);
 	}
 }
 
-/* Each bounded structure in use (bounds.h): its limit, what it holds, what it dropped. */
-static void bound_metrics(struct expo *x)
+/* MK_BOUND: the word of struct bound_count at `at` of each bounded structure in use (bounds.h);
+ * none where none is. */
+static void write_bound(struct expo *x, enum metric_id m)
 {
-	static const struct {
-		const char *name, *type, *help;
-	} families[] = {
-	    {"foliostat_bound_limit", "gauge",
-	     "The most a structure that other users can grow may hold (see foliostat(8), SECURITY)."},
-	    {"foliostat_bound_entries", "gauge", "What a bounded structure holds now."},
-	    {"foliostat_bound_evictions_total", "counter",
-	     "Entries a bounded structure dropped, or work it cut short, to stay within its limit."},
-	};
 	struct bound_count counts[FS_NR_BOUNDS];
-	char extra[128];
+	char extra[128], name[96];
 	bool any = false;
 
 	bounds_read(counts);
 	for (int b = 0; b < FS_NR_BOUNDS && !any; b++)
 		any = counts[b].limit != 0;
-	for (size_t f = 0; any && f < sizeof(families) / sizeof(families[0]); f++) {
-		family(x, families[f].name, families[f].type, families[f].help);
-		for (int b = 0; b < FS_NR_BOUNDS; b++) {
-			const __u64 value[] = {counts[b].limit, counts[b].entries,
-					       counts[b].evictions};
+	if (!any)
+		return;
+	family(x, m, true, name, sizeof(name));
+	for (int b = 0; b < FS_NR_BOUNDS; b++) {
+		const char *count = (const char *)&counts[b] + metric_families[m].at;
+		__u64 value;
 
-			extra[0] = '\0';
-			if (!counts[b].limit ||
-			    !label_pair(extra, sizeof(extra), "structure", bound_name(b)))
-				continue;
-			sample(x, families[f].name, "", extra, value[f]);
-		}
-	}
-}
-
-static void health_metrics(struct expo *x, const struct exposition_health *h)
-{
-	const struct fs_report *r = x->r;
-	char extra[256];
-
-	if (x->om) {
-		emit(x->e,
-		     "# HELP foliostat_build foliostat's version.\n# TYPE foliostat_build info\n");
-	} else {
-		family(x, "foliostat_build_info", "gauge", "foliostat's version.");
-	}
-	emit(x->e, "foliostat_build_info{version=\"%s\"} 1\n", FOLIOSTAT_VERSION);
-	family(x, "foliostat_start_time_seconds", "gauge",
-	       "When foliostat started counting (Unix time).");
-	/* Not %.9g: a Unix time has 10 digits before the point (that rounded it to 10 s). */
-	emit(x->e, "foliostat_start_time_seconds %.6f\n", h->start_time);
-	family(x, "foliostat_probe_attached", "gauge",
-	       "Whether a probe (tracepoint group:event) is attached: 1, or 0 (see --check for why "
-	       "not).");
-	for (int i = 0; i < r->nr_probes; i++) {
-		if (r->probes[i].not_needed)
-			continue;
 		extra[0] = '\0';
-		if (label_pair(extra, sizeof(extra), "probe", r->probes[i].name))
-			sample(x, "foliostat_probe_attached", "", extra, r->probes[i].attached);
+		if (!counts[b].limit || !label_pair(extra, sizeof(extra), "structure", bound_name(b)))
+			continue;
+		memcpy(&value, count, sizeof(value));
+		sample(x, name, "", extra, value);
 	}
-	if (h->bpf && h->bpf_run_time) {
-		per_probe(x, "foliostat_bpf_runs_total", "Runs of a probe's BPF program.",
-			  h->bpf->events, 1);
-		per_probe(x, "foliostat_bpf_run_seconds_total",
-			  "Time spent in a probe's BPF program.", h->bpf->run_ns, 1e-9);
-	}
-	if (h->bpf)
-		per_probe(x, "foliostat_bpf_missed_runs_total",
-			  "Runs of a probe's BPF program the kernel skipped (recursion).",
-			  h->bpf->misses, 1);
-	family(
-	    x, "foliostat_untracked_events_total", "counter",
-	    "Counts charged to no thread because the in-kernel table was full (see --max-tasks).");
-	sample(x, "foliostat_untracked_events_total", "", "",
-	       totals_events(&x->s->system.untracked));
-	family(x, "foliostat_loader_cpu_seconds_total", "counter",
-	       "CPU time of foliostat's loader (user and system).");
-	sample_real(x, "foliostat_loader_cpu_seconds_total", "", h->loader_cpu_s);
-	family(x, "foliostat_loader_resident_bytes", "gauge",
-	       "Resident memory of foliostat's loader.");
-	sample(x, "foliostat_loader_resident_bytes", "", "",
-	       (unsigned long long)h->loader_rss_bytes);
-	family(x, "foliostat_series", "gauge", "Groups exported with series of their own.");
-	sample(x, "foliostat_series", "", "", x->s->nr_live);
-	family(x, "foliostat_series_folded_total", "counter",
-	       "Groups that gave their series to a new group (--max-series).");
-	sample(x, "foliostat_series_folded_total", "", "", x->s->folded);
-	bound_metrics(x);
-	family(x, "foliostat_scrapes_total", "counter",
-	       "Expositions made (scrapes, or files written).");
-	sample(x, "foliostat_scrapes_total", "", "", h->scrapes + 1);
-	family(x, "foliostat_scrape_duration_seconds", "gauge",
-	       "How long the previous exposition took to make (maps read and text written).");
-	sample_real(x, "foliostat_scrape_duration_seconds", "", h->last_duration_s);
 }
 
 /* Whether the cgroup paths start at the hierarchy's root, where the unit, container and pod
@@ -828,10 +740,10 @@ static const char *const resident_types[NR_RESIDENT_TYPES] = {"anon", "file", "s
 static const char *const resident_mappings[NR_RESIDENT_MAPPINGS] = {"pmd", "pte", "pte_unaligned",
 								    "partial"};
 
-/* One --resident row's gauges: its bytes by type and order, and its large folios by type and
+/* One --resident row's gauges: its bytes by type and order, or its large folios by type and
  * mapping, each where nonzero. */
-static void resident_samples(struct expo *x, const char *labels, const struct resident_counts *c,
-			     bool bytes)
+static void resident_samples(struct expo *x, const char *name, const char *labels,
+			     const struct resident_counts *c, bool bytes)
 {
 	__u64 page_size = (__u64)x->r->host->page_size;
 	char extra[64];
@@ -843,8 +755,7 @@ static void resident_samples(struct expo *x, const char *labels, const struct re
 					continue;
 				snprintf(extra, sizeof(extra), "type=\"%s\",order=\"%d\"",
 					 resident_types[t], o);
-				sample(x, "foliostat_resident_bytes", labels, extra,
-				       c->pages[t][o] * page_size);
+				sample(x, name, labels, extra, c->pages[t][o] * page_size);
 			}
 			continue;
 		}
@@ -853,7 +764,7 @@ static void resident_samples(struct expo *x, const char *labels, const struct re
 				continue;
 			snprintf(extra, sizeof(extra), "type=\"%s\",mapping=\"%s\"",
 				 resident_types[t], resident_mappings[m]);
-			sample(x, "foliostat_resident_large_folios", labels, extra, c->large[t][m]);
+			sample(x, name, labels, extra, c->large[t][m]);
 		}
 	}
 }
@@ -865,73 +776,44 @@ static bool named(const struct expo *x, const struct resident_row *row)
 }
 
 /*
- * --resident: what memory holds, per row of the --by kind, the rows with the most pages in
+ * MK_RESIDENT: what memory holds, per row of the --by kind, the rows with the most pages in
  * large folios first: --max-series of them with series of their own, the rest added up in
  * group="other". Gauges of the last readings (resident_sweep.h: each as old as its process's
  * last reading, foliostat_resident_oldest_seconds the oldest).
  */
-static void resident_metrics(struct expo *x)
+static void write_resident(struct expo *x, enum metric_id m)
 {
 	const struct resident_report *res = x->r->resident;
 	size_t own = res->nr < x->s->max_series ? res->nr : x->s->max_series;
+	bool bytes = metric_families[m].at == 0;
 	struct resident_counts other = {0};
 	struct label_text labels = {0};
+	char name[96];
 
 	for (size_t i = 0; i < res->nr; i++)
 		if (i >= own || !named(x, &res->rows[i]))
 			words_add((__u64 *)&other, (const __u64 *)&res->rows[i].counts,
 				  FS_WORDS(other));
-	for (int bytes = 1; bytes >= 0; bytes--) {
-		family(x, bytes ? "foliostat_resident_bytes" : "foliostat_resident_large_folios",
-		       "gauge",
-		       bytes ? "Memory the group maps now, by type and the order of the folio of "
-			       "each page (--resident)."
-			     : "Large folios the group maps now, by type and how they are mapped "
-			       "(--resident).");
-		for (size_t i = 0; i < own; i++) {
-			const struct resident_row *row = &res->rows[i];
+	family(x, m, true, name, sizeof(name));
+	for (size_t i = 0; i < own; i++) {
+		const struct resident_row *row = &res->rows[i];
 
-			if (!named(x, row))
-				continue;
-			labels.len = labels.start = 0;
-			identity_labels(x->s->by,
-					x->s->by == FS_BY_CGROUP ? row->cgroup : row->comm,
-					row->pid, row->start_ns, row->cgroup,
-					paths_from_root(x->r), &labels);
-			if (labels.failed ||
-			    array_reserve(&labels.text, &labels.cap, labels.len, 1, 1)) {
-				x->e->failed = true;
-				break;
-			}
-			labels.text[labels.len] = '\0';
-			resident_samples(x, labels.text, &row->counts, bytes);
+		if (!named(x, row))
+			continue;
+		labels.len = labels.start = 0;
+		identity_labels(x->s->by, x->s->by == FS_BY_CGROUP ? row->cgroup : row->comm,
+				row->pid, row->start_ns, row->cgroup, paths_from_root(x->r), &labels);
+		if (labels.failed || array_reserve(&labels.text, &labels.cap, labels.len, 1, 1)) {
+			x->e->failed = true;
+			break;
 		}
-		resident_samples(x, "group=\"other\"", &other, bytes);
+		labels.text[labels.len] = '\0';
+		resident_samples(x, name, labels.text, &row->counts, bytes);
 	}
+	resident_samples(x, name, "group=\"other\"", &other, bytes);
 	free(labels.text);
-	family(x, "foliostat_resident_oldest_seconds", "gauge",
-	       "The age of the oldest reading of --resident's figures.");
-	sample_real(x, "foliostat_resident_oldest_seconds", "", resident_oldest_s(res));
-	family(x, "foliostat_resident_processes", "gauge",
-	       "Processes with a reading of what their memory holds (--resident).");
-	sample(x, "foliostat_resident_processes", "", "", res->scanned);
-	family(x, "foliostat_resident_cut_short_processes", "gauge",
-	       "Processes whose reading stopped at the most pagemap entries a process may take in "
-	       "a pass: their figures are what was read, at least (--resident).");
-	sample(x, "foliostat_resident_cut_short_processes", "", "", res->cut_short);
-	family(x, "foliostat_resident_passes_total", "counter",
-	       "Whole readings of every selected process (--resident).");
-	sample(x, "foliostat_resident_passes_total", "", "", res->passes);
-	family(x, "foliostat_resident_pass_seconds", "gauge",
-	       "How long the last whole reading of every selected process took (--resident).");
-	sample_real(x, "foliostat_resident_pass_seconds", "", res->seconds);
-	family(x, "foliostat_resident_pass_cpu_seconds", "gauge",
-	       "The CPU time of the last whole reading of every selected process (--resident).");
-	sample_real(x, "foliostat_resident_pass_cpu_seconds", "", res->cpu_seconds);
 }
 
-/* Free memory by block size (free_blocks.h), per node, zone and order, every order the kernel
- * lists (a zero is an answer: no block of that size). */
 /* node="N",zone="Z"[,migrate_type="T"],order="O" into labels (the values quoted as every
  * label's are). */
 static void zone_labels(char *labels, size_t size, const struct free_zone *z, const char *type,
@@ -949,39 +831,105 @@ static void zone_labels(char *labels, size_t size, const struct free_zone *z, co
 	label_pair(labels, size, "order", number);
 }
 
-static void free_memory_metrics(struct expo *x)
+/* MK_FREE_ZONES: free memory by block size (free_blocks.h), per node, zone and order, every
+ * order the kernel lists (a zero is an answer: no block of that size): at 0, the free blocks; 1,
+ * the share unusable for the order; 2, the free blocks by migrate type, where they are read. */
+static void write_free_zones(struct expo *x, enum metric_id m)
 {
 	const struct free_blocks *f = x->r->free;
-	char labels[256];
+	unsigned short what = metric_families[m].at;
+	char labels[256], name[96];
 
-	family(x, "foliostat_free_blocks", "gauge",
-	       "Free blocks of each order per NUMA node and zone (/proc/buddyinfo).");
-	for (size_t i = 0; i < f->nr_zones; i++)
-		for (int o = 0; o < f->nr_orders; o++) {
-			zone_labels(labels, sizeof(labels), &f->zones[i], NULL, o);
-			sample(x, "foliostat_free_blocks", labels, "", f->zones[i].blocks[o]);
-		}
-	family(x, "foliostat_free_unusable_ratio", "gauge",
-	       "The share of a zone's free memory in blocks smaller than the order: what an "
-	       "allocation of that order cannot use without compaction.");
-	for (size_t i = 0; i < f->nr_zones; i++)
-		for (int o = 0; o < f->nr_orders; o++) {
-			zone_labels(labels, sizeof(labels), &f->zones[i], NULL, o);
-			sample_real(x, "foliostat_free_unusable_ratio", labels,
-				    free_zone_unusable(&f->zones[i], f->nr_orders, o));
-		}
-	if (!f->nr_types)
+	if (what == 2 && !f->nr_types)
 		return;
-	family(x, "foliostat_free_blocks_by_migrate_type", "gauge",
-	       "Free blocks of each order per NUMA node, zone and migrate type "
-	       "(/proc/pagetypeinfo, read at most every 10 s).");
-	for (size_t i = 0; i < f->nr_zones; i++)
-		for (size_t t = 0; t < f->nr_types; t++)
+	family(x, m, true, name, sizeof(name));
+	for (size_t i = 0; i < f->nr_zones; i++) {
+		for (size_t t = 0; t < (what == 2 ? f->nr_types : 1); t++) {
 			for (int o = 0; o < f->nr_orders; o++) {
-				zone_labels(labels, sizeof(labels), &f->zones[i], f->types[t], o);
-				sample(x, "foliostat_free_blocks_by_migrate_type", labels, "",
-				       f->zones[i].by_type[t][o]);
+				zone_labels(labels, sizeof(labels), &f->zones[i],
+					    what == 2 ? f->types[t] : NULL, o);
+				if (what == 1)
+					sample_real(x, name, labels,
+						    free_zone_unusable(&f->zones[i], f->nr_orders,
+								       o));
+				else
+					sample(x, name, labels, "",
+					       what == 2 ? f->zones[i].by_type[t][o]
+							 : f->zones[i].blocks[o]);
 			}
+		}
+	}
+}
+
+typedef void (*metric_writer)(struct expo *x, enum metric_id m);
+
+/* The writer of each kind of family. */
+static const metric_writer writers[NR_METRIC_KINDS] = {
+    [MK_BY_DIMS] = write_by_dims,
+    [MK_COLLAPSE_RESULTS] = write_collapses,
+    [MK_COLLAPSE_COUNT] = write_collapses,
+    [MK_STALL_HISTOGRAM] = write_stall_histograms,
+    [MK_STALL_RECLAIMED] = write_stall_reclaimed,
+    [MK_STALLS_BY_ORDER] = write_stalls_by_order,
+    [MK_NODE_ORDERS] = write_node_orders,
+    [MK_SYSTEM_ORDERS] = write_system_orders,
+    [MK_SYSTEM_BYTES] = write_system_orders,
+    [MK_KERNEL_VMSTAT] = write_kernel_counters,
+    [MK_KERNEL_MTHP] = write_kernel_counters,
+    [MK_VMSCAN] = write_vmscan,
+    [MK_COUNT] = write_scalar,
+    [MK_REAL] = write_scalar,
+    [MK_UNIX_TIME] = write_scalar,
+    [MK_BUILD_INFO] = write_build_info,
+    [MK_PROBE_ATTACHED] = write_probe_attached,
+    [MK_PER_PROBE] = write_per_probe,
+    [MK_BOUND] = write_bound,
+    [MK_RESIDENT] = write_resident,
+    [MK_FREE_ZONES] = write_free_zones,
+};
+
+/* foliostat's figures of one sample each, where the exposition finds them. */
+static void gather_scalars(const struct expo *x, struct metric_scalars *v)
+{
+	const struct resident_report *res = x->r->resident;
+	const struct series_store *s = x->s;
+
+	*v = (struct metric_scalars){
+	    .kswapd_wakes = s->system.vmscan.kswapd_wakes,
+	    .reclaim_written = s->system.vmscan.written[FS_PAGES],
+	    .processes = x->r->processes ? x->r->processes->nr_active : 0,
+	    .untracked_events = totals_events(&s->system.untracked),
+	    .loader_resident = (unsigned long long)x->health->loader_rss_bytes,
+	    .series = s->nr_live,
+	    .series_folded = s->folded,
+	    .scrapes = x->health->scrapes + 1,
+	    .start_time = x->health->start_time,
+	    .loader_cpu = x->health->loader_cpu_s,
+	    .scrape_duration = x->health->last_duration_s,
+	};
+	if (!res)
+		return;
+	v->resident_processes = res->scanned;
+	v->resident_cut_short = res->cut_short;
+	v->resident_passes = res->passes;
+	v->resident_oldest = resident_oldest_s(res);
+	v->resident_pass_seconds = res->seconds;
+	v->resident_pass_cpu = res->cpu_seconds;
+}
+
+/* Every family of the registry, in its order: those measured here, of the sections this
+ * exposition has. */
+static void write_families(struct expo *x)
+{
+	for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
+		const struct metric_family *f = &metric_families[m];
+
+		if ((f->section == SECTION_RESIDENT && !x->r->resident) ||
+		    (f->section == SECTION_FREE_MEMORY && !x->r->free) ||
+		    !metric_shown(m, x->r->measured))
+			continue;
+		writers[f->kind](x, m);
+	}
 }
 
 int render_exposition(struct exposition *e, const struct fs_report *r, const struct series_store *s,
@@ -989,6 +937,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 {
 	const struct system_totals *sys = &s->system;
 	struct expo x = {.e = e, .r = r, .s = s, .om = openmetrics};
+	struct metric_scalars scalars;
 	struct expo_group system = {.labels = "", .counters = &sys->total, .always = true};
 	struct label_text labels = {0};
 	size_t n = 0, *starts;
@@ -1037,16 +986,10 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	x.nr_groups = n;
 	x.system = &system;
 
-	thread_metrics(&x);
-	proc_metrics(&x);
-	compaction_by_order_metrics(&x);
-	node_orders_metrics(&x);
-	system_metrics(&x);
-	health_metrics(&x, health);
-	if (r->free)
-		free_memory_metrics(&x);
-	if (r->resident)
-		resident_metrics(&x);
+	x.health = health;
+	gather_scalars(&x, &scalars);
+	x.scalars = &scalars;
+	write_families(&x);
 	if (openmetrics)
 		emit(e, "# EOF\n");
 out:

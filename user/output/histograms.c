@@ -1,48 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Named folio histograms derived from the raw counters (see report.h). */
+/* Folio histograms and fault counts derived from the raw counters (see report.h). */
 #include <string.h>
 
 #include "report.h"
 
 #include "nodes.h"
-
-const char *const thp_event_names[FS_NR_THP_EVENTS] = {
-    [FS_THP_COLLAPSE] = "collapse",
-    [FS_THP_COLLAPSE_FILE] = "collapse_file",
-    [FS_THP_SCAN] = "scan",
-    [FS_THP_SCAN_FILE] = "scan_file",
-};
-
-const char *const migrate_names[FS_NR_MIGRATE_COUNTERS] = {
-    [FS_MIGRATE_SUCCEEDED] = "succeeded",
-    [FS_MIGRATE_FAILED] = "failed",
-    [FS_MIGRATE_THP_SUCCEEDED] = "thp_succeeded",
-    [FS_MIGRATE_THP_FAILED] = "thp_failed",
-    [FS_MIGRATE_THP_SPLIT] = "thp_split",
-    [FS_MIGRATE_LARGE_FOLIO_SPLIT] = "large_folio_split",
-};
-
-const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS] = {
-    [FS_FAULT_USER] = MEASURE_FAULT_USER,
-    [FS_FAULT_KERNEL] = MEASURE_FAULT_KERNEL,
-    [FS_FAULT_READ] = MEASURE_FAULT_KINDS,
-    [FS_FAULT_WRITE] = MEASURE_FAULT_KINDS,
-    [FS_FAULT_EXEC] = MEASURE_FAULT_KINDS,
-    [FS_FAULT_NOT_PRESENT] = MEASURE_FAULT_KINDS,
-    [FS_FAULT_PROTECTION] = MEASURE_FAULT_KINDS,
-    [FS_FAULT_FILE] = MEASURE_FAULT_FILE,
-    [FS_FAULT_MAJOR] = MEASURE_FAULT_MAJOR,
-    [FS_FAULT_MINOR] = MEASURE_FAULT_MINOR,
-};
-
-const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS] = {
-    [FS_MIGRATE_SUCCEEDED] = MEASURE_MIGRATE,
-    [FS_MIGRATE_FAILED] = MEASURE_MIGRATE,
-    [FS_MIGRATE_THP_SUCCEEDED] = MEASURE_MIGRATE,
-    [FS_MIGRATE_THP_FAILED] = MEASURE_MIGRATE,
-    [FS_MIGRATE_THP_SPLIT] = MEASURE_MIGRATE,
-    [FS_MIGRATE_LARGE_FOLIO_SPLIT] = MEASURE_MIGRATE_LARGE_FOLIO_SPLIT,
-};
 
 /* Does fault kind `kind` (FS_FAULT_KIND()) count towards figure `f`? */
 static bool fault_kind_counts(int kind, enum fs_fault_counter f)

@@ -4,7 +4,8 @@
  * or name row; the interrupt, untracked and unselected groups; the system), in the order they
  * are written, each with its key, its depth below the group's object, where it appears, what it
  * holds and where its words are, what measures it (null where that is not measured: derived
- * from the registry's rules, measures.h), and its one-line meaning. render_json.c writes a
+ * from the registry's rules, measures.h), its one-line meaning, and the exposition's families
+ * that expose it (metric_families.h). render_json.c writes a
  * group's object by walking the rows; `make docs` generates the schema's figure members and
  * foliostat(8)'s list of them from the same rows (scripts/gen-docs.c), so a figure added here is
  * written, validated and documented at once.
@@ -17,6 +18,7 @@
 #include <linux/types.h>
 
 #include "measures.h"
+#include "metric_families.h"
 
 /* Where a row appears: a bit per kind of object. */
 enum record_scope {
@@ -72,6 +74,9 @@ struct record_figure {
 	/* its words in a row's object and the groups' (row), in the system's (system) */
 	struct record_place row, system;
 	const char *doc; /* one sentence, plain text: the schema's description, foliostat(8)'s */
+	/* The exposition's families that expose it (enum metric_id, metric_families.h; MF_NONE
+	 * ends the list): a family is shown exactly where one of its figures is measured. */
+	unsigned char exposed_by[3];
 };
 
 extern const struct record_figure record_figures[];

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <linux/types.h>
 
+#include "figure_names.h" /* the names and measures of figures' parts */
 #include "foliostat.h"
 #include "free_blocks.h"
 #include "kernel_counters.h"
@@ -47,9 +48,6 @@ enum fs_hist_name {
 	HIST_DISCARDED,	   /* movable large folios freed before they reached an LRU list */
 	NR_HISTS
 };
-/* What measures each fault and migration counter (measures.h). */
-extern const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS];
-extern const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS];
 struct cgroup_names;
 struct file_summary;
 
@@ -110,8 +108,6 @@ void node_allocated_orders(const __u64 by_node[FS_MAX_NODES][FS_NR_ORDERS],
 
 __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f); /* from the kinds */
 
-extern const char *const thp_event_names[FS_NR_THP_EVENTS];
-extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];
 
 /* Renderers return 0, or -1 with errno set when the output could not be written. */
 int render_json(FILE *out, const struct fs_report *report);
