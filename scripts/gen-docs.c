@@ -116,7 +116,8 @@ static void man_families(FILE *out, enum metric_section section)
 /* docs/prometheus.md: a table of the families of a section, in the registry's order. */
 static void md_families(FILE *out, enum metric_section section)
 {
-	static const char *const types[] = {[METRIC_COUNTER] = "counter", [METRIC_GAUGE] = "gauge",
+	static const char *const types[] = {[METRIC_COUNTER] = "counter",
+					    [METRIC_GAUGE] = "gauge",
 					    [METRIC_HISTOGRAM] = "histogram",
 					    [METRIC_INFO] = "gauge (1)"};
 
@@ -236,7 +237,8 @@ static void description(struct json_writer *w, const struct record_figure *f)
 	jw_string(w, text);
 }
 
-static void schema_object(struct json_writer *w, int scope, int first, const struct record_figure *self);
+static void schema_object(struct json_writer *w, int scope, int first,
+			  const struct record_figure *self);
 
 static void schema_member(struct json_writer *w, int scope, int i)
 {
@@ -268,7 +270,8 @@ static void schema_member(struct json_writer *w, int scope, int i)
 
 /* The closed object of the rows from `first` at its depth that appear in `scope`; self: the
  * row it is the value of (NULL: a group's object). */
-static void schema_object(struct json_writer *w, int scope, int first, const struct record_figure *self)
+static void schema_object(struct json_writer *w, int scope, int first,
+			  const struct record_figure *self)
 {
 	int depth = record_figures[first].depth;
 

@@ -85,7 +85,8 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 			for (int i = 0; i < nr_record_figures && !found; i++)
 				found = exposes(i, m) && record_figure_measured(i, measured);
 			if (!found) {
-				fprintf(stderr, "    foliostat_%s shown, none of its figures measured\n",
+				fprintf(stderr,
+					"    foliostat_%s shown, none of its figures measured\n",
 					metric_families[m].name);
 				return false;
 			}
@@ -95,7 +96,8 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 			char path[256];
 
 			record_figure_path(i, path, sizeof(path));
-			if (record_figures[i].kind == RK_OBJECT || record_figures[i].kind == RK_GROUP ||
+			if (record_figures[i].kind == RK_OBJECT ||
+			    record_figures[i].kind == RK_GROUP ||
 			    !record_figure_measured(i, measured))
 				continue;
 			for (size_t j = 0; j < sizeof(json_only) / sizeof(json_only[0]); j++)
@@ -103,7 +105,8 @@ static bool families_are_shown_where_their_figures_are_measured(void)
 			for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES && !exposed; m++)
 				exposed = exposes(i, m) && metric_shown(m, measured);
 			if (!exposed) {
-				fprintf(stderr, "    %s measured, exposed by no family shown\n", path);
+				fprintf(stderr, "    %s measured, exposed by no family shown\n",
+					path);
 				return false;
 			}
 		}
@@ -124,8 +127,8 @@ static const struct metric_family *family_named(const char *name, size_t len, bo
 
 			if (sys && f->section != SECTION_GROUPS)
 				continue;
-			n = (size_t)snprintf(full, sizeof(full), "foliostat_%s%s", sys ? "system_" : "",
-					     f->name);
+			n = (size_t)snprintf(full, sizeof(full), "foliostat_%s%s",
+					     sys ? "system_" : "", f->name);
 			if ((n == len || (n == len + 6 && !strcmp(full + len, "_total")) ||
 			     (n == len + 5 && !strcmp(full + len, "_info"))) &&
 			    !strncmp(full, name, len)) {
@@ -138,12 +141,12 @@ static const struct metric_family *family_named(const char *name, size_t len, bo
 }
 
 static struct host_info host = {.page_size = 4096};
-static const struct memory_nodes two_nodes = {.nr = 2, .known = true, .counted = true,
-					      .ids = {0, 1}};
+static const struct memory_nodes two_nodes = {
+    .nr = 2, .known = true, .counted = true, .ids = {0, 1}};
 static char names[FS_NR_LRU_LISTS > FS_NR_SCAN_RESULTS ? FS_NR_LRU_LISTS : FS_NR_SCAN_RESULTS]
 		 [FS_ENUM_NAME_LEN] = {"a", "b"};
-static const bool known[FS_NR_LRU_LISTS > FS_NR_TLB_REASONS ? FS_NR_LRU_LISTS
-							    : FS_NR_TLB_REASONS] = {true, true};
+static const bool known[FS_NR_LRU_LISTS > FS_NR_TLB_REASONS ? FS_NR_LRU_LISTS : FS_NR_TLB_REASONS] =
+    {true, true};
 
 /* Every family an exposition of everything writes (every probe attached, --resident, free
  * memory, --self) has a row, and its HELP line is the row's HELP, in both formats; every row
@@ -192,11 +195,15 @@ static bool every_help_line_is_its_registry_row_s(void)
 			}
 			written[f - metric_families] = true;
 			if (system && f->system_help)
-				ok = ASSERT_TRUE(!strncmp(help, f->system_help, strlen(f->system_help)));
+				ok = ASSERT_TRUE(
+				    !strncmp(help, f->system_help, strlen(f->system_help)));
 			else
 				ok = ASSERT_TRUE(!strncmp(help, f->help, strlen(f->help)));
-			ok = ok && ASSERT_TRUE(help[strlen(system && f->system_help ? f->system_help
-										    : f->help)] == '\n');
+			ok =
+			    ok &&
+			    ASSERT_TRUE(
+				help[strlen(system && f->system_help ? f->system_help : f->help)] ==
+				'\n');
 		}
 	}
 	for (int m = MF_NONE + 1; ok && m < NR_METRIC_FAMILIES; m++) {

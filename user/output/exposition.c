@@ -561,14 +561,13 @@ static void write_kernel_counters(struct expo *x, enum metric_id m)
 /* MK_VMSCAN: the pages each reclaimer scanned, reclaimed and deactivated, per LRU list. */
 static void write_vmscan(struct expo *x, enum metric_id m)
 {
-	static const char *const actions[] = {"scanned", "reclaimed", "deactivated"};
 	const struct fs_report *r = x->r;
 	const struct fs_vmscan *v = &x->s->system.vmscan;
 	const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed, v->deactivated};
 	char extra[256], name[96];
 
 	family(x, m, true, name, sizeof(name));
-	for (int a = 0; a < 3; a++) {
+	for (int a = 0; a < FS_NR_VMSCAN_ACTIONS; a++) {
 		if (!r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED + a])
 			continue;
 		for (int who = 0; who < FS_NR_RECLAIMERS; who++) {
@@ -576,7 +575,7 @@ static void write_vmscan(struct expo *x, enum metric_id m)
 				if (!r->lru_known[l] && !per_action[a][who][l])
 					continue;
 				snprintf(extra, sizeof(extra), "reclaimer=\"%s\",action=\"%s\"",
-					 reclaimer_names[who].label, actions[a]);
+					 reclaimer_names[who].label, vmscan_action_names[a]);
 				if (label_pair(extra, sizeof(extra), "list", r->lru_names[l]))
 					sample(x, name, "", extra, per_action[a][who][l]);
 			}
@@ -736,10 +735,6 @@ static void group_labels(const struct series_store *s, const struct series_group
 	identity_labels(s->by, g->name, g->pid, g->start, g->cgroup_path, from_root, labels);
 }
 
-static const char *const resident_types[NR_RESIDENT_TYPES] = {"anon", "file", "shmem"};
-static const char *const resident_mappings[NR_RESIDENT_MAPPINGS] = {"pmd", "pte", "pte_unaligned",
-								    "partial"};
-
 /* One --resident row's gauges: its bytes by type and order, or its large folios by type and
  * mapping, each where nonzero. */
 static void resident_samples(struct expo *x, const char *name, const char *labels,
@@ -754,7 +749,7 @@ static void resident_samples(struct expo *x, const char *name, const char *label
 				if (!c->pages[t][o])
 					continue;
 				snprintf(extra, sizeof(extra), "type=\"%s\",order=\"%d\"",
-					 resident_types[t], o);
+					 resident_type_names[t], o);
 				sample(x, name, labels, extra, c->pages[t][o] * page_size);
 			}
 			continue;
@@ -763,7 +758,7 @@ static void resident_samples(struct expo *x, const char *name, const char *label
 			if (!c->large[t][m])
 				continue;
 			snprintf(extra, sizeof(extra), "type=\"%s\",mapping=\"%s\"",
-				 resident_types[t], resident_mappings[m]);
+				 resident_type_names[t], resident_mapping_names[m]);
 			sample(x, name, labels, extra, c->large[t][m]);
 		}
 	}

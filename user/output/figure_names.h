@@ -13,6 +13,7 @@
 
 #include "foliostat.h"
 #include "measures.h"
+#include "resident.h"
 
 struct figure_name {
 	const char *json;  /* the JSON record's key */
@@ -21,7 +22,10 @@ struct figure_name {
 };
 
 /* A row's spellings to a struct figure_name, or its JSON key alone. */
-#define FIGURE_NAME(json, label, table) {json, label, table}
+#define FIGURE_NAME(json, label, table) \
+	{                               \
+		json, label, table      \
+	}
 #define JSON_KEY(json, label, table) json
 
 /* Stall kinds (enum fs_stall_kind). */
@@ -41,6 +45,18 @@ extern const struct figure_name reclaimer_names[FS_NR_RECLAIMERS];
 #define THP_SCAN_NAME "scan"
 #define THP_SCAN_FILE_NAME "scan_file"
 extern const char *const thp_event_names[FS_NR_THP_EVENTS];
+
+/* What reclaim did to a list's pages (enum fs_vmscan_figure's first three): one spelling. */
+#define VMSCAN_SCANNED_NAME "scanned"
+#define VMSCAN_RECLAIMED_NAME "reclaimed"
+#define VMSCAN_DEACTIVATED_NAME "deactivated"
+#define FS_NR_VMSCAN_ACTIONS 3
+extern const char *const vmscan_action_names[FS_NR_VMSCAN_ACTIONS];
+
+/* What --resident tells apart, one spelling in every output: the types of memory (enum
+ * resident_type) and how large folios are mapped (enum resident_mapping). */
+extern const char *const resident_type_names[NR_RESIDENT_TYPES];
+extern const char *const resident_mapping_names[NR_RESIDENT_MAPPINGS];
 
 /* Migration's counters (enum fs_migrate_counter), and what measures each. */
 extern const char *const migrate_names[FS_NR_MIGRATE_COUNTERS];

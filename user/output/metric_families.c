@@ -49,7 +49,7 @@ static __u64 node_bytes(const struct fs_totals *c, int node, int b, const struct
 }
 
 /* A counter of each group and of the system, by these dimensions. */
-#define BY_DIMS(a, b) \
+#define BY_DIMS(a, b)                                                                        \
 	.section = SECTION_GROUPS, .type = METRIC_COUNTER, .kind = MK_BY_DIMS, .dim_a = (a), \
 	.dim_b = (b)
 /* Its value: the words of struct fs_totals from `field`, at these strides. */
@@ -60,13 +60,15 @@ static __u64 node_bytes(const struct fs_totals *c, int node, int b, const struct
 /* A family of the system alone. */
 #define SYSTEM(kind_, type_) .section = SECTION_SYSTEM, .type = (type_), .kind = (kind_)
 /* A family of one sample of struct metric_scalars's `field`. */
-#define SCALAR(section_, kind_, type_, field) \
+#define SCALAR(section_, kind_, type_, field)                    \
 	.section = (section_), .type = (type_), .kind = (kind_), \
 	.at = offsetof(struct metric_scalars, field)
 #define SELF(kind_, type_) .section = SECTION_SELF, .type = (type_), .kind = (kind_)
-#define THP_RESULTS                                                                      \
-	{MEASURE_THP_RESULTS + FS_THP_COLLAPSE, MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE, \
-	 MEASURE_THP_RESULTS + FS_THP_SCAN, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE}
+#define THP_RESULTS                                                                                \
+	{                                                                                          \
+		MEASURE_THP_RESULTS + FS_THP_COLLAPSE, MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE, \
+		    MEASURE_THP_RESULTS + FS_THP_SCAN, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE      \
+	}
 _Static_assert(FS_FOLIO_ALLOC_KERNEL == FS_FOLIO_ALLOC_MOVABLE + 1,
 	       "kind (movable, kernel) is one histogram's stride from the movable one");
 

@@ -108,29 +108,29 @@ enum metric_type { METRIC_COUNTER, METRIC_GAUGE, METRIC_HISTOGRAM, METRIC_INFO }
 
 /* How a family's samples are written: one writer each (exposition.c). */
 enum metric_kind {
-	MK_BY_DIMS,	      /* each group's and the system's counters, per (a, b) of dim_a, dim_b */
-	MK_COLLAPSE_RESULTS,  /* by event and the kernel's scan result, the groups with outcomes */
-	MK_COLLAPSE_COUNT,    /* a word of the collapse outcomes (`at`), the groups with outcomes */
-	MK_STALL_HISTOGRAM,   /* a histogram per stall kind */
-	MK_STALL_RECLAIMED,   /* pages reclaimed in reclaim stalls, by kind */
-	MK_STALLS_BY_ORDER,   /* direct compaction stalls by order (`seconds`: their time) */
-	MK_NODE_ORDERS,	      /* folios allocated by node and order */
-	MK_SYSTEM_ORDERS,     /* the system's histogram by order at `at` (words of system_totals) */
-	MK_SYSTEM_BYTES,      /* its bytes */
-	MK_KERNEL_VMSTAT,     /* the kernel's thp_* vmstat counters */
-	MK_KERNEL_MTHP,	      /* the kernel's per-size mTHP counters */
-	MK_VMSCAN,	      /* pages by reclaimer, action and list */
-	MK_COUNT,	      /* one sample: the word at `at` of struct metric_scalars */
-	MK_REAL,	      /* one sample: the double at `at` of struct metric_scalars, %.9g */
-	MK_UNIX_TIME,	      /* one sample: the same with six decimals (10 digits before them) */
-	MK_BUILD_INFO,	      /* foliostat's version */
-	MK_PROBE_ATTACHED,    /* 1 or 0 per probe that is needed */
-	MK_PER_PROBE,	      /* the words at `at` of struct self_cost, per attached probe */
-	MK_BOUND,	      /* the word at `at` of struct bound_count, per structure in use */
-	MK_RESIDENT,	      /* per row of --resident: at 0, bytes by type and order; else large
-			       * folios by type and mapping */
-	MK_FREE_ZONES,	      /* per node, zone and order: at 0, blocks; 1, the unusable share; 2,
-			       * blocks by migrate type (where read) */
+	MK_BY_DIMS, /* each group's and the system's counters, per (a, b) of dim_a, dim_b */
+	MK_COLLAPSE_RESULTS, /* by event and the kernel's scan result, the groups with outcomes */
+	MK_COLLAPSE_COUNT,   /* a word of the collapse outcomes (`at`), the groups with outcomes */
+	MK_STALL_HISTOGRAM,  /* a histogram per stall kind */
+	MK_STALL_RECLAIMED,  /* pages reclaimed in reclaim stalls, by kind */
+	MK_STALLS_BY_ORDER,  /* direct compaction stalls by order (`seconds`: their time) */
+	MK_NODE_ORDERS,	     /* folios allocated by node and order */
+	MK_SYSTEM_ORDERS,    /* the system's histogram by order at `at` (words of system_totals) */
+	MK_SYSTEM_BYTES,     /* its bytes */
+	MK_KERNEL_VMSTAT,    /* the kernel's thp_* vmstat counters */
+	MK_KERNEL_MTHP,	     /* the kernel's per-size mTHP counters */
+	MK_VMSCAN,	     /* pages by reclaimer, action and list */
+	MK_COUNT,	     /* one sample: the word at `at` of struct metric_scalars */
+	MK_REAL,	     /* one sample: the double at `at` of struct metric_scalars, %.9g */
+	MK_UNIX_TIME,	     /* one sample: the same with six decimals (10 digits before them) */
+	MK_BUILD_INFO,	     /* foliostat's version */
+	MK_PROBE_ATTACHED,   /* 1 or 0 per probe that is needed */
+	MK_PER_PROBE,	     /* the words at `at` of struct self_cost, per attached probe */
+	MK_BOUND,	     /* the word at `at` of struct bound_count, per structure in use */
+	MK_RESIDENT,	     /* per row of --resident: at 0, bytes by type and order; else large
+			      * folios by type and mapping */
+	MK_FREE_ZONES,	     /* per node, zone and order: at 0, blocks; 1, the unusable share; 2,
+			      * blocks by migrate type (where read) */
 	NR_METRIC_KINDS,
 };
 
@@ -152,9 +152,9 @@ typedef __u64 (*figure_value_fn)(const struct fs_totals *c, int a, int b,
 struct metric_family {
 	/* after foliostat_; the system's family of a group's is foliostat_system_ + it */
 	const char *name;
-	unsigned char section; /* enum metric_section */
-	unsigned char type;    /* enum metric_type */
-	unsigned char kind;    /* enum metric_kind */
+	unsigned char section;	    /* enum metric_section */
+	unsigned char type;	    /* enum metric_type */
+	unsigned char kind;	    /* enum metric_kind */
 	unsigned char dim_a, dim_b; /* enum figure_dim (figures.h): its labels by index */
 	const char *help;	    /* its HELP line (the groups' family's) */
 	const char *system_help;    /* the system's family's (NULL: the same) */
@@ -170,8 +170,8 @@ struct metric_family {
 	 * fs_totals at word `at` + a * stride_a + b * stride_b; other kinds: see the kind */
 	figure_value_fn value;
 	unsigned short at, stride_a, stride_b;
-	bool seconds;	   /* nanoseconds, written as seconds */
-	bool run_time;	   /* MK_PER_PROBE: only where the run time is counted (--self) */
+	bool seconds;  /* nanoseconds, written as seconds */
+	bool run_time; /* MK_PER_PROBE: only where the run time is counted (--self) */
 };
 
 extern const struct metric_family metric_families[NR_METRIC_FAMILIES];

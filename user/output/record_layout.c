@@ -19,74 +19,77 @@
 #define ALL_T(field) T(field), T(field)
 
 /* Rows of a row's counter group, in every object. */
-#define GROUP_FIGURE(depth, kind, arg, measure, key, field, doc, ...) \
+#define GROUP_FIGURE(depth, kind, arg, measure, key, field, doc, ...)                              \
 	{depth, IN_ALL, kind, arg, measure, key, ALL_T(field), doc, {__VA_ARGS__}}
 /* Rows only the system has. */
-#define SYSTEM_FIGURE(depth, kind, measure, key, field, doc, ...) \
+#define SYSTEM_FIGURE(depth, kind, measure, key, field, doc, ...)                                  \
 	{depth, IN_SYSTEM, kind, 0, measure, key, NOWHERE, S(field), doc, {__VA_ARGS__}}
 /* Rows of a process's figures (collapses, stalls): a row's, and the system's over everyone. */
-#define PROC_FIGURE(depth, kind, measure, key, field, doc, ...) \
+#define PROC_FIGURE(depth, kind, measure, key, field, doc, ...)                                    \
 	{depth, IN_ROW | IN_SYSTEM, kind, 0, measure, key, P(field), S(field), doc, {__VA_ARGS__}}
-#define OBJECT(depth, scopes, measure, key, doc) \
+#define OBJECT(depth, scopes, measure, key, doc)                                                   \
 	{depth, scopes, RK_OBJECT, 0, measure, key, NOWHERE, NOWHERE, doc, {0}}
 
 /* The collapse outcomes of each khugepaged event, at `depth`, from `field`'s results. */
-#define OUTCOMES(depth, FIGURE, field)                                                           \
+#define OUTCOMES(depth, FIGURE, field)                                                             \
 	FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_COLLAPSE, THP_COLLAPSE_NAME,   \
 	       field.results[FS_THP_COLLAPSE],                                                     \
-	       "Anonymous collapses (huge_memory:mm_collapse_huge_page), by outcome.",            \
-	       MF_COLLAPSE_RESULTS),            \
-	    FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE,            \
-		   THP_COLLAPSE_FILE_NAME, field.results[FS_THP_COLLAPSE_FILE],                           \
+	       "Anonymous collapses (huge_memory:mm_collapse_huge_page), by outcome.",             \
+	       MF_COLLAPSE_RESULTS),                                                               \
+	    FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE,             \
+		   THP_COLLAPSE_FILE_NAME, field.results[FS_THP_COLLAPSE_FILE],                    \
 		   "File and shmem collapses (huge_memory:mm_khugepaged_collapse_file), by "       \
 		   "outcome.", MF_COLLAPSE_RESULTS),                                               \
-	    FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_SCAN, THP_SCAN_NAME,             \
+	    FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_SCAN, THP_SCAN_NAME,       \
 		   field.results[FS_THP_SCAN],                                                     \
 		   "khugepaged's scans of anonymous ranges (huge_memory:mm_khugepaged_scan_pmd), " \
 		   "by outcome.", MF_COLLAPSE_RESULTS),                                            \
-	    FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE,                \
-		   THP_SCAN_FILE_NAME,   \
+	    FIGURE(depth, RK_SCAN_RESULTS, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE,                 \
+		   THP_SCAN_FILE_NAME,                                                             \
 		   field.results[FS_THP_SCAN_FILE],                                                \
 		   "khugepaged's scans of file ranges (huge_memory:mm_khugepaged_scan_file), by "  \
 		   "outcome.", MF_COLLAPSE_RESULTS),                                               \
-	    FIGURE(depth, RK_COUNT, MEASURE_THP_RESULTS + FS_THP_SCAN, "zero_filled",             \
+	    FIGURE(depth, RK_COUNT, MEASURE_THP_RESULTS + FS_THP_SCAN, "zero_filled",              \
 		   field.zero_filled,                                                              \
-		   "Pages of the huge pages anonymous collapses made (khugepaged's and "          \
+		   "Pages of the huge pages anonymous collapses made (khugepaged's and "           \
 		   "MADV_COLLAPSE's) that had no page or the zero page before: filled with "       \
-		   "zeroes, memory the process never touched (what max_ptes_none costs).",          \
+		   "zeroes, memory the process never touched (what max_ptes_none costs).",         \
 		   MF_COLLAPSE_ZERO_FILLED)
 
 /* A stall object's first members: a row's and the system's. */
 #define STALL_TIMES(kind)                                                                          \
-	PROC_FIGURE(2, RK_COUNT, MEASURE_NONE, "stalls", stalls[kind].count, "Stalls.",          \
-			MF_STALL_SECONDS),           \
+	PROC_FIGURE(2, RK_COUNT, MEASURE_NONE, "stalls", stalls[kind].count, "Stalls.",            \
+			MF_STALL_SECONDS),                                                         \
 	    PROC_FIGURE(2, RK_MICROS, MEASURE_NONE, "total_us", stalls[kind].total_ns,             \
-			"Their time, in microseconds.", MF_STALL_SECONDS),                                           \
+			"Their time, in microseconds.", MF_STALL_SECONDS),                         \
 	    PROC_FIGURE(2, RK_STALL_HIST, MEASURE_NONE, "hist_us", stalls[kind].hist,              \
 			"Stalls by duration: a log2 bucket's lower bound in microseconds -> "      \
 			"stalls.", MF_STALL_SECONDS)
-#define STALLS_UNTRACKED(kind)                                                          \
-	SYSTEM_FIGURE(2, RK_COUNT, MEASURE_NONE, "untracked", stalls_untracked[kind],    \
-		      "The stalls of processes the full process table had no room for.",  \
+#define STALLS_UNTRACKED(kind)                                                                     \
+	SYSTEM_FIGURE(2, RK_COUNT, MEASURE_NONE, "untracked", stalls_untracked[kind],              \
+		      "The stalls of processes the full process table had no room for.",           \
 		      MF_STALL_SECONDS)
-#define RECLAIM_STALLS(key, kind, doc)                                                           \
+#define RECLAIM_STALLS(key, kind, doc)                                                             \
 	OBJECT(1, IN_ROW | IN_SYSTEM, MEASURE_STALLS + kind, key, doc), STALL_TIMES(kind),         \
 	    PROC_FIGURE(2, RK_COUNT, MEASURE_NONE, "reclaimed", reclaimed[kind],                   \
-			"Pages reclaimed in them.", MF_STALL_RECLAIMED),                                               \
+			"Pages reclaimed in them.", MF_STALL_RECLAIMED),                           \
 	    STALLS_UNTRACKED(kind)
 
 /* What one reclaimer (kswapd, or any other) did to each LRU list. */
-#define RECLAIMER(key, who, doc)                                                                 \
+#define RECLAIMER(key, who, doc)                                                                   \
 	OBJECT(2, IN_SYSTEM, MEASURE_NONE, key, doc),                                              \
-	    SYSTEM_FIGURE(3, RK_LIST_PAGES, MEASURE_VMSCAN + FS_VMSCAN_SCANNED, "scanned",         \
+	    SYSTEM_FIGURE(3, RK_LIST_PAGES, MEASURE_VMSCAN + FS_VMSCAN_SCANNED,                    \
+			  VMSCAN_SCANNED_NAME,                                                     \
 			  vmscan.scanned[who],                                                     \
 			  "Pages scanned from each list (vmscan:mm_vmscan_lru_isolate).",          \
-			  MF_SYSTEM_VMSCAN),         \
-	    SYSTEM_FIGURE(3, RK_LIST_PAGES, MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED, "reclaimed",     \
+			  MF_SYSTEM_VMSCAN),                                                       \
+	    SYSTEM_FIGURE(3, RK_LIST_PAGES, MEASURE_VMSCAN + FS_VMSCAN_RECLAIMED,                  \
+			  VMSCAN_RECLAIMED_NAME,                                                   \
 			  vmscan.reclaimed[who],                                                   \
 			  "Pages reclaimed from the inactive lists "                               \
-			  "(vmscan:mm_vmscan_lru_shrink_inactive).", MF_SYSTEM_VMSCAN),                              \
-	    SYSTEM_FIGURE(3, RK_LIST_PAGES, MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED, "deactivated", \
+			  "(vmscan:mm_vmscan_lru_shrink_inactive).", MF_SYSTEM_VMSCAN),            \
+	    SYSTEM_FIGURE(3, RK_LIST_PAGES, MEASURE_VMSCAN + FS_VMSCAN_DEACTIVATED,                \
+			  VMSCAN_DEACTIVATED_NAME,                                                 \
 			  vmscan.deactivated[who],                                                 \
 			  "Pages moved from the active to the inactive lists "                     \
 			  "(vmscan:mm_vmscan_lru_shrink_active).", MF_SYSTEM_VMSCAN)
@@ -96,14 +99,18 @@ const struct record_figure record_figures[] = {
     OBJECT(0, IN_ALL, MEASURE_NONE, "folios",
 	   "Folio histograms: order (\"0\"..\"15\", 15 also holding higher orders) -> folios."),
     GROUP_FIGURE(1, RK_ORDERS, 2, MEASURE_ALLOCATED, "alloc", folios[FS_FOLIO_ALLOC_MOVABLE],
-		 "Folios allocated (kmem:mm_page_alloc): alloc_movable and alloc_kernel together.", MF_FOLIOS_ALLOCATED, MF_ALLOCATED_BYTES),
+		 "Folios allocated (kmem:mm_page_alloc): alloc_movable and alloc_kernel together.",
+		 MF_FOLIOS_ALLOCATED, MF_ALLOCATED_BYTES),
     GROUP_FIGURE(1, RK_ORDERS, 0, MEASURE_ALLOCATED, "alloc_movable",
 		 folios[FS_FOLIO_ALLOC_MOVABLE],
-		 "Movable folios allocated: user memory and the page cache.", MF_FOLIOS_ALLOCATED, MF_ALLOCATED_BYTES),
+		 "Movable folios allocated: user memory and the page cache.",
+		 MF_FOLIOS_ALLOCATED, MF_ALLOCATED_BYTES),
     GROUP_FIGURE(1, RK_ORDERS, 0, MEASURE_ALLOCATED, "alloc_kernel", folios[FS_FOLIO_ALLOC_KERNEL],
-		 "Folios of every other migrate type allocated: the kernel's own.", MF_FOLIOS_ALLOCATED, MF_ALLOCATED_BYTES),
+		 "Folios of every other migrate type allocated: the kernel's own.",
+		 MF_FOLIOS_ALLOCATED, MF_ALLOCATED_BYTES),
     GROUP_FIGURE(1, RK_ORDERS, 0, MEASURE_PAGECACHE, "pagecache", folios[FS_FOLIO_PAGECACHE],
-		 "Folios added to the page cache (filemap:mm_filemap_add_to_page_cache).", MF_PAGECACHE_FOLIOS, MF_PAGECACHE_BYTES),
+		 "Folios added to the page cache (filemap:mm_filemap_add_to_page_cache).",
+		 MF_PAGECACHE_FOLIOS, MF_PAGECACHE_BYTES),
     GROUP_FIGURE(1, RK_ORDERS, 0, MEASURE_ALLOCATED, "alloc_failed",
 		 folios[FS_FOLIO_ALLOC_FAILED],
 		 "Movable allocations that got no folio, by the order asked for: a THP, mTHP or "
@@ -112,11 +119,13 @@ const struct record_figure record_figures[] = {
 		 "Movable large folios their allocating thread freed before they reached an LRU "
 		 "list: a memory cgroup charge refused, or a race lost.", MF_DISCARDED),
     GROUP_FIGURE(1, RK_NODE_AMOUNTS, 0, MEASURE_NODES, "alloc_by_node", alloc_by_node,
-		 "Folios allocated and their pages, by the NUMA node their memory is on.", MF_NODE_FOLIOS, MF_NODE_BYTES),
+		 "Folios allocated and their pages, by the NUMA node their memory is on.",
+		 MF_NODE_FOLIOS, MF_NODE_BYTES),
     PROC_FIGURE(1, RK_NODE_ORDERS, MEASURE_NODES, "alloc_by_node_and_order",
 		alloc_by_node_order, "Folios allocated, by node and order.", MF_NODE_ORDERS),
     SYSTEM_FIGURE(1, RK_ORDERS, MEASURE_FREED, "free", freed,
-		  "Folios freed (kmem:mm_page_free), by whoever freed them.", MF_SYSTEM_FREED, MF_SYSTEM_FREED_BYTES),
+		  "Folios freed (kmem:mm_page_free), by whoever freed them.",
+		  MF_SYSTEM_FREED, MF_SYSTEM_FREED_BYTES),
 
     OBJECT(0, IN_ALL, MEASURE_NONE, "faults",
 	   "Page faults: each of user and kernel, of read, write and exec, and of not_present and "
@@ -138,12 +147,14 @@ const struct record_figure record_figures[] = {
     GROUP_FIGURE(1, RK_FAULTS, FS_FAULT_PROTECTION, MEASURE_FAULT_KINDS, "protection",
 		 fault_kinds, "Faults where a mapped page refused the access.", MF_PAGE_FAULTS),
     GROUP_FIGURE(1, RK_COUNT, 0, MEASURE_FAULT_FILE, "file", file_faults,
-		 "Faults served through the page cache (filemap:mm_filemap_fault).", MF_FILE_FAULTS),
+		 "Faults served through the page cache (filemap:mm_filemap_fault).",
+		 MF_FILE_FAULTS),
     GROUP_FIGURE(1, RK_COUNT, 0, MEASURE_FAULT_MAJOR, "major", major_faults,
 		 "Completed faults that needed I/O, as getrusage counts them (perf's "
 		 "major-faults).", MF_MAJOR_FAULTS),
     GROUP_FIGURE(1, RK_COUNT, 0, MEASURE_FAULT_MINOR, "minor", minor_faults,
-		 "Completed faults without I/O, as getrusage counts them (perf's minor-faults).", MF_MINOR_FAULTS),
+		 "Completed faults without I/O, as getrusage counts them (perf's minor-faults).",
+		 MF_MINOR_FAULTS),
 
     OBJECT(0, IN_ALL, MEASURE_TLB, "tlb", "TLB flushes (tlb:tlb_flush: x86 only)."),
     GROUP_FIGURE(1, RK_TLB_REASONS, 0, MEASURE_NONE, "flushes", tlb_flushes,
@@ -155,18 +166,22 @@ const struct record_figure record_figures[] = {
 
     OBJECT(0, IN_ALL, MEASURE_NONE, "lru", "LRU lists."),
     GROUP_FIGURE(1, RK_LIST_AMOUNTS, 0, MEASURE_LRU_INSERT, "insert", lru_insert,
-		 "Folios, and their pages, added to each LRU list (pagemap:mm_lru_insertion).", MF_LRU_INSERTED_FOLIOS, MF_LRU_INSERTED_PAGES),
+		 "Folios, and their pages, added to each LRU list (pagemap:mm_lru_insertion).",
+		 MF_LRU_INSERTED_FOLIOS, MF_LRU_INSERTED_PAGES),
     OBJECT(1, IN_ALL, MEASURE_LRU_ACTIVATE, "activate",
 	   "Folios activated (pagemap:mm_lru_activate)."),
-    GROUP_FIGURE(2, RK_COUNT, 0, MEASURE_NONE, "folios", lru_activate[FS_FOLIOS], "Folios.", MF_LRU_ACTIVATED_FOLIOS),
-    GROUP_FIGURE(2, RK_COUNT, 0, MEASURE_NONE, "pages", lru_activate[FS_PAGES], "Their pages.", MF_LRU_ACTIVATED_PAGES),
+    GROUP_FIGURE(2, RK_COUNT, 0, MEASURE_NONE, "folios", lru_activate[FS_FOLIOS], "Folios.",
+    MF_LRU_ACTIVATED_FOLIOS),
+    GROUP_FIGURE(2, RK_COUNT, 0, MEASURE_NONE, "pages", lru_activate[FS_PAGES], "Their pages.",
+    MF_LRU_ACTIVATED_PAGES),
     {1, IN_SYSTEM, RK_MGLRU, 0, MEASURE_NONE, "mglru", NOWHERE, NOWHERE,
      "Whether the multi-generational LRU is on (/sys/kernel/mm/lru_gen/enabled).", {0}},
 
     OBJECT(0, IN_ALL, MEASURE_NONE, "thp", "Transparent huge pages."),
     GROUP_FIGURE(1, RK_COUNT, 0, MEASURE_THP_FAULT_ALLOC, "fault_alloc", thp_fault_alloc,
 		 "THP faults that got a huge page (memcg:count_memcg_events THP_FAULT_ALLOC, which "
-		 "a kernel without the memory cgroup controller does not emit).", MF_THP_FAULT_ALLOC),
+		 "a kernel without the memory cgroup controller does not emit).",
+		 MF_THP_FAULT_ALLOC),
     OUTCOMES(1, PROC_FIGURE, thp),
     OBJECT(1, IN_SYSTEM, MEASURE_NONE, "unattributed",
 	   "The collapse outcomes of memory whose owner could not be found."),
@@ -203,7 +218,8 @@ const struct record_figure record_figures[] = {
     PROC_FIGURE(2, RK_STALLS_BY_ORDER, MEASURE_COMPACTION_BY_ORDER, "by_order",
 		compaction_by_order,
 		"Direct compaction by the order that asked for it (\"1\"..\"15\") -> its stalls "
-		"and their time (compaction:mm_compaction_try_to_compact_pages).", MF_COMPACTION_BY_ORDER, MF_COMPACTION_BY_ORDER_SECONDS),
+		"and their time (compaction:mm_compaction_try_to_compact_pages).",
+		MF_COMPACTION_BY_ORDER, MF_COMPACTION_BY_ORDER_SECONDS),
 
     OBJECT(0, IN_ROW | IN_SYSTEM, MEASURE_NONE, "reclaim", "Reclaim."),
     RECLAIM_STALLS(STALL_DIRECT_RECLAIM_NAME(JSON_KEY), FS_STALL_DIRECT_RECLAIM,
@@ -212,13 +228,16 @@ const struct record_figure record_figures[] = {
 		   "Memory cgroup reclaim stalls (vmscan:mm_vmscan_memcg_reclaim_begin to _end)."),
     OBJECT(1, IN_SYSTEM, MEASURE_NONE, "vmscan", "What reclaim scanned, reclaimed and wrote."),
     RECLAIMER(RECLAIMER_KSWAPD_NAME(JSON_KEY), FS_BY_KSWAPD, "By kswapd."),
-    RECLAIMER(RECLAIMER_DIRECT_NAME(JSON_KEY), FS_BY_DIRECT, "By every other reclaimer (direct and memcg reclaim)."),
+    RECLAIMER(RECLAIMER_DIRECT_NAME(JSON_KEY), FS_BY_DIRECT,
+    	  "By every other reclaimer (direct and memcg reclaim)."),
     SYSTEM_FIGURE(2, RK_COUNT, MEASURE_VMSCAN + FS_VMSCAN_KSWAPD_WAKES, "kswapd_wakes",
-		  vmscan.kswapd_wakes, "kswapd wake-ups (vmscan:mm_vmscan_kswapd_wake).", MF_SYSTEM_KSWAPD_WAKES),
+		  vmscan.kswapd_wakes, "kswapd wake-ups (vmscan:mm_vmscan_kswapd_wake).",
+		  MF_SYSTEM_KSWAPD_WAKES),
     OBJECT(2, IN_SYSTEM, MEASURE_VMSCAN + FS_VMSCAN_WRITTEN, "written",
 	   "Written back by reclaim (vmscan:mm_vmscan_write_folio)."),
     SYSTEM_FIGURE(3, RK_COUNT, MEASURE_NONE, "folios", vmscan.written[FS_FOLIOS], "Folios."),
-    SYSTEM_FIGURE(3, RK_COUNT, MEASURE_NONE, "pages", vmscan.written[FS_PAGES], "Their pages.", MF_SYSTEM_RECLAIM_WRITTEN),
+    SYSTEM_FIGURE(3, RK_COUNT, MEASURE_NONE, "pages", vmscan.written[FS_PAGES], "Their pages.",
+    MF_SYSTEM_RECLAIM_WRITTEN),
 
     SYSTEM_FIGURE(0, RK_GROUP, MEASURE_NONE, "interrupt", interrupt,
 		  "Events in interrupt context, charged to no task."),

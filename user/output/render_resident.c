@@ -7,21 +7,11 @@
 #include <string.h>
 
 #include "counters.h"
+#include "figure_names.h"
 #include "resident_report.h"
 #include "sanitize.h"
 #include "table_cells.h"
 
-static const char *const type_names[NR_RESIDENT_TYPES] = {
-    [RESIDENT_ANON] = "anon",
-    [RESIDENT_FILE] = "file",
-    [RESIDENT_SHMEM] = "shmem",
-};
-static const char *const mapping_names[NR_RESIDENT_MAPPINGS] = {
-    [MAPPED_PMD] = "pmd",
-    [MAPPED_PTE] = "pte",
-    [MAPPED_PTE_UNALIGNED] = "pte_unaligned",
-    [MAPPED_PARTIAL] = "partial",
-};
 
 static __u64 type_pages(const struct resident_counts *c, int t)
 {
@@ -89,7 +79,7 @@ static void print_orders(FILE *out, const struct fs_report *r, const struct resi
 
 		if (!type_pages(c, t))
 			continue;
-		fprintf(out, "  %s:", type_names[t]);
+		fprintf(out, "  %s:", resident_type_names[t]);
 		for (int o = 0; o < FS_NR_ORDERS; o++) {
 			if (!c->pages[t][o])
 				continue;
@@ -157,7 +147,7 @@ static void counts_json(struct json_writer *w, const struct resident_counts *c)
 {
 	jw_object_begin(w);
 	for (int t = 0; t < NR_RESIDENT_TYPES; t++) {
-		jw_key(w, type_names[t]);
+		jw_key(w, resident_type_names[t]);
 		jw_object_begin(w);
 		jw_key(w, "pages");
 		jw_counts_by_index(w, c->pages[t], FS_NR_ORDERS);
@@ -166,7 +156,7 @@ static void counts_json(struct json_writer *w, const struct resident_counts *c)
 		jw_key(w, "large_folios");
 		jw_object_begin(w);
 		for (int m = 0; m < NR_RESIDENT_MAPPINGS; m++)
-			jw_member_int(w, mapping_names[m], (long long)c->large[t][m]);
+			jw_member_int(w, resident_mapping_names[m], (long long)c->large[t][m]);
 		jw_object_end(w);
 		jw_object_end(w);
 	}
