@@ -190,7 +190,10 @@ static bool every_help_line_is_its_registry_row_s(void)
 			help = name + len + 1;
 			f = family_named(name, len, &system);
 			if (!f) {
-				ok = unit_fail(__FILE__, __LINE__, line);
+				char text[256];
+
+				snprintf(text, sizeof(text), "%.*s", (int)strcspn(line, "\n"), line);
+				ok = unit_fail(__FILE__, __LINE__, text);
 				break;
 			}
 			written[f - metric_families] = true;
