@@ -38,14 +38,18 @@ static bool exposes_a_record_figure(enum metric_id m)
 }
 
 /* Every family of the groups, the system and free memory exposes a record figure, and every
- * family a figure names is a row with a name, a HELP, a kind and a section. */
+ * family is a row with a name, a unit (the one its name says, where it says one) and a HELP. */
 static bool families_are_linked_to_record_figures(void)
 {
 	for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
 		const struct metric_family *f = &metric_families[m];
 		bool found = false;
 
-		if (!ASSERT_TRUE(f->name && f->help && f->help[0]))
+		if (!ASSERT_TRUE(f->name && f->help && f->help[0] && f->unit && f->unit[0]))
+			return false;
+		/* the unit a name says is the row's: bytes and seconds, as Prometheus has them */
+		if (!ASSERT_EQ(!!strstr(f->name, "_bytes"), !strcmp(f->unit, "bytes")) ||
+		    !ASSERT_EQ(!!strstr(f->name, "_seconds"), !strcmp(f->unit, "seconds")))
 			return false;
 		for (int i = 0; i < nr_record_figures && !found; i++)
 			found = exposes(i, m);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The Prometheus exposition (see exposition.h). A family's samples must be together, so the text
- * is written metric by metric, each over every group; each group's labels are made once.
+ * is written family by family (the registry's rows, metric_families.c), each over every group;
+ * each group's labels are made once. A family's name, HELP and TYPE come from its row alone
+ * (family()); its samples from the writer of its kind.
  * Counters appear once nonzero (as most exporters do), except the system's, which are always
  * there: a dashboard's system panel has a line from the first scrape.
  */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The Prometheus exposition of the exporter's counts (series.h): text format 0.0.4, or
- * OpenMetrics 1.0. Every metric is documented in foliostat(8) (PROMETHEUS METRICS).
+ * OpenMetrics 1.0. Its families are the rows of metric_families.c, written in their order by one
+ * writer per kind of row; foliostat-metrics(7) documents them, generated from the same rows.
  */
 #ifndef FS_EXPOSITION_H
 #define FS_EXPOSITION_H

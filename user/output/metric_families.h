@@ -152,6 +152,9 @@ typedef __u64 (*figure_value_fn)(const struct fs_totals *c, int a, int b,
 struct metric_family {
 	/* after foliostat_; the system's family of a group's is foliostat_system_ + it */
 	const char *name;
+	/* What one of its samples counts or measures: a family's one unit, which its name says
+	 * where it is bytes or seconds (the Prometheus convention; tests/unit/test_figures.c) */
+	const char *unit;
 	unsigned char section;	    /* enum metric_section */
 	unsigned char type;	    /* enum metric_type */
 	unsigned char kind;	    /* enum metric_kind */
