@@ -66,7 +66,9 @@ extern const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS];
 extern const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS];
 
 /* Fault modes, accesses and causes; the kinds of folios allocated (movable, kernel). */
-#define FAULT_MODE_NAMES "user", "kernel"
+#define FAULT_USER_NAME "user"
+#define FAULT_KERNEL_NAME "kernel"
+#define FAULT_MODE_NAMES FAULT_USER_NAME, FAULT_KERNEL_NAME
 #define FAULT_ACCESS_NAMES "read", "write", "exec"
 extern const char *const fault_mode_names[FS_NR_FAULT_MODES];
 extern const char *const fault_access_names[FS_NR_FAULT_ACCESSES];

@@ -14,7 +14,8 @@ static const char *const large_order_names[FS_NR_ORDERS] = {
     NULL, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"};
 /* A fault kind's first index (mode * accesses + access) has two labels: mode and access. */
 static const char *const kind_modes[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES] = {
-    "user", "user", "user", "kernel", "kernel", "kernel"};
+    FAULT_USER_NAME,   FAULT_USER_NAME,   FAULT_USER_NAME,
+    FAULT_KERNEL_NAME, FAULT_KERNEL_NAME, FAULT_KERNEL_NAME};
 static const char *const kind_accesses[FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES] = {
     FAULT_ACCESS_NAMES, FAULT_ACCESS_NAMES};
 _Static_assert(FS_NR_FAULT_ACCESSES == 3 && FS_NR_FAULT_MODES == 2 && FS_MODE_USER == 0 &&
