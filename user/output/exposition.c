@@ -3,7 +3,7 @@
  * The Prometheus exposition (see exposition.h). A family's samples must be together, so the text
  * is written family by family (the registry's rows, metric_families.c), each over every group;
  * each group's labels are made once. A family's name, HELP and TYPE come from its row alone
- * (family()); its samples from the writer of its kind.
+ * (expo_family()); its samples from the writer of its kind (exposition_families.c).
  * Counters appear once nonzero (as most exporters do), except the system's, which are always
  * there: a dashboard's system panel has a line from the first scrape.
  */
@@ -17,19 +17,14 @@
 #include <strings.h>
 
 #include "array.h"
-#include "bounds.h"
 #include "cgroup_labels.h"
 #include "cgroup_names.h"
+#include "exposition_text.h"
 #include "figures.h"
-#include "nodes.h"
 #include "process_start.h"
 #include "resident_report.h"
 #include "sanitize.h"
 
-/* The stall histograms' bounds: every other power of two of the BPF buckets' (1 us, 4 us, ...
- * 16.8 s), so the cumulative counts are exact and a series has 14 buckets instead of 32. */
-#define STALL_BUCKET_STEP 2
-#define STALL_BUCKET_LAST 24 /* 2^24 us: 16.8 s */
 
 /* Room for `more` bytes at the end of the text (and its terminating NUL). */
 static bool reserve(struct exposition *e, size_t more)
@@ -39,8 +34,7 @@ static bool reserve(struct exposition *e, size_t more)
 	return !e->failed;
 }
 
-static void emit(struct exposition *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(struct exposition *e, const char *fmt, ...)
+void expo_emit(struct exposition *e, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -58,17 +52,9 @@ static void emit(struct exposition *e, const char *fmt, ...)
 	e->len += (size_t)n;
 }
 
-/* Label lists being made (comma-separated name="value" pairs, no braces), one after another
- * in one buffer, each ended by a NUL: the list being made begins at `start`. */
-struct label_text {
-	char *text;
-	size_t len, cap, start;
-	bool failed; /* out of memory */
-};
-
 /* Append name="value": every label value of the exposition is quoted by label_value_quoted(),
  * the one rule for them (sanitize.h). */
-static void label_add(struct label_text *l, const char *name, const char *value)
+void expo_label_add(struct label_text *l, const char *name, const char *value)
 {
 	char quoted[LABEL_VALUE_QUOTED_SIZE];
 	size_t len = label_value_quoted(value, quoted), name_len = strlen(name);
@@ -88,7 +74,7 @@ static void label_add(struct label_text *l, const char *name, const char *value)
 
 /* The same into a fixed buffer, for the short labels of a sample (enum and counter names):
  * the whole pair or nothing (false), never a value cut inside its quotes. */
-static bool label_pair(char *out, size_t size, const char *name, const char *value)
+bool expo_label_pair(char *out, size_t size, const char *name, const char *value)
 {
 	size_t used = strlen(out);
 	char quoted[LABEL_VALUE_QUOTED_SIZE];
@@ -103,32 +89,11 @@ static bool label_pair(char *out, size_t size, const char *name, const char *val
 	return true;
 }
 
-/* A series group as the exposition sees it: the store's groups, then the groups that are no
- * rows (other, interrupt, untracked, unselected), and for collapse outcomes unattributed. */
-struct expo_group {
-	const char *labels;
-	const struct fs_totals *counters;    /* NULL: none (unattributed) */
-	const struct proc_figures *proc; /* NULL: none (interrupt, unselected, ...) */
-	const struct fs_thp_results *thp;    /* NULL: none */
-	bool always;			     /* shown even when zero */
-};
-
-struct expo {
-	struct exposition *e;
-	const struct fs_report *r;
-	const struct series_store *s;
-	bool om; /* OpenMetrics */
-	struct expo_group *groups;
-	size_t nr_groups;
-	const struct expo_group *system;
-	const struct exposition_health *health;
-	const struct metric_scalars *scalars;
-};
 
 /* HELP and TYPE of family m (its system's family where `system`), its whole name into name: the
  * one place the exposition writes a HELP line, always the registry's (metric_families.c).
  * OpenMetrics names a counter's family without its _total, and an info family without _info. */
-static void family(struct expo *x, enum metric_id m, bool system, char *name, size_t size)
+void expo_family(struct expo *x, enum metric_id m, bool system, char *name, size_t size)
 {
 	static const char *const types[] = {[METRIC_COUNTER] = "counter", [METRIC_GAUGE] = "gauge",
 					    [METRIC_HISTOGRAM] = "histogram",
@@ -148,8 +113,9 @@ static void family(struct expo *x, enum metric_id m, bool system, char *name, si
 		len -= 5;
 		type = "info";
 	}
-	emit(x->e, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name, type);
+	expo_emit(x->e, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name, type);
 }
+
 
 /* name{labels,extra} value */
 static void put(struct exposition *e, const char *text, size_t len)
@@ -163,7 +129,7 @@ static void put(struct exposition *e, const char *text, size_t len)
  * together by hand rather than by printf, which parsed its format and measured its strings for
  * each (a third of a scrape's time with a thousand groups).
  */
-static void sample(struct expo *x, const char *name, const char *labels, const char *extra,
+void expo_sample(struct expo *x, const char *name, const char *labels, const char *extra,
 		   unsigned long long value)
 {
 	size_t name_len = strlen(name), labels_len = strlen(labels), extra_len = strlen(extra);
@@ -189,512 +155,24 @@ static void sample(struct expo *x, const char *name, const char *labels, const c
 	put(x->e, "\n", 1);
 }
 
-static void sample_real(struct expo *x, const char *name, const char *labels, double value)
+void expo_sample_real(struct expo *x, const char *name, const char *labels, double value)
 {
 	if (labels[0])
-		emit(x->e, "%s{%s} %.9g\n", name, labels, value);
+		expo_emit(x->e, "%s{%s} %.9g\n", name, labels, value);
 	else
-		emit(x->e, "%s %.9g\n", name, value);
+		expo_emit(x->e, "%s %.9g\n", name, value);
 }
 
-/* The extra labels of each (a, b) of a family's dimensions: the same for every group, so made
- * once per family; "" for a value the kernel does not name (skipped). */
-#define MAX_FIGURES (FS_NR_ORDERS * 2 > FS_NR_FAULT_KINDS ? FS_NR_ORDERS * 2 : FS_NR_FAULT_KINDS)
-struct figure_extras {
-	char text[MAX_FIGURES][256];
-	int nr_a, nr_b;
-	bool labelled; /* "" is then a value not named */
-};
-_Static_assert(FS_NR_TLB_REASONS <= MAX_FIGURES && FS_NR_LRU_LISTS <= MAX_FIGURES &&
-		   FS_NR_MIGRATE_COUNTERS <= MAX_FIGURES && FS_MAX_NODES <= MAX_FIGURES,
-	       "every family's label values fit");
-
-static const char *const node_names[FS_MAX_NODES] = {"0", "1", "2", "3", "4", "5", "6", "7"};
-
-/* Labels a kernel enum's names give, NULL for values it does not name (skipped). */
-static void known_names(const char (*names)[FS_ENUM_NAME_LEN], const bool *known, int nr,
-			const char **out)
-{
-	for (int i = 0; i < nr; i++)
-		out[i] = !known || known[i] ? names[i] : NULL;
-}
-
-/* The label values of each dimension for this report: the registry's (figures.c), or where they
- * are the host's, the kernel's names and the nodes with memory. */
-struct dim_values {
-	const char *const *values[NR_FIGURE_DIMS];
-	const char *tlb[FS_NR_TLB_REASONS], *lru[FS_NR_LRU_LISTS];
-	const char *node[FS_MAX_NODES]; /* the nodes with memory; NULL: none */
-};
-
-static void dim_values(const struct fs_report *r, struct dim_values *d)
-{
-	for (int i = 0; i < NR_FIGURE_DIMS; i++)
-		d->values[i] = figure_dims[i].values;
-	known_names(r->tlb_names, r->tlb_known, FS_NR_TLB_REASONS, d->tlb);
-	known_names(r->lru_names, r->lru_known, FS_NR_LRU_LISTS, d->lru);
-	d->values[DIM_TLB_REASON] = d->tlb;
-	d->values[DIM_LRU_LIST] = d->lru;
-	memset(d->node, 0, sizeof(d->node));
-	for (int i = 0; i < r->host->nodes->nr; i++)
-		d->node[r->host->nodes->ids[i]] = node_names[r->host->nodes->ids[i]];
-	d->values[DIM_NODE] = d->node;
-}
-
-static void figure_extras(const struct metric_family *f, const struct dim_values *d,
-			  struct figure_extras *out)
-{
-	const struct figure_dim_info *da = &figure_dims[f->dim_a], *db = &figure_dims[f->dim_b];
-	const char *const *va = d->values[f->dim_a], *const *vb = d->values[f->dim_b];
-	int nr_a = f->dim_a ? da->size : 0, nr_b = f->dim_b ? db->size : 0;
-
-	out->nr_a = nr_a ? nr_a : 1;
-	out->nr_b = nr_b ? nr_b : 1;
-	out->labelled = nr_a || nr_b;
-	for (int a = 0; a < out->nr_a; a++) {
-		for (int b = 0; b < out->nr_b; b++) {
-			char *text = out->text[a * out->nr_b + b];
-
-			text[0] = '\0';
-			if ((nr_a && !va[a]) || (nr_b && !vb[b]))
-				continue;
-			if ((nr_a && !label_pair(text, sizeof(out->text[0]), da->label, va[a])) ||
-			    (nr_a && da->label2 &&
-			     !label_pair(text, sizeof(out->text[0]), da->label2, da->values2[a])) ||
-			    (nr_b && !label_pair(text, sizeof(out->text[0]), db->label, vb[b])))
-				text[0] = '\0';
-		}
-	}
-}
-
-static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
-			   enum metric_id m, const struct figure_extras *extras)
-{
-	for (int a = 0; a < extras->nr_a; a++) {
-		if (!metric_shown_at(m, x->r->measured, a))
-			continue;
-		for (int b = 0; b < extras->nr_b; b++) {
-			const char *extra = extras->text[a * extras->nr_b + b];
-			__u64 v = metric_value(m, g->counters, a, b, x->r->host);
-
-			if ((!v && !g->always) || (extras->labelled && !extra[0]))
-				continue;
-			sample(x, metric, g->labels, extra, v);
-		}
-	}
-}
-
-/* MK_BY_DIMS: the family of the groups, foliostat_X, and the one of the system,
- * foliostat_system_X. */
-static void write_by_dims(struct expo *x, enum metric_id m)
-{
-	static struct figure_extras extras; /* 8 KiB: not on the stack */
-	static struct dim_values d;
-	char metric[128];
-
-	dim_values(x->r, &d);
-	figure_extras(&metric_families[m], &d, &extras);
-	family(x, m, false, metric, sizeof(metric));
-	for (size_t i = 0; i < x->nr_groups; i++)
-		if (x->groups[i].counters)
-			figure_samples(x, metric, &x->groups[i], m, &extras);
-	family(x, m, true, metric, sizeof(metric));
-	figure_samples(x, metric, x->system, m, &extras);
-}
-
-/* Collapse outcomes: of the groups, of the untracked and unattributed, and of the system. */
-static void thp_results(struct expo *x, const char *metric, const struct expo_group *g)
-{
-	const struct fs_report *r = x->r;
-	char extra[256];
-
-	for (int e = 0; e < FS_NR_THP_EVENTS; e++) {
-		if (!r->measured[MEASURE_THP_RESULTS + e])
-			continue;
-		for (int v = 0; v < FS_NR_SCAN_RESULTS; v++) {
-			if (!g->thp->results[e][v])
-				continue;
-			extra[0] = '\0';
-			if (!label_pair(extra, sizeof(extra), "event", thp_event_names[e]) ||
-			    !label_pair(extra, sizeof(extra), "result", r->scan_names[v]))
-				continue;
-			sample(x, metric, g->labels, extra, g->thp->results[e][v]);
-		}
-	}
-}
-
-/* A word of the collapse outcomes (MK_COLLAPSE_COUNT's `at`), where any. */
-static void thp_count(struct expo *x, const char *metric, const struct expo_group *g,
-		      enum metric_id m)
-{
-	__u64 v = ((const __u64 *)g->thp)[metric_families[m].at];
-
-	if (v)
-		sample(x, metric, g->labels, "", v);
-}
-
-/* MK_COLLAPSE_RESULTS, MK_COLLAPSE_COUNT: the groups with collapse outcomes, then the system. */
-static void write_collapses(struct expo *x, enum metric_id m)
-{
-	struct expo_group system = *x->system;
-	char name[96];
-
-	system.thp = &x->s->system.thp;
-	family(x, m, false, name, sizeof(name));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		if (!x->groups[i].thp)
-			continue;
-		if (metric_families[m].kind == MK_COLLAPSE_RESULTS)
-			thp_results(x, name, &x->groups[i]);
-		else
-			thp_count(x, name, &x->groups[i], m);
-	}
-	family(x, m, true, name, sizeof(name));
-	if (metric_families[m].kind == MK_COLLAPSE_RESULTS)
-		thp_results(x, name, &system);
-	else
-		thp_count(x, name, &system, m);
-}
-
-/* One stall histogram: cumulative buckets at every other power of two of a microsecond. */
-static void stall_histogram(struct expo *x, const char *family_name, const char *labels, int kind,
-			    const struct fs_stalls *st)
-{
-	size_t lbl_size = strlen(labels) + 64;
-	char extra[160], *lbl = malloc(lbl_size), metric[96];
-	__u64 cumulative = 0;
-
-	if (!lbl) {
-		x->e->failed = true;
-		return;
-	}
-	snprintf(lbl, lbl_size, "%s%skind=\"%s\"", labels, labels[0] ? "," : "",
-		 stall_kind_names[kind].label);
-	for (int b = 0; b < FS_NR_STALL_BUCKETS; b++) {
-		cumulative += st->hist[b];
-		if (b % STALL_BUCKET_STEP || b > STALL_BUCKET_LAST)
-			continue;
-		/* Bucket b holds stalls shorter than 2^b us. */
-		snprintf(extra, sizeof(extra), "le=\"%.9g\"", (double)(1ULL << b) / 1e6);
-		snprintf(metric, sizeof(metric), "%s_bucket", family_name);
-		sample(x, metric, lbl, extra, cumulative);
-	}
-	sample(x, metric, lbl, "le=\"+Inf\"", st->count);
-	emit(x->e, "%s_sum{%s} %.9g\n", family_name, lbl, st->total_ns / 1e9);
-	snprintf(metric, sizeof(metric), "%s_count", family_name);
-	sample(x, metric, lbl, "", st->count);
-	free(lbl);
-}
-
-/* MK_STALL_HISTOGRAM: each group's histogram of each stall kind it had, then the system's. */
-static void write_stall_histograms(struct expo *x, enum metric_id m)
-{
-	const struct fs_report *r = x->r;
-	char name[96];
-
-	family(x, m, false, name, sizeof(name));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_group *g = &x->groups[i];
-
-		for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
-			if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
-				stall_histogram(x, name, g->labels, k, &g->proc->stalls[k]);
-	}
-	family(x, m, true, name, sizeof(name));
-	for (int k = 0; k < FS_NR_STALLS; k++)
-		if (r->measured[MEASURE_STALLS + k])
-			stall_histogram(x, name, "", k, &x->s->system.stalls[k]);
-}
-
-/* MK_STALL_RECLAIMED: pages reclaimed in each reclaim stall kind, of each group, then the
- * system. */
-static void write_stall_reclaimed(struct expo *x, enum metric_id m)
-{
-	const struct fs_report *r = x->r;
-	const struct system_totals *sys = &x->s->system;
-	char extra[64], name[96];
-
-	family(x, m, false, name, sizeof(name));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_group *g = &x->groups[i];
-
-		for (int k = FS_STALL_DIRECT_RECLAIM; g->proc && k < FS_NR_STALLS; k++) {
-			if (!r->measured[MEASURE_STALLS + k] || !g->proc->reclaimed[k])
-				continue;
-			snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k].label);
-			sample(x, name, g->labels, extra, g->proc->reclaimed[k]);
-		}
-	}
-	family(x, m, true, name, sizeof(name));
-	for (int k = FS_STALL_DIRECT_RECLAIM; k < FS_NR_STALLS; k++) {
-		if (!r->measured[MEASURE_STALLS + k])
-			continue;
-		snprintf(extra, sizeof(extra), "kind=\"%s\"", stall_kind_names[k].label);
-		sample(x, name, "", extra, sys->reclaimed[k]);
-	}
-}
-
-/* A group's (or the system's) direct compaction by the order asking for it: its stalls, or
- * their seconds. */
-static void compaction_orders(struct expo *x, const char *metric, const char *labels,
-			      const struct fs_order_stalls *st, bool seconds, bool always)
-{
-	char extra[32];
-
-	for (int o = 1; o < FS_NR_ORDERS; o++) {
-		if (!st->count[o] && !always)
-			continue;
-		snprintf(extra, sizeof(extra), "order=\"%d\"", o);
-		if (!seconds)
-			sample(x, metric, labels, extra, st->count[o]);
-		else
-			emit(x->e, "%s{%s%s%s} %.9g\n", metric, labels, labels[0] ? "," : "", extra,
-			     st->total_ns[o] / 1e9);
-	}
-}
-
-/* MK_STALLS_BY_ORDER: direct compaction by order, per process as the stall histograms are: the
- * groups, other (with the processes the table had no room for and the threads outside the
- * selection), the system. */
-static void write_stalls_by_order(struct expo *x, enum metric_id m)
-{
-	bool seconds = metric_families[m].seconds;
-	char metric[96];
-
-	family(x, m, false, metric, sizeof(metric));
-	for (size_t i = 0; i < x->nr_groups; i++)
-		if (x->groups[i].proc)
-			compaction_orders(x, metric, x->groups[i].labels,
-					  &x->groups[i].proc->compaction_by_order, seconds, false);
-	family(x, m, true, metric, sizeof(metric));
-	compaction_orders(x, metric, "", &x->s->system.compaction_by_order, seconds, true);
-}
-
-/* A group's (or the system's) folios allocated by node and order, where any. */
-static void node_orders(struct expo *x, const char *metric, const char *labels,
-			const __u64 by_node[FS_MAX_NODES][FS_NR_ORDERS], const struct fs_totals *c)
-{
-	const struct memory_nodes *nodes = x->r->host->nodes;
-	__u64 hist[FS_NR_ORDERS];
-	char extra[48];
-
-	for (int i = 0; i < nodes->nr; i++) {
-		node_allocated_orders(by_node, c, nodes, nodes->ids[i], hist);
-		for (int o = 0; o < FS_NR_ORDERS; o++) {
-			if (!hist[o])
-				continue;
-			snprintf(extra, sizeof(extra), "node=\"%d\",order=\"%d\"", nodes->ids[i], o);
-			sample(x, metric, labels, extra, hist[o]);
-		}
-	}
-}
-
-/* MK_NODE_ORDERS: folios allocated by node and order, then the system's. Where nodes are
- * counted, the groups with a process's figures (the store's, and other, which has interrupt
- * context's and the rest); where they are not (one node), every group with counters, each one's
- * allocations on the node. */
-static void write_node_orders(struct expo *x, enum metric_id m)
-{
-	const struct system_totals *sys = &x->s->system;
-	static const __u64 none[FS_MAX_NODES][FS_NR_ORDERS];
-	bool counted = x->r->host->nodes->counted;
-	char metric[96];
-
-	family(x, m, false, metric, sizeof(metric));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_group *g = &x->groups[i];
-
-		if (g->counters && (!counted || g->proc))
-			node_orders(x, metric, g->labels, g->proc ? g->proc->alloc_by_node_order : none,
-				    g->counters);
-	}
-	family(x, m, true, metric, sizeof(metric));
-	node_orders(x, metric, "", sys->alloc_by_node_order, &sys->total);
-}
-
-/* MK_SYSTEM_ORDERS, MK_SYSTEM_BYTES: the system's histogram by order at `at`, or its bytes. */
-static void write_system_orders(struct expo *x, enum metric_id m)
-{
-	const struct metric_family *f = &metric_families[m];
-	const __u64 *hist = (const __u64 *)&x->s->system + f->at;
-	char extra[32], name[96];
-
-	family(x, m, true, name, sizeof(name));
-	if (f->kind == MK_SYSTEM_BYTES) {
-		sample(x, name, "", "", hist_pages(hist) * (__u64)x->r->host->page_size);
-		return;
-	}
-	for (int o = 0; o < FS_NR_ORDERS; o++) {
-		snprintf(extra, sizeof(extra), "order=\"%d\"", o);
-		sample(x, name, "", extra, hist[o]);
-	}
-}
-
-/* MK_KERNEL_VMSTAT, MK_KERNEL_MTHP: the growth of the kernel's own THP counters. */
-static void write_kernel_counters(struct expo *x, enum metric_id m)
-{
-	const struct kernel_counters *kc = &x->s->kernel;
-	char extra[256], name[96];
-
-	family(x, m, true, name, sizeof(name));
-	for (size_t i = 0; i < kc->nr; i++) {
-		const char *item = kc->items[i].name, *slash;
-		char size[sizeof(kc->items[i].name)];
-
-		extra[0] = '\0';
-		if (metric_families[m].kind == MK_KERNEL_VMSTAT) {
-			if (!strncmp(item, "vmstat/thp_", 11) &&
-			    label_pair(extra, sizeof(extra), "counter", item + 7))
-				sample(x, name, "", extra, kc->items[i].value);
-			continue;
-		}
-		if (strncmp(item, "mthp/", 5) || !(slash = strchr(item + 5, '/')))
-			continue;
-		/* nr_anon, nr_anon_partially_mapped: levels, not events */
-		if (!strncmp(slash + 1, "nr_", 3))
-			continue;
-		snprintf(size, sizeof(size), "%.*s", (int)(slash - item - 5), item + 5);
-		if (label_pair(extra, sizeof(extra), "size", size) &&
-		    label_pair(extra, sizeof(extra), "counter", slash + 1))
-			sample(x, name, "", extra, kc->items[i].value);
-	}
-}
-
-/* MK_VMSCAN: the pages each reclaimer scanned, reclaimed and deactivated, per LRU list. */
-static void write_vmscan(struct expo *x, enum metric_id m)
-{
-	const struct fs_report *r = x->r;
-	const struct fs_vmscan *v = &x->s->system.vmscan;
-	const __u64(*per_action[])[FS_NR_LRU_LISTS] = {v->scanned, v->reclaimed, v->deactivated};
-	char extra[256], name[96];
-
-	family(x, m, true, name, sizeof(name));
-	for (int a = 0; a < FS_NR_VMSCAN_ACTIONS; a++) {
-		if (!r->measured[MEASURE_VMSCAN + FS_VMSCAN_SCANNED + a])
-			continue;
-		for (int who = 0; who < FS_NR_RECLAIMERS; who++) {
-			for (int l = 0; l < FS_NR_LRU_LISTS; l++) {
-				if (!r->lru_known[l] && !per_action[a][who][l])
-					continue;
-				snprintf(extra, sizeof(extra), "reclaimer=\"%s\",action=\"%s\"",
-					 reclaimer_names[who].label, vmscan_action_names[a]);
-				if (label_pair(extra, sizeof(extra), "list", r->lru_names[l]))
-					sample(x, name, "", extra, per_action[a][who][l]);
-			}
-		}
-	}
-}
-
-/* MK_COUNT, MK_REAL, MK_UNIX_TIME: one sample of the scalars gathered for this exposition. */
-static void write_scalar(struct expo *x, enum metric_id m)
-{
-	const struct metric_family *f = &metric_families[m];
-	const char *at = (const char *)x->scalars + f->at;
-	char name[96];
-	double real;
-
-	family(x, m, true, name, sizeof(name));
-	if (f->kind == MK_COUNT) {
-		__u64 count;
-
-		memcpy(&count, at, sizeof(count));
-		sample(x, name, "", "", count);
-		return;
-	}
-	memcpy(&real, at, sizeof(real));
-	/* Not %.9g for a Unix time: it has 10 digits before the point (that rounded it to 10 s). */
-	if (f->kind == MK_UNIX_TIME)
-		emit(x->e, "%s %.6f\n", name, real);
-	else
-		sample_real(x, name, "", real);
-}
-
-/* MK_BUILD_INFO: foliostat's version. */
-static void write_build_info(struct expo *x, enum metric_id m)
-{
-	char name[96];
-
-	family(x, m, true, name, sizeof(name));
-	emit(x->e, "%s{version=\"%s\"} 1\n", name, FOLIOSTAT_VERSION);
-}
-
-/* MK_PROBE_ATTACHED: 1 or 0 per probe, but the stand-ins not needed. */
-static void write_probe_attached(struct expo *x, enum metric_id m)
-{
-	const struct fs_report *r = x->r;
-	char extra[256], name[96];
-
-	family(x, m, true, name, sizeof(name));
-	for (int i = 0; i < r->nr_probes; i++) {
-		if (r->probes[i].not_needed)
-			continue;
-		extra[0] = '\0';
-		if (label_pair(extra, sizeof(extra), "probe", r->probes[i].name))
-			sample(x, name, "", extra, r->probes[i].attached);
-	}
-}
-
-/* MK_PER_PROBE: the words of struct self_cost at `at`, a sample per attached probe (seconds
- * from nanoseconds where the family says so). */
-static void write_per_probe(struct expo *x, enum metric_id m)
-{
-	const struct metric_family *f = &metric_families[m];
-	const struct fs_report *r = x->r;
-	const __u64 *values;
-	char extra[256], name[96];
-
-	if (!x->health->bpf || (f->run_time && !x->health->bpf_run_time))
-		return;
-	values = (const __u64 *)((const char *)x->health->bpf + f->at);
-	family(x, m, true, name, sizeof(name));
-	for (int i = 0; i < r->nr_probes && i < FS_MAX_PROBES; i++) {
-		if (!r->probes[i].attached)
-			continue;
-		extra[0] = '\0';
-		if (!label_pair(extra, sizeof(extra), "probe", r->probes[i].name))
-			continue;
-		if (!f->seconds)
-			sample(x, name, "", extra, values[i]);
-		else
-			emit(x->e, "%s{%s} %.9g\n", name, extra, values[i] * 1e-9);
-	}
-}
-
-/* MK_BOUND: the word of struct bound_count at `at` of each bounded structure in use (bounds.h);
- * none where none is. */
-static void write_bound(struct expo *x, enum metric_id m)
-{
-	struct bound_count counts[FS_NR_BOUNDS];
-	char extra[128], name[96];
-	bool any = false;
-
-	bounds_read(counts);
-	for (int b = 0; b < FS_NR_BOUNDS && !any; b++)
-		any = counts[b].limit != 0;
-	if (!any)
-		return;
-	family(x, m, true, name, sizeof(name));
-	for (int b = 0; b < FS_NR_BOUNDS; b++) {
-		const char *count = (const char *)&counts[b] + metric_families[m].at;
-		__u64 value;
-
-		extra[0] = '\0';
-		if (!counts[b].limit || !label_pair(extra, sizeof(extra), "structure", bound_name(b)))
-			continue;
-		memcpy(&value, count, sizeof(value));
-		sample(x, name, "", extra, value);
-	}
-}
 
 /* Whether the cgroup paths start at the hierarchy's root, where the unit, container and pod
  * labels are read from (else a namespace's or a subtree's path could pass for a pod's). */
-static bool paths_from_root(const struct fs_report *r)
+bool expo_paths_from_root(const struct fs_report *r)
 {
 	return r->cgroup_names && r->cgroup_names->from_root;
 }
 
 /* What identifies a group under --by, as labels: a store group's, or --resident's row's. */
-static void identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __u64 start_ns,
+void expo_identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __u64 start_ns,
 			    const char *cgroup_path, bool from_root, struct label_text *labels)
 {
 	struct cgroup_labels cl;
@@ -702,239 +180,48 @@ static void identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __
 
 	switch (by) {
 	case FS_BY_CGROUP:
-		label_add(labels, "cgroup", name);
+		expo_label_add(labels, "cgroup", name);
 		cgroup_labels_parse(from_root ? name : "", &cl);
 		if (cl.unit[0])
-			label_add(labels, "unit", cl.unit);
+			expo_label_add(labels, "unit", cl.unit);
 		if (cl.runtime[0])
-			label_add(labels, "container_runtime", cl.runtime);
+			expo_label_add(labels, "container_runtime", cl.runtime);
 		if (cl.container_id[0])
-			label_add(labels, "container_id", cl.container_id);
+			expo_label_add(labels, "container_id", cl.container_id);
 		if (cl.pod_uid[0])
-			label_add(labels, "pod_uid", cl.pod_uid);
+			expo_label_add(labels, "pod_uid", cl.pod_uid);
 		if (cl.qos_class[0])
-			label_add(labels, "qos_class", cl.qos_class);
+			expo_label_add(labels, "qos_class", cl.qos_class);
 		break;
 	case FS_BY_PROCESS:
 		snprintf(pid_text, sizeof(pid_text), "%u", pid);
-		label_add(labels, "pid", pid_text);
+		expo_label_add(labels, "pid", pid_text);
 		/* With the pid, which process: one that took an exited one's pid is another. */
 		format_start_time(start_ns, start);
-		label_add(labels, "start_time_s", start);
-		label_add(labels, "comm", name);
+		expo_label_add(labels, "start_time_s", start);
+		expo_label_add(labels, "comm", name);
 		if (cgroup_path)
-			label_add(labels, "cgroup", cgroup_path);
+			expo_label_add(labels, "cgroup", cgroup_path);
 		break;
 	case FS_BY_COMM:
-		label_add(labels, "comm", name);
+		expo_label_add(labels, "comm", name);
 		break;
 	}
 }
+
 
 static void group_labels(const struct series_store *s, const struct series_group *g,
 			 bool from_root, struct label_text *labels)
 {
-	identity_labels(s->by, g->name, g->pid, g->start, g->cgroup_path, from_root, labels);
+	expo_identity_labels(s->by, g->name, g->pid, g->start, g->cgroup_path, from_root, labels);
 }
 
-/* One --resident row's gauges: its bytes by type and order, or its large folios by type and
- * mapping, each where nonzero. */
-static void resident_samples(struct expo *x, const char *name, const char *labels,
-			     const struct resident_counts *c, bool bytes)
-{
-	__u64 page_size = (__u64)x->r->host->page_size;
-	char extra[64];
-
-	for (int t = 0; t < NR_RESIDENT_TYPES; t++) {
-		if (bytes) {
-			for (int o = 0; o < FS_NR_ORDERS; o++) {
-				if (!c->pages[t][o])
-					continue;
-				snprintf(extra, sizeof(extra), "type=\"%s\",order=\"%d\"",
-					 resident_type_names[t], o);
-				sample(x, name, labels, extra, c->pages[t][o] * page_size);
-			}
-			continue;
-		}
-		for (int m = 0; m < NR_RESIDENT_MAPPINGS; m++) {
-			if (!c->large[t][m])
-				continue;
-			snprintf(extra, sizeof(extra), "type=\"%s\",mapping=\"%s\"",
-				 resident_type_names[t], resident_mapping_names[m]);
-			sample(x, name, labels, extra, c->large[t][m]);
-		}
-	}
-}
-
-/* A row that has a name to label it with: not a cgroup whose path was not found. */
-static bool named(const struct expo *x, const struct resident_row *row)
-{
-	return x->s->by != FS_BY_CGROUP || row->cgroup;
-}
-
-/*
- * MK_RESIDENT: what memory holds, per row of the --by kind, the rows with the most pages in
- * large folios first: --max-series of them with series of their own, the rest added up in
- * group="other". Gauges of the last readings (resident_sweep.h: each as old as its process's
- * last reading, foliostat_resident_oldest_seconds the oldest).
- */
-static void write_resident(struct expo *x, enum metric_id m)
-{
-	const struct resident_report *res = x->r->resident;
-	size_t own = res->nr < x->s->max_series ? res->nr : x->s->max_series;
-	bool bytes = metric_families[m].at == 0;
-	struct resident_counts other = {0};
-	struct label_text labels = {0};
-	char name[96];
-
-	for (size_t i = 0; i < res->nr; i++)
-		if (i >= own || !named(x, &res->rows[i]))
-			words_add((__u64 *)&other, (const __u64 *)&res->rows[i].counts,
-				  FS_WORDS(other));
-	family(x, m, true, name, sizeof(name));
-	for (size_t i = 0; i < own; i++) {
-		const struct resident_row *row = &res->rows[i];
-
-		if (!named(x, row))
-			continue;
-		labels.len = labels.start = 0;
-		identity_labels(x->s->by, x->s->by == FS_BY_CGROUP ? row->cgroup : row->comm,
-				row->pid, row->start_ns, row->cgroup, paths_from_root(x->r), &labels);
-		if (labels.failed || array_reserve(&labels.text, &labels.cap, labels.len, 1, 1)) {
-			x->e->failed = true;
-			break;
-		}
-		labels.text[labels.len] = '\0';
-		resident_samples(x, name, labels.text, &row->counts, bytes);
-	}
-	resident_samples(x, name, "group=\"other\"", &other, bytes);
-	free(labels.text);
-}
-
-/* node="N",zone="Z"[,migrate_type="T"],order="O" into labels (the values quoted as every
- * label's are). */
-static void zone_labels(char *labels, size_t size, const struct free_zone *z, const char *type,
-			int order)
-{
-	char number[16];
-
-	labels[0] = '\0';
-	snprintf(number, sizeof(number), "%d", z->node);
-	label_pair(labels, size, "node", number);
-	label_pair(labels, size, "zone", z->name);
-	if (type)
-		label_pair(labels, size, "migrate_type", type);
-	snprintf(number, sizeof(number), "%d", order);
-	label_pair(labels, size, "order", number);
-}
-
-/* MK_FREE_ZONES: free memory by block size (free_blocks.h), per node, zone and order, every
- * order the kernel lists (a zero is an answer: no block of that size): at 0, the free blocks; 1,
- * the share unusable for the order; 2, the free blocks by migrate type, where they are read. */
-static void write_free_zones(struct expo *x, enum metric_id m)
-{
-	const struct free_blocks *f = x->r->free;
-	unsigned short what = metric_families[m].at;
-	char labels[256], name[96];
-
-	if (what == 2 && !f->nr_types)
-		return;
-	family(x, m, true, name, sizeof(name));
-	for (size_t i = 0; i < f->nr_zones; i++) {
-		for (size_t t = 0; t < (what == 2 ? f->nr_types : 1); t++) {
-			for (int o = 0; o < f->nr_orders; o++) {
-				zone_labels(labels, sizeof(labels), &f->zones[i],
-					    what == 2 ? f->types[t] : NULL, o);
-				if (what == 1)
-					sample_real(x, name, labels,
-						    free_zone_unusable(&f->zones[i], f->nr_orders,
-								       o));
-				else
-					sample(x, name, labels, "",
-					       what == 2 ? f->zones[i].by_type[t][o]
-							 : f->zones[i].blocks[o]);
-			}
-		}
-	}
-}
-
-typedef void (*metric_writer)(struct expo *x, enum metric_id m);
-
-/* The writer of each kind of family. */
-static const metric_writer writers[NR_METRIC_KINDS] = {
-    [MK_BY_DIMS] = write_by_dims,
-    [MK_COLLAPSE_RESULTS] = write_collapses,
-    [MK_COLLAPSE_COUNT] = write_collapses,
-    [MK_STALL_HISTOGRAM] = write_stall_histograms,
-    [MK_STALL_RECLAIMED] = write_stall_reclaimed,
-    [MK_STALLS_BY_ORDER] = write_stalls_by_order,
-    [MK_NODE_ORDERS] = write_node_orders,
-    [MK_SYSTEM_ORDERS] = write_system_orders,
-    [MK_SYSTEM_BYTES] = write_system_orders,
-    [MK_KERNEL_VMSTAT] = write_kernel_counters,
-    [MK_KERNEL_MTHP] = write_kernel_counters,
-    [MK_VMSCAN] = write_vmscan,
-    [MK_COUNT] = write_scalar,
-    [MK_REAL] = write_scalar,
-    [MK_UNIX_TIME] = write_scalar,
-    [MK_BUILD_INFO] = write_build_info,
-    [MK_PROBE_ATTACHED] = write_probe_attached,
-    [MK_PER_PROBE] = write_per_probe,
-    [MK_BOUND] = write_bound,
-    [MK_RESIDENT] = write_resident,
-    [MK_FREE_ZONES] = write_free_zones,
-};
-
-/* foliostat's figures of one sample each, where the exposition finds them. */
-static void gather_scalars(const struct expo *x, struct metric_scalars *v)
-{
-	const struct resident_report *res = x->r->resident;
-	const struct series_store *s = x->s;
-
-	*v = (struct metric_scalars){
-	    .kswapd_wakes = s->system.vmscan.kswapd_wakes,
-	    .reclaim_written = s->system.vmscan.written[FS_PAGES],
-	    .processes = x->r->processes ? x->r->processes->nr_active : 0,
-	    .untracked_events = totals_events(&s->system.untracked),
-	    .loader_resident = (unsigned long long)x->health->loader_rss_bytes,
-	    .series = s->nr_live,
-	    .series_folded = s->folded,
-	    .scrapes = x->health->scrapes + 1,
-	    .start_time = x->health->start_time,
-	    .loader_cpu = x->health->loader_cpu_s,
-	    .scrape_duration = x->health->last_duration_s,
-	};
-	if (!res)
-		return;
-	v->resident_processes = res->scanned;
-	v->resident_cut_short = res->cut_short;
-	v->resident_passes = res->passes;
-	v->resident_oldest = resident_oldest_s(res);
-	v->resident_pass_seconds = res->seconds;
-	v->resident_pass_cpu = res->cpu_seconds;
-}
-
-/* Every family of the registry, in its order: those measured here, of the sections this
- * exposition has. */
-static void write_families(struct expo *x)
-{
-	for (int m = MF_NONE + 1; m < NR_METRIC_FAMILIES; m++) {
-		const struct metric_family *f = &metric_families[m];
-
-		if ((f->section == SECTION_RESIDENT && !x->r->resident) ||
-		    (f->section == SECTION_FREE_MEMORY && !x->r->free) ||
-		    !metric_shown(m, x->r->measured))
-			continue;
-		writers[f->kind](x, m);
-	}
-}
 
 int render_exposition(struct exposition *e, const struct fs_report *r, const struct series_store *s,
 		      const struct exposition_health *health, bool openmetrics)
 {
 	const struct system_totals *sys = &s->system;
 	struct expo x = {.e = e, .r = r, .s = s, .om = openmetrics};
-	struct metric_scalars scalars;
 	struct expo_group system = {.labels = "", .counters = &sys->total, .always = true};
 	struct label_text labels = {0};
 	size_t n = 0, *starts;
@@ -952,7 +239,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	 * buffer (an allocation per group was most of a scrape's time). */
 	for (size_t i = 0; i < s->nr && !labels.failed; i++) {
 		labels.start = starts[i] = labels.len;
-		group_labels(s, s->groups[i], paths_from_root(r), &labels);
+		group_labels(s, s->groups[i], expo_paths_from_root(r), &labels);
 		if (!labels.failed && !array_reserve(&labels.text, &labels.cap, labels.len, 1, 1))
 			labels.text[labels.len++] = '\0';
 		else
@@ -984,11 +271,9 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	x.system = &system;
 
 	x.health = health;
-	gather_scalars(&x, &scalars);
-	x.scalars = &scalars;
-	write_families(&x);
+	expo_write_families(&x);
 	if (openmetrics)
-		emit(e, "# EOF\n");
+		expo_emit(e, "# EOF\n");
 out:
 	free(labels.text);
 	free(starts);
@@ -1023,3 +308,4 @@ bool accepts_openmetrics(const char *accept)
 	}
 	return false;
 }
+
