@@ -167,7 +167,10 @@ struct metric_family {
 	/* docs/prometheus.md's table: labels (NULL: the label names) and meaning */
 	const char *md_labels, *md_meaning;
 	/* Shown where one of these is measured, or one of dim_a's samples is (the dimension's
-	 * measures, figures.h), never where `unless` is; with none of either, always. */
+	 * measures, figures.h: faults by mode, each mode's tracepoint or perf's event; migration's
+	 * large_folio_split only on kernels that report it), never where `unless` is (faults by
+	 * mode alone, where they are by kind); with none of either, always. A sample not measured
+	 * is left out, never written as 0. */
 	enum fs_measure any_of[4], unless;
 	/* MK_BY_DIMS: the value at (a, b) is value's, or where it is NULL, the word of struct
 	 * fs_totals at word `at` + a * stride_a + b * stride_b; other kinds: see the kind */
@@ -179,7 +182,7 @@ struct metric_family {
 
 extern const struct metric_family metric_families[NR_METRIC_FAMILIES];
 
-/* Whether family m is shown with these measures. */
+/* Whether family m is shown with these measures (figures.c). */
 bool metric_shown(enum metric_id m, const bool measured[NR_MEASURES]);
 /* Whether its samples at a (of dim_a) are: each where its own measure is. */
 bool metric_shown_at(enum metric_id m, const bool measured[NR_MEASURES], int a);
