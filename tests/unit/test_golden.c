@@ -14,6 +14,7 @@
 #include "file_table.h"
 #include "nodes.h"
 #include "report.h"
+#include "resident_report.h"
 #include "series.h"
 #include "unit.h"
 
@@ -93,6 +94,8 @@ static struct golden {
 	struct file_mount mount;
 	struct file_system systems[1];
 	struct file_summary file_summary;
+	struct resident_row resident_rows[NR_ROWS - 1];
+	struct resident_report resident;
 	struct fs_report r;
 } g;
 
@@ -210,6 +213,35 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 					       .systems = g.systems, .nr_systems = 1,
 					       .mounts = &g.mount, .nr_mounts = 1};
 
+	/* --resident: rows but the last process's, one cut short, one cgroup unknown */
+	for (int i = 0; i < NR_ROWS - 1; i++) {
+		struct resident_row *row = &g.resident_rows[i];
+
+		row->pid = (__u32)g.rows[i].key.hi;
+		row->start_ns = g.rows[i].key.lo;
+		snprintf(row->comm, sizeof(row->comm), "%s", g.rows[i].comm);
+		row->cgroup = i == 1 ? NULL : (char *)"/system.slice/db.service";
+		row->processes = by == FS_BY_PROCESS ? 1 : 2 + i;
+		row->scanned_at = 100.0 - i;
+		row->cut_short = i == 2;
+		fill_words(&row->counts, sizeof(row->counts), 20000);
+		words_add((__u64 *)&g.resident.total, (const __u64 *)&row->counts,
+			  sizeof(row->counts) / sizeof(__u64));
+	}
+	g.resident.rows = g.resident_rows;
+	g.resident.nr = g.resident.cap = NR_ROWS - 1;
+	g.resident.scanned = 9;
+	g.resident.gone = 1;
+	g.resident.failed = 1;
+	g.resident.cut_short = 1;
+	g.resident.first_error = EACCES;
+	g.resident.seconds = 0.25;
+	g.resident.cpu_seconds = 0.125;
+	g.resident.passes = 3;
+	g.resident.swept = true;
+	g.resident.pagemap_scan = true;
+	g.resident.taken_at = 101.5;
+
 	g.r.end = (struct timespec){1796285363, 5000000};
 	g.r.by = by;
 	g.r.interval_s = 2.0004;
@@ -229,6 +261,8 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 	g.r.processes = &g.table;
 	g.r.files = &g.file_summary;
 	g.r.free = &g.free;
+	g.r.resident = &g.resident;
+	g.r.resident_shown = NR_ROWS - 1;
 	g.r.nr_shown = NR_ROWS;
 	return true;
 }
