@@ -234,7 +234,7 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 	g.resident.gone = 1;
 	g.resident.failed = 1;
 	g.resident.cut_short = 1;
-	g.resident.first_error = EACCES;
+	g.resident.first_error = -EACCES;
 	g.resident.seconds = 0.25;
 	g.resident.cpu_seconds = 0.125;
 	g.resident.passes = 3;
