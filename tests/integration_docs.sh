@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # The documentation that the figure registry (user/output/record_layout.c, metric_families.c)
-# generates: the checked-in copies
-# must be what `make docs` writes from the registry, so that a figure's name, labels or meaning
-# changed in one place is changed everywhere.
+# generates: the checked-in copies must be what `make docs` writes from the registry, so that a
+# figure's name, labels or meaning changed in one place is changed everywhere. And foliostat(8)'s
+# options, against --help.
 
 # The man pages' generated parts (between `.\" generated: NAME` and `.\" end of generated:
 # NAME`) and docs/prometheus.md's (between `<!-- generated: NAME -->` and `<!-- end of generated:
@@ -127,15 +127,23 @@ sys.exit(0 if sys.argv[1] in names else 1)" "$name" || fail "$name: not in the s
 }
 
 # No HELP text is written outside the registry of families (user/output/metric_families.c): the
-# one "# HELP" of the user-space code is the line exposition.c's family() writes from a row, and
-# no writer passes it a text of its own (unit:every_help_line_is_its_registry_row_s checks the
+# one "# HELP" of the user-space code is the line exposition.c's expo_family() writes from a row,
+# and no writer passes it a text of its own (unit:every_help_line_is_its_registry_row_s checks the
 # text written).
 test_docs_no_help_text_outside_the_registry() {
 	local hits
 	hits=$(grep -rn --include='*.c' --include='*.h' '# HELP\|HELP %' user/) || true
 	assert_eq "$(echo "$hits" | grep -c .)" 1 "places in user/ that write a HELP line: $hits"
 	echo "$hits" | grep -q '^user/output/exposition.c:.*"# HELP %\.\*s %s\\n# TYPE' ||
-		fail "the HELP line is not family()'s: $hits"
-	grep -n 'family(x, "' user/output/*.c && fail "a family written with a name and HELP of its own"
+		fail "the HELP line is not expo_family()'s: $hits"
+	grep -rn --include='*.c' 'family(x, "' user/ && fail "a family written with a name and HELP of its own"
 	echo "ok: one HELP line, from the registry's rows"
+}
+
+# Every option in --help is in the man page, and the man page names no other.
+test_help_and_man_page_agree() {
+	local help man
+	help=$("$FOLIOSTAT" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	man=$(grep -oE -- '\\-\\-[a-z][a-z-]+|--[a-z][a-z-]+' man/foliostat.8 | sed 's/\\//g' | sort -u)
+	assert_eq "$man" "$help" "long options in the man page vs --help"
 }
