@@ -22,10 +22,7 @@ struct figure_name {
 };
 
 /* A row's spellings to a struct figure_name, or its JSON key alone. */
-#define FIGURE_NAME(json, label, table) \
-	{                               \
-		json, label, table      \
-	}
+#define FIGURE_NAME(json, label, table) {json, label, table}
 #define JSON_KEY(json, label, table) json
 
 /* Stall kinds (enum fs_stall_kind). */
