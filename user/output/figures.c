@@ -7,8 +7,8 @@
 
 #include "report.h"
 
-static const char *const order_names[FS_NR_ORDERS] = {"0", "1", "2",  "3",  "4",  "5",	"6",  "7",
-						      "8", "9", "10", "11", "12", "13", "14", "15"};
+static const char *const order_names[FS_NR_ORDERS] = {
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"};
 /* Orders of large folios only: order 0 is never discarded nor compacted for (skipped). */
 static const char *const large_order_names[FS_NR_ORDERS] = {
     NULL, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"};
@@ -30,7 +30,7 @@ const struct figure_dim_info figure_dims[NR_FIGURE_DIMS] = {
     [DIM_FOLIO_KIND] = {"kind", NULL, 2, .values = folio_kind_names},
     [DIM_FAULT_MODE] = {"mode", NULL, FS_NR_FAULT_MODES, .values = fault_mode_names,
 			.measures = fault_measures},
-    [DIM_FAULT_MODE_ACCESS] = {"mode", "access", FS_NR_FAULT_MODES *FS_NR_FAULT_ACCESSES,
+    [DIM_FAULT_MODE_ACCESS] = {"mode", "access", FS_NR_FAULT_MODES * FS_NR_FAULT_ACCESSES,
 			       .values = kind_modes, .values2 = kind_accesses},
     [DIM_FAULT_CAUSE] = {"cause", NULL, FS_NR_FAULT_CAUSES, .values = fault_cause_names},
     [DIM_TLB_REASON] = {"reason", NULL, FS_NR_TLB_REASONS},
@@ -135,10 +135,7 @@ void measure_needs(enum fs_measure m, char *text, size_t len)
 		n++;
 	for (int i = 0; i < n && used < len; i++)
 		used += snprintf(text + used, len - used, "%s%s",
-				 i == 0		? ""
-				 : i < n - 1	? ", "
-				 : rule->all[0] ? " and "
-						: " or ",
+				 i == 0 ? "" : i < n - 1 ? ", " : rule->all[0] ? " and " : " or ",
 				 probe_name(list[i] - 1));
 	if (used < len)
 		used += snprintf(text + used, len - used, " attached");

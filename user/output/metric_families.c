@@ -64,11 +64,10 @@ static __u64 node_bytes(const struct fs_totals *c, int node, int b, const struct
 	.section = (section_), .type = (type_), .kind = (kind_), \
 	.at = offsetof(struct metric_scalars, field)
 #define SELF(kind_, type_) .section = SECTION_SELF, .type = (type_), .kind = (kind_)
-#define THP_RESULTS                                                                                \
-	{                                                                                          \
-		MEASURE_THP_RESULTS + FS_THP_COLLAPSE, MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE, \
-		    MEASURE_THP_RESULTS + FS_THP_SCAN, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE      \
-	}
+/* Each khugepaged event's outcomes. */
+#define THP_RESULTS                                                                      \
+	{MEASURE_THP_RESULTS + FS_THP_COLLAPSE, MEASURE_THP_RESULTS + FS_THP_COLLAPSE_FILE, \
+	 MEASURE_THP_RESULTS + FS_THP_SCAN, MEASURE_THP_RESULTS + FS_THP_SCAN_FILE}
 _Static_assert(FS_FOLIO_ALLOC_KERNEL == FS_FOLIO_ALLOC_MOVABLE + 1,
 	       "kind (movable, kernel) is one histogram's stride from the movable one");
 
