@@ -152,38 +152,100 @@ static char names[FS_NR_LRU_LISTS > FS_NR_SCAN_RESULTS ? FS_NR_LRU_LISTS : FS_NR
 static const bool known[FS_NR_LRU_LISTS > FS_NR_TLB_REASONS ? FS_NR_LRU_LISTS : FS_NR_TLB_REASONS] =
     {true, true};
 
-/* Every family an exposition of everything writes (every probe attached, --resident, free
- * memory, --self) has a row, and its HELP line is the row's HELP, in both formats; every row
- * but the second of a name is written. */
-static bool every_help_line_is_its_registry_row_s(void)
-{
-	struct probe_status probes[NR_PROBES] = {{0}};
-	struct fs_report r = {.host = &host, .probes = probes, .nr_probes = NR_PROBES};
-	struct fs_options opts = {.by = FS_BY_CGROUP, .max_series = 2};
-	static struct self_cost self;
-	struct exposition_health health = {.bpf = &self, .bpf_run_time = true};
-	struct free_zone zone = {.name = "Normal"};
-	struct free_blocks free = {.nr_orders = 11, .nr_zones = 1, .zones = &zone, .nr_types = 1};
-	struct resident_report res = {0};
-	struct measure_facts facts = {.migrate_large_split = true, .nodes_known = true};
-	struct exposition e = {0};
+/* An exposition of everything: every probe attached, a count in every word of the system's
+ * figures, the kernel's THP counters, --resident (a row), free memory (by migrate type too),
+ * --self and a bound in use; in OpenMetrics or not. */
+static struct everything {
+	struct probe_status probes[NR_PROBES];
+	struct fs_report r;
+	struct self_cost self;
+	struct exposition_health health;
+	struct free_zone zone;
+	struct free_blocks free;
+	struct resident_row row;
+	struct resident_report res;
+	struct system_totals system;
+	struct kernel_counter items[2];
+	struct kernel_counters kernel;
 	struct series_store s;
-	bool ok = true, written[NR_METRIC_FAMILIES] = {0};
+	struct exposition e;
+} ev;
 
+static bool render_everything(bool openmetrics)
+{
+	static const struct measure_facts facts = {.migrate_large_split = true,
+						   .nodes_known = true};
+	struct fs_options opts = {.by = FS_BY_CGROUP, .max_series = 2};
+	struct process_table none = {0};
+
+	memset(&ev, 0, sizeof(ev));
 	host.nodes = &two_nodes;
 	for (int p = 0; p < NR_PROBES; p++)
-		probes[p] = (struct probe_status){.name = "g:e", .attached = true};
-	measures_derive(probes, &facts, r.measured);
-	r.scan_names = r.tlb_names = r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])names;
-	r.tlb_known = r.lru_known = known;
-	r.free = &free;
-	r.resident = &res;
-	bound_set_limit(BOUND_SERIES, 2);
-	series_init(&s, &opts, NULL, NULL, NULL, 0.0);
+		ev.probes[p] = (struct probe_status){.name = "g:e", .attached = true};
+	ev.r = (struct fs_report){.host = &host, .probes = ev.probes, .nr_probes = NR_PROBES};
+	measures_derive(ev.probes, &facts, ev.r.measured);
+	ev.r.scan_names = ev.r.tlb_names = ev.r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])names;
+	ev.r.tlb_known = ev.r.lru_known = known;
+	ev.zone = (struct free_zone){.name = "Normal"};
+	ev.free = (struct free_blocks){.nr_orders = 11, .nr_zones = 1, .zones = &ev.zone,
+				       .nr_types = 1, .types = {"Movable"}};
+	ev.r.free = &ev.free;
+	ev.row = (struct resident_row){.cgroup = "/a", .processes = 1};
+	ev.row.counts.pages[RESIDENT_ANON][9] = 512;
+	ev.row.counts.large[RESIDENT_ANON][MAPPED_PMD] = 1;
+	ev.res = (struct resident_report){.rows = &ev.row, .nr = 1, .scanned = 1};
+	ev.r.resident = &ev.res;
+	ev.health = (struct exposition_health){.bpf = &ev.self, .bpf_run_time = true};
+	for (size_t w = 0; w < sizeof(ev.system) / sizeof(__u64); w++)
+		((__u64 *)&ev.system)[w] = 1;
+	snprintf(ev.items[0].name, sizeof(ev.items[0].name), "mthp/hugepages-64kB/anon_fault_alloc");
+	snprintf(ev.items[1].name, sizeof(ev.items[1].name), "vmstat/thp_fault_alloc");
+	ev.kernel = (struct kernel_counters){.items = ev.items, .nr = 2, .cap = 2};
+	series_init(&ev.s, &opts, NULL, NULL, NULL, 0.0);
+	return ASSERT_EQ(series_add_read(&ev.s, &none, &ev.system, &ev.kernel, 1.0), 0) &&
+	       ASSERT_EQ(render_exposition(&ev.e, &ev.r, &ev.s, &ev.health, openmetrics), 0);
+}
+
+static void render_everything_end(void)
+{
+	exposition_free(&ev.e);
+	series_free(&ev.s);
+	bound_set_limit(BOUND_SERIES, 0); /* (a run's state: the next test's exposition has none) */
+}
+
+/* Whether the first len bytes of a name are a family's (the row's in *f). */
+static bool line_family(const char *name, size_t len, const struct metric_family **f, bool *system)
+{
+	static const char *const parts[] = {"_bucket", "_sum", "_count"};
+
+	*f = family_named(name, len, system);
+	for (size_t i = 0; !*f && i < sizeof(parts) / sizeof(parts[0]); i++) {
+		size_t n = strlen(parts[i]);
+
+		if (len > n && !strncmp(name + len - n, parts[i], n))
+			*f = family_named(name, len - n, system);
+	}
+	return *f != NULL;
+}
+
+static bool fail_line(const char *line)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "%.*s", (int)strcspn(line, "\n"), line);
+	return unit_fail(__FILE__, __LINE__, text);
+}
+
+/* Every family an exposition of everything writes has a row, and its HELP line is the row's
+ * HELP, in both formats; every row but the second of a name is written. */
+static bool every_help_line_is_its_registry_row_s(void)
+{
+	bool ok = true, written[NR_METRIC_FAMILIES] = {0};
+
 	for (int om = 0; om < 2 && ok; om++) {
-		ok = ASSERT_EQ(render_exposition(&e, &r, &s, &health, om), 0);
-		for (char *line = e.text; ok && *line; line = strchr(line, '\n') + 1) {
-			const char *name = line + 7, *help;
+		ok = render_everything(om);
+		for (char *line = ev.e.text; ok && *line; line = strchr(line, '\n') + 1) {
+			const char *name = line + 7, *help, *want;
 			const struct metric_family *f;
 			size_t len;
 			bool system;
@@ -192,26 +254,16 @@ static bool every_help_line_is_its_registry_row_s(void)
 				continue;
 			len = strcspn(name, " ");
 			help = name + len + 1;
-			f = family_named(name, len, &system);
-			if (!f) {
-				char text[256];
-
-				snprintf(text, sizeof(text), "%.*s", (int)strcspn(line, "\n"), line);
-				ok = unit_fail(__FILE__, __LINE__, text);
+			if (!line_family(name, len, &f, &system)) {
+				ok = fail_line(line);
 				break;
 			}
 			written[f - metric_families] = true;
-			if (system && f->system_help)
-				ok = ASSERT_TRUE(
-				    !strncmp(help, f->system_help, strlen(f->system_help)));
-			else
-				ok = ASSERT_TRUE(!strncmp(help, f->help, strlen(f->help)));
-			ok =
-			    ok &&
-			    ASSERT_TRUE(
-				help[strlen(system && f->system_help ? f->system_help : f->help)] ==
-				'\n');
+			want = system && f->system_help ? f->system_help : f->help;
+			ok = ASSERT_TRUE(!strncmp(help, want, strlen(want)) &&
+					 help[strlen(want)] == '\n');
 		}
+		render_everything_end();
 	}
 	for (int m = MF_NONE + 1; ok && m < NR_METRIC_FAMILIES; m++) {
 		bool first = true;
@@ -221,9 +273,89 @@ static bool every_help_line_is_its_registry_row_s(void)
 		if (first && !written[m])
 			ok = unit_fail(__FILE__, __LINE__, metric_families[m].name);
 	}
-	exposition_free(&e);
-	series_free(&s);
-	bound_set_limit(BOUND_SERIES, 0); /* (a run's state: the next test's exposition has none) */
+	return ok;
+}
+
+/* A row's label names, in order, comma-separated: its dimensions', or its own (their values, in
+ * parentheses, left out). */
+static void row_labels(const struct metric_family *f, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	if (f->kind == MK_BY_DIMS) {
+		const struct figure_dim_info *d[] = {&figure_dims[f->dim_a], &figure_dims[f->dim_b]};
+
+		for (int i = 0; i < 2; i++) {
+			if (d[i]->label)
+				used += snprintf(out + used, size - used, "%s%s", used ? "," : "",
+						 d[i]->label);
+			if (d[i]->label2)
+				used += snprintf(out + used, size - used, ",%s", d[i]->label2);
+		}
+		return;
+	}
+	for (const char *c = f->labels; c && *c && used + 1 < size; c++) {
+		if (*c == '(') {
+			c = strchr(c, ')');
+			continue;
+		}
+		if (*c == ' ' || *c == '\n')
+			continue;
+		out[used++] = *c;
+		out[used] = '\0';
+	}
+}
+
+/* The labels of a sample, but those of the group it is of and a histogram's le. */
+static void sample_labels(const char *line, char *out, size_t size)
+{
+	static const char *const group_labels[] = {
+	    "cgroup", "unit", "container_runtime", "container_id", "pod_uid", "qos_class",
+	    "pid",    "start_time_s", "comm", "group", "le"};
+	const char *c = strchr(line, '{'), *end = strchr(line, '\n');
+	size_t used = 0;
+
+	out[0] = '\0';
+	while (c && c < end && *c != '}') {
+		size_t n = strcspn(++c, "=");
+		bool skip = false;
+
+		for (size_t i = 0; i < sizeof(group_labels) / sizeof(group_labels[0]); i++)
+			skip |= n == strlen(group_labels[i]) && !strncmp(c, group_labels[i], n);
+		if (!skip)
+			used += snprintf(out + used, size - used, "%s%.*s", used ? "," : "", (int)n,
+					 c);
+		c += n + 2; /* the value, quoted (no quote inside the values here) */
+		c = strchr(c, '"') + 1;
+	}
+}
+
+/* Every sample of an exposition of everything has the labels its row says, in its order: the
+ * writers' label names and the registry's (which the docs are made of) agree. */
+static bool every_sample_has_its_row_s_labels(void)
+{
+	bool ok = render_everything(false);
+
+	for (char *line = ev.e.text; ok && *line; line = strchr(line, '\n') + 1) {
+		const struct metric_family *f;
+		char want[128], got[128];
+		bool system;
+
+		if (*line == '#')
+			continue;
+		if (!line_family(line, strcspn(line, "{ "), &f, &system)) {
+			ok = fail_line(line);
+			break;
+		}
+		row_labels(f, want, sizeof(want));
+		sample_labels(line, got, sizeof(got));
+		if (strcmp(want, got)) {
+			fprintf(stderr, "    labels %s, its row says %s\n", got, want);
+			ok = fail_line(line);
+		}
+	}
+	render_everything_end();
 	return ok;
 }
 
@@ -231,5 +363,6 @@ const struct unit_test figures_tests[] = {
     UNIT_TEST(families_are_linked_to_record_figures),
     UNIT_TEST(families_are_shown_where_their_figures_are_measured),
     UNIT_TEST(every_help_line_is_its_registry_row_s),
+    UNIT_TEST(every_sample_has_its_row_s_labels),
     {},
 };
