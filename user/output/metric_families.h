@@ -106,7 +106,7 @@ enum metric_section {
 
 enum metric_type { METRIC_COUNTER, METRIC_GAUGE, METRIC_HISTOGRAM, METRIC_INFO };
 
-/* How a family's samples are written: one writer each (exposition.c). */
+/* How a family's samples are written: one writer each (exposition_families.c). */
 enum metric_kind {
 	MK_BY_DIMS, /* each group's and the system's counters, per (a, b) of dim_a, dim_b */
 	MK_COLLAPSE_RESULTS, /* by event and the kernel's scan result, the groups with outcomes */
@@ -161,7 +161,8 @@ struct metric_family {
 	unsigned char dim_a, dim_b; /* enum figure_dim (figures.h): its labels by index */
 	const char *help;	    /* its HELP line (the groups' family's) */
 	const char *system_help;    /* the system's family's (NULL: the same) */
-	/* foliostat-metrics(7): "Labels: ..." where the dimensions do not say them (NULL) */
+	/* Its labels where the dimensions do not say them (NULL: none), in the order samples have
+	 * them (tests/unit/test_figures.c), as foliostat-metrics(7) says them: "event, result" */
 	const char *labels;
 	const char *doc; /* foliostat-metrics(7)'s paragraph, in roff (NULL: the HELP) */
 	/* docs/prometheus.md's table: labels (NULL: the label names) and meaning */
