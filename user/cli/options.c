@@ -17,163 +17,126 @@
 #include <string.h>
 
 #include "foliostat.h"
+#include "option_rows.h"
 #include "series.h"
 
-enum {
-	OPT_MAX_TASKS = 0x100,
-	OPT_SELF,
-	OPT_CHECK,
-	OPT_BY,
-	OPT_FORMAT,
-	OPT_LISTEN,
-	OPT_MAX_SERIES,
-	OPT_SERIES_GRACE,
-	OPT_FILES,
-	OPT_RESIDENT,
-	OPT_RESIDENT_BUDGET,
-	OPT_MAX_FILES,
-	OPT_WEB_CONFIG,
-	OPT_REPLACE,
-	OPT_OUTPUT_MODE,
-	OPT_SORT,
-	OPT_FULL,
-	OPT_TEST_ESCAPE,
-};
+/*
+ * getopt_long's table and short-option string, made from the option rows once: each row's
+ * name, its alias, and its letter. (Room for 64 rows; the unit tests check there are fewer.)
+ */
+static struct option long_options[2 * 64 + 1];
+static char short_options[1 + 3 * 64 + 1];
 
-static const struct option long_options[] = {
-    {"duration", required_argument, NULL, 'd'},
-    {"json", no_argument, NULL, 'j'},
-    {"pid", required_argument, NULL, 'p'},
-    /* As in libbpf-tools: -c a cgroup, -n a command's name, -r the rows shown (filetop). */
-    {"cgroup", required_argument, NULL, 'c'},
-    {"comm", required_argument, NULL, 'n'},
-    {"name", required_argument, NULL, 'n'},
-    {"top", required_argument, NULL, 'r'},
-    {"rows", required_argument, NULL, 'r'},
-    {"output", required_argument, NULL, 'o'},
-    {"replace", required_argument, NULL, OPT_REPLACE},
-    {"output-mode", required_argument, NULL, OPT_OUTPUT_MODE},
-    {"by", required_argument, NULL, OPT_BY},
-    {"sort", required_argument, NULL, OPT_SORT},
-    {"full", no_argument, NULL, OPT_FULL},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"listen", required_argument, NULL, OPT_LISTEN},
-    /* As node_exporter spells it: the exporters' own access control. */
-    {"web.config.file", required_argument, NULL, OPT_WEB_CONFIG},
-    {"max-series", required_argument, NULL, OPT_MAX_SERIES},
-    {"series-grace", required_argument, NULL, OPT_SERIES_GRACE},
-    {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
-    {"files", no_argument, NULL, OPT_FILES},
-    {"resident", no_argument, NULL, OPT_RESIDENT},
-    {"resident-budget", required_argument, NULL, OPT_RESIDENT_BUDGET},
-    {"max-files", required_argument, NULL, OPT_MAX_FILES},
-    {"self", no_argument, NULL, OPT_SELF},
-    {"check", no_argument, NULL, OPT_CHECK},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-#ifdef FOLIOSTAT_TEST_HOOKS /* make TEST_HOOKS=1 only: see test_hooks.h */
-    {"test-escape", required_argument, NULL, OPT_TEST_ESCAPE},
-#endif
-    {},
-};
+static void make_getopt_tables(void)
+{
+	size_t n = 0, s = 0;
+
+	if (long_options[0].name)
+		return;
+	short_options[s++] = ':'; /* a missing value is ':', not '?' */
+	for (int i = 0; i < nr_option_rows && n + 2 < sizeof(long_options) / sizeof(*long_options);
+	     i++) {
+		const struct option_row *row = &option_rows[i];
+		int has_arg = row->arg ? required_argument : no_argument;
+
+		long_options[n++] = (struct option){row->name, has_arg, NULL, row->id};
+		if (row->alias)
+			long_options[n++] = (struct option){row->alias, has_arg, NULL, row->id};
+		if (option_has_letter(row) && s + 3 < sizeof(short_options)) {
+			short_options[s++] = (char)row->id;
+			if (row->arg)
+				short_options[s++] = ':';
+		}
+	}
+}
+
+/* "  -n, --comm, --name NAME": the option's names and value, as --help shows them. */
+static int usage_names(const struct option_row *row, char *text, size_t len)
+{
+	char letter[8] = "    ";
+
+	if (option_has_letter(row))
+		snprintf(letter, sizeof(letter), "-%c, ", row->id);
+	return snprintf(text, len, "  %s--%s%s%s%s%s", letter, row->name, row->alias ? ", --" : "",
+			row->alias ? row->alias : "", row->arg ? " " : "", row->arg ? row->arg : "");
+}
+
+/* An option's help text, wrapped into the column that starts at `indent`, to 80 columns. */
+static void usage_text(FILE *out, const char *text, int column, int indent)
+{
+	const int width = 80;
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (column > indent && column + 1 + (int)word > width) {
+			fprintf(out, "\n%*s", indent, "");
+			column = indent;
+		} else if (column > indent) {
+			fputc(' ', out);
+			column++;
+		} else {
+			fprintf(out, "%*s", indent - column, "");
+			column = indent;
+		}
+		fprintf(out, "%.*s", (int)word, text);
+		column += (int)word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+/* The options of --help, by group, from the option rows. */
+static void usage_options(FILE *out)
+{
+	const int indent = 23;
+
+	for (enum option_group g = 0; g < NR_OPTION_GROUPS; g++) {
+		fprintf(out, "\n%s:\n", option_group_titles[g]);
+		for (int i = 0; i < nr_option_rows; i++) {
+			const struct option_row *row = &option_rows[i];
+			char names[128], help[1024];
+			int column;
+
+			if (row->group != g || row->hidden)
+				continue;
+			column = usage_names(row, names, sizeof(names));
+			fputs(names, out);
+			if (column > indent - 2) {
+				fputc('\n', out);
+				column = 0;
+			}
+			option_help_text(row, help, sizeof(help));
+			usage_text(out, help, column, indent);
+		}
+	}
+}
 
 void print_usage(FILE *out)
 {
-	fprintf(
-	    out,
-	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
-	    "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
-	    "       foliostat [OPTIONS] --listen [HOST][:PORT] [--web.config.file FILE]\n"
-	    "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
-	    "\n"
-	    "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
-	    "summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
-	    "COUNT times (default: until SIGINT/SIGTERM).\n"
-	    "With -- COMMAND, run COMMAND (as the invoking user under sudo) and count only it and\n"
-	    "the processes it forks, until it exits; exit with its exit status.\n"
-	    "With --listen, serve Prometheus metrics (counts since the start) at /metrics until\n"
-	    "SIGINT/SIGTERM.\n"
-	    "\n"
-	    "Options:\n"
-	    "  -d, --duration SECS  one-shot: stop after SECS seconds\n"
-	    "  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
-	    "      --format FORMAT  table (the default), json (as -j), or prometheus: the\n"
-	    "                       exposition of --listen, counts since the start (for\n"
-	    "                       node_exporter's textfile collector, with --replace)\n"
-	    "      --listen [HOST][:PORT]\n"
-	    "                       serve /metrics over HTTP on HOST (default 127.0.0.1;\n"
-	    "                       0.0.0.0, or [::] for IPv6 too, is every address; a name is\n"
-	    "                       resolved once) and PORT (default %d; a PORT alone is\n"
-	    "                       127.0.0.1's; no value: 127.0.0.1:%d); or unix:PATH, a Unix\n"
-	    "                       socket of mode 0660 (its group: the directory's if\n"
-	    "                       set-group-ID)\n"
-	    "      --web.config.file FILE\n"
-	    "                       with --listen: TLS and basic-auth users (bcrypt hashes), in\n"
-	    "                       node_exporter's format (tls_server_config: cert_file,\n"
-	    "                       key_file; basic_auth_users: NAME: HASH)\n"
-	    "      --max-series N   groups (cgroups, processes, names) exported at most; the\n"
-	    "                       others are counted in a group=\"other\" series (default %d)\n"
-	    "      --series-grace SECS\n"
-	    "                       how long a removed cgroup or exited process stays exported\n"
-	    "                       after its last event (default %.0f)\n"
-	    "  -p, --pid PID        only this process (thread-group id; the one with that pid at\n"
-	    "                       start, not a later one that reuses it); repeatable\n"
-	    "  -c, --cgroup PATH    only tasks in cgroup PATH or below it (a cgroup v2 directory,\n"
-	    "                       or its path as /proc/PID/cgroup writes it); repeatable\n"
-	    "  -n, --comm NAME      only processes named exactly NAME (also --name)\n"
-	    "  -r, --top N          at most N processes per record (default %d, 0: all; also\n"
-	    "                       --rows)\n"
-	    "      --by KIND        rows per process (the default; cgroup when exporting), per\n"
-	    "                       cgroup (with the unit, container and pod it belongs to), or\n"
-	    "                       per comm (name)\n"
-	    "      --full           with INTERVAL in table mode: whole tables each time, not a\n"
-	    "                       line (TIME, the system's figures, the first row)\n"
-	    "      --sort KEY       rank the rows by KEY: pages allocated (the default), large\n"
-	    "                       (pages in large folios), thp, fallback, faults, tlb, lru or\n"
-	    "                       events (all counted)\n"
-	    "  -o, --output FILE    append each record to FILE instead (a log; whole records\n"
-	    "                       only; a symlink at FILE is refused; a new FILE is 0600)\n"
-	    "      --replace FILE   write each record to FILE instead, replacing it whole (a\n"
-	    "                       reader sees the last record, never part of one; 0644)\n"
-	    "      --output-mode MODE\n"
-	    "                       the mode (octal, as 0640) of the file -o creates or\n"
-	    "                       --replace writes, exactly, whatever the umask\n"
-	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
-	    "                       processes a record of several reads keeps (one-shot, or\n"
-	    "                       INTERVAL over 10 s) (default %d)\n"
-	    "      --files          also count page-cache additions per file (the top files,\n"
-	    "                       with paths) and per file system; costs a hash update per\n"
-	    "                       addition\n"
-	    "      --max-files N    files a read and a record keep at most with --files; the\n"
-	    "                       others' additions are counted as untracked (default %d)\n"
-	    "      --resident       also read what each selected process's memory holds: pages\n"
-	    "                       by folio order (anonymous, file, shmem) and how its large\n"
-	    "                       folios are mapped (PMD, PTEs, partially), from pagemap and\n"
-	    "                       kpageflags (root); at the end of a one-shot run, or, with\n"
-	    "                       INTERVAL or --listen, process after process all the time\n"
-	    "      --resident-budget PERCENT\n"
-	    "                       the share of one CPU those reads may take while streaming\n"
-	    "                       or exporting (default %.0f; each figure is as old as its\n"
-	    "                       process's last reading)\n"
-	    "      --check          report, probe by probe, what this kernel offers, and the\n"
-	    "                       record figures that will be null here; then exit\n"
-	    "                       (0: the required probes attach; 1: they do not)\n"
-	    "      --self           add foliostat's own cost to each record (turns on the\n"
-	    "                       kernel's BPF run-time statistics while it runs)\n"
-	    "  -v, --verbose        show libbpf's own messages\n"
-	    "  -h, --help           show this help and exit\n"
-	    "  -V, --version        show the version and exit\n"
-	    "\n"
-	    "Examples:\n"
-	    "  foliostat -d 10          summary of the next 10 seconds\n"
-	    "  foliostat -j 1           a JSON record every second until Ctrl-C\n"
-	    "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n"
-	    "  foliostat -- make -j8    the build's processes, summary when it ends\n"
-	    "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
-	    FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_MAX_SERIES,
-	    FS_DEFAULT_SERIES_GRACE_S, FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS, FS_DEFAULT_MAX_FILES,
-	    FS_DEFAULT_RESIDENT_BUDGET);
+	fputs("Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
+	      "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
+	      "       foliostat [OPTIONS] --listen [HOST][:PORT] [--web.config.file FILE]\n"
+	      "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
+	      "\n"
+	      "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
+	      "summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
+	      "COUNT times (default: until SIGINT/SIGTERM).\n"
+	      "With -- COMMAND, run COMMAND (as the invoking user under sudo) and count only it and\n"
+	      "the processes it forks, until it exits; exit with its exit status.\n"
+	      "With --listen, serve Prometheus metrics (counts since the start) at /metrics until\n"
+	      "SIGINT/SIGTERM.\n",
+	      out);
+	usage_options(out);
+	fputs("\n"
+	      "Examples:\n"
+	      "  foliostat -d 10          summary of the next 10 seconds\n"
+	      "  foliostat -j 1           a JSON record every second until Ctrl-C\n"
+	      "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n"
+	      "  foliostat -- make -j8    the build's processes, summary when it ends\n"
+	      "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
+	      out);
 }
 
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
@@ -333,7 +296,7 @@ static const char *parse_listen(const char *text, struct sockaddr_storage *addr,
 
 /* The values of --format and --by (as the JSON record's `by` names it too), in their enums'
  * order; NULL-terminated. */
-static const char *const format_names[] = {[FS_FORMAT_TABLE] = "table",
+const char *const fs_format_names[] = {[FS_FORMAT_TABLE] = "table",
 					   [FS_FORMAT_JSON] = "json",
 					   [FS_FORMAT_PROMETHEUS] = "prometheus",
 					   NULL};
@@ -367,33 +330,23 @@ static bool room_for(int nr, int max, const char *option, char *err, size_t err_
 	return false;
 }
 
-/* The long name of the option getopt returns as `opt` (its first spelling in long_options). */
+/* The long name of the option getopt returns as `opt`. */
 static const char *long_name(int opt)
 {
-	for (const struct option *o = long_options; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
+	const struct option_row *row = option_row_of(opt);
+
+	return row ? row->name : "?";
 }
 
 /*
  * Options that take one value: a second one would silently replace the first (-n a -n b), so
  * it is refused. (Flags may be repeated; -p and -c add to a list.) -j is --format json.
  */
-/* clang-format off */
-static const int single_value_options[] = {
-	'd', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
-	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE, OPT_SORT, OPT_RESIDENT_BUDGET,
-	OPT_OUTPUT_MODE,
-};
-/* clang-format on */
-
 static bool single_value(int opt)
 {
-	for (size_t i = 0; i < sizeof(single_value_options) / sizeof(*single_value_options); i++)
-		if (single_value_options[i] == opt)
-			return true;
-	return false;
+	const struct option_row *row = option_row_of(opt);
+
+	return row && row->arg && !row->repeatable;
 }
 
 /*
@@ -466,7 +419,7 @@ static const char *option_name(char **argv, int short_opt, char buf[3])
 enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
 				   size_t err_len, FILE *out)
 {
-	unsigned char given[OPT_TEST_ESCAPE + 1] = {0};
+	unsigned char given[NR_OPTION_IDS] = {0};
 	const char *why;
 	char name[3];
 	bool top_given = false, by_given = false, format_given = false, max_files_given = false;
@@ -487,6 +440,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	 * before this one left ("-hv": -h returns at once), in that parse's argv. */
 	optind = 0;
 	opterr = 0;
+	make_getopt_tables();
 	/* Everything after "--" is the command: foliostat's own arguments end there. */
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
@@ -500,7 +454,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		bool listen_default = false;
 		int index = -1;
 
-		opt = getopt_long(argc, argv, ":d:jp:c:n:r:o:vhV", long_options, &index);
+		opt = getopt_long(argc, argv, short_options, long_options, &index);
 		if (opt == -1)
 			break;
 		if (index >= 0 && !whole_long_name(argv, index)) {
@@ -531,7 +485,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			format_given = true;
 			break;
 		case OPT_FORMAT:
-			if (!parse_choice(optarg, format_names, &value)) {
+			if (!parse_choice(optarg, fs_format_names, &value)) {
 				set_error(
 				    err, err_len,
 				    "invalid --format '%s': expected table, json or prometheus",
