@@ -1007,7 +1007,7 @@ const struct option_row option_rows[] = {
      .man = man_check},
     {.name = "verbose", .id = 'v', .group = OPTIONS_OTHER,
      .help = "show libbpf's own messages", .man = man_verbose},
-    {.name = "help", .id = 'h', .group = OPTIONS_OTHER, .help = "show this help and exit",
+    {.name = "help", .id = 'h', .group = OPTIONS_OTHER, .help = "show the help and exit",
      .man = man_help},
     {.name = "version", .id = 'V', .group = OPTIONS_OTHER,
      .help = "show the version and exit", .man = man_version},
