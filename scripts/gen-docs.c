@@ -345,7 +345,8 @@ int main(int argc, char **argv)
 	}
 	fclose(in);
 	if (skipping >= 0) {
-		fprintf(stderr, "gen-docs: no end of the generated part '%s'\n", parts[skipping].name);
+		fprintf(stderr, "gen-docs: no end of the generated part '%s'\n",
+			parts[skipping].name);
 		return 1;
 	}
 	return 0;

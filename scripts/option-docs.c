@@ -142,8 +142,8 @@ void completion_options(FILE *out)
 		}
 	}
 	fputs("'\n\n"
-	      "# _foliostat_value OPTION: what OPTION's value is (number, pid, comm, cgroup, file,\n"
-	      "# address, mode, or choice and the values); fails for a flag or no option.\n"
+	      "# _foliostat_value OPTION: what OPTION's value is (number, pid, comm, cgroup,\n"
+	      "# file, address, mode, or choice and the values); fails for a flag or no option.\n"
 	      "_foliostat_value()\n"
 	      "{\n"
 	      "    case $1 in\n",

@@ -71,7 +71,7 @@ struct option_row {
 	bool hidden;			   /* test builds' own: in no help and no page */
 	const char *help;		   /* --help's text, one paragraph; "%g": help_default */
 	double help_default;		   /* the default --help gives (as %g) */
-	const char *man_arg;		   /* the value in the man page's heading, roff, if not arg */
+	const char *man_arg;		   /* the man page heading's value, roff, if not arg */
 	const char *man;		   /* foliostat(8)'s text of it, roff */
 };
 

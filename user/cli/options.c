@@ -58,7 +58,8 @@ static int usage_names(const struct option_row *row, char *text, size_t len)
 	if (option_has_letter(row))
 		snprintf(letter, sizeof(letter), "-%c, ", row->id);
 	return snprintf(text, len, "  %s--%s%s%s%s%s", letter, row->name, row->alias ? ", --" : "",
-			row->alias ? row->alias : "", row->arg ? " " : "", row->arg ? row->arg : "");
+			row->alias ? row->alias : "", row->arg ? " " : "",
+			row->arg ? row->arg : "");
 }
 
 /* An option's help text, wrapped into the column that starts at `indent`, to 80 columns. */
@@ -115,19 +116,20 @@ static void usage_options(FILE *out)
 
 void print_usage(FILE *out)
 {
-	fputs("Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
-	      "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
-	      "       foliostat [OPTIONS] --listen [HOST][:PORT] [--web.config.file FILE]\n"
-	      "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
-	      "\n"
-	      "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
-	      "summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
-	      "COUNT times (default: until SIGINT/SIGTERM).\n"
-	      "With -- COMMAND, run COMMAND (as the invoking user under sudo) and count only it and\n"
-	      "the processes it forks, until it exits; exit with its exit status.\n"
-	      "With --listen, serve Prometheus metrics (counts since the start) at /metrics until\n"
-	      "SIGINT/SIGTERM.\n",
-	      out);
+	fputs(
+	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
+	    "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
+	    "       foliostat [OPTIONS] --listen [HOST][:PORT] [--web.config.file FILE]\n"
+	    "Per-process folio activity of the memory-management subsystem, from BPF tracepoints.\n"
+	    "\n"
+	    "Without INTERVAL, collect until --duration passes or SIGINT/SIGTERM, then print one\n"
+	    "summary. With INTERVAL (seconds, fractions allowed), print a record every INTERVAL,\n"
+	    "COUNT times (default: until SIGINT/SIGTERM).\n"
+	    "With -- COMMAND, run COMMAND (as the invoking user under sudo) and count only it and\n"
+	    "the processes it forks, until it exits; exit with its exit status.\n"
+	    "With --listen, serve Prometheus metrics (counts since the start) at /metrics until\n"
+	    "SIGINT/SIGTERM.\n",
+	    out);
 	usage_options(out);
 	fputs("\n"
 	      "Examples:\n"
@@ -416,15 +418,380 @@ static const char *option_name(char **argv, int short_opt, char buf[3])
 	return buf;
 }
 
+/* What the options given so far say beyond their values: how often each one-value option was
+ * given, and whether -j or --format was. */
+struct given {
+	unsigned char times[NR_OPTION_IDS];
+	bool format;
+};
+
+/* The option getopt_long returned as `opt` (its value in optarg), into opts: FS_PARSE_RUN to
+ * go on, FS_PARSE_EXIT after --help or --version, FS_PARSE_USAGE with the message in err. */
+static enum fs_parse_result take_option(int opt, char **argv, struct fs_options *opts,
+					struct given *given, char *err, size_t err_len, FILE *out)
+{
+	bool listen_default = false;
+	const char *why;
+	char name[3];
+	long value;
+
+	switch (opt) {
+	case 'd':
+		if (!parse_seconds(optarg, &opts->duration_s)) {
+			set_error(err, err_len,
+				  "invalid duration '%s': expected seconds > 0", optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case 'j':
+		if (given->format && opts->format != FS_FORMAT_JSON) {
+			set_error(err, err_len, "-j is --format json: give one of them");
+			return FS_PARSE_USAGE;
+		}
+		opts->format = FS_FORMAT_JSON;
+		given->format = true;
+		break;
+	case OPT_FORMAT:
+		if (!parse_choice(optarg, fs_format_names, &value)) {
+			set_error(
+			    err, err_len,
+			    "invalid --format '%s': expected table, json or prometheus",
+			    optarg);
+			return FS_PARSE_USAGE;
+		}
+		if (given->format && opts->format != value) {
+			set_error(err, err_len, "-j is --format json: give one of them");
+			return FS_PARSE_USAGE;
+		}
+		opts->format = value;
+		given->format = true;
+		break;
+	case OPT_LISTEN:
+		/* No value: the next option, not an address (none begins with '-'). */
+		if (optarg[0] == '-' && optarg == argv[optind - 1]) {
+			optind--;
+			optarg = (char *)"";
+			listen_default = true;
+		}
+		why =
+		    listen_default
+			? parse_listen(":", &opts->listen_addr, &opts->listen_addr_len)
+			: parse_listen(optarg, &opts->listen_addr, &opts->listen_addr_len);
+		if (why) {
+			set_error(err, err_len, "invalid --listen '%s': expected %s",
+				  optarg, why);
+			return FS_PARSE_USAGE;
+		}
+		opts->listen = listen_default ? ":" : optarg;
+		break;
+	case OPT_WEB_CONFIG:
+		if (!optarg[0]) {
+			set_error(err, err_len,
+				  "invalid --web.config.file '': expected a file name");
+			return FS_PARSE_USAGE;
+		}
+		opts->web_config = optarg;
+		break;
+	case OPT_MAX_SERIES:
+		if (!parse_long(optarg, 1, 1000000, &opts->max_series)) {
+			set_error(err, err_len,
+				  "invalid --max-series '%s': expected 1 to 1000000",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_SERIES_GRACE:
+		if (!parse_seconds(optarg, &opts->series_grace_s)) {
+			set_error(err, err_len,
+				  "invalid --series-grace '%s': expected seconds > 0",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case 'p':
+		if (!parse_long(optarg, 1, INT_MAX, &value)) {
+			set_error(err, err_len, "invalid PID '%s'", optarg);
+			return FS_PARSE_USAGE;
+		}
+		if (!room_for(opts->nr_pids, FS_MAX_PID_FILTERS, "--pid", err, err_len))
+			return FS_PARSE_USAGE;
+		opts->pids[opts->nr_pids++] = value;
+		break;
+	case 'n':
+		if (strlen(optarg) == 0 || strlen(optarg) >= FS_COMM_LEN) {
+			set_error(err, err_len,
+				  "invalid process name '%s': 1 to %d bytes (the kernel "
+				  "keeps %d)",
+				  optarg, FS_COMM_LEN - 1, FS_COMM_LEN - 1);
+			return FS_PARSE_USAGE;
+		}
+		opts->comm = optarg;
+		break;
+	case 'r':
+		if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
+			set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case 'o':
+		if (!optarg[0]) {
+			set_error(err, err_len,
+				  "invalid --output '': expected a file name");
+			return FS_PARSE_USAGE;
+		}
+		opts->output = optarg;
+		break;
+	case OPT_REPLACE:
+		if (!optarg[0]) {
+			set_error(err, err_len,
+				  "invalid --replace '': expected a file name");
+			return FS_PARSE_USAGE;
+		}
+		opts->output = optarg;
+		opts->replace = true;
+		break;
+	case OPT_OUTPUT_MODE:
+		/* Permission bits only: set-id and sticky bits mean nothing on a record. */
+		if (!parse_octal_mode(optarg, &opts->output_mode)) {
+			set_error(err, err_len,
+				  "invalid --output-mode '%s': expected an octal mode from "
+				  "0 to 0777, as 0640",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case 'c':
+		if (!optarg[0]) {
+			set_error(err, err_len, "invalid --cgroup '': expected a path");
+			return FS_PARSE_USAGE;
+		}
+		if (!room_for(opts->nr_cgroups, FS_MAX_CGROUP_FILTERS, "--cgroup", err,
+			      err_len))
+			return FS_PARSE_USAGE;
+		opts->cgroups[opts->nr_cgroups++] = optarg;
+		break;
+	case OPT_BY:
+		if (!parse_choice(optarg, fs_row_kind_names, &value)) {
+			set_error(err, err_len,
+				  "invalid --by '%s': expected process, cgroup or comm",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		opts->by = value;
+		break;
+	case OPT_SORT:
+		if (!parse_choice(optarg, fs_sort_names, &value)) {
+			set_error(
+			    err, err_len,
+			    "invalid --sort '%s': expected pages, large, thp, fallback, "
+			    "faults, tlb, lru or events",
+			    optarg);
+			return FS_PARSE_USAGE;
+		}
+		opts->sort = value;
+		break;
+	case OPT_FULL:
+		opts->full = true;
+		break;
+	case OPT_MAX_TASKS:
+		if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
+			set_error(err, err_len,
+				  "invalid --max-tasks '%s': expected 64 to %d", optarg,
+				  1 << 22);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_FILES:
+		opts->files = true;
+		break;
+	case OPT_RESIDENT:
+		opts->resident = true;
+		break;
+	case OPT_RESIDENT_BUDGET:
+		if (!parse_positive(optarg, 100, &opts->resident_budget)) {
+			set_error(
+			    err, err_len,
+			    "invalid --resident-budget '%s': expected a percent of one "
+			    "CPU, over 0 and at most 100",
+			    optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_MAX_FILES:
+		if (!parse_long(optarg, 1, FS_MAX_MAX_FILES, &opts->max_files)) {
+			set_error(err, err_len,
+				  "invalid --max-files '%s': expected 1 to %d", optarg,
+				  FS_MAX_MAX_FILES);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_SELF:
+		opts->self = true;
+		break;
+	case OPT_CHECK:
+		opts->check = true;
+		break;
+#ifdef FOLIOSTAT_TEST_HOOKS
+	case OPT_TEST_ESCAPE:
+		opts->test_escape = optarg;
+		break;
+#endif
+	case 'v':
+		opts->verbose = true;
+		break;
+	case 'h':
+		print_usage(out);
+		return FS_PARSE_EXIT;
+	case 'V':
+		fprintf(out, "foliostat %s\n", FOLIOSTAT_VERSION);
+		return FS_PARSE_EXIT;
+	case ':':
+		/* --listen alone, last: the default address. */
+		if (optopt == OPT_LISTEN) {
+			if (given->times[OPT_LISTEN]++) {
+				set_error(err, err_len,
+					  "--listen given twice: it takes one value");
+				return FS_PARSE_USAGE;
+			}
+			parse_listen(":", &opts->listen_addr, &opts->listen_addr_len);
+			opts->listen = ":";
+			break;
+		}
+		set_error(err, err_len, "option '%s' needs a value",
+			  option_name(argv, optopt, name));
+		return FS_PARSE_USAGE;
+	default:
+		if (!strncmp(argv[optind - 1], "--", 2))
+			long_option_refused(argv[optind - 1], err, err_len);
+		else
+			set_error(err, err_len, "unknown option '%s'",
+				  option_name(argv, optopt, name));
+		return FS_PARSE_USAGE;
+	}
+	return FS_PARSE_RUN;
+}
+
+/* The options as a whole, once each is taken: the combinations refused, and the defaults that
+ * depend on others. */
+static enum fs_parse_result check_combinations(struct fs_options *opts, const struct given *given,
+					       char *err, size_t err_len)
+{
+	if (opts->listen && (opts->interval_s > 0 || opts->output || opts->command || opts->check ||
+			     (given->format && opts->format != FS_FORMAT_PROMETHEUS))) {
+		set_error(err, err_len,
+			  "--listen serves metrics until SIGINT/SIGTERM (or --duration): no "
+			  "INTERVAL, --output, --check, -- COMMAND or other --format");
+		return FS_PARSE_USAGE;
+	}
+	if (given->times[OPT_OUTPUT_MODE] && !opts->output) {
+		set_error(err, err_len,
+			  "--output-mode is the mode of the file -o or --replace writes: give one "
+			  "of them");
+		return FS_PARSE_USAGE;
+	}
+	if (given->times['o'] && given->times[OPT_REPLACE]) {
+		set_error(err, err_len,
+			  "-o appends each record to FILE, --replace keeps the last one only: give "
+			  "one of them");
+		return FS_PARSE_USAGE;
+	}
+	/* Expositions one after another in a file parse as none: the textfile collector reads
+	 * one, replaced whole. */
+	if (given->times['o'] && opts->format == FS_FORMAT_PROMETHEUS) {
+		set_error(err, err_len,
+			  "--format prometheus writes one exposition per record, which a file of "
+			  "several would not be: use --replace FILE (node_exporter's textfile "
+			  "collector reads it)");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->web_config && !opts->listen) {
+		set_error(err, err_len,
+			  "--web.config.file is the access control of --listen: give both");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->full && (opts->interval_s <= 0 || opts->format != FS_FORMAT_TABLE)) {
+		set_error(err, err_len,
+			  "--full prints whole tables at each INTERVAL: give an INTERVAL, in table "
+			  "mode");
+		return FS_PARSE_USAGE;
+	}
+	if (given->times[OPT_SORT] && (opts->listen || opts->format == FS_FORMAT_PROMETHEUS)) {
+		set_error(err, err_len,
+			  "--sort ranks the rows of tables and JSON records: not with --listen or "
+			  "--format prometheus");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->listen)
+		opts->format = FS_FORMAT_PROMETHEUS;
+	opts->json = opts->format == FS_FORMAT_JSON;
+	/* Dashboards group by container and service: by cgroup, unless asked otherwise. */
+	if (opts->format == FS_FORMAT_PROMETHEUS && !given->times[OPT_BY])
+		opts->by = FS_BY_CGROUP;
+	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0 || opts->output)) {
+		set_error(err, err_len,
+			  "--check takes no INTERVAL, --duration, --output or --replace");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->command && !opts->command[0]) {
+		set_error(err, err_len, "'--' needs a COMMAND to run");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->command && (opts->check || opts->duration_s > 0 || opts->count)) {
+		set_error(err, err_len,
+			  "with -- COMMAND the run ends when the command does: no --check, "
+			  "--duration or COUNT");
+		return FS_PARSE_USAGE;
+	}
+	/* A command's processes are few and all of interest: every one of them, unless -n. */
+	if (opts->command && !given->times['r'])
+		opts->top = 0;
+	if (given->times[OPT_MAX_FILES] && !opts->files) {
+		set_error(err, err_len, "--max-files sizes the table of --files: give both");
+		return FS_PARSE_USAGE;
+	}
+	/* The exposition has no per-file families: files are for records. */
+	if (opts->files && opts->format == FS_FORMAT_PROMETHEUS) {
+		set_error(err, err_len,
+			  "--files is for table and JSON records: not with --listen or --format "
+			  "prometheus");
+		return FS_PARSE_USAGE;
+	}
+	/* What memory holds: at the end of a one-shot run, while records stream, at scrapes. A
+	 * COMMAND's processes have ended at the end, and are not known before. */
+	if (opts->resident && opts->command) {
+		set_error(err, err_len,
+			  "--resident reads the memory of running processes: not with a COMMAND, "
+			  "whose processes have ended by the end (use -p or -n while it runs)");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->resident && opts->interval_s > 0 && opts->format == FS_FORMAT_TABLE &&
+	    !opts->full) {
+		set_error(
+		    err, err_len,
+		    "--resident with an INTERVAL has no place in a line: add --full or --json");
+		return FS_PARSE_USAGE;
+	}
+	if (given->times[OPT_RESIDENT_BUDGET] &&
+	    !(opts->resident && (opts->interval_s > 0 || opts->listen))) {
+		set_error(err, err_len,
+			  "--resident-budget paces --resident's reads while records stream or "
+			  "scrapes come: give --resident with an INTERVAL or --listen");
+		return FS_PARSE_USAGE;
+	}
+	if (opts->interval_s > 0 && opts->duration_s > 0) {
+		set_error(err, err_len,
+			  "--duration is for the one-shot summary; with an INTERVAL use COUNT");
+		return FS_PARSE_USAGE;
+	}
+	return FS_PARSE_RUN;
+}
+
 enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
 				   size_t err_len, FILE *out)
 {
-	unsigned char given[NR_OPTION_IDS] = {0};
-	const char *why;
-	char name[3];
-	bool top_given = false, by_given = false, format_given = false, max_files_given = false;
-	bool budget_given = false;
-	long value;
+	struct given given = {0};
+	enum fs_parse_result result;
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
@@ -451,7 +818,6 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	}
 
 	for (;;) {
-		bool listen_default = false;
 		int index = -1;
 
 		opt = getopt_long(argc, argv, short_options, long_options, &index);
@@ -463,249 +829,14 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			    err, err_len);
 			return FS_PARSE_USAGE;
 		}
-		if (opt > 0 && opt < (int)sizeof(given) && single_value(opt) && given[opt]++) {
+		if (opt > 0 && opt < NR_OPTION_IDS && single_value(opt) && given.times[opt]++) {
 			set_error(err, err_len, "--%s given twice: it takes one value",
 				  long_name(opt));
 			return FS_PARSE_USAGE;
 		}
-		switch (opt) {
-		case 'd':
-			if (!parse_seconds(optarg, &opts->duration_s)) {
-				set_error(err, err_len,
-					  "invalid duration '%s': expected seconds > 0", optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'j':
-			if (format_given && opts->format != FS_FORMAT_JSON) {
-				set_error(err, err_len, "-j is --format json: give one of them");
-				return FS_PARSE_USAGE;
-			}
-			opts->format = FS_FORMAT_JSON;
-			format_given = true;
-			break;
-		case OPT_FORMAT:
-			if (!parse_choice(optarg, fs_format_names, &value)) {
-				set_error(
-				    err, err_len,
-				    "invalid --format '%s': expected table, json or prometheus",
-				    optarg);
-				return FS_PARSE_USAGE;
-			}
-			if (format_given && opts->format != value) {
-				set_error(err, err_len, "-j is --format json: give one of them");
-				return FS_PARSE_USAGE;
-			}
-			opts->format = value;
-			format_given = true;
-			break;
-		case OPT_LISTEN:
-			/* No value: the next option, not an address (none begins with '-'). */
-			if (optarg[0] == '-' && optarg == argv[optind - 1]) {
-				optind--;
-				optarg = (char *)"";
-				listen_default = true;
-			}
-			why =
-			    listen_default
-				? parse_listen(":", &opts->listen_addr, &opts->listen_addr_len)
-				: parse_listen(optarg, &opts->listen_addr, &opts->listen_addr_len);
-			if (why) {
-				set_error(err, err_len, "invalid --listen '%s': expected %s",
-					  optarg, why);
-				return FS_PARSE_USAGE;
-			}
-			opts->listen = listen_default ? ":" : optarg;
-			break;
-		case OPT_WEB_CONFIG:
-			if (!optarg[0]) {
-				set_error(err, err_len,
-					  "invalid --web.config.file '': expected a file name");
-				return FS_PARSE_USAGE;
-			}
-			opts->web_config = optarg;
-			break;
-		case OPT_MAX_SERIES:
-			if (!parse_long(optarg, 1, 1000000, &opts->max_series)) {
-				set_error(err, err_len,
-					  "invalid --max-series '%s': expected 1 to 1000000",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_SERIES_GRACE:
-			if (!parse_seconds(optarg, &opts->series_grace_s)) {
-				set_error(err, err_len,
-					  "invalid --series-grace '%s': expected seconds > 0",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'p':
-			if (!parse_long(optarg, 1, INT_MAX, &value)) {
-				set_error(err, err_len, "invalid PID '%s'", optarg);
-				return FS_PARSE_USAGE;
-			}
-			if (!room_for(opts->nr_pids, FS_MAX_PID_FILTERS, "--pid", err, err_len))
-				return FS_PARSE_USAGE;
-			opts->pids[opts->nr_pids++] = value;
-			break;
-		case 'n':
-			if (strlen(optarg) == 0 || strlen(optarg) >= FS_COMM_LEN) {
-				set_error(err, err_len,
-					  "invalid process name '%s': 1 to %d bytes (the kernel "
-					  "keeps %d)",
-					  optarg, FS_COMM_LEN - 1, FS_COMM_LEN - 1);
-				return FS_PARSE_USAGE;
-			}
-			opts->comm = optarg;
-			break;
-		case 'r':
-			top_given = true;
-			if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
-				set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'o':
-			if (!optarg[0]) {
-				set_error(err, err_len,
-					  "invalid --output '': expected a file name");
-				return FS_PARSE_USAGE;
-			}
-			opts->output = optarg;
-			break;
-		case OPT_REPLACE:
-			if (!optarg[0]) {
-				set_error(err, err_len,
-					  "invalid --replace '': expected a file name");
-				return FS_PARSE_USAGE;
-			}
-			opts->output = optarg;
-			opts->replace = true;
-			break;
-		case OPT_OUTPUT_MODE:
-			/* Permission bits only: set-id and sticky bits mean nothing on a record. */
-			if (!parse_octal_mode(optarg, &opts->output_mode)) {
-				set_error(err, err_len,
-					  "invalid --output-mode '%s': expected an octal mode from "
-					  "0 to 0777, as 0640",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'c':
-			if (!optarg[0]) {
-				set_error(err, err_len, "invalid --cgroup '': expected a path");
-				return FS_PARSE_USAGE;
-			}
-			if (!room_for(opts->nr_cgroups, FS_MAX_CGROUP_FILTERS, "--cgroup", err,
-				      err_len))
-				return FS_PARSE_USAGE;
-			opts->cgroups[opts->nr_cgroups++] = optarg;
-			break;
-		case OPT_BY:
-			by_given = true;
-			if (!parse_choice(optarg, fs_row_kind_names, &value)) {
-				set_error(err, err_len,
-					  "invalid --by '%s': expected process, cgroup or comm",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			opts->by = value;
-			break;
-		case OPT_SORT:
-			if (!parse_choice(optarg, fs_sort_names, &value)) {
-				set_error(
-				    err, err_len,
-				    "invalid --sort '%s': expected pages, large, thp, fallback, "
-				    "faults, tlb, lru or events",
-				    optarg);
-				return FS_PARSE_USAGE;
-			}
-			opts->sort = value;
-			break;
-		case OPT_FULL:
-			opts->full = true;
-			break;
-		case OPT_MAX_TASKS:
-			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
-				set_error(err, err_len,
-					  "invalid --max-tasks '%s': expected 64 to %d", optarg,
-					  1 << 22);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_FILES:
-			opts->files = true;
-			break;
-		case OPT_RESIDENT:
-			opts->resident = true;
-			break;
-		case OPT_RESIDENT_BUDGET:
-			budget_given = true;
-			if (!parse_positive(optarg, 100, &opts->resident_budget)) {
-				set_error(
-				    err, err_len,
-				    "invalid --resident-budget '%s': expected a percent of one "
-				    "CPU, over 0 and at most 100",
-				    optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_MAX_FILES:
-			max_files_given = true;
-			if (!parse_long(optarg, 1, FS_MAX_MAX_FILES, &opts->max_files)) {
-				set_error(err, err_len,
-					  "invalid --max-files '%s': expected 1 to %d", optarg,
-					  FS_MAX_MAX_FILES);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_SELF:
-			opts->self = true;
-			break;
-		case OPT_CHECK:
-			opts->check = true;
-			break;
-#ifdef FOLIOSTAT_TEST_HOOKS
-		case OPT_TEST_ESCAPE:
-			opts->test_escape = optarg;
-			break;
-#endif
-		case 'v':
-			opts->verbose = true;
-			break;
-		case 'h':
-			print_usage(out);
-			return FS_PARSE_EXIT;
-		case 'V':
-			fprintf(out, "foliostat %s\n", FOLIOSTAT_VERSION);
-			return FS_PARSE_EXIT;
-		case ':':
-			/* --listen alone, last: the default address. */
-			if (optopt == OPT_LISTEN) {
-				if (given[OPT_LISTEN]++) {
-					set_error(err, err_len,
-						  "--listen given twice: it takes one value");
-					return FS_PARSE_USAGE;
-				}
-				parse_listen(":", &opts->listen_addr, &opts->listen_addr_len);
-				opts->listen = ":";
-				break;
-			}
-			set_error(err, err_len, "option '%s' needs a value",
-				  option_name(argv, optopt, name));
-			return FS_PARSE_USAGE;
-		default:
-			if (!strncmp(argv[optind - 1], "--", 2))
-				long_option_refused(argv[optind - 1], err, err_len);
-			else
-				set_error(err, err_len, "unknown option '%s'",
-					  option_name(argv, optopt, name));
-			return FS_PARSE_USAGE;
-		}
+		result = take_option(opt, argv, opts, &given, err, err_len, out);
+		if (result != FS_PARSE_RUN)
+			return result;
 	}
 
 	if (optind < argc && !parse_seconds(argv[optind], &opts->interval_s)) {
@@ -722,111 +853,5 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		set_error(err, err_len, "unexpected argument '%s'", argv[optind + 2]);
 		return FS_PARSE_USAGE;
 	}
-	if (opts->listen && (opts->interval_s > 0 || opts->output || opts->command || opts->check ||
-			     (format_given && opts->format != FS_FORMAT_PROMETHEUS))) {
-		set_error(err, err_len,
-			  "--listen serves metrics until SIGINT/SIGTERM (or --duration): no "
-			  "INTERVAL, --output, --check, -- COMMAND or other --format");
-		return FS_PARSE_USAGE;
-	}
-	if (given[OPT_OUTPUT_MODE] && !opts->output) {
-		set_error(err, err_len,
-			  "--output-mode is the mode of the file -o or --replace writes: give one "
-			  "of them");
-		return FS_PARSE_USAGE;
-	}
-	if (given['o'] && given[OPT_REPLACE]) {
-		set_error(err, err_len,
-			  "-o appends each record to FILE, --replace keeps the last one only: give "
-			  "one of them");
-		return FS_PARSE_USAGE;
-	}
-	/* Expositions one after another in a file parse as none: the textfile collector reads
-	 * one, replaced whole. */
-	if (given['o'] && opts->format == FS_FORMAT_PROMETHEUS) {
-		set_error(err, err_len,
-			  "--format prometheus writes one exposition per record, which a file of "
-			  "several would not be: use --replace FILE (node_exporter's textfile "
-			  "collector reads it)");
-		return FS_PARSE_USAGE;
-	}
-	if (opts->web_config && !opts->listen) {
-		set_error(err, err_len,
-			  "--web.config.file is the access control of --listen: give both");
-		return FS_PARSE_USAGE;
-	}
-	if (opts->full && (opts->interval_s <= 0 || opts->format != FS_FORMAT_TABLE)) {
-		set_error(err, err_len,
-			  "--full prints whole tables at each INTERVAL: give an INTERVAL, in table "
-			  "mode");
-		return FS_PARSE_USAGE;
-	}
-	if (given[OPT_SORT] && (opts->listen || opts->format == FS_FORMAT_PROMETHEUS)) {
-		set_error(err, err_len,
-			  "--sort ranks the rows of tables and JSON records: not with --listen or "
-			  "--format prometheus");
-		return FS_PARSE_USAGE;
-	}
-	if (opts->listen)
-		opts->format = FS_FORMAT_PROMETHEUS;
-	opts->json = opts->format == FS_FORMAT_JSON;
-	/* Dashboards group by container and service: by cgroup, unless asked otherwise. */
-	if (opts->format == FS_FORMAT_PROMETHEUS && !by_given)
-		opts->by = FS_BY_CGROUP;
-	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0 || opts->output)) {
-		set_error(err, err_len,
-			  "--check takes no INTERVAL, --duration, --output or --replace");
-		return FS_PARSE_USAGE;
-	}
-	if (opts->command && !opts->command[0]) {
-		set_error(err, err_len, "'--' needs a COMMAND to run");
-		return FS_PARSE_USAGE;
-	}
-	if (opts->command && (opts->check || opts->duration_s > 0 || opts->count)) {
-		set_error(err, err_len,
-			  "with -- COMMAND the run ends when the command does: no --check, "
-			  "--duration or COUNT");
-		return FS_PARSE_USAGE;
-	}
-	/* A command's processes are few and all of interest: every one of them, unless -n. */
-	if (opts->command && !top_given)
-		opts->top = 0;
-	if (max_files_given && !opts->files) {
-		set_error(err, err_len, "--max-files sizes the table of --files: give both");
-		return FS_PARSE_USAGE;
-	}
-	/* The exposition has no per-file families: files are for records. */
-	if (opts->files && opts->format == FS_FORMAT_PROMETHEUS) {
-		set_error(err, err_len,
-			  "--files is for table and JSON records: not with --listen or --format "
-			  "prometheus");
-		return FS_PARSE_USAGE;
-	}
-	/* What memory holds: at the end of a one-shot run, while records stream, at scrapes. A
-	 * COMMAND's processes have ended at the end, and are not known before. */
-	if (opts->resident && opts->command) {
-		set_error(err, err_len,
-			  "--resident reads the memory of running processes: not with a COMMAND, "
-			  "whose processes have ended by the end (use -p or -n while it runs)");
-		return FS_PARSE_USAGE;
-	}
-	if (opts->resident && opts->interval_s > 0 && opts->format == FS_FORMAT_TABLE &&
-	    !opts->full) {
-		set_error(
-		    err, err_len,
-		    "--resident with an INTERVAL has no place in a line: add --full or --json");
-		return FS_PARSE_USAGE;
-	}
-	if (budget_given && !(opts->resident && (opts->interval_s > 0 || opts->listen))) {
-		set_error(err, err_len,
-			  "--resident-budget paces --resident's reads while records stream or "
-			  "scrapes come: give --resident with an INTERVAL or --listen");
-		return FS_PARSE_USAGE;
-	}
-	if (opts->interval_s > 0 && opts->duration_s > 0) {
-		set_error(err, err_len,
-			  "--duration is for the one-shot summary; with an INTERVAL use COUNT");
-		return FS_PARSE_USAGE;
-	}
-	return FS_PARSE_RUN;
+	return check_combinations(opts, &given, err, err_len);
 }
