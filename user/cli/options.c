@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Command-line parsing. Kept free of side effects other than printing help/version to `out`,
- * so the unit tests can drive it with any argv. */
+/* Command-line parsing, and --help, from the option rows (option_rows.c). Kept free of side
+ * effects other than printing help/version to `out`, so the unit tests can drive it with any
+ * argv. */
 #include "options.h"
 
 #include <arpa/inet.h>
