@@ -597,6 +597,40 @@ static bool bash_completion_lists_every_option(void)
 	return ok;
 }
 
+/* getopt_long's table is the rows': every spelling of every row is an option, taking a value
+ * exactly when its row has one. */
+static bool every_spelling_of_every_row_is_taken(void)
+{
+	for (int i = 0; i < nr_option_rows; i++) {
+		const struct option_row *row = &option_rows[i];
+		const char *names[2] = {row->name, row->alias};
+		char spelling[80];
+
+		for (int s = -1; s < 2; s++) {
+			if (s < 0 && !option_has_letter(row))
+				continue;
+			if (s >= 0 && !names[s])
+				continue;
+			if (s < 0)
+				snprintf(spelling, sizeof(spelling), "-%c", row->id);
+			else
+				snprintf(spelling, sizeof(spelling), "--%s", names[s]);
+			/* A value that no option takes (and no address to look up): refused for
+			 * what it is, not as an option. */
+			if (row->arg)
+				PARSE(spelling, row->value == VALUE_ADDRESS ? "[" : "\x01");
+			else
+				PARSE(spelling);
+			if (strstr(err, "unknown option") || strstr(err, "needs a value") ||
+			    strstr(err, "takes no value")) {
+				fprintf(stderr, "    %s: %s\n", spelling, err);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 const struct unit_test options_tests[] = {
     UNIT_TEST(output_appends_and_replace_replaces),
     UNIT_TEST(output_mode_is_octal_permission_bits),
@@ -626,6 +660,7 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(check_takes_no_interval),
     UNIT_TEST(help_and_version_exit_successfully),
     UNIT_TEST(option_rows_name_each_option_once),
+    UNIT_TEST(every_spelling_of_every_row_is_taken),
     UNIT_TEST(help_shows_every_option_in_its_group),
     UNIT_TEST(bash_completion_lists_every_option),
     {},
