@@ -291,14 +291,17 @@ pictures: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests
 	$(Q)PICTURES_OUT=docs/images tests/run-tests.sh test_pictures_of_a_real_run
 
 # The man page's generated parts and the record's schema, from the figure registry
-# (user/output/figures.c, record_layout.c; the schema's frame is scripts/schema-frame.json):
-# `make docs` writes them; tests/integration_docs.sh checks the checked-in copies are what it writes.
-$(OUTPUT)/gen-docs: scripts/gen-docs.c $(USER_OBJS)
+# (user/output/figures.c, record_layout.c; the schema's frame is scripts/schema-frame.json), and
+# the options' docs (foliostat(8)'s OPTIONS, README.md's table, the bash completion's list) from
+# the option rows (user/cli/option_rows.c): `make docs` writes them; tests/integration_docs.sh
+# checks the checked-in copies are what it writes.
+$(OUTPUT)/gen-docs: scripts/gen-docs.c scripts/option-docs.c scripts/option-docs.h $(USER_OBJS)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(PKG_LIBS) -lm -o $@
 
 docs: $(OUTPUT)/gen-docs
-	$(Q)for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7; do \
+	$(Q)for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7 README.md \
+			contrib/bash-completion/foliostat; do \
 		$(OUTPUT)/gen-docs $$page >$(OUTPUT)/page.new && mv $(OUTPUT)/page.new $$page || exit 1; \
 	done
 	$(Q)$(OUTPUT)/gen-docs --schema-figures >$(OUTPUT)/schema-figures.json

@@ -26,6 +26,7 @@
 
 /* How records are written: tables, NDJSON, or the Prometheus exposition (counts since start). */
 enum fs_format { FS_FORMAT_TABLE, FS_FORMAT_JSON, FS_FORMAT_PROMETHEUS };
+extern const char *const fs_format_names[]; /* "table", "json", "prometheus" */
 
 /* What a row of a record is: a process (thread group), a cgroup, or a name. */
 enum fs_row_kind { FS_BY_PROCESS, FS_BY_CGROUP, FS_BY_COMM };
