@@ -1,13 +1,23 @@
 # shellcheck shell=bash
 # The loader's layers depend one way (scripts/check-layers.py says which they are): main, runs
 # -> serve, cli -> output -> group -> collect -> resident -> bpf, with user/'s small helpers as a
-# base any of them may use. Needs no root: nothing runs.
+# base any of them may use; by their includes, and by the symbols their objects use. Needs no
+# root: nothing runs.
 
 # No file of user/ includes a header of a layer above its own or beside it, and no header
 # includes itself through others.
 test_layers_no_include_reaches_upward() {
 	scripts/check-layers.py user >"$T/findings" ||
 		fail "includes against the layers: $(cat "$T/findings")"
+	cat "$T/findings"
+}
+
+# Nor does an object of user/ use a function or variable that a higher layer's object defines,
+# declared in whichever header: what the includes do not show, the linker's symbols do.
+test_layers_no_object_uses_a_higher_layer() {
+	make -s foliostat >/dev/null || fail "cannot build foliostat"
+	scripts/check-layers.py user --objects build >"$T/findings" ||
+		fail "symbols against the layers: $(cat "$T/findings")"
 	cat "$T/findings"
 }
 
@@ -81,4 +91,20 @@ test_layers_check_finds_each_defect() {
 	make_tree
 	echo '#include "nowhere.h"' >>"$tree/user/group/window.h"
 	expect_findings "an include found nowhere" 1 'window.h: includes "nowhere.h", found in no folder'
+	# A call to a function of cli/ from group/, declared where the includes cannot see it.
+	make_tree
+	mkdir -p "$tree/build/cli" "$tree/build/group"
+	echo 'int parse_width(void) { return 80; }' >"$tree/user/cli/width.c"
+	printf 'int parse_width(void);\nint window_width(void) { return parse_width(); }\n' \
+		>"$tree/user/group/width.c"
+	cc -c -o "$tree/build/cli/width.o" "$tree/user/cli/width.c" &&
+		cc -c -o "$tree/build/group/width.o" "$tree/user/group/width.c" || fail "cc"
+	scripts/check-layers.py "$tree/user" >"$T/out" ||
+		fail "the includes alone fail the tree: $(cat "$T/out")"
+	local status=0
+	scripts/check-layers.py "$tree/user" --objects "$tree/build" >"$T/out" || status=$?
+	assert_eq "$status" 1 "the check's exit status on group/ calling cli/"
+	grep -q "group/width.c: uses parse_width, defined in .*cli/width.c (cli/ is above group/)" \
+		"$T/out" || fail "no finding of group/ calling cli/ in: $(cat "$T/out")"
+	echo "ok: group/ calling cli/ found by the objects' symbols"
 }

@@ -3,8 +3,9 @@
 #ifndef FS_REGROUP_H
 #define FS_REGROUP_H
 
-#include "options.h"
+#include "rows.h"
 #include "snapshot.h"
+#include "window.h"
 
 /*
  * Give each thread's counts (and each process's collapse and stall figures) the row it belongs
@@ -13,6 +14,7 @@
  * accumulates them as it does processes. -p and -n select processes first. Nothing to do for
  * --by process.
  */
-void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts);
+void snapshot_regroup(struct snapshot *snap, enum fs_row_kind by,
+		      const struct process_filter *filter);
 
 #endif /* FS_REGROUP_H */
