@@ -4,6 +4,7 @@
 
 #include "series.h"
 #include "unit.h"
+#include "window.h"
 
 /* A read's rows: one per group, with `faults` user write faults each. */
 struct read {

@@ -4,8 +4,9 @@
 #define FS_REGROUP_H
 
 #include "rows.h"
-#include "snapshot.h"
-#include "window.h"
+
+struct process_filter;
+struct snapshot;
 
 /*
  * Give each thread's counts (and each process's collapse and stall figures) the row it belongs

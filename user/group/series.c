@@ -9,6 +9,7 @@
 
 #include "array.h"
 #include "bounds.h"
+#include "window.h"
 
 #define PROC_WORDS FS_WORDS(struct proc_figures)
 

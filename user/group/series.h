@@ -16,7 +16,8 @@
 #include "counters.h"
 #include "kernel_counters.h"
 #include "rows.h"
-#include "window.h"
+
+struct process_table;
 
 #define FS_DEFAULT_MAX_SERIES 1000
 #define FS_DEFAULT_SERIES_GRACE_S 300.0
