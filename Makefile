@@ -85,11 +85,12 @@ endif
 endif
 endif
 
-# user/: main.c (the wiring) and the event loop, and a folder per layer: collect (the BPF
-# lifecycle, reading the maps, the kernel's own counters), group (windows of processes, rows
-# by cgroup or name, the exporter's series), output (the renderers, the figure registry, JSON
-# and the sanitizing of text), serve (the --listen endpoint), cli (options, the command,
-# privileges and confinement, --check).
+# user/: main.c (the wiring), runs and the collector, small helpers every layer uses, and a
+# folder per layer: collect (the BPF lifecycle, reading the maps, the kernel's own counters),
+# resident (--resident), group (windows of processes, rows by cgroup or name, the exporter's
+# series), output (the renderers, the figure registry, JSON and the sanitizing of text), serve
+# (the --listen endpoint), cli (options, the command, privileges, --check). Which may include
+# which: scripts/check-layers.py.
 USER_DIRS := user user/collect user/group user/output user/serve user/cli user/resident
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf $(addprefix -I,$(USER_DIRS)) \
@@ -145,8 +146,9 @@ $(OUTPUT)/%.o: user/%.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-# Every thread's counts pass through counters.c's loops once per read: let them be vectorized.
-$(OUTPUT)/collect/counters.o: CFLAGS += -O3
+# Every thread's counts pass through counters.c's and words.c's loops once per read: let them be
+# vectorized.
+$(OUTPUT)/collect/counters.o $(OUTPUT)/words.o: CFLAGS += -O3
 
 # Switching between STATIC=1 and a dynamic build must relink: the stamp records which was last.
 LINK_STAMP := $(OUTPUT)/.link-static-$(if $(filter 1,$(STATIC)),yes,no)

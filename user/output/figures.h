@@ -18,6 +18,7 @@
 
 #include "counters.h"
 #include "loader.h"
+#include "measures.h"
 
 /* What a figure's samples are told apart by: each dimension is one or two labels. */
 enum figure_dim {
