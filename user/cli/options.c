@@ -297,21 +297,11 @@ static const char *parse_listen(const char *text, struct sockaddr_storage *addr,
 	return listen_host(host, text[0] == '[', (unsigned short)port, addr, len);
 }
 
-/* The values of --format and --by (as the JSON record's `by` names it too), in their enums'
- * order; NULL-terminated. */
+/* The values of --format, in its enum's order; NULL-terminated (--by's and --sort's: rows.c). */
 const char *const fs_format_names[] = {[FS_FORMAT_TABLE] = "table",
 					   [FS_FORMAT_JSON] = "json",
 					   [FS_FORMAT_PROMETHEUS] = "prometheus",
 					   NULL};
-const char *const fs_sort_names[] = {
-    [FS_SORT_PAGES] = "pages",	     [FS_SORT_LARGE] = "large",	  [FS_SORT_THP] = "thp",
-    [FS_SORT_FALLBACK] = "fallback", [FS_SORT_FAULTS] = "faults", [FS_SORT_TLB] = "tlb",
-    [FS_SORT_LRU] = "lru",	     [FS_SORT_EVENTS] = "events", NULL};
-const char *const fs_row_kind_names[] = {
-    [FS_BY_PROCESS] = "process", [FS_BY_CGROUP] = "cgroup", [FS_BY_COMM] = "comm", NULL};
-const char *const fs_row_array_names[] = {
-    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
-
 /* One of `names`: its index in *value. */
 static bool parse_choice(const char *text, const char *const *names, long *value)
 {
