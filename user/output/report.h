@@ -36,17 +36,6 @@ struct probe_status {
 	char reason[160]; /* why not attached */
 };
 
-/* Folio histograms by name, for the table (JSON names them in record_layout.c). A histogram
- * that the counters keep split (alloc = movable + kernel) is summed here. */
-enum fs_hist_name {
-	HIST_ALLOC,
-	HIST_ALLOC_MOVABLE,
-	HIST_ALLOC_KERNEL,
-	HIST_PAGECACHE,
-	HIST_ALLOC_FAILED, /* movable allocations that got no folio */
-	HIST_DISCARDED,	   /* movable large folios freed before they reached an LRU list */
-	NR_HISTS
-};
 /* What measures each fault and migration counter (measures.h). */
 extern const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS];
 extern const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS];
@@ -97,7 +86,6 @@ bool host_mglru_enabled(void);
 /* RFC 3339 UTC with milliseconds: 2026-12-03T08:09:23.123Z */
 void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
-void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
 /* Folios or pages (amount) allocated on `node`: BPF's count where it counts per node, else (one
  * node) every allocation on the host's node and none on another. */
 __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes, int node,
