@@ -17,13 +17,13 @@
 #include "counters.h"
 #include "file_table.h"
 #include "histogram_text.h"
-#include "nodes.h"
 #include "record_layout.h"
 #include "render_resident.h"
 #include "report.h"
 #include "row_columns.h"
 #include "sanitize.h"
 #include "table_cells.h"
+#include "table_figures.h"
 #include "table_layout.h"
 
 /* Room for a name shown in a line: its escapes take up to four columns a byte. */
@@ -65,132 +65,6 @@ static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, s
 
 /* Line `at`'s k-th figure (its registry row). */
 #define FIGURE(at, k) table_line_figure(at, k)
-
-/* How many words figure i has in an object (0: none of its own). */
-static size_t figure_words(int i)
-{
-	const struct record_figure *f = &record_figures[i];
-
-	switch (f->kind) {
-	case RK_COUNT:
-	case RK_MICROS:
-		return 1;
-	case RK_ORDERS:
-		return FS_NR_ORDERS * (f->arg ? f->arg : 1);
-	case RK_STALL_HIST:
-		return FS_NR_STALL_BUCKETS;
-	case RK_STALLS_BY_ORDER:
-		return FS_WORDS(struct fs_order_stalls);
-	case RK_SCAN_RESULTS:
-		return FS_NR_SCAN_RESULTS;
-	case RK_TLB_REASONS:
-		return FS_NR_TLB_REASONS;
-	case RK_LIST_AMOUNTS:
-		return FS_NR_LRU_LISTS * FS_NR_AMOUNTS;
-	case RK_LIST_PAGES:
-		return FS_NR_LRU_LISTS;
-	case RK_NODE_AMOUNTS:
-		return FS_MAX_NODES * FS_NR_AMOUNTS;
-	case RK_NODE_ORDERS:
-		return FS_MAX_NODES * FS_NR_ORDERS;
-	default:
-		return 0;
-	}
-}
-
-/* Whether figure i (an object: any of its members) has anything in v. */
-static bool figure_nonzero(const struct fs_report *r, const struct figures_view *v, int i)
-{
-	const struct record_figure *f = &record_figures[i];
-
-	switch (f->kind) {
-	case RK_OBJECT:
-		for (int j = i + 1; j < record_figure_skip(i); j++)
-			if (record_figures[j].kind != RK_OBJECT && figure_nonzero(r, v, j))
-				return true;
-		return false;
-	case RK_FAULTS:
-		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg) != 0;
-	case RK_VMSTAT:
-		for (size_t k = 0; r->kernel && k < r->kernel->nr; k++)
-			if (r->kernel->items[k].value)
-				return true;
-		return false;
-	default:
-		return words_sum(record_figure_words(v, i), figure_words(i)) != 0;
-	}
-}
-
-/* One entry of a figure that a line is drawn for each of: an LRU list, a TLB reason, a node,
- * a kernel counter (index -1: the whole figure, one line), and its name. */
-struct entry {
-	int index;
-	const char *name;
-	size_t size;
-	char number[16];
-};
-
-/* Figure i's n-th entry; false past its last. A node is listed where BPF counts allocations
- * per node (one node has them all). */
-static bool figure_entry(const struct fs_report *r, int i, int n, struct entry *e)
-{
-	int kind = record_figures[i].kind;
-
-	*e = (struct entry){.index = n, .size = FS_ENUM_NAME_LEN};
-	switch (kind) {
-	case RK_LIST_AMOUNTS:
-	case RK_LIST_PAGES:
-		e->name = r->lru_names[n];
-		return n < FS_NR_LRU_LISTS;
-	case RK_TLB_REASONS:
-		e->name = r->tlb_names[n];
-		return n < FS_NR_TLB_REASONS;
-	case RK_NODE_AMOUNTS:
-		if (!r->host->nodes->counted || n >= r->host->nodes->nr)
-			return false;
-		e->index = r->host->nodes->ids[n];
-		snprintf(e->number, sizeof(e->number), "%d", e->index);
-		e->name = e->number;
-		return true;
-	case RK_VMSTAT:
-		if (!r->kernel || (size_t)n >= r->kernel->nr)
-			return false;
-		e->name = r->kernel->items[n].name;
-		e->size = sizeof(r->kernel->items[n].name);
-		return true;
-	default:
-		e->index = -1;
-		return n == 0;
-	}
-}
-
-/* Figure i's amount in v (of an entry, or -1: all of it), as a cell shows it. */
-static __u64 figure_amount(const struct fs_report *r, const struct figures_view *v, int i,
-			   int entry, enum table_cell_shows shows)
-{
-	const struct record_figure *f = &record_figures[i];
-	const __u64 *words = record_figure_words(v, i);
-	int amount = shows == CELL_FOLIOS || shows == CELL_COUNT ? FS_FOLIOS : FS_PAGES;
-	__u64 hist[FS_NR_ORDERS];
-
-	switch (f->kind) {
-	case RK_ORDERS:
-		record_figure_orders(v, i, hist);
-		return amount == FS_FOLIOS ? hist_folios(hist) : hist_pages(hist);
-	case RK_FAULTS:
-		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
-	case RK_LIST_AMOUNTS:
-	case RK_NODE_AMOUNTS:
-		return words[entry * FS_NR_AMOUNTS + amount];
-	case RK_VMSTAT:
-		return r->kernel->items[entry].value;
-	case RK_LIST_PAGES:
-	case RK_TLB_REASONS:
-		return entry < 0 ? words_sum(words, figure_words(i)) : words[entry];
-	default:
-		return words[0];
-	}
-}
 
 /* "name 4, name 2": the nonzero entries of figure i in v: a list's kernel names, an object's
  * members' keys, a histogram's orders above 0. */
@@ -253,7 +127,7 @@ static void print_header(FILE *out, const struct fs_report *r)
 }
 
 /* A label, padded to `width` columns; "%s" in it the entry's name. */
-static void write_label(FILE *out, const char *label, const struct entry *e, int width)
+static void write_label(FILE *out, const char *label, const struct figure_entry *e, int width)
 {
 	const char *name_at = strstr(label, "%s");
 	char shown[TERMINAL_TEXT_SIZE(MAX_COLUMN)];
@@ -276,7 +150,7 @@ static void print_columns(FILE *out, const struct block *b, const struct figures
 {
 	const struct table_line *line = &table_lines[at];
 	const struct fs_report *r = b->r;
-	struct entry e;
+	struct figure_entry e;
 
 	for (int n = 0; figure_entry(r, FIGURE(at, 0), n, &e); n++) {
 		bool any = false;

@@ -199,10 +199,10 @@ static bool kind_fits(const struct table_line *line, int k, int kind)
 	}
 }
 
-bool table_layout_check(char *why, size_t len)
+bool table_layout_check(const struct table_line *lines, size_t nr, char *why, size_t len)
 {
-	for (size_t at = 0; at < NR_LINES; at++) {
-		const struct table_line *line = &table_lines[at];
+	for (size_t at = 0; at < nr; at++) {
+		const struct table_line *line = &lines[at];
 
 		for (int k = 0; k <= TABLE_IN_GROUP; k++) {
 			const char *path = k == TABLE_IN_GROUP ? line->in : line->cells[k].figure;
@@ -232,7 +232,7 @@ int table_line_figure(size_t at, int k)
 	char why[256];
 
 	if (!looked) {
-		if (!table_layout_check(why, sizeof(why))) {
+		if (!table_layout_check(table_lines, NR_LINES, why, sizeof(why))) {
 			fprintf(stderr, "foliostat: the table's layout: %s\n", why);
 			abort();
 		}

@@ -103,11 +103,11 @@ extern const size_t nr_table_lines;
 
 /* The registry row of line `at`'s cell k (or TABLE_IN_GROUP), -1 for none: found by path
  * once. A path the registry lacks, or a figure of a kind its line cannot show, stops the
- * program at the first table (table_layout_check() says which). */
+ * program at the first table, saying which (table_layout_check()). */
 int table_line_figure(size_t at, int k);
 
-/* Whether every figure the layout names is in the registry, of a kind its line shows; if
- * not, what is wrong in `why`. */
-bool table_layout_check(char *why, size_t len);
+/* Whether every figure `lines` name (table_lines, or a test's) is in the registry, of a kind
+ * its line shows; if not, what is wrong, in `why`. */
+bool table_layout_check(const struct table_line *lines, size_t nr, char *why, size_t len);
 
 #endif /* FS_TABLE_LAYOUT_H */
