@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Named folio histograms derived from the raw counters (see report.h). */
+/* Names of the counters' entries, and figures derived from the raw counters: faults from their
+ * kinds, allocations by node (see report.h). */
 #include <string.h>
 
 #include "report.h"

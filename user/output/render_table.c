@@ -68,8 +68,7 @@ static const char *cgroup_tail(const struct fs_report *r, __u64 id, char *out, s
 
 /* "name 4, name 2": the nonzero entries of figure i in v: a list's kernel names, an object's
  * members' keys, a histogram's orders above 0. */
-static void write_entries(FILE *out, const struct fs_report *r, const struct figures_view *v,
-			  int i)
+static void write_entries(FILE *out, const struct fs_report *r, const struct figures_view *v, int i)
 {
 	const struct record_figure *f = &record_figures[i];
 	const __u64 *words = record_figure_words(v, i);
@@ -81,14 +80,14 @@ static void write_entries(FILE *out, const struct fs_report *r, const struct fig
 
 			if (!n)
 				continue;
-			fprintf(out, "%s%s %llu", sep, record_figures[j].key, (unsigned long long)n);
+			fprintf(out, "%s%s %llu", sep, record_figures[j].key,
+				(unsigned long long)n);
 			sep = ", ";
 		}
 		return;
 	}
-	for (int e = f->kind == RK_ORDERS; e < (f->kind == RK_ORDERS ? FS_NR_ORDERS
-								   : FS_NR_SCAN_RESULTS);
-	     e++) {
+	for (int e = f->kind == RK_ORDERS;
+	     e < (f->kind == RK_ORDERS ? FS_NR_ORDERS : FS_NR_SCAN_RESULTS); e++) {
 		if (!words[e])
 			continue;
 		fputs(sep, out);
@@ -137,16 +136,15 @@ static void write_label(FILE *out, const char *label, const struct figure_entry 
 		fprintf(out, "%-*s", width, label);
 		return;
 	}
-	columns = terminal_text(e->name, e->size, e->size < MAX_COLUMN ? e->size : MAX_COLUMN,
-				shown);
+	columns =
+	    terminal_text(e->name, e->size, e->size < MAX_COLUMN ? e->size : MAX_COLUMN, shown);
 	columns += strlen(label) - 2;
 	fprintf(out, "%.*s%s%s%*s", (int)(name_at - label), label, shown, name_at + 2,
 		columns < (size_t)width ? (int)(width - columns) : 0, "");
 }
 
 /* A label and a cell per figure, for each entry of the first (where its `when` says). */
-static void print_columns(FILE *out, const struct block *b, const struct figures_view *v,
-			  size_t at)
+static void print_columns(FILE *out, const struct block *b, const struct figures_view *v, size_t at)
 {
 	const struct table_line *line = &table_lines[at];
 	const struct fs_report *r = b->r;
@@ -216,8 +214,8 @@ static void print_list(FILE *out, const struct block *b, const struct figures_vi
 {
 	int i = FIGURE(at, 0);
 
-	fprintf(out, "    %-14s", table_lines[at].label ? table_lines[at].label
-						    : record_figures[i].key);
+	fprintf(out, "    %-14s",
+		table_lines[at].label ? table_lines[at].label : record_figures[i].key);
 	write_entries(out, b->r, v, i);
 	fprintf(out, "\n");
 }
@@ -481,8 +479,9 @@ static void print_self(FILE *out, const struct fs_report *r)
 		if (!c->limit)
 			continue;
 		if (!any)
-			fprintf(out, "%-44s %14s %12s %10s\n", "  BOUNDED (what other users can grow)",
-				"ENTRIES", "LIMIT", "EVICTED");
+			fprintf(out, "%-44s %14s %12s %10s\n",
+				"  BOUNDED (what other users can grow)", "ENTRIES", "LIMIT",
+				"EVICTED");
 		any = true;
 		fprintf(out, "    %-40s %14llu %12llu %10llu\n", bound_name(b),
 			(unsigned long long)c->entries, (unsigned long long)c->limit,
@@ -518,8 +517,8 @@ static bool line_shown(const struct block *b, const struct figures_view *v, size
 		return figure_nonzero(r, v, first);
 	case LINE_WATERFALL:
 		/* a THP fault, or a large movable allocation, that came out without a folio */
-		return *words || words_sum(record_figure_words(v, FIGURE(at, 2)) + 1,
-					   FS_NR_ORDERS - 1) ||
+		return *words ||
+		       words_sum(record_figure_words(v, FIGURE(at, 2)) + 1, FS_NR_ORDERS - 1) ||
 		       figure_nonzero(r, v, FIGURE(at, 1));
 	case LINE_COST_BY_ORDER:
 		return words_sum(((const struct fs_order_stalls *)words)->count + 1,
@@ -546,7 +545,7 @@ static bool line_shown(const struct block *b, const struct figures_view *v, size
 }
 
 static void render_table_line(FILE *out, const struct block *b, const struct figures_view *v,
-			size_t at)
+			      size_t at)
 {
 	const struct fs_report *r = b->r;
 
@@ -592,8 +591,8 @@ static void render_table_line(FILE *out, const struct block *b, const struct fig
 
 /* Whether section `at` is shown: always, where its figures are measured, where one has
  * anything in the system's figures, or where the section before it is (`previous`). */
-static bool section_shown(const struct fs_report *r, const struct figures_view *system,
-			  size_t at, bool previous)
+static bool section_shown(const struct fs_report *r, const struct figures_view *system, size_t at,
+			  bool previous)
 {
 	const struct table_line *section = &table_lines[at];
 	bool measured = true, any = false;
@@ -640,8 +639,8 @@ static void name_block(struct block *b)
 /* Section `at` (its lines up to `end`): its title and headings, then its lines, once for the
  * system or for each of the top rows; a block's name before its first line shown, or "pid N
  * (comm): cgroup PATH" before its lines, the path's end kept within 100 columns. */
-static void render_section(FILE *out, const struct fs_report *r,
-			   const struct figures_view *system, size_t at, size_t end)
+static void render_section(FILE *out, const struct fs_report *r, const struct figures_view *system,
+			   size_t at, size_t end)
 {
 	const struct table_line *section = &table_lines[at];
 	size_t nr_blocks = section->rows ? r->nr_shown : 1;

@@ -93,8 +93,8 @@ bool figure_entry(const struct fs_report *r, int i, int n, struct figure_entry *
 	}
 }
 
-__u64 figure_amount(const struct fs_report *r, const struct figures_view *v, int i,
-			   int entry, enum table_cell_shows shows)
+__u64 figure_amount(const struct fs_report *r, const struct figures_view *v, int i, int entry,
+		    enum table_cell_shows shows)
 {
 	const struct record_figure *f = &record_figures[i];
 	const __u64 *words = record_figure_words(v, i);

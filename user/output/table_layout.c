@@ -7,12 +7,14 @@
 
 #include "record_layout.h"
 
+/* clang-format off */
 #define SECTION(...) {.kind = LINE_SECTION, __VA_ARGS__}
 #define HEADING(text, w) {.heading = text, .width = w}
 #define CELL(path, how, w) {.figure = path, .shows = how, .width = w}
 #define COUNT(path, w) CELL(path, CELL_COUNT, w)
 /* A figure's folios, pages and MiB, under the headings FOLIOS, PAGES, MiB. */
-#define AMOUNTS(path) CELL(path, CELL_FOLIOS, 14), CELL(path, CELL_PAGES, 14), CELL(path, CELL_MIB, 12)
+#define AMOUNTS(path) \
+	CELL(path, CELL_FOLIOS, 14), CELL(path, CELL_PAGES, 14), CELL(path, CELL_MIB, 12)
 #define AMOUNT_HEADINGS HEADING("FOLIOS", 14), HEADING("PAGES", 14), HEADING("MiB", 12)
 #define AMOUNT_LINE(text, path, ...) \
 	{.kind = LINE_COLUMNS, .label = text, .width = 32, .cells = {AMOUNTS(path)}, __VA_ARGS__}
@@ -61,7 +63,6 @@
 	SECTION(.when = WHEN_WITH_PREVIOUS, .who_text = name, .who_shown = WHO_LINE),        \
 	    OUTCOMES(object)
 
-/* clang-format off */
 const struct table_line table_lines[] = {
     SECTION(.when = WHEN_ALWAYS),
     {.kind = LINE_HEADER},
@@ -211,13 +212,14 @@ bool table_layout_check(const struct table_line *lines, size_t nr, char *why, si
 			if (!path)
 				continue;
 			if (i < 0) {
-				snprintf(why, len, "line %zu: no figure %s in the registry", at, path);
+				snprintf(why, len, "line %zu: no figure %s in the registry", at,
+					 path);
 				return false;
 			}
 			if (k == TABLE_IN_GROUP ? record_figures[i].kind != RK_GROUP
 						: !kind_fits(line, k, record_figures[i].kind)) {
-				snprintf(why, len, "line %zu: %s is of a kind the line cannot show", at,
-					 path);
+				snprintf(why, len, "line %zu: %s is of a kind the line cannot show",
+					 at, path);
 				return false;
 			}
 		}
@@ -238,8 +240,9 @@ int table_line_figure(size_t at, int k)
 		}
 		for (size_t l = 0; l < NR_LINES; l++)
 			for (int j = 0; j <= TABLE_IN_GROUP; j++) {
-				const char *path = j == TABLE_IN_GROUP ? table_lines[l].in
-								       : table_lines[l].cells[j].figure;
+				const char *path = j == TABLE_IN_GROUP
+						       ? table_lines[l].in
+						       : table_lines[l].cells[j].figure;
 
 				found[l][j] = (short)(path ? record_figure_find(path) : -1);
 			}
