@@ -344,6 +344,8 @@ static bool table_layout_names_registry_figures(void)
 	    {.kind = LINE_COLUMNS, .label = "x", .cells = {{.figure = "folios.nonesuch"}}}};
 	static const struct table_line wrong_kind[] = {
 	    {.kind = LINE_LIST, .cells = {{.figure = "faults.user"}}}};
+	static const struct table_line too_few[] = {
+	    {.kind = LINE_SENTENCE, .format = "%llu of %llu\n", .cells = {{.figure = "tlb.full"}}}};
 	static const struct table_line not_a_group[] = {
 	    {.kind = LINE_COLUMNS, .in = "folios.alloc", .cells = {{.figure = "folios.alloc"}}}};
 	char why[256] = "";
@@ -355,7 +357,9 @@ static bool table_layout_names_registry_figures(void)
 	     ASSERT_CONTAINS(why, "folios.nonesuch") &&
 	     ASSERT_TRUE(!table_layout_check(wrong_kind, 1, why, sizeof(why))) &&
 	     ASSERT_CONTAINS(why, "faults.user") &&
-	     ASSERT_TRUE(!table_layout_check(not_a_group, 1, why, sizeof(why)));
+	     ASSERT_TRUE(!table_layout_check(not_a_group, 1, why, sizeof(why))) &&
+	     ASSERT_TRUE(!table_layout_check(too_few, 1, why, sizeof(why))) &&
+	     ASSERT_CONTAINS(why, "more figures");
 	for (size_t at = 0; ok && at < nr_table_lines; at++)
 		for (int k = 0; ok && k < TABLE_MAX_CELLS; k++)
 			if (table_lines[at].cells[k].figure)

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "record_layout.h"
 
@@ -200,10 +201,31 @@ static bool kind_fits(const struct table_line *line, int k, int kind)
 	}
 }
 
+/* How many of a sentence's conversions are figures' (each but %s, the label). */
+static int figure_conversions(const char *format)
+{
+	int n = 0;
+
+	for (const char *p = format; p && (p = strchr(p, '%')); p++) {
+		p += strcspn(p + 1, "sudf") + 1;
+		n += *p != 's';
+	}
+	return n;
+}
+
 bool table_layout_check(const struct table_line *lines, size_t nr, char *why, size_t len)
 {
 	for (size_t at = 0; at < nr; at++) {
 		const struct table_line *line = &lines[at];
+		int figures = 0;
+
+		while (figures < TABLE_MAX_CELLS && line->cells[figures].figure)
+			figures++;
+		if (line->kind == LINE_SENTENCE && figure_conversions(line->format) > figures) {
+			snprintf(why, len, "line %zu: \"%s\" shows more figures than it names", at,
+				 line->format);
+			return false;
+		}
 
 		for (int k = 0; k <= TABLE_IN_GROUP; k++) {
 			const char *path = k == TABLE_IN_GROUP ? line->in : line->cells[k].figure;
