@@ -244,8 +244,8 @@ faults = faults_of(pages["pid"], "user")
 writes = faults_of(pages["pid"], "write")
 not_present = faults_of(pages["pid"], "not_present")
 print(f"vmtest: pages 4096: {faults} user faults, {json.dumps(writes)} writes, {json.dumps(not_present)} not present")
-# Every touched page is a user-mode fault: the host's bound (tests/integration.sh) is the pages,
-# plus at most 1,000 of start-up.
+# Every touched page is a user-mode fault: the host's bound (tests/integration_faults.sh) is the
+# pages, plus at most 1,000 of start-up.
 ok &= faults is not None and 4096 <= faults <= 4096 + 1000
 if arch == "x86":
     # The exceptions tracepoints count faults on this kernel too (its verifier once refused

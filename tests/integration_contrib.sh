@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Tests of what contrib/ ships beside foliostat: the exporter's systemd unit, as `make install`
-# installs it, and the Grafana dashboard. Neither needs root or a running systemd or Grafana:
-# systemd-analyze checks the unit offline, promtool parses the dashboard's queries.
+# installs it, the Grafana dashboard and the bash completion. No running systemd or Grafana is
+# needed: systemd-analyze checks the unit offline, promtool parses the dashboard's queries, and
+# the completion runs in a non-interactive bash.
 
 # unit_problems ROOT UNIT: systemd-analyze verify's complaints about UNIT, installed below ROOT;
 # prints them (and returns 1) when there are any. verify may print warnings and still exit 0,
@@ -165,4 +166,55 @@ test_prometheus_rules_check_and_pass_their_tests() {
 	grep -oP '(?<![:\w])foliostat_\w+(?![:\w])' "$dir/foliostat-rules.yml" | sort -u >"$T/metrics"
 	assert_metrics_documented "$T/metrics"
 	echo "ok: $(wc -l <"$T/metrics") metrics, each in foliostat-metrics(7); every alert fired by a test"
+}
+
+# Bash completion (contrib/bash-completion/foliostat, as make install installs it), in a
+# non-interactive bash with Debian's bash-completion: every option of --help is offered, and
+# option values complete as what they name.
+test_bash_completion() {
+	need_root
+	[ -r /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
+	local root cg
+	make -s install DESTDIR="$T/dest" PREFIX=/usr || fail "make install"
+	[ -r "$T/dest/usr/share/bash-completion/completions/foliostat" ] || fail "completion not installed"
+	root=$(cgroup_mount cgroup2)
+	cg=$root/foliostat-complete.$$
+	[ -n "$root" ] && { mkdir "$cg" || fail "cannot create $cg"; }
+	touch "$T/a-file"
+	# shellcheck disable=SC2016 # for the inner bash
+	bash -c '
+		. /usr/share/bash-completion/bash_completion
+		. "$0"
+		complete_line() {
+			COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMP_LINE=${LINE:-$*}; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+			_foliostat 2>/dev/null
+			printf "%s\n" "${COMPREPLY[@]}" | sort -u | tr "\n" " "; echo
+		}
+		echo "options: $(complete_line foliostat -)"
+		echo "--cg: $(complete_line foliostat --cg)"
+		echo "by: $(complete_line foliostat --by c)"
+		echo "command: $(complete_line foliostat -j -- tru)"
+		echo "output: $(complete_line foliostat -o "$1/a-fi")"
+		echo "cgroup: $(complete_line foliostat -c "/${2##*/}")"
+		# As readline splits it: the address at its colon (COMP_WORDBREAKS).
+		echo "listen: $(LINE="foliostat --listen 127.0.0.1:" complete_line foliostat --listen 127.0.0.1 :)"
+		echo "listen-start: $(complete_line foliostat --listen "[")"
+	' "$T/dest/usr/share/bash-completion/completions/foliostat" "$T" "$cg" >"$T/completions"
+	[ -n "$root" ] && rmdir "$cg"
+	cat "$T/completions"
+	local option
+	for option in $("$FOLIOSTAT" --help | grep -oE '(^|[ ,(])--?[a-zA-Z]([a-z.-]*[a-z])?' | tr -d ' ,('); do
+		grep -q "^options: .* $option " <(sed 's/^options: /options:  /' "$T/completions") ||
+			fail "option $option of --help is not completed"
+	done
+	assert_eq "$(sed -n 's/^--cg: //p' "$T/completions")" "--cgroup " "completion of --cg"
+	assert_eq "$(sed -n 's/^by: //p' "$T/completions")" "cgroup comm " "completion of --by c"
+	grep -q '^command: .*\btrue\b' "$T/completions" || fail "no 'true' for a command after --"
+	assert_eq "$(sed -n 's/^output: //p' "$T/completions")" "$T/a-file " "completion of an output file"
+	assert_eq "$(sed -n 's/^listen: //p' "$T/completions")" "10140 " "completion of --listen 127.0.0.1:"
+	assert_eq "$(sed -n 's/^listen-start: //p' "$T/completions")" "[::1]:10140 [::]:10140 " \
+		"completion of --listen ["
+	[ -z "$root" ] || assert_eq "$(sed -n 's/^cgroup: //p' "$T/completions")" "/${cg##*/}/ " \
+		"completion of a cgroup, as /proc/PID/cgroup writes it"
 }

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The documentation that the figure registry (user/output/figures.c) generates: the checked-in copies
 # must be what `make docs` writes from the registry, so that a figure's name, labels or meaning
-# changed in one place is changed everywhere.
+# changed in one place is changed everywhere. And foliostat(8)'s options, against --help.
 
 # The man pages' generated parts (between `.\" generated: NAME` and `.\" end of generated:
 # NAME`) are what build/gen-docs makes of the registry now: foliostat-metrics(7)'s families,
@@ -116,4 +116,12 @@ names = s['definitions']['self']['properties']['bounds']['propertyNames']['enum'
 sys.exit(0 if sys.argv[1] in names else 1)" "$name" || fail "$name: not in the schema's self.bounds"
 	done
 	echo "ok: $(echo "$names" | wc -w) bounded structures documented"
+}
+
+# Every option in --help is in the man page, and the man page names no other.
+test_help_and_man_page_agree() {
+	local help man
+	help=$("$FOLIOSTAT" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	man=$(grep -oE -- '\\-\\-[a-z][a-z-]+|--[a-z][a-z-]+' man/foliostat.8 | sed 's/\\//g' | sort -u)
+	assert_eq "$man" "$help" "long options in the man page vs --help"
 }

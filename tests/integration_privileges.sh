@@ -196,3 +196,23 @@ test_root_without_cap_setpcap_stays_root_without_capabilities() {
 	assert_eq "$(uid_and_caps_with_bounding +bpf,+perfmon,+setuid,+setgid,+setpcap)" "65534 0000000000000000 " \
 		"uid and effective capabilities of a run with CAP_SETPCAP"
 }
+
+# Once attached, foliostat holds no capability (at most CAP_BPF, on kernels before 6.5 that
+# refuse map reads without it) and cannot gain any; it still reports what it sees.
+test_privileges_dropped_after_attach() {
+	need_root
+	start_foliostat "$T/out" -j 0.3
+	local caps
+	caps=$(awk '/^CapEff/ { print $2 }' "/proc/$FS_PID/status")
+	assert_eq "$(awk '/^NoNewPrivs/ { print $2 }' "/proc/$FS_PID/status")" 1 "no_new_privs"
+	# 0, or CAP_BPF (bit 39) alone
+	case $caps in
+	0000000000000000 | 0000008000000000) echo "ok: effective capabilities $caps" ;;
+	*) fail "effective capabilities $caps" ;;
+	esac
+	"$WORKLOAD" pages 1024 >"$T/workload"
+	wait_next_record "$T/out"
+	stop_foliostat "$T/out"
+	assert_between "$(query "$T/out" "hist($(json_field "$(cat "$T/workload")" pid), 'alloc_movable').get('0', 0)")" \
+		1024 3000 "folios counted after the drop"
+}

@@ -224,3 +224,19 @@ test_sanitize_file_paths() {
 	check_output table "$T/table" file
 	check_output json "$T/json" file
 }
+
+# Process names are untrusted bytes; the stream stays valid JSON and the name is the same text
+# Python decodes from those bytes.
+test_hostile_names_stay_valid_json() {
+	need_root
+	# "a\"b\\c<tab>\x01\xff\xc0\xaf\xed\xa0\x80\xe2\x82"
+	local hex=22615c0962017bffc0afeda080e282
+	start_foliostat "$T/out" -j 0.3
+	"$WORKLOAD" --name "$hex" pages 64 >"$T/workload"
+	wait_next_record "$T/out"
+	stop_foliostat "$T/out"
+	local pid expected
+	pid=$(json_field "$(cat "$T/workload")" pid)
+	expected=$(python3 -c 'import json,sys; print(json.dumps([bytes.fromhex(sys.argv[1])[:15].decode("utf-8", "replace")]))' "$hex")
+	assert_eq "$(query "$T/out" "comms($pid)")" "$expected" "the workload's name"
+}

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Signals and CPUs: a stop signal is answered at once wherever it lands (start-up included, with
-# or without a command); the perf-event probes count on a CPU brought online after start-up;
-# --files stays exact where membarrier is refused.
+# or without a command); SIGTERM's final record; SIGKILL and a closed pipe leave nothing
+# attached; the perf-event probes count on a CPU brought online after start-up; --files stays
+# exact where membarrier is refused.
 
 # random_ms LOW HIGH
 random_ms() {
@@ -221,4 +222,51 @@ test_signals_files_exact_without_membarrier() {
 		assert_eq "$(query "$T/out" "sum(f['pages'] for r in recs for f in r['files'] if f['dev'] == '$dev' and f['ino'] == $ino)")" \
 			"$pages" "pages added to ${FILES[i]}, over every record"
 	done
+}
+
+# SIGTERM in streaming mode prints the final partial record and exits 0.
+test_sigterm_prints_final_record() {
+	need_root
+	local launched started signalled
+	launched=$(now_ms)
+	start_foliostat "$T/out" -j 10
+	started=$(now_ms)
+	sleep 0.5
+	signalled=$(now_ms)
+	kill -TERM "$FS_PID"
+	wait "$FS_PID" || fail "exit status $?"
+	assert_records_valid "$T/out"
+	assert_eq "$(wc -l <"$T/out")" 1 "records"
+	# The window began before the start-up ended and ended after SIGTERM, within the run.
+	assert_between "$(query "$T/out" "int(recs[0]['interval_s'] * 1000)")" $((signalled - started)) \
+		$(($(now_ms) - launched)) "final window in ms"
+	assert_nothing_attached
+}
+
+# SIGKILL gives foliostat no chance to clean up: the kernel must, since its programs hang only
+# on file descriptors (links), never on pins or tracefs.
+test_sigkill_leaves_nothing_attached() {
+	need_root
+	local stats_before
+	stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
+	start_foliostat "$T/out" -j 0.2 --self
+	sleep 0.5
+	kill -KILL "$FS_PID"
+	wait "$FS_PID" 2>/dev/null || true
+	assert_nothing_attached
+	[ ! -e /sys/fs/bpf/foliostat ] || fail "something pinned under /sys/fs/bpf"
+	assert_eq "$(cat /proc/sys/kernel/bpf_stats_enabled)" "$stats_before" "kernel.bpf_stats_enabled"
+}
+
+# A closed pipe ends the run promptly and quietly; nothing stays attached.
+test_closed_pipe_ends_quietly() {
+	need_root
+	local status
+	timeout 10 bash -c "'$FOLIOSTAT' -j 0.2 2>'$T/err' | head -1 >'$T/out'; exit \${PIPESTATUS[0]}"
+	status=$?
+	assert_eq "$status" 0 "foliostat's exit status"
+	assert_eq "$(wc -l <"$T/out")" 1 "lines read"
+	assert_records_valid "$T/out"
+	assert_eq "$(wc -c <"$T/err")" 0 "bytes on stderr"
+	assert_nothing_attached
 }

@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # Helpers for the integration tests: running foliostat around a workload, independent counts
-# from perf, and assertions. Each test runs in its own subshell (see run-tests.sh).
+# from perf, and assertions. Each test runs in its own subshell (see run-tests.sh), from the
+# repository root, in a scratch directory $T: exit 0 passes, 77 (skip) skips, a failure under
+# CI=true, anything else fails.
 
 FOLIOSTAT=./foliostat
 WORKLOAD=build/workload

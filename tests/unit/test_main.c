@@ -41,6 +41,7 @@ static const struct unit_test *const groups[] = {
     fuzz_findings_tests, output_file_tests,  proc_text_tests,     privileges_tests,
     password_budget_tests,
     opener_tests,
+    golden_tests,
 };
 
 int main(int argc, char **argv)

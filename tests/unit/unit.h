@@ -59,6 +59,7 @@ static inline bool unit_fail(const char *file, int line, const char *what)
 /* Each test file's table, ended by an empty entry. */
 extern const struct unit_test options_tests[];
 extern const struct unit_test opener_tests[];
+extern const struct unit_test golden_tests[];
 extern const struct unit_test web_config_tests[];
 extern const struct unit_test password_budget_tests[];
 extern const struct unit_test window_tests[];
