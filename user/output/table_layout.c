@@ -69,16 +69,17 @@ const struct table_line table_lines[] = {
     {.kind = LINE_HEADER},
 
     SECTION(.label = "SYSTEM", .width = 32, .cells = {AMOUNT_HEADINGS}),
-    AMOUNT_LINE("  allocated", "folios.alloc"),
-    AMOUNT_LINE("    movable (user, page cache)", "folios.alloc_movable"),
-    AMOUNT_LINE("    kernel", "folios.alloc_kernel"),
-    AMOUNT_LINE("    in interrupt context", "folios.alloc", .in = "interrupt"),
+    /* Allocations as counted: foliostat does not run without kmem:mm_page_alloc. */
+    AMOUNT_LINE("  allocated", "folios.alloc", .raw = true),
+    AMOUNT_LINE("    movable (user, page cache)", "folios.alloc_movable", .raw = true),
+    AMOUNT_LINE("    kernel", "folios.alloc_kernel", .raw = true),
+    AMOUNT_LINE("    in interrupt context", "folios.alloc", .in = "interrupt", .raw = true),
     /* where the host has more than one node (one has them all) */
     AMOUNT_LINE("    on node %s", "folios.alloc_by_node"),
     AMOUNT_LINE("  added to the page cache", "folios.pagecache"),
     AMOUNT_LINE("  freed", "folios.free"),
     AMOUNT_LINE("  allocated, untracked (table full)", "folios.alloc", .in = "untracked",
-		.when = WHEN_GROUP_ACTIVE),
+		.when = WHEN_GROUP_ACTIVE, .raw = true),
     AMOUNT_LINE("  page cache, untracked (table full)", "folios.pagecache", .in = "untracked",
 		.when = WHEN_GROUP_ACTIVE),
     BLANK,

@@ -76,7 +76,7 @@ struct table_line {
 	unsigned char when;  /* enum table_line_when */
 	unsigned char width; /* COLUMNS: the label's columns; SECTION: the title's */
 	/* COLUMNS: cells show what was counted even where it is not measured, as the table
-	 * always has for reclaim (a SENTENCE's figures always are) */
+	 * always has for allocations and reclaim (a SENTENCE's figures always are) */
 	bool raw;
 	/* COLUMNS: its label, "%s" the entry's name; SENTENCE: what "%s" says; LIST: its label
 	 * (NULL: the figure's key); HISTOGRAM: its title after the block's name; SECTION: its
