@@ -99,7 +99,7 @@ __u64 figure_amount(const struct fs_report *r, const struct figures_view *v, int
 	const struct record_figure *f = &record_figures[i];
 	const __u64 *words = record_figure_words(v, i);
 	int amount = shows == CELL_FOLIOS || shows == CELL_COUNT ? FS_FOLIOS : FS_PAGES;
-	__u64 hist[FS_NR_ORDERS];
+	__u64 hist[FS_NR_ORDERS], sum = 0;
 
 	switch (f->kind) {
 	case RK_ORDERS:
@@ -109,7 +109,11 @@ __u64 figure_amount(const struct fs_report *r, const struct figures_view *v, int
 		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
 	case RK_LIST_AMOUNTS:
 	case RK_NODE_AMOUNTS:
-		return words[entry * FS_NR_AMOUNTS + amount];
+		if (entry >= 0)
+			return words[entry * FS_NR_AMOUNTS + amount];
+		for (size_t e = 0; e < figure_extent(i); e += FS_NR_AMOUNTS)
+			sum += words[e + amount];
+		return sum;
 	case RK_VMSTAT:
 		return r->kernel->items[entry].value;
 	case RK_LIST_PAGES:

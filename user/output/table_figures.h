@@ -29,7 +29,8 @@ bool figure_nonzero(const struct fs_report *r, const struct figures_view *v, int
 /* Figure i's n-th entry; false past its last. A node is listed where BPF counts allocations
  * per node (one node has them all). */
 bool figure_entry(const struct fs_report *r, int i, int n, struct figure_entry *e);
-/* Figure i's amount in v (of an entry's index, or -1: all of it), as a cell shows it. */
+/* Figure i's amount in v (of an entry's index, or -1: all of it), as a cell shows it; r is
+ * needed only for the kernel's counters (RK_VMSTAT). */
 __u64 figure_amount(const struct fs_report *r, const struct figures_view *v, int i, int entry,
 		    enum table_cell_shows shows);
 
