@@ -14,54 +14,55 @@
 #define CELL(path, how, w) {.figure = path, .shows = how, .width = w}
 #define COUNT(path, w) CELL(path, CELL_COUNT, w)
 /* A figure's folios, pages and MiB, under the headings FOLIOS, PAGES, MiB. */
-#define AMOUNTS(path) \
+#define AMOUNTS(path)                                                                              \
 	CELL(path, CELL_FOLIOS, 14), CELL(path, CELL_PAGES, 14), CELL(path, CELL_MIB, 12)
 #define AMOUNT_HEADINGS HEADING("FOLIOS", 14), HEADING("PAGES", 14), HEADING("MiB", 12)
-#define AMOUNT_LINE(text, path, ...) \
+#define AMOUNT_LINE(text, path, ...)                                                               \
 	{.kind = LINE_COLUMNS, .label = text, .width = 32, .cells = {AMOUNTS(path)}, __VA_ARGS__}
 #define BLANK {.kind = LINE_SENTENCE, .format = "\n"}
 /* "    compaction    3 stalls, 259.1 ms in all" (+ ", 1234 pages reclaimed"), if any. */
-#define STALL_LINE(text, object)                                                    \
-	{.kind = LINE_SENTENCE, .when = WHEN_NONZERO, .label = text,                \
-	 .format = "    %-14s%llu stalls, %.1f ms in all\n",                        \
+#define STALL_LINE(text, object)                                                                   \
+	{.kind = LINE_SENTENCE, .when = WHEN_NONZERO, .label = text,                               \
+	 .format = "    %-14s%llu stalls, %.1f ms in all\n",                                       \
 	 .cells = {COUNT(object ".stalls", 0), CELL(object ".total_us", CELL_MS, 0)}}
-#define RECLAIM_STALL_LINE(text, object)                                                     \
-	{.kind = LINE_SENTENCE, .when = WHEN_NONZERO, .label = text,                         \
-	 .format = "    %-14s%llu stalls, %.1f ms in all, %llu pages reclaimed\n",           \
-	 .cells = {COUNT(object ".stalls", 0), CELL(object ".total_us", CELL_MS, 0),         \
+#define RECLAIM_STALL_LINE(text, object)                                                           \
+	{.kind = LINE_SENTENCE, .when = WHEN_NONZERO, .label = text,                               \
+	 .format = "    %-14s%llu stalls, %.1f ms in all, %llu pages reclaimed\n",                 \
+	 .cells = {COUNT(object ".stalls", 0), CELL(object ".total_us", CELL_MS, 0),               \
 		   COUNT(object ".reclaimed", 0)}}
 /* Each khugepaged event's collapse outcomes, then the pages they filled with zeroes: of
  * `object` ("thp", "thp.unattributed", ...). */
-#define OUTCOMES(object)                                                                  \
-	{.kind = LINE_LIST, .cells = {COUNT(object ".collapse", 0)}},                       \
-	    {.kind = LINE_LIST, .cells = {COUNT(object ".collapse_file", 0)}},              \
-	    {.kind = LINE_LIST, .cells = {COUNT(object ".scan", 0)}},                       \
-	    {.kind = LINE_LIST, .cells = {COUNT(object ".scan_file", 0)}},                  \
-	    {.kind = LINE_SENTENCE, .when = WHEN_NONZERO_IN_BLOCK, .label = "zero-filled",  \
-	     .format = "    %-14s%llu pages (%.1f MiB) of the huge pages made were filled with " \
-		       "zeroes\n",                                                        \
+#define OUTCOMES(object)                                                                           \
+	{.kind = LINE_LIST, .cells = {COUNT(object ".collapse", 0)}},                              \
+	    {.kind = LINE_LIST, .cells = {COUNT(object ".collapse_file", 0)}},                     \
+	    {.kind = LINE_LIST, .cells = {COUNT(object ".scan", 0)}},                              \
+	    {.kind = LINE_LIST, .cells = {COUNT(object ".scan_file", 0)}},                         \
+	    {.kind = LINE_SENTENCE, .when = WHEN_NONZERO_IN_BLOCK, .label = "zero-filled",         \
+	     .format = "    %-14s%llu pages (%.1f MiB) of the huge pages made were filled with "   \
+		       "zeroes\n",                                                                 \
 	     .cells = {COUNT(object ".zero_filled", 0), CELL(object ".zero_filled", CELL_MIB, 0)}}
 /* A process's (or the system's) THP faults, collapses, migration and stalls. */
-#define ACTIVITY(free_blocks)                                                                   \
-	OUTCOMES("thp"),                                                                         \
-	    {.kind = LINE_WATERFALL,                                                             \
-	     .cells = {COUNT("thp.fault_alloc", 0), COUNT("folios.discarded", 0),               \
-		       COUNT("folios.alloc_failed", 0), free_blocks}},                            \
-	    {.kind = LINE_LIST, .cells = {COUNT("thp.migrate", 0)}},                             \
-	    STALL_LINE("compaction", "thp.compaction"),                                          \
-	    {.kind = LINE_COST_BY_ORDER,                                                         \
-	     .cells = {COUNT("thp.compaction.by_order", 0), COUNT("folios.alloc", 0)}},         \
-	    RECLAIM_STALL_LINE("direct reclaim", "reclaim.direct"),                              \
+#define ACTIVITY(free_blocks)                                                                      \
+	OUTCOMES("thp"),                                                                           \
+	    {.kind = LINE_WATERFALL,                                                               \
+	     .cells = {COUNT("thp.fault_alloc", 0), COUNT("folios.discarded", 0),                  \
+		       COUNT("folios.alloc_failed", 0), free_blocks}},                             \
+	    {.kind = LINE_LIST, .cells = {COUNT("thp.migrate", 0)}},                               \
+	    STALL_LINE("compaction", "thp.compaction"),                                            \
+	    {.kind = LINE_COST_BY_ORDER,                                                           \
+	     .cells = {COUNT("thp.compaction.by_order", 0), COUNT("folios.alloc", 0)}},            \
+	    RECLAIM_STALL_LINE("direct reclaim", "reclaim.direct"),                                \
 	    RECLAIM_STALL_LINE("memcg reclaim", "reclaim.memcg")
 /* What one reclaimer did to each LRU list. */
-#define RECLAIMER_LINE(text, reclaimer)                                                    \
-	{.kind = LINE_COLUMNS, .when = WHEN_ANY_NONZERO, .raw = true, .label = text, .width = 32, \
-	 .cells = {COUNT("reclaim.vmscan." reclaimer ".scanned", 14),                       \
-		   COUNT("reclaim.vmscan." reclaimer ".reclaimed", 14),                     \
+#define RECLAIMER_LINE(text, reclaimer)                                                            \
+	{.kind = LINE_COLUMNS, .when = WHEN_ANY_NONZERO, .raw = true, .label = text, .width = 32,  \
+	 .cells = {COUNT("reclaim.vmscan." reclaimer ".scanned", 14),                              \
+		   COUNT("reclaim.vmscan." reclaimer ".reclaimed", 14),                            \
 		   COUNT("reclaim.vmscan." reclaimer ".deactivated", 14)}}
-/* The collapse outcomes of memory whose owner is not known, and the like: `who`'s. */
-#define OUTCOMES_OF(object, name)                                                          \
-	SECTION(.when = WHEN_WITH_PREVIOUS, .who_text = name, .who_shown = WHO_LINE),        \
+/* The collapse outcomes of memory whose owner is not known, and the like: `object`'s, under
+ * `name`. */
+#define OUTCOMES_OF(object, name)                                                                  \
+	SECTION(.when = WHEN_WITH_PREVIOUS, .who_text = name, .who_shown = WHO_LINE),              \
 	    OUTCOMES(object)
 
 const struct table_line table_lines[] = {
