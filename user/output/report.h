@@ -18,17 +18,6 @@
 #include "self.h"
 #include "window.h"
 
-/* Folio histograms by name, for the table (JSON names them in record_layout.c). A histogram
- * that the counters keep split (alloc = movable + kernel) is summed here. */
-enum fs_hist_name {
-	HIST_ALLOC,
-	HIST_ALLOC_MOVABLE,
-	HIST_ALLOC_KERNEL,
-	HIST_PAGECACHE,
-	HIST_ALLOC_FAILED, /* movable allocations that got no folio */
-	HIST_DISCARDED,	   /* movable large folios freed before they reached an LRU list */
-	NR_HISTS
-};
 /* What measures each fault and migration counter (measures.h). */
 extern const enum fs_measure fault_measures[FS_NR_FAULT_COUNTERS];
 extern const enum fs_measure migrate_measures[FS_NR_MIGRATE_COUNTERS];
@@ -70,7 +59,6 @@ struct fs_report {
 	size_t nr_shown;		       /* how many of them to print (--top) */
 };
 
-void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
 /* Folios or pages (amount) allocated on `node`: BPF's count where it counts per node, else (one
  * node) every allocation on the host's node and none on another. */
 __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes, int node,
