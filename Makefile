@@ -85,11 +85,12 @@ endif
 endif
 endif
 
-# user/: main.c (the wiring) and the event loop, and a folder per layer: collect (the BPF
-# lifecycle, reading the maps, the kernel's own counters), group (windows of processes, rows
-# by cgroup or name, the exporter's series), output (the renderers, the figure registry, JSON
-# and the sanitizing of text), serve (the --listen endpoint), cli (options, the command,
-# privileges and confinement, --check).
+# user/: main.c (the wiring), runs and the collector, small helpers every layer uses, and a
+# folder per layer: collect (the BPF lifecycle, reading the maps, the kernel's own counters),
+# resident (--resident), group (windows of processes, rows by cgroup or name, the exporter's
+# series), output (the renderers, the figure registry, JSON and the sanitizing of text), serve
+# (the --listen endpoint), cli (options, the command, privileges, --check). Which may include
+# which: scripts/check-layers.py.
 USER_DIRS := user user/collect user/group user/output user/serve user/cli user/resident
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf $(addprefix -I,$(USER_DIRS)) \
@@ -145,8 +146,9 @@ $(OUTPUT)/%.o: user/%.c | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-# Every thread's counts pass through counters.c's loops once per read: let them be vectorized.
-$(OUTPUT)/collect/counters.o: CFLAGS += -O3
+# Every thread's counts pass through counters.c's and words.c's loops once per read: let them be
+# vectorized.
+$(OUTPUT)/collect/counters.o $(OUTPUT)/words.o: CFLAGS += -O3
 
 # Switching between STATIC=1 and a dynamic build must relink: the stamp records which was last.
 LINK_STAMP := $(OUTPUT)/.link-static-$(if $(filter 1,$(STATIC)),yes,no)
@@ -292,14 +294,16 @@ pictures: foliostat $(OUTPUT)/workload $(OUTPUT)/unit-tests
 
 # The man pages' and docs/prometheus.md's generated parts and the record's schema, from the figure
 # registry (user/output/record_layout.c, metric_families.c; the schema's frame is
-# scripts/schema-frame.json):
-# `make docs` writes them; tests/integration_docs.sh checks the checked-in copies are what it writes.
-$(OUTPUT)/gen-docs: scripts/gen-docs.c $(USER_OBJS)
+# scripts/schema-frame.json), and the options' docs (foliostat(8)'s OPTIONS, README.md's table,
+# the bash completion's list) from the option rows (user/cli/option_rows.c): `make docs` writes
+# them; tests/integration_docs.sh checks the checked-in copies are what it writes.
+$(OUTPUT)/gen-docs: scripts/gen-docs.c scripts/option-docs.c scripts/option-docs.h $(USER_OBJS)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(PKG_LIBS) -lm -o $@
 
 docs: $(OUTPUT)/gen-docs
-	$(Q)for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7 docs/prometheus.md; do \
+	$(Q)for page in man/foliostat.8 man/foliostat-json.5 man/foliostat-metrics.7 README.md \
+			contrib/bash-completion/foliostat docs/prometheus.md; do \
 		$(OUTPUT)/gen-docs $$page >$(OUTPUT)/page.new && mv $(OUTPUT)/page.new $$page || exit 1; \
 	done
 	$(Q)$(OUTPUT)/gen-docs --schema-figures >$(OUTPUT)/schema-figures.json

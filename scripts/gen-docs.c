@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gen-docs PAGE: the man page (or Markdown page) with its generated parts made anew from the
- * figure registry (user/output/record_layout.c, metric_families.c), on standard output. A
- * generated part lies between a line `.\" generated: NAME` and a line `.\" end of generated:
- * NAME`, or in Markdown `<!-- generated: NAME -->` and `<!-- end of generated: NAME -->`.
+ * gen-docs FILE: FILE with its generated parts made anew, on standard output: from the figure
+ * registry (user/output/record_layout.c, metric_families.c) in the man pages and
+ * docs/prometheus.md, from the option rows (user/cli/option_rows.c, scripts/option-docs.c) in
+ * foliostat(8), README.md and the bash completion. A generated part lies between a line
+ * `generated: NAME` and a line `end of generated: NAME`, each in the file's own comment (`.\" `,
+ * `<!-- ... -->` or `# `).
  * gen-docs --schema-figures: the JSON Schema of the record's figures, by where they appear
  * ({"row": ..., "group": ..., "system": ...}), which scripts/gen-schema.py puts into the frame
  * of the record's schema.
@@ -17,6 +19,7 @@
 #include "metric_families.h"
 #include "json_writer.h"
 #include "loader.h"
+#include "option-docs.h"
 #include "record_layout.h"
 
 /* " In records: folios.alloc_movable, ...": the record figures family m exposes, with those of
@@ -384,50 +387,65 @@ static const struct {
     {"table of the resident families", resident_table},
     {"table of the free memory families", free_memory_table},
     {"table of foliostat's own families", self_table},
+    {"options", man_options},
+    {"options table", readme_options},
+    {"completion options", completion_options},
 };
+
+/* The comments a marker line may be in: a man page's, Markdown's, a shell script's. */
+static const struct {
+	const char *open, *close;
+} comments[] = {{".\\\" ", ""}, {"<!-- ", " -->"}, {"# ", ""}};
+
+/* The part whose marker `line` is (`what`: "generated" or "end of generated"), or -1. */
+static int marker(const char *line, const char *what, int part)
+{
+	char text[256];
+
+	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
+		for (size_t c = 0; c < sizeof(comments) / sizeof(comments[0]); c++) {
+			if (part >= 0 && (int)p != part)
+				continue;
+			snprintf(text, sizeof(text), "%s%s: %s%s\n", comments[c].open, what,
+				 parts[p].name, comments[c].close);
+			if (!strcmp(line, text))
+				return (int)p;
+		}
+	}
+	return -1;
+}
 
 int main(int argc, char **argv)
 {
-	char line[4096], end[256];
-	const char *skipping = NULL;
+	char line[4096];
+	int skipping = -1;
 	FILE *in;
 
 	if (argc == 2 && !strcmp(argv[1], "--schema-figures"))
 		return schema_figures();
 	if (argc != 2 || !(in = fopen(argv[1], "r"))) {
-		fprintf(stderr, "usage: gen-docs PAGE | gen-docs --schema-figures\n");
+		fprintf(stderr, "usage: gen-docs FILE | gen-docs --schema-figures\n");
 		return 2;
 	}
 	while (fgets(line, sizeof(line), in)) {
-		if (skipping) {
-			if (strcmp(line, end))
+		int part;
+
+		if (skipping >= 0) {
+			if (marker(line, "end of generated", skipping) < 0)
 				continue;
-			skipping = NULL;
+			skipping = -1;
 		}
 		fputs(line, stdout);
-		for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
-			char begin[256];
-			bool md = false;
-
-			snprintf(begin, sizeof(begin), ".\\\" generated: %s\n", parts[p].name);
-			if (strcmp(line, begin)) {
-				snprintf(begin, sizeof(begin), "<!-- generated: %s -->\n",
-					 parts[p].name);
-				if (strcmp(line, begin))
-					continue;
-				md = true;
-			}
-			parts[p].write(stdout);
-			snprintf(end, sizeof(end),
-				 md ? "<!-- end of generated: %s -->\n"
-				    : ".\\\" end of generated: %s\n",
-				 parts[p].name);
-			skipping = parts[p].name;
+		part = marker(line, "generated", -1);
+		if (part >= 0) {
+			parts[part].write(stdout);
+			skipping = part;
 		}
 	}
 	fclose(in);
-	if (skipping) {
-		fprintf(stderr, "gen-docs: no end of the generated part '%s'\n", skipping);
+	if (skipping >= 0) {
+		fprintf(stderr, "gen-docs: no end of the generated part '%s'\n",
+			parts[skipping].name);
 		return 1;
 	}
 	return 0;

@@ -8,7 +8,7 @@
 # NAME`) and docs/prometheus.md's (between `<!-- generated: NAME -->` and `<!-- end of generated:
 # NAME -->`) are what build/gen-docs makes of the registry now: foliostat-metrics(7)'s families,
 # every one of them, and the Markdown tables of them; foliostat-json(5)'s record figures;
-# foliostat(8) has none left, and says where they are.
+# foliostat(8) has only its OPTIONS (from the option rows, below), and says where the others are.
 test_docs_man_page_generated_parts_are_current() {
 	make -s build/gen-docs >/dev/null || fail "cannot build build/gen-docs"
 	local page parts
@@ -33,6 +33,39 @@ test_docs_man_page_generated_parts_are_current() {
 	families=$(awk '/^\.\\" generated: per-group families/,/^\.\\" end of generated/' man/foliostat-metrics.7 |
 		grep -c '^\.B foliostat_') || fail "no family in the generated list"
 	assert_between "$families" 10 1000 "families in the generated per-group list"
+}
+
+# The options' docs are what build/gen-docs makes of the option rows (user/cli/option_rows.c):
+# foliostat(8)'s OPTIONS, README.md's options tables and the bash completion's options and
+# values; each has an entry for every option --help shows, and only those.
+test_docs_options_are_generated_from_the_rows() {
+	make -s build/gen-docs >/dev/null || fail "cannot build build/gen-docs"
+	local file help
+	for file in man/foliostat.8 README.md contrib/bash-completion/foliostat; do
+		build/gen-docs "$file" >"$T/file" || fail "gen-docs $file failed"
+		diff -u "$file" "$T/file" >"$T/diff" ||
+			fail "$file differs from what the option rows generate (run make docs): $(head -40 "$T/diff")"
+	done
+	assert_eq "$(grep -c '^\.\\" generated: options$' man/foliostat.8)" 1 "options part of foliostat(8)"
+	assert_eq "$(grep -c '^<!-- generated: options table -->$' README.md)" 1 "options part of README.md"
+	assert_eq "$(grep -c '^# generated: completion options$' contrib/bash-completion/foliostat)" 1 \
+		"options part of the bash completion"
+	# The long options --help lists (its lines that begin with an option), each once in each.
+	"$FOLIOSTAT" --help >"$T/help" || fail "--help"
+	help=$(grep -E '^  (-[a-zA-Z], |    )--' "$T/help" | sed -E 's/^ +(-[a-zA-Z], )?--([a-z.-]+).*/\2/' | sort)
+	assert_between "$(echo "$help" | wc -l)" 25 100 "options in --help"
+	assert_eq "$(awk '/^\.\\" generated: options/,/^\.\\" end of generated/' man/foliostat.8 |
+		grep -A1 '^\.TP' | sed -nE 's/^\.B[IR]? (\\-[a-zA-Z] ", " )?\\-\\-([a-z.-]+).*/\2/p' | sort)" \
+		"$help" "options of foliostat(8)'s OPTIONS"
+	# shellcheck disable=SC2016 # (backquotes of Markdown)
+	assert_eq "$(sed -nE 's/^\| (`-[a-zA-Z]`, )?`--([a-z.-]+).*/\2/p' README.md | sort)" "$help" \
+		"options of README.md's tables"
+	local name
+	for name in $help; do
+		sed -n "/^_foliostat_options='/,/'\$/p" contrib/bash-completion/foliostat | grep -qE -- "(^|[ '])--$name( |'|\$)" ||
+			fail "--$name is not in the bash completion's options"
+	done
+	echo "ok: $(echo "$help" | wc -l) options alike in --help, foliostat(8), README.md and the completion"
 }
 
 # docs/foliostat.schema.json is what scripts/gen-schema.py makes of its frame and of the figures

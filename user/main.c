@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * foliostat: per-process folio activity from BPF tracepoints. This file only wires the parts
- * together: the options, start-up (start_up.c), the collector (collect/collector.c), one of the
+ * together: the options, start-up (start_up.c), the collector (collector.c), one of the
  * two kinds of run (runs.c), and the one way out.
  */
 #include <errno.h>
@@ -66,6 +66,7 @@ int main(int argc, char **argv)
 	struct output_file file = {.dir_fd = -1};
 	struct collector collector;
 	struct http_server server = {.listen_fd = -1};
+	struct http_settings listen_settings;
 	struct event_loop loop;
 	struct start_up start = {
 	    .loader = &loader, .opts = &opts, .collector = &collector, .file = &file};
@@ -138,8 +139,11 @@ int main(int argc, char **argv)
 	/* Likewise a port in use, or a web config that is not right; and a port below 1024 and a
 	 * key only root reads need the privileges dropped later. (Nothing is served before the
 	 * collector is open: run_endpoint.) */
-	if (opts.listen && (ret = http_server_open(&server, &opts, scrape_read, scrape_render,
-						   &collector, err, sizeof(err)))) {
+	listen_settings = (struct http_settings){.addr = (const struct sockaddr *)&opts.listen_addr,
+						 .addr_len = opts.listen_addr_len,
+						 .web_config = opts.web_config};
+	if (opts.listen && (ret = http_server_open(&server, &listen_settings, scrape_read,
+						   scrape_render, &collector, err, sizeof(err)))) {
 		status = ret;
 		goto fail;
 	}

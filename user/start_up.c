@@ -8,6 +8,7 @@
 
 #include "start_up.h"
 #include "privileges.h"
+#include "settings.h"
 #include "test_hooks.h"
 
 /*
@@ -47,9 +48,10 @@ static void warn_root_without_landlock(const struct privileges_after *after)
 static void start_collection(void *arg)
 {
 	struct start_up *s = arg;
+	struct loader_settings settings = loader_settings_of(s->opts);
 	int ret;
 
-	if (loader_start(s->loader, s->opts, s->err, sizeof(s->err))) {
+	if (loader_start(s->loader, &settings, s->err, sizeof(s->err))) {
 		s->ret = -1;
 		return;
 	}
@@ -122,7 +124,8 @@ int start_up(struct event_loop *loop, struct start_up *s, struct command *comman
 		cgroup_names_start_opener(&s->collector->cgroup_names);
 	/* --resident reads other processes' page tables, with privileges of its own opener. */
 	if (s->opts->resident) {
-		if (resident_scanner_start(&s->collector->resident, s->opts, err, err_len))
+		if (resident_scanner_start(&s->collector->resident,
+					   &s->collector->resident_settings, err, err_len))
 			return -1;
 		s->collector->resident_on = true;
 	}

@@ -19,6 +19,7 @@
 
 #include "fuzz.h"
 #include "http_server.h"
+#include "options.h"
 
 /* User "prom", password "secret" (htpasswd -nbBC 4 prom secret). */
 #define WEB_CONFIG "basic_auth_users:\n  prom: $2y$04$rPMA5BBCIZtmRznimhQSouCk7dhfbfbUB4sCYd6waDxj.keNsLbE.\n"
@@ -65,6 +66,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	struct sockaddr_un *addr = (struct sockaddr_un *)&opts.listen_addr;
+	struct http_settings settings;
 	char err[512];
 	FILE *f;
 
@@ -78,7 +80,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	opts.listen_addr_len = sizeof(*addr);
 	opts.listen = addr->sun_path;
 	opts.web_config = config_path;
-	if (http_server_open(&server, &opts, read_maps, render, NULL, err, sizeof(err))) {
+	settings = (struct http_settings){.addr = (const struct sockaddr *)&opts.listen_addr,
+					  .addr_len = opts.listen_addr_len,
+					  .web_config = opts.web_config};
+	if (http_server_open(&server, &settings, read_maps, render, NULL, err, sizeof(err))) {
 		fprintf(stderr, "fuzz_http_request: %s\n", err);
 		abort();
 	}

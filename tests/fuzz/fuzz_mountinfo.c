@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /proc/self/mountinfo, as its two readers parse it: where the cgroup2 hierarchy is mounted
- * (cgroup2_mount_in, user/group/cgroups.c) and the mounts that name --files' file systems
+ * (cgroup2_mount_in, user/cgroups.c) and the mounts that name --files' file systems
  * (file_table_summarize, user/collect/file_table.c, which reads a path: the input is given it
  * as a memfd's). Mount points are anyone's who may mount (user namespaces).
  */

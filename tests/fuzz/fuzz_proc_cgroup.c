@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/PID/cgroup (cgroup_v2_line, user/group/cgroups.c): a line per hierarchy,
+ * /proc/PID/cgroup (cgroup_v2_line, user/cgroups.c): a line per hierarchy,
  * "ID:CONTROLLERS:PATH", the cgroup v2 one "0::PATH". Its paths are named by whoever may make
  * cgroups (a delegated subtree, of v1 hierarchies too): the v2 path found is the whole rest of
  * a line that begins "0::/", never a part of another line's path, whatever blocks the text

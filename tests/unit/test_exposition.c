@@ -38,7 +38,7 @@ static struct expo_test {
 	struct host_info host;
 	struct probe_status probes[NR_PROBES];
 	struct fs_report r;
-	struct fs_options opts;
+	struct series_settings settings;
 	struct system_totals system;
 	struct kernel_counters kernel;
 	struct exposition_health health;
@@ -57,9 +57,9 @@ static void expo_test_begin(enum fs_row_kind by, series_name_fn path)
 	t.host.nodes = &one_node;
 	t.r.host = &t.host;
 	t.r.probes = t.probes;
-	t.opts = (struct fs_options){.by = by, .max_series = 10};
+	t.settings = (struct series_settings){.by = by, .max_series = 10};
 	t.health.start_time = 1e9;
-	series_init(&t.s, &t.opts, path ? path : comm_path, NULL, NULL, 0.0);
+	series_init(&t.s, &t.settings, path ? path : comm_path, NULL, NULL, 0.0);
 }
 
 /* The probes listed (up to NR_PROBES, which ends the list) attached, the others not, and what

@@ -175,7 +175,7 @@ static bool render_everything(bool openmetrics)
 {
 	static const struct measure_facts facts = {.migrate_large_split = true,
 						   .nodes_known = true};
-	struct fs_options opts = {.by = FS_BY_CGROUP, .max_series = 2};
+	struct series_settings opts = {.by = FS_BY_CGROUP, .max_series = 2};
 	struct process_table none = {0};
 
 	memset(&ev, 0, sizeof(ev));
@@ -198,7 +198,8 @@ static bool render_everything(bool openmetrics)
 	ev.health = (struct exposition_health){.bpf = &ev.self, .bpf_run_time = true};
 	for (size_t w = 0; w < sizeof(ev.system) / sizeof(__u64); w++)
 		((__u64 *)&ev.system)[w] = 1;
-	snprintf(ev.items[0].name, sizeof(ev.items[0].name), "mthp/hugepages-64kB/anon_fault_alloc");
+	snprintf(ev.items[0].name, sizeof(ev.items[0].name), "%s",
+		 "mthp/hugepages-64kB/anon_fault_alloc");
 	snprintf(ev.items[1].name, sizeof(ev.items[1].name), "vmstat/thp_fault_alloc");
 	ev.kernel = (struct kernel_counters){.items = ev.items, .nr = 2, .cap = 2};
 	series_init(&ev.s, &opts, NULL, NULL, NULL, 0.0);
@@ -284,7 +285,8 @@ static void row_labels(const struct metric_family *f, char *out, size_t size)
 
 	out[0] = '\0';
 	if (f->kind == MK_BY_DIMS) {
-		const struct figure_dim_info *d[] = {&figure_dims[f->dim_a], &figure_dims[f->dim_b]};
+		const struct figure_dim_info *d[] = {&figure_dims[f->dim_a],
+						     &figure_dims[f->dim_b]};
 
 		for (int i = 0; i < 2; i++) {
 			if (d[i]->label)

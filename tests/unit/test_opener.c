@@ -16,7 +16,6 @@
 #include <sys/wait.h>
 
 #include "opener.h"
-#include "options.h"
 #include "process_start.h"
 #include "resident_opener.h"
 #include "unit.h"
@@ -153,7 +152,9 @@ static void end_child(pid_t pid)
  * process's now), and a pid that no longer runs. */
 static bool resident_opener_serves_only_the_selection(void)
 {
-	static struct fs_options opts;
+	static pid_t pids[1];
+	static const __u64 any_start[1];
+	static struct resident_settings settings;
 	struct resident_selector sel;
 	struct resident_files files;
 	unsigned long long a_start = 0, b_start = 0;
@@ -161,11 +162,12 @@ static bool resident_opener_serves_only_the_selection(void)
 	int opener = -1;
 	bool ok;
 
-	opts = (struct fs_options){.nr_pids = 1};
-	opts.pids[0] = a;
+	pids[0] = a;
+	settings =
+	    (struct resident_settings){.pids = pids, .pid_started_before = any_start, .nr_pids = 1};
 	ok = ASSERT_TRUE(a > 0 && b > 0) && ASSERT_EQ(process_start_ticks(a, &a_start), 0) &&
 	     ASSERT_EQ(process_start_ticks(b, &b_start), 0) &&
-	     ASSERT_EQ(resident_selector_init(&sel, &opts, false), 0);
+	     ASSERT_EQ(resident_selector_init(&sel, &settings, false), 0);
 	/* (the children are this process's, as an opener's would be foliostat's: not left out) */
 	sel.self = 1;
 	ok = ok && ASSERT_TRUE((opener = resident_opener_start(&sel)) >= 0) &&
@@ -179,7 +181,7 @@ static bool resident_opener_serves_only_the_selection(void)
 	     ASSERT_EQ(resident_open(opener, a, a_start + 1, false, &files), -ESRCH);
 	end_child(a);
 	a = 0;
-	ok = ok && ASSERT_EQ(resident_open(opener, opts.pids[0], a_start, true, &files), -ENOENT);
+	ok = ok && ASSERT_EQ(resident_open(opener, pids[0], a_start, true, &files), -ENOENT);
 	if (opener >= 0)
 		close(opener);
 	end_child(a);

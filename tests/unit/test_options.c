@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The command line: what is accepted, what is refused, and the message a user gets. */
+#define _GNU_SOURCE /* memmem */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/un.h>
+#include <unistd.h>
 
+#include "option_rows.h"
 #include "options.h"
 #include "unit.h"
 
@@ -421,6 +424,213 @@ static bool long_options_are_spelled_out(void)
 	       ASSERT_EQ(PARSE("-o", "--dur"), FS_PARSE_RUN) && ASSERT_STREQ(opts.output, "--dur");
 }
 
+/* The option rows: one per option, each name and letter once, each row complete. */
+static bool option_rows_name_each_option_once(void)
+{
+	const char *names[2 * 64];
+	int nr_names = 0;
+
+	if (!ASSERT_TRUE(nr_option_rows > 0 && nr_option_rows <= 64))
+		return false;
+	for (int i = 0; i < nr_option_rows; i++) {
+		const struct option_row *row = &option_rows[i];
+		const char *percent = row->help ? strchr(row->help, '%') : NULL;
+
+		names[nr_names++] = row->name;
+		if (row->alias)
+			names[nr_names++] = row->alias;
+		for (int j = 0; j < i; j++) {
+			if (option_rows[j].id == row->id) {
+				fprintf(stderr, "    --%s and --%s: the same id or letter\n",
+					option_rows[j].name, row->name);
+				return false;
+			}
+		}
+		if (!ASSERT_TRUE(row->id > 0 && row->id < NR_OPTION_IDS) ||
+		    !ASSERT_TRUE(row->group < NR_OPTION_GROUPS) ||
+		    !ASSERT_TRUE(!row->arg == (row->value == VALUE_NONE)) ||
+		    !ASSERT_TRUE(!row->choices == (row->value != VALUE_CHOICE)) ||
+		    !ASSERT_TRUE(!row->repeatable || row->arg))
+			return false;
+		if (row->hidden)
+			continue;
+		/* Shown rows have a help text (one %g at most, for the default) and a man text. */
+		if (!row->help || !row->help[0] || !row->man || !row->man[0] ||
+		    (percent && (strncmp(percent, "%g", 2) || strchr(percent + 1, '%')))) {
+			fprintf(stderr, "    --%s: help or man text missing or malformed\n",
+				row->name);
+			return false;
+		}
+	}
+	for (int i = 0; i < nr_names; i++) {
+		for (int j = 0; j < i; j++) {
+			if (!strcmp(names[i], names[j])) {
+				fprintf(stderr, "    --%s: two rows\n", names[i]);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* --help names every option, alias and letter, under its group's title, groups in order. */
+static bool help_shows_every_option_in_its_group(void)
+{
+	char *text = NULL, spelling[80];
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	char *help[] = {"foliostat", "-h", NULL};
+	bool ok = ASSERT_EQ(parse_options(2, help, &opts, err, sizeof(err), out), FS_PARSE_EXIT);
+	const char *title[NR_OPTION_GROUPS];
+
+	fclose(out);
+	for (int g = 0; ok && g < NR_OPTION_GROUPS; g++) {
+		snprintf(spelling, sizeof(spelling), "\n%s:\n", option_group_titles[g]);
+		title[g] = strstr(text, spelling);
+		ok = ASSERT_TRUE(title[g]) && ASSERT_TRUE(!g || title[g] > title[g - 1]);
+	}
+	for (int i = 0; ok && i < nr_option_rows; i++) {
+		const struct option_row *row = &option_rows[i];
+		const char *at, *end;
+
+		if (row->hidden)
+			continue;
+		snprintf(spelling, sizeof(spelling), "--%s%s", row->name,
+			 row->alias ? ", --" : (row->arg ? " " : ""));
+		at = strstr(title[row->group], spelling);
+		end = row->group + 1 < NR_OPTION_GROUPS ? title[row->group + 1] : text + len;
+		if (!at || at > end) {
+			fprintf(stderr, "    --%s is not in --help's %s\n", row->name,
+				option_group_titles[row->group]);
+			ok = false;
+			break;
+		}
+		if (option_has_letter(row)) {
+			snprintf(spelling, sizeof(spelling), "  -%c, --%s", row->id, row->name);
+			ok = ASSERT_CONTAINS(text, spelling);
+		}
+		if (row->alias) {
+			snprintf(spelling, sizeof(spelling), "--%s, --%s", row->name, row->alias);
+			ok = ok && ASSERT_CONTAINS(text, spelling);
+		}
+	}
+	free(text);
+	return ok;
+}
+
+/* The bash completion as checked in (tests run from the source tree, or from build/ beside it). */
+static char *read_completion(void)
+{
+	static const char *const paths[] = {"contrib/bash-completion/foliostat",
+					    "../contrib/bash-completion/foliostat",
+					    "../../contrib/bash-completion/foliostat"};
+	char exe[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *text = NULL;
+	size_t len = 0;
+
+	exe[n > 0 ? n : 0] = '\0';
+	if (strrchr(exe, '/'))
+		*strrchr(exe, '/') = '\0';
+	for (size_t i = 0; i < 2 * sizeof(paths) / sizeof(paths[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s%s%s", i % 2 ? exe : "", i % 2 ? "/" : "",
+			 paths[i / 2]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (getdelim(&text, &len, '\0', f) < 0) {
+			free(text);
+			text = NULL;
+		}
+		fclose(f);
+		return text;
+	}
+	return NULL;
+}
+
+/* Whether `word` is a whole word (between blanks or quotes) of `text`'s first `len` bytes. */
+static bool has_word(const char *text, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *at = text; (at = memmem(at, len - (size_t)(at - text), word, n));
+	     at++) {
+		if (strchr(" \n'|(", at == text ? ' ' : at[-1]) && strchr(" \n')", at[n]))
+			return true;
+	}
+	return false;
+}
+
+/* contrib/bash-completion/foliostat offers every option and completes every option's value. */
+static bool bash_completion_lists_every_option(void)
+{
+	char *text = read_completion(), *list, *end, *values, spelling[80];
+	bool ok = ASSERT_TRUE(text);
+
+	list = ok ? strstr(text, "_foliostat_options='") : NULL;
+	end = list ? strchr(list + strlen("_foliostat_options='"), '\'') : NULL;
+	values = ok ? strstr(text, "_foliostat_value()") : NULL;
+	ok = ok && ASSERT_TRUE(end) && ASSERT_TRUE(values);
+	for (int i = 0; ok && i < nr_option_rows; i++) {
+		const struct option_row *row = &option_rows[i];
+		const char *spellings[3] = {row->name, row->alias};
+
+		if (row->hidden)
+			continue;
+		for (int s = 0; ok && s < 3; s++) {
+			if (s == 2 && option_has_letter(row))
+				snprintf(spelling, sizeof(spelling), "-%c", row->id);
+			else if (spellings[s])
+				snprintf(spelling, sizeof(spelling), "--%s", spellings[s]);
+			else
+				continue;
+			if (!has_word(list, (size_t)(end - list), spelling) ||
+			    (row->arg && !has_word(values, strlen(values), spelling))) {
+				fprintf(stderr, "    %s is not completed\n", spelling);
+				ok = false;
+			}
+		}
+	}
+	free(text);
+	return ok;
+}
+
+/* getopt_long's table is the rows': every spelling of every row is an option, taking a value
+ * exactly when its row has one. */
+static bool every_spelling_of_every_row_is_taken(void)
+{
+	for (int i = 0; i < nr_option_rows; i++) {
+		const struct option_row *row = &option_rows[i];
+		const char *names[2] = {row->name, row->alias};
+		char spelling[80];
+
+		for (int s = -1; s < 2; s++) {
+			if (s < 0 && !option_has_letter(row))
+				continue;
+			if (s >= 0 && !names[s])
+				continue;
+			if (s < 0)
+				snprintf(spelling, sizeof(spelling), "-%c", row->id);
+			else
+				snprintf(spelling, sizeof(spelling), "--%s", names[s]);
+			/* A value that no option takes (and no address to look up): refused for
+			 * what it is, not as an option. */
+			if (row->arg)
+				PARSE(spelling, row->value == VALUE_ADDRESS ? "[" : "\x01");
+			else
+				PARSE(spelling);
+			if (strstr(err, "unknown option") || strstr(err, "needs a value") ||
+			    strstr(err, "takes no value")) {
+				fprintf(stderr, "    %s: %s\n", spelling, err);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 const struct unit_test options_tests[] = {
     UNIT_TEST(output_appends_and_replace_replaces),
     UNIT_TEST(output_mode_is_octal_permission_bits),
@@ -449,5 +659,9 @@ const struct unit_test options_tests[] = {
     UNIT_TEST(unknown_and_incomplete_options_are_named),
     UNIT_TEST(check_takes_no_interval),
     UNIT_TEST(help_and_version_exit_successfully),
+    UNIT_TEST(option_rows_name_each_option_once),
+    UNIT_TEST(every_spelling_of_every_row_is_taken),
+    UNIT_TEST(help_shows_every_option_in_its_group),
+    UNIT_TEST(bash_completion_lists_every_option),
     {},
 };

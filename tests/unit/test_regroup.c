@@ -50,7 +50,7 @@ static const struct process_row *row_with(const struct process_table *t, __u64 f
  * there) are two rows, each with its own processes' counts and process-level figures. */
 static bool cgroups_alike_in_their_low_bits_are_two_rows(void)
 {
-	struct fs_options by_cgroup = {.by = FS_BY_CGROUP};
+	struct process_filter all = {0};
 	struct snapshot now = {0};
 	struct process_table out = {0};
 	const __u64 a = 5, b = (1ULL << 32) | 5;
@@ -62,8 +62,8 @@ static bool cgroups_alike_in_their_low_bits_are_two_rows(void)
 	add(&now, 12, 12, a, "three", 100); /* cgroup a again: rows a = 101, b = 20 */
 	add(&now, 12, 13, a, "three", 1000);
 	snapshot_sort(&now);
-	snapshot_regroup(&now, &by_cgroup);
-	ok = ASSERT_EQ(window_processes(&now, &by_cgroup, 0, &out), 0) && ASSERT_EQ(out.nr, 2);
+	snapshot_regroup(&now, FS_BY_CGROUP, &all);
+	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2);
 	ra = row_with(&out, 1101);
 	rb = row_with(&out, 20);
 	ok = ok && ASSERT_TRUE(ra && rb) && ASSERT_EQ(ra->cgroup, a) && ASSERT_EQ(rb->cgroup, b) &&
@@ -79,7 +79,7 @@ static bool cgroups_alike_in_their_low_bits_are_two_rows(void)
  * interleaved; what an entry's name holds past its end (an older name's tail) is no part of it. */
 static bool names_are_rows_by_their_whole_name(void)
 {
-	struct fs_options by_comm = {.by = FS_BY_COMM};
+	struct process_filter all = {0};
 	struct snapshot now = {0};
 	struct process_table out = {0};
 	const char stale[FS_COMM_LEN] = "worker-a\0old-ta";
@@ -92,8 +92,8 @@ static bool names_are_rows_by_their_whole_name(void)
 	add(&now, 23, 23, 1, "worker-a", 1000);
 	add_raw(&now, 24, 24, 1, stale, 10000); /* rows: 101, 10, 11000 */
 	snapshot_sort(&now);
-	snapshot_regroup(&now, &by_comm);
-	ok = ASSERT_EQ(window_processes(&now, &by_comm, 0, &out), 0) && ASSERT_EQ(out.nr, 3);
+	snapshot_regroup(&now, FS_BY_COMM, &all);
+	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 3);
 	ra = row_with(&out, 101);
 	rb = row_with(&out, 10);
 	ok = ok && ASSERT_TRUE(ra && rb && row_with(&out, 11000)) &&

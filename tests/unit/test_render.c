@@ -7,6 +7,7 @@
 #include "histogram_text.h"
 #include "nodes.h"
 #include "report.h"
+#include "table_layout.h"
 #include "unit.h"
 
 static char scan_names[FS_NR_SCAN_RESULTS][FS_ENUM_NAME_LEN] = {"fail", "succeed"};
@@ -334,6 +335,72 @@ static bool fault_kinds_sum_into_the_figures(void)
 	       ASSERT_EQ(fault_count(&c, FS_FAULT_FILE), 5);
 }
 
+
+/* Every figure the table's layout names is a registry row of a kind its line can show: a path
+ * the registry lacks, or a figure of the wrong kind, is found and named. */
+static bool table_layout_names_registry_figures(void)
+{
+	static const struct table_line unknown[] = {
+	    {.kind = LINE_COLUMNS, .label = "x", .cells = {{.figure = "folios.nonesuch"}}}};
+	static const struct table_line wrong_kind[] = {
+	    {.kind = LINE_LIST, .cells = {{.figure = "faults.user"}}}};
+	static const struct table_line too_few[] = {
+	    {.kind = LINE_SENTENCE, .format = "%llu of %llu\n", .cells = {{.figure = "tlb.full"}}}};
+	static const struct table_line not_a_group[] = {
+	    {.kind = LINE_COLUMNS, .in = "folios.alloc", .cells = {{.figure = "folios.alloc"}}}};
+	char why[256] = "";
+	bool ok = ASSERT_TRUE(table_layout_check(table_lines, nr_table_lines, why, sizeof(why)));
+
+	if (!ok)
+		fprintf(stderr, "    %s\n", why);
+	ok = ok && ASSERT_TRUE(!table_layout_check(unknown, 1, why, sizeof(why))) &&
+	     ASSERT_CONTAINS(why, "folios.nonesuch") &&
+	     ASSERT_TRUE(!table_layout_check(wrong_kind, 1, why, sizeof(why))) &&
+	     ASSERT_CONTAINS(why, "faults.user") &&
+	     ASSERT_TRUE(!table_layout_check(not_a_group, 1, why, sizeof(why))) &&
+	     ASSERT_TRUE(!table_layout_check(too_few, 1, why, sizeof(why))) &&
+	     ASSERT_CONTAINS(why, "more figures");
+	for (size_t at = 0; ok && at < nr_table_lines; at++)
+		for (int k = 0; ok && k < TABLE_MAX_CELLS; k++)
+			if (table_lines[at].cells[k].figure)
+				ok = ASSERT_TRUE(table_line_figure(at, k) >= 0);
+	return ok;
+}
+
+/* The table says n/a, or leaves a line out, where the registry says a figure is not measured:
+ * the same measures as JSON's null. */
+static bool table_shows_what_the_registry_measures(void)
+{
+	struct fs_report r;
+	struct process_table t;
+	struct process_row row;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	bool ok;
+
+	make_report(&r, &t, &row, "worker");
+	r.measured[MEASURE_LRU_INSERT] = true;
+	r.mglru = true;
+	r.system.total.lru_insert[1][FS_FOLIOS] = 2;
+	r.system.total.lru_insert[1][FS_PAGES] = 1024;
+	r.system.total.folios[FS_FOLIO_ALLOC_FAILED][9] = 1;
+	ok = ASSERT_EQ(render_table(out, &r), 0);
+	fclose(out);
+	ok = ok &&
+	     /* faults through the page cache are not measured here: n/a in their column */
+	     ASSERT_CONTAINS(text, "  system        7        0        0        7        0        7"
+				   "        0      n/a        0        0") &&
+	     ASSERT_CONTAINS(text, "  added to succeed                            2           1024"
+				   "          4.0") &&
+	     ASSERT_CONTAINS(text, "  activations: not reported under the multi-generational LRU") &&
+	     ASSERT_CONTAINS(text, "    thp faults    n/a got 2 MiB, 0 fell back (memcg limit, race)"
+				   ", 1 fell back (none free)") &&
+	     ASSERT_TRUE(!strstr(text, "TLB FLUSHES"));
+	free(text);
+	return ok;
+}
+
 const struct unit_test render_tests[] = {
     UNIT_TEST(fault_kinds_sum_into_the_figures),
     UNIT_TEST(thp_results_use_kernel_names),
@@ -343,5 +410,7 @@ const struct unit_test render_tests[] = {
     UNIT_TEST(table_fits_100_columns),
     UNIT_TEST(bars_scale_to_the_largest_bucket),
     UNIT_TEST(histogram_rows_span_lowest_to_highest_order),
+    UNIT_TEST(table_layout_names_registry_figures),
+    UNIT_TEST(table_shows_what_the_registry_measures),
     {},
 };

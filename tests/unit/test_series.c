@@ -4,6 +4,7 @@
 
 #include "series.h"
 #include "unit.h"
+#include "window.h"
 
 /* A read's rows: one per group, with `faults` user write faults each. */
 struct read {
@@ -86,10 +87,10 @@ static bool adds_up(const struct series_store *s)
 
 static struct series_store store_by(enum fs_row_kind by, long max_series, long top)
 {
-	struct fs_options opts = {.by = by, .max_series = max_series, .top = top};
+	struct series_settings settings = {.by = by, .max_series = max_series, .top = top};
 	struct series_store s;
 
-	series_init(&s, &opts, path_of, gone_always, NULL, 0.0);
+	series_init(&s, &settings, path_of, gone_always, NULL, 0.0);
 	return s;
 }
 

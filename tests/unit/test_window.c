@@ -11,7 +11,7 @@
 #include "unit.h"
 #include "window.h"
 
-static struct fs_options all; /* no filters */
+static struct process_filter all; /* no filters */
 
 #define KEY(tgid, tid) (((__u64)(tgid) << 32) | (tid))
 
@@ -113,7 +113,9 @@ static bool filters_select_by_pid_and_name(void)
 {
 	struct snapshot now = {0};
 	struct process_table out = {0};
-	struct fs_options opts = {.nr_pids = 1, .pids = {20}};
+	static const pid_t pids[] = {20};
+	static const __u64 any_start[] = {0};
+	struct process_filter opts = {.nr_pids = 1, .pids = pids, .pid_started_before = any_start};
 	bool ok;
 
 	add_thread(&now, 10, 10, "bash", 1, 0, false);
@@ -254,7 +256,10 @@ static bool a_pid_selects_the_process_that_had_it_at_start(void)
 {
 	struct snapshot now = {0};
 	struct process_table out = {0};
-	struct fs_options opts = {.nr_pids = 1, .pids = {60}, .pid_started_before = {6000}};
+	static const pid_t pids[] = {60};
+	static const __u64 started_before[] = {6000};
+	struct process_filter opts = {
+	    .nr_pids = 1, .pids = pids, .pid_started_before = started_before};
 	bool ok;
 
 	add_thread_started(&now, 60, 60, 5000, "old", 2, 0, true);

@@ -21,6 +21,7 @@
 #include "privileges.h"
 #include "record_layout.h"
 #include "report.h"
+#include "settings.h"
 #include "table.h"
 
 #define THP_SYSFS "/sys/kernel/mm/transparent_hugepage"
@@ -324,6 +325,7 @@ static void check_text(const struct check *c)
 int run_check(const struct fs_options *opts)
 {
 	static struct check c;
+	struct loader_settings settings = loader_settings_of(opts);
 
 	uname(&c.uts);
 	c.btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
@@ -335,7 +337,7 @@ int run_check(const struct fs_options *opts)
 	read_mode(THP_SYSFS "/enabled", c.thp, sizeof(c.thp));
 	read_mode(THP_SYSFS "/defrag", c.defrag, sizeof(c.defrag));
 
-	c.loaded = loader_start(&c.loader, opts, c.err, sizeof(c.err)) == 0;
+	c.loaded = loader_start(&c.loader, &settings, c.err, sizeof(c.err)) == 0;
 	if (c.loaded) {
 		/* What a run with these options keeps (a child tries the map read). */
 		privileges_predict(&c.loader, opts, &c.after);

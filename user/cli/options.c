@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Command-line parsing. Kept free of side effects other than printing help/version to `out`,
- * so the unit tests can drive it with any argv. */
+/* Command-line parsing, and --help, from the option rows (option_rows.c). Kept free of side
+ * effects other than printing help/version to `out`, so the unit tests can drive it with any
+ * argv. */
 #include "options.h"
 
 #include <arpa/inet.h>
@@ -17,71 +18,106 @@
 #include <string.h>
 
 #include "foliostat.h"
+#include "option_rows.h"
 #include "series.h"
 
-enum {
-	OPT_MAX_TASKS = 0x100,
-	OPT_SELF,
-	OPT_CHECK,
-	OPT_BY,
-	OPT_FORMAT,
-	OPT_LISTEN,
-	OPT_MAX_SERIES,
-	OPT_SERIES_GRACE,
-	OPT_FILES,
-	OPT_RESIDENT,
-	OPT_RESIDENT_BUDGET,
-	OPT_MAX_FILES,
-	OPT_WEB_CONFIG,
-	OPT_REPLACE,
-	OPT_OUTPUT_MODE,
-	OPT_SORT,
-	OPT_FULL,
-	OPT_TEST_ESCAPE,
-};
+/*
+ * getopt_long's table and short-option string, made from the option rows once: each row's
+ * name, its alias, and its letter. (Room for 64 rows; the unit tests check there are fewer.)
+ */
+static struct option long_options[2 * 64 + 1];
+static char short_options[1 + 3 * 64 + 1];
 
-static const struct option long_options[] = {
-    {"duration", required_argument, NULL, 'd'},
-    {"json", no_argument, NULL, 'j'},
-    {"pid", required_argument, NULL, 'p'},
-    /* As in libbpf-tools: -c a cgroup, -n a command's name, -r the rows shown (filetop). */
-    {"cgroup", required_argument, NULL, 'c'},
-    {"comm", required_argument, NULL, 'n'},
-    {"name", required_argument, NULL, 'n'},
-    {"top", required_argument, NULL, 'r'},
-    {"rows", required_argument, NULL, 'r'},
-    {"output", required_argument, NULL, 'o'},
-    {"replace", required_argument, NULL, OPT_REPLACE},
-    {"output-mode", required_argument, NULL, OPT_OUTPUT_MODE},
-    {"by", required_argument, NULL, OPT_BY},
-    {"sort", required_argument, NULL, OPT_SORT},
-    {"full", no_argument, NULL, OPT_FULL},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"listen", required_argument, NULL, OPT_LISTEN},
-    /* As node_exporter spells it: the exporters' own access control. */
-    {"web.config.file", required_argument, NULL, OPT_WEB_CONFIG},
-    {"max-series", required_argument, NULL, OPT_MAX_SERIES},
-    {"series-grace", required_argument, NULL, OPT_SERIES_GRACE},
-    {"max-tasks", required_argument, NULL, OPT_MAX_TASKS},
-    {"files", no_argument, NULL, OPT_FILES},
-    {"resident", no_argument, NULL, OPT_RESIDENT},
-    {"resident-budget", required_argument, NULL, OPT_RESIDENT_BUDGET},
-    {"max-files", required_argument, NULL, OPT_MAX_FILES},
-    {"self", no_argument, NULL, OPT_SELF},
-    {"check", no_argument, NULL, OPT_CHECK},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-#ifdef FOLIOSTAT_TEST_HOOKS /* make TEST_HOOKS=1 only: see test_hooks.h */
-    {"test-escape", required_argument, NULL, OPT_TEST_ESCAPE},
-#endif
-    {},
-};
+static void make_getopt_tables(void)
+{
+	size_t n = 0, s = 0;
+
+	if (long_options[0].name)
+		return;
+	short_options[s++] = ':'; /* a missing value is ':', not '?' */
+	for (int i = 0; i < nr_option_rows && n + 2 < sizeof(long_options) / sizeof(*long_options);
+	     i++) {
+		const struct option_row *row = &option_rows[i];
+		int has_arg = row->arg ? required_argument : no_argument;
+
+		long_options[n++] = (struct option){row->name, has_arg, NULL, row->id};
+		if (row->alias)
+			long_options[n++] = (struct option){row->alias, has_arg, NULL, row->id};
+		if (option_has_letter(row) && s + 3 < sizeof(short_options)) {
+			short_options[s++] = (char)row->id;
+			if (row->arg)
+				short_options[s++] = ':';
+		}
+	}
+}
+
+/* "  -n, --comm, --name NAME": the option's names and value, as --help shows them. */
+static int usage_names(const struct option_row *row, char *text, size_t len)
+{
+	char letter[8] = "    ";
+
+	if (option_has_letter(row))
+		snprintf(letter, sizeof(letter), "-%c, ", row->id);
+	return snprintf(text, len, "  %s--%s%s%s%s%s", letter, row->name, row->alias ? ", --" : "",
+			row->alias ? row->alias : "", row->arg ? " " : "",
+			row->arg ? row->arg : "");
+}
+
+/* An option's help text, wrapped into the column that starts at `indent`, to 80 columns. */
+static void usage_text(FILE *out, const char *text, int column, int indent)
+{
+	const int width = 80;
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (column > indent && column + 1 + (int)word > width) {
+			fprintf(out, "\n%*s", indent, "");
+			column = indent;
+		} else if (column > indent) {
+			fputc(' ', out);
+			column++;
+		} else {
+			fprintf(out, "%*s", indent - column, "");
+			column = indent;
+		}
+		fprintf(out, "%.*s", (int)word, text);
+		column += (int)word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+/* The options of --help, by group, from the option rows. */
+static void usage_options(FILE *out)
+{
+	const int indent = 23;
+
+	for (enum option_group g = 0; g < NR_OPTION_GROUPS; g++) {
+		fprintf(out, "\n%s:\n", option_group_titles[g]);
+		for (int i = 0; i < nr_option_rows; i++) {
+			const struct option_row *row = &option_rows[i];
+			char names[128], help[1024];
+			int column;
+
+			if (row->group != g || row->hidden)
+				continue;
+			column = usage_names(row, names, sizeof(names));
+			fputs(names, out);
+			if (column > indent - 2) {
+				fputc('\n', out);
+				column = 0;
+			}
+			option_help_text(row, help, sizeof(help));
+			usage_text(out, help, column, indent);
+		}
+	}
+}
 
 void print_usage(FILE *out)
 {
-	fprintf(
-	    out,
+	fputs(
 	    "Usage: foliostat [OPTIONS] [INTERVAL [COUNT]]\n"
 	    "       foliostat [OPTIONS] [INTERVAL] -- COMMAND [ARGS...]\n"
 	    "       foliostat [OPTIONS] --listen [HOST][:PORT] [--web.config.file FILE]\n"
@@ -93,87 +129,17 @@ void print_usage(FILE *out)
 	    "With -- COMMAND, run COMMAND (as the invoking user under sudo) and count only it and\n"
 	    "the processes it forks, until it exits; exit with its exit status.\n"
 	    "With --listen, serve Prometheus metrics (counts since the start) at /metrics until\n"
-	    "SIGINT/SIGTERM.\n"
-	    "\n"
-	    "Options:\n"
-	    "  -d, --duration SECS  one-shot: stop after SECS seconds\n"
-	    "  -j, --json           one JSON object per record (NDJSON) instead of tables\n"
-	    "      --format FORMAT  table (the default), json (as -j), or prometheus: the\n"
-	    "                       exposition of --listen, counts since the start (for\n"
-	    "                       node_exporter's textfile collector, with --replace)\n"
-	    "      --listen [HOST][:PORT]\n"
-	    "                       serve /metrics over HTTP on HOST (default 127.0.0.1;\n"
-	    "                       0.0.0.0, or [::] for IPv6 too, is every address; a name is\n"
-	    "                       resolved once) and PORT (default %d; a PORT alone is\n"
-	    "                       127.0.0.1's; no value: 127.0.0.1:%d); or unix:PATH, a Unix\n"
-	    "                       socket of mode 0660 (its group: the directory's if\n"
-	    "                       set-group-ID)\n"
-	    "      --web.config.file FILE\n"
-	    "                       with --listen: TLS and basic-auth users (bcrypt hashes), in\n"
-	    "                       node_exporter's format (tls_server_config: cert_file,\n"
-	    "                       key_file; basic_auth_users: NAME: HASH)\n"
-	    "      --max-series N   groups (cgroups, processes, names) exported at most; the\n"
-	    "                       others are counted in a group=\"other\" series (default %d)\n"
-	    "      --series-grace SECS\n"
-	    "                       how long a removed cgroup or exited process stays exported\n"
-	    "                       after its last event (default %.0f)\n"
-	    "  -p, --pid PID        only this process (thread-group id; the one with that pid at\n"
-	    "                       start, not a later one that reuses it); repeatable\n"
-	    "  -c, --cgroup PATH    only tasks in cgroup PATH or below it (a cgroup v2 directory,\n"
-	    "                       or its path as /proc/PID/cgroup writes it); repeatable\n"
-	    "  -n, --comm NAME      only processes named exactly NAME (also --name)\n"
-	    "  -r, --top N          at most N processes per record (default %d, 0: all; also\n"
-	    "                       --rows)\n"
-	    "      --by KIND        rows per process (the default; cgroup when exporting), per\n"
-	    "                       cgroup (with the unit, container and pod it belongs to), or\n"
-	    "                       per comm (name)\n"
-	    "      --full           with INTERVAL in table mode: whole tables each time, not a\n"
-	    "                       line (TIME, the system's figures, the first row)\n"
-	    "      --sort KEY       rank the rows by KEY: pages allocated (the default), large\n"
-	    "                       (pages in large folios), thp, fallback, faults, tlb, lru or\n"
-	    "                       events (all counted)\n"
-	    "  -o, --output FILE    append each record to FILE instead (a log; whole records\n"
-	    "                       only; a symlink at FILE is refused; a new FILE is 0600)\n"
-	    "      --replace FILE   write each record to FILE instead, replacing it whole (a\n"
-	    "                       reader sees the last record, never part of one; 0644)\n"
-	    "      --output-mode MODE\n"
-	    "                       the mode (octal, as 0640) of the file -o creates or\n"
-	    "                       --replace writes, exactly, whatever the umask\n"
-	    "      --max-tasks N    capacity of the in-kernel thread and process tables, and the\n"
-	    "                       processes a record of several reads keeps (one-shot, or\n"
-	    "                       INTERVAL over 10 s) (default %d)\n"
-	    "      --files          also count page-cache additions per file (the top files,\n"
-	    "                       with paths) and per file system; costs a hash update per\n"
-	    "                       addition\n"
-	    "      --max-files N    files a read and a record keep at most with --files; the\n"
-	    "                       others' additions are counted as untracked (default %d)\n"
-	    "      --resident       also read what each selected process's memory holds: pages\n"
-	    "                       by folio order (anonymous, file, shmem) and how its large\n"
-	    "                       folios are mapped (PMD, PTEs, partially), from pagemap and\n"
-	    "                       kpageflags (root); at the end of a one-shot run, or, with\n"
-	    "                       INTERVAL or --listen, process after process all the time\n"
-	    "      --resident-budget PERCENT\n"
-	    "                       the share of one CPU those reads may take while streaming\n"
-	    "                       or exporting (default %.0f; each figure is as old as its\n"
-	    "                       process's last reading)\n"
-	    "      --check          report, probe by probe, what this kernel offers, and the\n"
-	    "                       record figures that will be null here; then exit\n"
-	    "                       (0: the required probes attach; 1: they do not)\n"
-	    "      --self           add foliostat's own cost to each record (turns on the\n"
-	    "                       kernel's BPF run-time statistics while it runs)\n"
-	    "  -v, --verbose        show libbpf's own messages\n"
-	    "  -h, --help           show this help and exit\n"
-	    "  -V, --version        show the version and exit\n"
-	    "\n"
-	    "Examples:\n"
-	    "  foliostat -d 10          summary of the next 10 seconds\n"
-	    "  foliostat -j 1           a JSON record every second until Ctrl-C\n"
-	    "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n"
-	    "  foliostat -- make -j8    the build's processes, summary when it ends\n"
-	    "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
-	    FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_LISTEN_PORT, FS_DEFAULT_MAX_SERIES,
-	    FS_DEFAULT_SERIES_GRACE_S, FS_DEFAULT_TOP, FS_DEFAULT_MAX_TASKS, FS_DEFAULT_MAX_FILES,
-	    FS_DEFAULT_RESIDENT_BUDGET);
+	    "SIGINT/SIGTERM.\n",
+	    out);
+	usage_options(out);
+	fputs("\n"
+	      "Examples:\n"
+	      "  foliostat -d 10          summary of the next 10 seconds\n"
+	      "  foliostat -j 1           a JSON record every second until Ctrl-C\n"
+	      "  foliostat -p 1234 5 12   process 1234, every 5 s, for a minute\n"
+	      "  foliostat -- make -j8    the build's processes, summary when it ends\n"
+	      "  foliostat --listen 9999  Prometheus metrics at http://127.0.0.1:9999/metrics\n",
+	      out);
 }
 
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
@@ -331,21 +297,11 @@ static const char *parse_listen(const char *text, struct sockaddr_storage *addr,
 	return listen_host(host, text[0] == '[', (unsigned short)port, addr, len);
 }
 
-/* The values of --format and --by (as the JSON record's `by` names it too), in their enums'
- * order; NULL-terminated. */
-static const char *const format_names[] = {[FS_FORMAT_TABLE] = "table",
+/* The values of --format, in its enum's order; NULL-terminated (--by's and --sort's: rows.c). */
+const char *const fs_format_names[] = {[FS_FORMAT_TABLE] = "table",
 					   [FS_FORMAT_JSON] = "json",
 					   [FS_FORMAT_PROMETHEUS] = "prometheus",
 					   NULL};
-const char *const fs_sort_names[] = {
-    [FS_SORT_PAGES] = "pages",	     [FS_SORT_LARGE] = "large",	  [FS_SORT_THP] = "thp",
-    [FS_SORT_FALLBACK] = "fallback", [FS_SORT_FAULTS] = "faults", [FS_SORT_TLB] = "tlb",
-    [FS_SORT_LRU] = "lru",	     [FS_SORT_EVENTS] = "events", NULL};
-const char *const fs_row_kind_names[] = {
-    [FS_BY_PROCESS] = "process", [FS_BY_CGROUP] = "cgroup", [FS_BY_COMM] = "comm", NULL};
-const char *const fs_row_array_names[] = {
-    [FS_BY_PROCESS] = "processes", [FS_BY_CGROUP] = "cgroups", [FS_BY_COMM] = "comms"};
-
 /* One of `names`: its index in *value. */
 static bool parse_choice(const char *text, const char *const *names, long *value)
 {
@@ -367,33 +323,23 @@ static bool room_for(int nr, int max, const char *option, char *err, size_t err_
 	return false;
 }
 
-/* The long name of the option getopt returns as `opt` (its first spelling in long_options). */
+/* The long name of the option getopt returns as `opt`. */
 static const char *long_name(int opt)
 {
-	for (const struct option *o = long_options; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
+	const struct option_row *row = option_row_of(opt);
+
+	return row ? row->name : "?";
 }
 
 /*
  * Options that take one value: a second one would silently replace the first (-n a -n b), so
  * it is refused. (Flags may be repeated; -p and -c add to a list.) -j is --format json.
  */
-/* clang-format off */
-static const int single_value_options[] = {
-	'd', 'n', 'r', 'o', OPT_FORMAT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_SERIES_GRACE,
-	OPT_BY, OPT_MAX_TASKS, OPT_MAX_FILES, OPT_REPLACE, OPT_SORT, OPT_RESIDENT_BUDGET,
-	OPT_OUTPUT_MODE,
-};
-/* clang-format on */
-
 static bool single_value(int opt)
 {
-	for (size_t i = 0; i < sizeof(single_value_options) / sizeof(*single_value_options); i++)
-		if (single_value_options[i] == opt)
-			return true;
-	return false;
+	const struct option_row *row = option_row_of(opt);
+
+	return row && row->arg && !row->repeatable;
 }
 
 /*
@@ -463,325 +409,279 @@ static const char *option_name(char **argv, int short_opt, char buf[3])
 	return buf;
 }
 
-enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
-				   size_t err_len, FILE *out)
+/* What the options given so far say beyond their values: how often each one-value option was
+ * given, and whether -j or --format was. */
+struct given {
+	unsigned char times[NR_OPTION_IDS];
+	bool format;
+};
+
+/* The option getopt_long returned as `opt` (its value in optarg), into opts: FS_PARSE_RUN to
+ * go on, FS_PARSE_EXIT after --help or --version, FS_PARSE_USAGE with the message in err. */
+static enum fs_parse_result take_option(int opt, char **argv, struct fs_options *opts,
+					struct given *given, char *err, size_t err_len, FILE *out)
 {
-	unsigned char given[OPT_TEST_ESCAPE + 1] = {0};
+	bool listen_default = false;
 	const char *why;
 	char name[3];
-	bool top_given = false, by_given = false, format_given = false, max_files_given = false;
-	bool budget_given = false;
 	long value;
-	int opt;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->top = FS_DEFAULT_TOP;
-	opts->max_tasks = FS_DEFAULT_MAX_TASKS;
-	opts->resident_budget = FS_DEFAULT_RESIDENT_BUDGET;
-	opts->max_files = FS_DEFAULT_MAX_FILES;
-	opts->max_series = FS_DEFAULT_MAX_SERIES;
-	opts->series_grace_s = FS_DEFAULT_SERIES_GRACE_S;
-	opts->output_mode = -1;
-	err[0] = '\0';
-	/* 0, not 1: getopt_long starts afresh, not inside a cluster of short options a parse
-	 * before this one left ("-hv": -h returns at once), in that parse's argv. */
-	optind = 0;
-	opterr = 0;
-	/* Everything after "--" is the command: foliostat's own arguments end there. */
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			opts->command = argv + i + 1;
-			argc = i;
-			break;
-		}
-	}
-
-	for (;;) {
-		bool listen_default = false;
-		int index = -1;
-
-		opt = getopt_long(argc, argv, ":d:jp:c:n:r:o:vhV", long_options, &index);
-		if (opt == -1)
-			break;
-		if (index >= 0 && !whole_long_name(argv, index)) {
-			unknown_long_option(
-			    argv[optarg && optarg == argv[optind - 1] ? optind - 2 : optind - 1],
-			    err, err_len);
+	switch (opt) {
+	case 'd':
+		if (!parse_seconds(optarg, &opts->duration_s)) {
+			set_error(err, err_len,
+				  "invalid duration '%s': expected seconds > 0", optarg);
 			return FS_PARSE_USAGE;
 		}
-		if (opt > 0 && opt < (int)sizeof(given) && single_value(opt) && given[opt]++) {
-			set_error(err, err_len, "--%s given twice: it takes one value",
-				  long_name(opt));
+		break;
+	case 'j':
+		if (given->format && opts->format != FS_FORMAT_JSON) {
+			set_error(err, err_len, "-j is --format json: give one of them");
 			return FS_PARSE_USAGE;
 		}
-		switch (opt) {
-		case 'd':
-			if (!parse_seconds(optarg, &opts->duration_s)) {
-				set_error(err, err_len,
-					  "invalid duration '%s': expected seconds > 0", optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'j':
-			if (format_given && opts->format != FS_FORMAT_JSON) {
-				set_error(err, err_len, "-j is --format json: give one of them");
-				return FS_PARSE_USAGE;
-			}
-			opts->format = FS_FORMAT_JSON;
-			format_given = true;
-			break;
-		case OPT_FORMAT:
-			if (!parse_choice(optarg, format_names, &value)) {
-				set_error(
-				    err, err_len,
-				    "invalid --format '%s': expected table, json or prometheus",
-				    optarg);
-				return FS_PARSE_USAGE;
-			}
-			if (format_given && opts->format != value) {
-				set_error(err, err_len, "-j is --format json: give one of them");
-				return FS_PARSE_USAGE;
-			}
-			opts->format = value;
-			format_given = true;
-			break;
-		case OPT_LISTEN:
-			/* No value: the next option, not an address (none begins with '-'). */
-			if (optarg[0] == '-' && optarg == argv[optind - 1]) {
-				optind--;
-				optarg = (char *)"";
-				listen_default = true;
-			}
-			why =
-			    listen_default
-				? parse_listen(":", &opts->listen_addr, &opts->listen_addr_len)
-				: parse_listen(optarg, &opts->listen_addr, &opts->listen_addr_len);
-			if (why) {
-				set_error(err, err_len, "invalid --listen '%s': expected %s",
-					  optarg, why);
-				return FS_PARSE_USAGE;
-			}
-			opts->listen = listen_default ? ":" : optarg;
-			break;
-		case OPT_WEB_CONFIG:
-			if (!optarg[0]) {
-				set_error(err, err_len,
-					  "invalid --web.config.file '': expected a file name");
-				return FS_PARSE_USAGE;
-			}
-			opts->web_config = optarg;
-			break;
-		case OPT_MAX_SERIES:
-			if (!parse_long(optarg, 1, 1000000, &opts->max_series)) {
-				set_error(err, err_len,
-					  "invalid --max-series '%s': expected 1 to 1000000",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_SERIES_GRACE:
-			if (!parse_seconds(optarg, &opts->series_grace_s)) {
-				set_error(err, err_len,
-					  "invalid --series-grace '%s': expected seconds > 0",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'p':
-			if (!parse_long(optarg, 1, INT_MAX, &value)) {
-				set_error(err, err_len, "invalid PID '%s'", optarg);
-				return FS_PARSE_USAGE;
-			}
-			if (!room_for(opts->nr_pids, FS_MAX_PID_FILTERS, "--pid", err, err_len))
-				return FS_PARSE_USAGE;
-			opts->pids[opts->nr_pids++] = value;
-			break;
-		case 'n':
-			if (strlen(optarg) == 0 || strlen(optarg) >= FS_COMM_LEN) {
-				set_error(err, err_len,
-					  "invalid process name '%s': 1 to %d bytes (the kernel "
-					  "keeps %d)",
-					  optarg, FS_COMM_LEN - 1, FS_COMM_LEN - 1);
-				return FS_PARSE_USAGE;
-			}
-			opts->comm = optarg;
-			break;
-		case 'r':
-			top_given = true;
-			if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
-				set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'o':
-			if (!optarg[0]) {
-				set_error(err, err_len,
-					  "invalid --output '': expected a file name");
-				return FS_PARSE_USAGE;
-			}
-			opts->output = optarg;
-			break;
-		case OPT_REPLACE:
-			if (!optarg[0]) {
-				set_error(err, err_len,
-					  "invalid --replace '': expected a file name");
-				return FS_PARSE_USAGE;
-			}
-			opts->output = optarg;
-			opts->replace = true;
-			break;
-		case OPT_OUTPUT_MODE:
-			/* Permission bits only: set-id and sticky bits mean nothing on a record. */
-			if (!parse_octal_mode(optarg, &opts->output_mode)) {
-				set_error(err, err_len,
-					  "invalid --output-mode '%s': expected an octal mode from "
-					  "0 to 0777, as 0640",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case 'c':
-			if (!optarg[0]) {
-				set_error(err, err_len, "invalid --cgroup '': expected a path");
-				return FS_PARSE_USAGE;
-			}
-			if (!room_for(opts->nr_cgroups, FS_MAX_CGROUP_FILTERS, "--cgroup", err,
-				      err_len))
-				return FS_PARSE_USAGE;
-			opts->cgroups[opts->nr_cgroups++] = optarg;
-			break;
-		case OPT_BY:
-			by_given = true;
-			if (!parse_choice(optarg, fs_row_kind_names, &value)) {
-				set_error(err, err_len,
-					  "invalid --by '%s': expected process, cgroup or comm",
-					  optarg);
-				return FS_PARSE_USAGE;
-			}
-			opts->by = value;
-			break;
-		case OPT_SORT:
-			if (!parse_choice(optarg, fs_sort_names, &value)) {
-				set_error(
-				    err, err_len,
-				    "invalid --sort '%s': expected pages, large, thp, fallback, "
-				    "faults, tlb, lru or events",
-				    optarg);
-				return FS_PARSE_USAGE;
-			}
-			opts->sort = value;
-			break;
-		case OPT_FULL:
-			opts->full = true;
-			break;
-		case OPT_MAX_TASKS:
-			if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
-				set_error(err, err_len,
-					  "invalid --max-tasks '%s': expected 64 to %d", optarg,
-					  1 << 22);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_FILES:
-			opts->files = true;
-			break;
-		case OPT_RESIDENT:
-			opts->resident = true;
-			break;
-		case OPT_RESIDENT_BUDGET:
-			budget_given = true;
-			if (!parse_positive(optarg, 100, &opts->resident_budget)) {
-				set_error(
-				    err, err_len,
-				    "invalid --resident-budget '%s': expected a percent of one "
-				    "CPU, over 0 and at most 100",
-				    optarg);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_MAX_FILES:
-			max_files_given = true;
-			if (!parse_long(optarg, 1, FS_MAX_MAX_FILES, &opts->max_files)) {
-				set_error(err, err_len,
-					  "invalid --max-files '%s': expected 1 to %d", optarg,
-					  FS_MAX_MAX_FILES);
-				return FS_PARSE_USAGE;
-			}
-			break;
-		case OPT_SELF:
-			opts->self = true;
-			break;
-		case OPT_CHECK:
-			opts->check = true;
-			break;
+		opts->format = FS_FORMAT_JSON;
+		given->format = true;
+		break;
+	case OPT_FORMAT:
+		if (!parse_choice(optarg, fs_format_names, &value)) {
+			set_error(
+			    err, err_len,
+			    "invalid --format '%s': expected table, json or prometheus",
+			    optarg);
+			return FS_PARSE_USAGE;
+		}
+		if (given->format && opts->format != value) {
+			set_error(err, err_len, "-j is --format json: give one of them");
+			return FS_PARSE_USAGE;
+		}
+		opts->format = value;
+		given->format = true;
+		break;
+	case OPT_LISTEN:
+		/* No value: the next option, not an address (none begins with '-'). */
+		if (optarg[0] == '-' && optarg == argv[optind - 1]) {
+			optind--;
+			optarg = (char *)"";
+			listen_default = true;
+		}
+		why =
+		    listen_default
+			? parse_listen(":", &opts->listen_addr, &opts->listen_addr_len)
+			: parse_listen(optarg, &opts->listen_addr, &opts->listen_addr_len);
+		if (why) {
+			set_error(err, err_len, "invalid --listen '%s': expected %s",
+				  optarg, why);
+			return FS_PARSE_USAGE;
+		}
+		opts->listen = listen_default ? ":" : optarg;
+		break;
+	case OPT_WEB_CONFIG:
+		if (!optarg[0]) {
+			set_error(err, err_len,
+				  "invalid --web.config.file '': expected a file name");
+			return FS_PARSE_USAGE;
+		}
+		opts->web_config = optarg;
+		break;
+	case OPT_MAX_SERIES:
+		if (!parse_long(optarg, 1, 1000000, &opts->max_series)) {
+			set_error(err, err_len,
+				  "invalid --max-series '%s': expected 1 to 1000000",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_SERIES_GRACE:
+		if (!parse_seconds(optarg, &opts->series_grace_s)) {
+			set_error(err, err_len,
+				  "invalid --series-grace '%s': expected seconds > 0",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case 'p':
+		if (!parse_long(optarg, 1, INT_MAX, &value)) {
+			set_error(err, err_len, "invalid PID '%s'", optarg);
+			return FS_PARSE_USAGE;
+		}
+		if (!room_for(opts->nr_pids, FS_MAX_PID_FILTERS, "--pid", err, err_len))
+			return FS_PARSE_USAGE;
+		opts->pids[opts->nr_pids++] = value;
+		break;
+	case 'n':
+		if (strlen(optarg) == 0 || strlen(optarg) >= FS_COMM_LEN) {
+			set_error(err, err_len,
+				  "invalid process name '%s': 1 to %d bytes (the kernel "
+				  "keeps %d)",
+				  optarg, FS_COMM_LEN - 1, FS_COMM_LEN - 1);
+			return FS_PARSE_USAGE;
+		}
+		opts->comm = optarg;
+		break;
+	case 'r':
+		if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
+			set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case 'o':
+		if (!optarg[0]) {
+			set_error(err, err_len,
+				  "invalid --output '': expected a file name");
+			return FS_PARSE_USAGE;
+		}
+		opts->output = optarg;
+		break;
+	case OPT_REPLACE:
+		if (!optarg[0]) {
+			set_error(err, err_len,
+				  "invalid --replace '': expected a file name");
+			return FS_PARSE_USAGE;
+		}
+		opts->output = optarg;
+		opts->replace = true;
+		break;
+	case OPT_OUTPUT_MODE:
+		/* Permission bits only: set-id and sticky bits mean nothing on a record. */
+		if (!parse_octal_mode(optarg, &opts->output_mode)) {
+			set_error(err, err_len,
+				  "invalid --output-mode '%s': expected an octal mode from "
+				  "0 to 0777, as 0640",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case 'c':
+		if (!optarg[0]) {
+			set_error(err, err_len, "invalid --cgroup '': expected a path");
+			return FS_PARSE_USAGE;
+		}
+		if (!room_for(opts->nr_cgroups, FS_MAX_CGROUP_FILTERS, "--cgroup", err,
+			      err_len))
+			return FS_PARSE_USAGE;
+		opts->cgroups[opts->nr_cgroups++] = optarg;
+		break;
+	case OPT_BY:
+		if (!parse_choice(optarg, fs_row_kind_names, &value)) {
+			set_error(err, err_len,
+				  "invalid --by '%s': expected process, cgroup or comm",
+				  optarg);
+			return FS_PARSE_USAGE;
+		}
+		opts->by = value;
+		break;
+	case OPT_SORT:
+		if (!parse_choice(optarg, fs_sort_names, &value)) {
+			set_error(
+			    err, err_len,
+			    "invalid --sort '%s': expected pages, large, thp, fallback, "
+			    "faults, tlb, lru or events",
+			    optarg);
+			return FS_PARSE_USAGE;
+		}
+		opts->sort = value;
+		break;
+	case OPT_FULL:
+		opts->full = true;
+		break;
+	case OPT_MAX_TASKS:
+		if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
+			set_error(err, err_len,
+				  "invalid --max-tasks '%s': expected 64 to %d", optarg,
+				  1 << 22);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_FILES:
+		opts->files = true;
+		break;
+	case OPT_RESIDENT:
+		opts->resident = true;
+		break;
+	case OPT_RESIDENT_BUDGET:
+		if (!parse_positive(optarg, 100, &opts->resident_budget)) {
+			set_error(
+			    err, err_len,
+			    "invalid --resident-budget '%s': expected a percent of one "
+			    "CPU, over 0 and at most 100",
+			    optarg);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_MAX_FILES:
+		if (!parse_long(optarg, 1, FS_MAX_MAX_FILES, &opts->max_files)) {
+			set_error(err, err_len,
+				  "invalid --max-files '%s': expected 1 to %d", optarg,
+				  FS_MAX_MAX_FILES);
+			return FS_PARSE_USAGE;
+		}
+		break;
+	case OPT_SELF:
+		opts->self = true;
+		break;
+	case OPT_CHECK:
+		opts->check = true;
+		break;
 #ifdef FOLIOSTAT_TEST_HOOKS
-		case OPT_TEST_ESCAPE:
-			opts->test_escape = optarg;
-			break;
+	case OPT_TEST_ESCAPE:
+		opts->test_escape = optarg;
+		break;
 #endif
-		case 'v':
-			opts->verbose = true;
-			break;
-		case 'h':
-			print_usage(out);
-			return FS_PARSE_EXIT;
-		case 'V':
-			fprintf(out, "foliostat %s\n", FOLIOSTAT_VERSION);
-			return FS_PARSE_EXIT;
-		case ':':
-			/* --listen alone, last: the default address. */
-			if (optopt == OPT_LISTEN) {
-				if (given[OPT_LISTEN]++) {
-					set_error(err, err_len,
-						  "--listen given twice: it takes one value");
-					return FS_PARSE_USAGE;
-				}
-				parse_listen(":", &opts->listen_addr, &opts->listen_addr_len);
-				opts->listen = ":";
-				break;
+	case 'v':
+		opts->verbose = true;
+		break;
+	case 'h':
+		print_usage(out);
+		return FS_PARSE_EXIT;
+	case 'V':
+		fprintf(out, "foliostat %s\n", FOLIOSTAT_VERSION);
+		return FS_PARSE_EXIT;
+	case ':':
+		/* --listen alone, last: the default address. */
+		if (optopt == OPT_LISTEN) {
+			if (given->times[OPT_LISTEN]++) {
+				set_error(err, err_len,
+					  "--listen given twice: it takes one value");
+				return FS_PARSE_USAGE;
 			}
-			set_error(err, err_len, "option '%s' needs a value",
-				  option_name(argv, optopt, name));
-			return FS_PARSE_USAGE;
-		default:
-			if (!strncmp(argv[optind - 1], "--", 2))
-				long_option_refused(argv[optind - 1], err, err_len);
-			else
-				set_error(err, err_len, "unknown option '%s'",
-					  option_name(argv, optopt, name));
-			return FS_PARSE_USAGE;
+			parse_listen(":", &opts->listen_addr, &opts->listen_addr_len);
+			opts->listen = ":";
+			break;
 		}
+		set_error(err, err_len, "option '%s' needs a value",
+			  option_name(argv, optopt, name));
+		return FS_PARSE_USAGE;
+	default:
+		if (!strncmp(argv[optind - 1], "--", 2))
+			long_option_refused(argv[optind - 1], err, err_len);
+		else
+			set_error(err, err_len, "unknown option '%s'",
+				  option_name(argv, optopt, name));
+		return FS_PARSE_USAGE;
 	}
+	return FS_PARSE_RUN;
+}
 
-	if (optind < argc && !parse_seconds(argv[optind], &opts->interval_s)) {
-		set_error(err, err_len, "invalid interval '%s': expected seconds > 0",
-			  argv[optind]);
-		return FS_PARSE_USAGE;
-	}
-	if (optind + 1 < argc && !parse_long(argv[optind + 1], 1, LONG_MAX, &opts->count)) {
-		set_error(err, err_len, "invalid count '%s': expected a count >= 1",
-			  argv[optind + 1]);
-		return FS_PARSE_USAGE;
-	}
-	if (optind + 2 < argc) {
-		set_error(err, err_len, "unexpected argument '%s'", argv[optind + 2]);
-		return FS_PARSE_USAGE;
-	}
+/* The options as a whole, once each is taken: the combinations refused, and the defaults that
+ * depend on others. */
+static enum fs_parse_result check_combinations(struct fs_options *opts, const struct given *given,
+					       char *err, size_t err_len)
+{
 	if (opts->listen && (opts->interval_s > 0 || opts->output || opts->command || opts->check ||
-			     (format_given && opts->format != FS_FORMAT_PROMETHEUS))) {
+			     (given->format && opts->format != FS_FORMAT_PROMETHEUS))) {
 		set_error(err, err_len,
 			  "--listen serves metrics until SIGINT/SIGTERM (or --duration): no "
 			  "INTERVAL, --output, --check, -- COMMAND or other --format");
 		return FS_PARSE_USAGE;
 	}
-	if (given[OPT_OUTPUT_MODE] && !opts->output) {
+	if (given->times[OPT_OUTPUT_MODE] && !opts->output) {
 		set_error(err, err_len,
 			  "--output-mode is the mode of the file -o or --replace writes: give one "
 			  "of them");
 		return FS_PARSE_USAGE;
 	}
-	if (given['o'] && given[OPT_REPLACE]) {
+	if (given->times['o'] && given->times[OPT_REPLACE]) {
 		set_error(err, err_len,
 			  "-o appends each record to FILE, --replace keeps the last one only: give "
 			  "one of them");
@@ -789,7 +689,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	}
 	/* Expositions one after another in a file parse as none: the textfile collector reads
 	 * one, replaced whole. */
-	if (given['o'] && opts->format == FS_FORMAT_PROMETHEUS) {
+	if (given->times['o'] && opts->format == FS_FORMAT_PROMETHEUS) {
 		set_error(err, err_len,
 			  "--format prometheus writes one exposition per record, which a file of "
 			  "several would not be: use --replace FILE (node_exporter's textfile "
@@ -807,7 +707,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			  "mode");
 		return FS_PARSE_USAGE;
 	}
-	if (given[OPT_SORT] && (opts->listen || opts->format == FS_FORMAT_PROMETHEUS)) {
+	if (given->times[OPT_SORT] && (opts->listen || opts->format == FS_FORMAT_PROMETHEUS)) {
 		set_error(err, err_len,
 			  "--sort ranks the rows of tables and JSON records: not with --listen or "
 			  "--format prometheus");
@@ -817,7 +717,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		opts->format = FS_FORMAT_PROMETHEUS;
 	opts->json = opts->format == FS_FORMAT_JSON;
 	/* Dashboards group by container and service: by cgroup, unless asked otherwise. */
-	if (opts->format == FS_FORMAT_PROMETHEUS && !by_given)
+	if (opts->format == FS_FORMAT_PROMETHEUS && !given->times[OPT_BY])
 		opts->by = FS_BY_CGROUP;
 	if (opts->check && (opts->interval_s > 0 || opts->duration_s > 0 || opts->output)) {
 		set_error(err, err_len,
@@ -835,9 +735,9 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		return FS_PARSE_USAGE;
 	}
 	/* A command's processes are few and all of interest: every one of them, unless -n. */
-	if (opts->command && !top_given)
+	if (opts->command && !given->times['r'])
 		opts->top = 0;
-	if (max_files_given && !opts->files) {
+	if (given->times[OPT_MAX_FILES] && !opts->files) {
 		set_error(err, err_len, "--max-files sizes the table of --files: give both");
 		return FS_PARSE_USAGE;
 	}
@@ -863,7 +763,8 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		    "--resident with an INTERVAL has no place in a line: add --full or --json");
 		return FS_PARSE_USAGE;
 	}
-	if (budget_given && !(opts->resident && (opts->interval_s > 0 || opts->listen))) {
+	if (given->times[OPT_RESIDENT_BUDGET] &&
+	    !(opts->resident && (opts->interval_s > 0 || opts->listen))) {
 		set_error(err, err_len,
 			  "--resident-budget paces --resident's reads while records stream or "
 			  "scrapes come: give --resident with an INTERVAL or --listen");
@@ -875,4 +776,73 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 		return FS_PARSE_USAGE;
 	}
 	return FS_PARSE_RUN;
+}
+
+enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opts, char *err,
+				   size_t err_len, FILE *out)
+{
+	struct given given = {0};
+	enum fs_parse_result result;
+	int opt;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->top = FS_DEFAULT_TOP;
+	opts->max_tasks = FS_DEFAULT_MAX_TASKS;
+	opts->resident_budget = FS_DEFAULT_RESIDENT_BUDGET;
+	opts->max_files = FS_DEFAULT_MAX_FILES;
+	opts->max_series = FS_DEFAULT_MAX_SERIES;
+	opts->series_grace_s = FS_DEFAULT_SERIES_GRACE_S;
+	opts->output_mode = -1;
+	err[0] = '\0';
+	/* 0, not 1: getopt_long starts afresh, not inside a cluster of short options a parse
+	 * before this one left ("-hv": -h returns at once), in that parse's argv. */
+	optind = 0;
+	opterr = 0;
+	make_getopt_tables();
+	/* Everything after "--" is the command: foliostat's own arguments end there. */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			opts->command = argv + i + 1;
+			argc = i;
+			break;
+		}
+	}
+
+	for (;;) {
+		int index = -1;
+
+		opt = getopt_long(argc, argv, short_options, long_options, &index);
+		if (opt == -1)
+			break;
+		if (index >= 0 && !whole_long_name(argv, index)) {
+			unknown_long_option(
+			    argv[optarg && optarg == argv[optind - 1] ? optind - 2 : optind - 1],
+			    err, err_len);
+			return FS_PARSE_USAGE;
+		}
+		if (opt > 0 && opt < NR_OPTION_IDS && single_value(opt) && given.times[opt]++) {
+			set_error(err, err_len, "--%s given twice: it takes one value",
+				  long_name(opt));
+			return FS_PARSE_USAGE;
+		}
+		result = take_option(opt, argv, opts, &given, err, err_len, out);
+		if (result != FS_PARSE_RUN)
+			return result;
+	}
+
+	if (optind < argc && !parse_seconds(argv[optind], &opts->interval_s)) {
+		set_error(err, err_len, "invalid interval '%s': expected seconds > 0",
+			  argv[optind]);
+		return FS_PARSE_USAGE;
+	}
+	if (optind + 1 < argc && !parse_long(argv[optind + 1], 1, LONG_MAX, &opts->count)) {
+		set_error(err, err_len, "invalid count '%s': expected a count >= 1",
+			  argv[optind + 1]);
+		return FS_PARSE_USAGE;
+	}
+	if (optind + 2 < argc) {
+		set_error(err, err_len, "unexpected argument '%s'", argv[optind + 2]);
+		return FS_PARSE_USAGE;
+	}
+	return check_combinations(opts, &given, err, err_len);
 }

@@ -2,18 +2,6 @@
 /* Counter arithmetic for deltas and sums (see counters.h). */
 #include "counters.h"
 
-void words_add(__u64 *dst, const __u64 *src, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		dst[i] += src[i];
-}
-
-void words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		dst[i] = now[i] - before[i];
-}
-
 /*
  * Which words of the counters count as activity (see struct counters_growth), as all-ones masks
  * so that the loops below stay free of branches.
@@ -121,15 +109,6 @@ void totals_add_growth(struct fs_totals *dst, const struct fs_counters *now,
 
 	for (size_t i = 0; i < FS_COUNTER_WORDS; i++)
 		d[i] += (__u32)(n[i] - b[i]);
-}
-
-__u64 words_sum(const __u64 *words, size_t n)
-{
-	__u64 sum = 0;
-
-	for (size_t i = 0; i < n; i++)
-		sum += words[i];
-	return sum;
 }
 
 bool node_orders_read_delta(__u64 delta[FS_MAX_NODES][FS_NR_ORDERS],

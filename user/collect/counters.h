@@ -10,8 +10,8 @@
 #include <linux/types.h>
 
 #include "foliostat.h"
+#include "words.h"
 
-#define FS_WORDS(type) (sizeof(type) / sizeof(__u64))
 #define FS_COUNTER_WORDS (sizeof(struct fs_counters) / sizeof(__u32))
 
 /* The loader's sums of struct fs_counters: the same fields, word for word, in 64 bits. */
@@ -49,20 +49,6 @@ _Static_assert(sizeof(struct fs_proc_counters) % sizeof(__u64) == 0,
 
 _Static_assert(sizeof(struct fs_totals) == 2 * sizeof(struct fs_counters),
 	       "struct fs_counters is made of 32-bit words only");
-
-/* dst += src, over n words. */
-void words_add(__u64 *dst, const __u64 *src, size_t n);
-/* dst = now - before, word by word. */
-void words_delta(__u64 *dst, const __u64 *now, const __u64 *before, size_t n);
-__u64 words_sum(const __u64 *words, size_t n);
-
-/* dst = src from memory BPF may be adding to: each word read once, with an atomic load, so none
- * is ever read half before and half after an add. */
-static inline void words_load(__u64 *dst, const __u64 *src, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-}
 
 /* What a thread's counts grew by (see counters_delta()). */
 struct counters_growth {

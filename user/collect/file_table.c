@@ -13,15 +13,14 @@
 #include "array.h"
 #include "counters.h"
 #include "mountinfo.h"
-#include "options.h"
-#include "report.h"
+#include "host.h"
 #include "table.h"
 #include "foliostat.skel.h"
 
-void files_size_maps(struct foliostat_bpf *skel, const struct fs_options *opts)
+void files_size_maps(struct foliostat_bpf *skel, bool on, long max_files)
 {
-	__u32 files = opts->files ? (__u32)opts->max_files : 1;
-	__u32 devs = opts->files ? FS_MAX_FILE_DEVS : 1;
+	__u32 files = on ? (__u32)max_files : 1;
+	__u32 devs = on ? FS_MAX_FILE_DEVS : 1;
 
 	bpf_map__set_max_entries(skel->maps.fs_files_0, files);
 	bpf_map__set_max_entries(skel->maps.fs_files_1, files);

@@ -13,7 +13,6 @@
 
 #include "files.h"
 
-struct fs_options;
 struct foliostat_bpf;
 
 /* One file's additions over the record, and its name from the first read that saw it. */
@@ -95,7 +94,7 @@ struct file_summary {
 
 /* Size files.bpf.c's maps (between open and load): --max-files when --files is on, one entry
  * each when it is off. */
-void files_size_maps(struct foliostat_bpf *skel, const struct fs_options *opts);
+void files_size_maps(struct foliostat_bpf *skel, bool on, long max_files);
 
 /* A table of `capacity` files; with a skeleton, reading its maps (file_table_read). Returns 0
  * or a negative errno. */

@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "host.h"
 
 int host_info_read(struct host_info *host)
 {
@@ -42,13 +42,4 @@ void format_rfc3339(const struct timespec *ts, char *buf, size_t len)
 	gmtime_r(&ts->tv_sec, &tm);
 	strftime(seconds, sizeof(seconds), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, len, "%s.%03ldZ", seconds, ts->tv_nsec / 1000000);
-}
-
-int pmd_order_of(long page_size)
-{
-	int order = 0;
-
-	for (long entries = page_size / 8; entries > 1; entries >>= 1)
-		order++;
-	return order;
 }

@@ -19,8 +19,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "file_table.h" /* (before the skeleton: files.h's types) */
 #include "foliostat.skel.h"
-#include "file_table.h"
 #include "snapshot.h"
 #include "table.h"
 #include "test_hooks.h"
@@ -665,7 +665,7 @@ static void identify_loader_thread(struct foliostat_bpf *skel)
 }
 
 /* Open the skeleton and configure it for this kernel; probes in `refused` stay unloaded. */
-static int open_configured(struct loader *loader, const struct fs_options *opts,
+static int open_configured(struct loader *loader, const struct loader_settings *settings,
 			   const struct kernel_facts *facts, char (*refused)[160], char *err,
 			   size_t err_len)
 {
@@ -698,10 +698,10 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	bpf_program__set_autoload(skel->progs.fs_start_up_rename,
 				  bpf_program__autoload(loader->programs[PROBE_TASK_RENAME]));
 	identify_loader_thread(skel);
-	memcpy(skel->rodata->fs_select_cgroups, opts->cgroup_refs,
-	       sizeof(opts->cgroup_refs[0]) * opts->nr_cgroups);
-	loader->facts.task_capacity = (__u32)opts->max_tasks;
-	loader->facts.proc_capacity = proc_capacity_for(opts->max_tasks);
+	memcpy(skel->rodata->fs_select_cgroups, settings->cgroup_refs,
+	       sizeof(settings->cgroup_refs[0]) * settings->nr_cgroups);
+	loader->facts.task_capacity = (__u32)settings->max_tasks;
+	loader->facts.proc_capacity = proc_capacity_for(settings->max_tasks);
 	size_table(skel->maps.fs_tasks, skel->maps.fs_tasks_index, skel->maps.fs_tasks_free,
 		   skel->maps.fs_tasks_taken, loader->facts.task_capacity);
 	size_table(skel->maps.fs_procs, skel->maps.fs_procs_index, skel->maps.fs_procs_free,
@@ -710,8 +710,9 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
 	bpf_map__set_max_entries(skel->maps.fs_task_nodes,
 				 loader->by_node ? loader->facts.task_capacity : 1);
 	/* A command's live processes at once; one entry where nothing is followed. */
-	bpf_map__set_max_entries(skel->maps.fs_followed, loader->following ? opts->max_tasks : 1);
-	files_size_maps(skel, opts);
+	bpf_map__set_max_entries(skel->maps.fs_followed,
+				 loader->following ? settings->max_tasks : 1);
+	files_size_maps(skel, settings->files, settings->max_files);
 	return 0;
 }
 
@@ -720,7 +721,7 @@ static int open_configured(struct loader *loader, const struct fs_options *opts,
  * that differs from the ones we know), load again without it: it is reported with the reason
  * and everything else runs.
  */
-static int load_what_loads(struct loader *loader, const struct fs_options *opts,
+static int load_what_loads(struct loader *loader, const struct loader_settings *settings,
 			   const struct kernel_facts *facts, char *err, size_t err_len)
 {
 	static char refused[NR_PROBES][160];
@@ -729,7 +730,7 @@ static int load_what_loads(struct loader *loader, const struct fs_options *opts,
 	for (int attempt = 0; attempt <= NR_PROBES; attempt++) {
 		int ret, probe;
 
-		if (open_configured(loader, opts, facts, refused, err, err_len))
+		if (open_configured(loader, settings, facts, refused, err, err_len))
 			return -1;
 		refused_program[0] = '\0';
 		ret = foliostat_bpf__load(loader->skel);
@@ -774,7 +775,8 @@ static void learn_kernel(const struct btf *vmlinux, struct kernel_facts *facts)
 	facts->preemptible = kernel_preemptible(vmlinux, &facts->preemptible_why);
 }
 
-int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len)
+int loader_start(struct loader *loader, const struct loader_settings *settings, char *err,
+		 size_t err_len)
 {
 	struct kernel_facts facts = {0};
 	struct btf *vmlinux = NULL;
@@ -782,10 +784,10 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 
 	memset(loader, 0, sizeof(*loader));
 	loader->online_fd = loader->opener_fd = -1;
-	loader->following = opts->command != NULL;
-	loader->files = opts->files;
-	loader->nr_cgroups = opts->nr_cgroups;
-	verbose = opts->verbose;
+	loader->following = settings->following;
+	loader->files = settings->files;
+	loader->nr_cgroups = settings->nr_cgroups;
+	verbose = settings->verbose;
 	libbpf_set_print(print_libbpf);
 
 	if (access(VMLINUX_BTF, R_OK)) {
@@ -809,7 +811,7 @@ int loader_start(struct loader *loader, const struct fs_options *opts, char *err
 	read_enum_names(vmlinux, "lru_list", "LRU_", "lru", loader->lru_names, loader->lru_known,
 			FS_NR_LRU_LISTS);
 	btf__free(vmlinux);
-	if (load_what_loads(loader, opts, &facts, err, err_len))
+	if (load_what_loads(loader, settings, &facts, err, err_len))
 		goto fail;
 	loader->migrate_large_split =
 	    strcmp(bpf_program__name(loader->programs[PROBE_MIGRATE]), "fs_migrate_pages") == 0;

@@ -4,12 +4,15 @@
 #ifndef FS_LOADER_H
 #define FS_LOADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
 
+#include "foliostat.h"
+#include "host.h"
 #include "nodes.h"
-#include "options.h"
 #include "perf_events.h"
-#include "report.h"
 
 struct foliostat_bpf;
 struct bpf_program;
@@ -106,8 +109,21 @@ struct loader {
 	bool lru_known[FS_NR_LRU_LISTS];
 };
 
+/* What the loader is told of the options (cli/settings.c fills it). */
+struct loader_settings {
+	long max_tasks; /* the thread table's capacity (--max-tasks) */
+	bool following; /* -- COMMAND: only its processes get entries */
+	bool files;	/* --files */
+	long max_files; /* --max-files */
+	bool verbose;	/* libbpf's own messages too (-v) */
+	/* --cgroup: only the tasks of these cgroups (and below) get entries */
+	const struct fs_cgroup_ref *cgroup_refs;
+	int nr_cgroups;
+};
+
 /* Returns 0, or -1 with a "failed to ...: reason" message in err. */
-int loader_start(struct loader *loader, const struct fs_options *opts, char *err, size_t err_len);
+int loader_start(struct loader *loader, const struct loader_settings *settings, char *err,
+		 size_t err_len);
 
 /* Follow process `pid` (-- COMMAND), and so every process it forks. Returns 0 or -errno. */
 int loader_follow(struct loader *loader, pid_t pid);

@@ -11,7 +11,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "loader.h" /* (before the skeleton: foliostat.h's types) */
+#include "files.h"  /* (before the skeleton: files.h's types, */
+#include "loader.h" /* and foliostat.h's) */
 #include "foliostat.skel.h"
 
 int self_start(void)

@@ -3,8 +3,10 @@
 #ifndef FS_REGROUP_H
 #define FS_REGROUP_H
 
-#include "options.h"
-#include "snapshot.h"
+#include "rows.h"
+
+struct process_filter;
+struct snapshot;
 
 /*
  * Give each thread's counts (and each process's collapse and stall figures) the row it belongs
@@ -13,6 +15,7 @@
  * accumulates them as it does processes. -p and -n select processes first. Nothing to do for
  * --by process.
  */
-void snapshot_regroup(struct snapshot *snap, const struct fs_options *opts);
+void snapshot_regroup(struct snapshot *snap, enum fs_row_kind by,
+		      const struct process_filter *filter);
 
 #endif /* FS_REGROUP_H */

@@ -9,17 +9,19 @@
 
 #include "array.h"
 #include "bounds.h"
+#include "window.h"
 
 #define PROC_WORDS FS_WORDS(struct proc_figures)
 
-void series_init(struct series_store *s, const struct fs_options *opts, series_name_fn cgroup_path,
-		 series_gone_fn gone, void *ctx, double now)
+void series_init(struct series_store *s, const struct series_settings *settings,
+		 series_name_fn cgroup_path, series_gone_fn gone, void *ctx, double now)
 {
 	*s = (struct series_store){
-	    .by = opts->by,
-	    .max_series = opts->max_series ? (size_t)opts->max_series : FS_DEFAULT_MAX_SERIES,
-	    .grace_s = opts->series_grace_s > 0 ? opts->series_grace_s : FS_DEFAULT_SERIES_GRACE_S,
-	    .admit_top = opts->by == FS_BY_PROCESS ? (size_t)opts->top : 0,
+	    .by = settings->by,
+	    .max_series =
+		settings->max_series ? (size_t)settings->max_series : FS_DEFAULT_MAX_SERIES,
+	    .grace_s = settings->grace_s > 0 ? settings->grace_s : FS_DEFAULT_SERIES_GRACE_S,
+	    .admit_top = settings->by == FS_BY_PROCESS ? (size_t)settings->top : 0,
 	    .cgroup_path = cgroup_path,
 	    .gone = gone,
 	    .ctx = ctx,

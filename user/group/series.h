@@ -15,8 +15,9 @@
 
 #include "counters.h"
 #include "kernel_counters.h"
-#include "options.h"
-#include "window.h"
+#include "rows.h"
+
+struct process_table;
 
 #define FS_DEFAULT_MAX_SERIES 1000
 #define FS_DEFAULT_SERIES_GRACE_S 300.0
@@ -65,8 +66,16 @@ struct series_store {
 	double last_exposed;	       /* when the store was last exposed (scraped or written) */
 };
 
-void series_init(struct series_store *s, const struct fs_options *opts, series_name_fn cgroup_path,
-		 series_gone_fn gone, void *ctx, double now);
+/* What the store is told of the options (cli/settings.c fills it). */
+struct series_settings {
+	enum fs_row_kind by; /* --by: what a group is */
+	long max_series;     /* --max-series; 0: FS_DEFAULT_MAX_SERIES */
+	double grace_s;	     /* --series-grace; 0: FS_DEFAULT_SERIES_GRACE_S */
+	long top;	     /* --top: with --by process, series for the N most active only */
+};
+
+void series_init(struct series_store *s, const struct series_settings *settings,
+		 series_name_fn cgroup_path, series_gone_fn gone, void *ctx, double now);
 /*
  * Add a read: its rows (as window_processes() made them, every selected process with activity,
  * sorted by key), its system figures and the kernel counters' growth over it. Returns 0 or

@@ -10,14 +10,15 @@
 #include "array.h"
 #include "counters.h"
 
-bool process_selected(const struct fs_options *opts, __u32 tgid, __u64 start, const char *comm)
+bool process_selected(const struct process_filter *filter, __u32 tgid, __u64 start,
+		      const char *comm)
 {
-	bool pid_ok = opts->nr_pids == 0;
+	bool pid_ok = filter->nr_pids == 0;
 
-	for (int i = 0; i < opts->nr_pids && !pid_ok; i++)
-		pid_ok = (__u32)opts->pids[i] == tgid &&
-			 (!opts->pid_started_before[i] || start < opts->pid_started_before[i]);
-	return pid_ok && (!opts->comm || strncmp(opts->comm, comm, FS_COMM_LEN) == 0);
+	for (int i = 0; i < filter->nr_pids && !pid_ok; i++)
+		pid_ok = (__u32)filter->pids[i] == tgid &&
+			 (!filter->pid_started_before[i] || start < filter->pid_started_before[i]);
+	return pid_ok && (!filter->comm || strncmp(filter->comm, comm, FS_COMM_LEN) == 0);
 }
 
 static struct process_row *table_push(struct process_table *t)
@@ -104,7 +105,7 @@ static struct row_key next_proc_row(const struct snapshot *now, size_t *p, size_
  * summed), and a candidate for every process that has some, even with no activity of its own
  * threads (khugepaged collapsed its memory, say). Candidates stay sorted by key.
  */
-static int window_procs(const struct snapshot *now, const struct fs_options *opts,
+static int window_procs(const struct snapshot *now, const struct process_filter *filter,
 			struct process_table *out, size_t *nr)
 {
 	size_t nr_threaded = *nr, p = 0, n = 0;
@@ -121,7 +122,7 @@ static int window_procs(const struct snapshot *now, const struct fs_options *opt
 		found = bsearch(&key, out->candidates, nr_threaded, sizeof(*found),
 				compare_candidate_ids);
 		if (!found) {
-			if (!process_selected(opts, name.tgid, name.start, name.comm))
+			if (!process_selected(filter, name.tgid, name.start, name.comm))
 				continue;
 			found = candidate_push(out, *nr);
 			if (!found)
@@ -296,7 +297,7 @@ static __u64 process_cgroup(const struct snapshot *now, size_t first, size_t end
 	return chosen->cgroup;
 }
 
-int window_processes(const struct snapshot *now, const struct fs_options *opts, size_t keep,
+int window_processes(const struct snapshot *now, const struct process_filter *filter, size_t keep,
 		     struct process_table *out)
 {
 	size_t nr = 0;
@@ -319,7 +320,7 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 		if (!grew.events)
 			continue;
 		memcpy(comm, process_name(now, first, i), FS_COMM_LEN);
-		if (!process_selected(opts, head->key >> 32, head->start, comm))
+		if (!process_selected(filter, head->key >> 32, head->start, comm))
 			continue;
 		c = candidate_push(out, nr);
 		if (!c)
@@ -339,7 +340,7 @@ int window_processes(const struct snapshot *now, const struct fs_options *opts, 
 			row->counters = sum;
 		}
 	}
-	if (window_procs(now, opts, out, &nr))
+	if (window_procs(now, filter, out, &nr))
 		return -ENOMEM;
 	out->nr_active = nr;
 	if (!keep) {

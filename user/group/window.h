@@ -5,10 +5,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/types.h>
 
 #include "foliostat.h"
-#include "options.h"
+#include "rows.h"
 #include "snapshot.h"
 
 /*
@@ -64,16 +65,28 @@ struct process_table {
 	size_t cap_procs;
 };
 
+/* The processes the user asked for (-p, -n), as cli/settings.c gives them from the options: no
+ * pid and no name select every process. */
+struct process_filter {
+	const pid_t *pids;
+	/* -p PID is the process that had PID when foliostat started: one started before this (ns
+	 * since boot), per pid; 0: any with the pid */
+	const __u64 *pid_started_before;
+	int nr_pids;
+	const char *comm; /* only processes with exactly this name; NULL: any */
+};
+
 /* Which processes the user asked for (-p, -n); everything when none. -p PID is the process that
  * had PID when foliostat started, told by its start time (ns since boot). */
-bool process_selected(const struct fs_options *opts, __u32 tgid, __u64 start, const char *comm);
+bool process_selected(const struct process_filter *filter, __u32 tgid, __u64 start,
+		      const char *comm);
 
 /*
  * The per-process table of a read: rows for the selected processes with any activity, for all
  * of them when `keep` is 0, else for the `keep` most active only (out->nr_active still counts
  * them all), sorted by key. Returns 0 or -ENOMEM.
  */
-int window_processes(const struct snapshot *now, const struct fs_options *opts, size_t keep,
+int window_processes(const struct snapshot *now, const struct process_filter *filter, size_t keep,
 		     struct process_table *out);
 
 /* The row's process-level figures (collapse outcomes, stalls), or NULL if it had none. */

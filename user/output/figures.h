@@ -16,6 +16,7 @@
 #include "counters.h"
 #include "figure_names.h"
 #include "loader.h"
+#include "measures.h"
 #include "metric_families.h"
 
 /* What a figure's samples are told apart by: each dimension is one or two labels. */

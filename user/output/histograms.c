@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Folio histograms and fault counts derived from the raw counters (see report.h). */
+/* Figures derived from the raw counters: faults from their kinds, allocations by node (see
+ * report.h). The names of the counters' entries are figure_names.c's. */
 #include <string.h>
 
 #include "report.h"
@@ -50,33 +51,12 @@ __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f)
 }
 
 
-void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS])
+/* The folios allocated by order: movable and kernel together. */
+static void allocated_orders(const struct fs_totals *c, __u64 out[FS_NR_ORDERS])
 {
-	const __u64 *movable = c->folios[FS_FOLIO_ALLOC_MOVABLE];
-	const __u64 *kernel = c->folios[FS_FOLIO_ALLOC_KERNEL];
-
-	for (int order = 0; order < FS_NR_ORDERS; order++) {
-		switch (which) {
-		case HIST_ALLOC:
-			out[order] = movable[order] + kernel[order];
-			break;
-		case HIST_ALLOC_MOVABLE:
-			out[order] = movable[order];
-			break;
-		case HIST_ALLOC_KERNEL:
-			out[order] = kernel[order];
-			break;
-		case HIST_PAGECACHE:
-			out[order] = c->folios[FS_FOLIO_PAGECACHE][order];
-			break;
-		case HIST_ALLOC_FAILED:
-			out[order] = c->folios[FS_FOLIO_ALLOC_FAILED][order];
-			break;
-		default:
-			out[order] = c->folios[FS_FOLIO_DISCARDED][order];
-			break;
-		}
-	}
+	for (int order = 0; order < FS_NR_ORDERS; order++)
+		out[order] = c->folios[FS_FOLIO_ALLOC_MOVABLE][order] +
+			     c->folios[FS_FOLIO_ALLOC_KERNEL][order];
 }
 
 __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes, int node,
@@ -88,7 +68,7 @@ __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes
 		return node < FS_MAX_NODES ? c->alloc_by_node[node][amount] : 0;
 	if (node != nodes->ids[0])
 		return 0;
-	folio_hist(c, HIST_ALLOC, hist);
+	allocated_orders(c, hist);
 	return amount == FS_PAGES ? hist_pages(hist) : hist_folios(hist);
 }
 
@@ -99,7 +79,7 @@ void node_allocated_orders(const __u64 by_node[FS_MAX_NODES][FS_NR_ORDERS],
 	if (nodes->counted && node < FS_MAX_NODES)
 		memcpy(out, by_node[node], FS_NR_ORDERS * sizeof(out[0]));
 	else if (!nodes->counted && node == nodes->ids[0])
-		folio_hist(c, HIST_ALLOC, out);
+		allocated_orders(c, out);
 	else
 		memset(out, 0, FS_NR_ORDERS * sizeof(out[0]));
 }

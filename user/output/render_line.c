@@ -7,16 +7,17 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cgroup_names.h"
-#include "measures.h"
 #include "record_layout.h"
 #include "report.h"
 #include "row_columns.h"
 #include "sanitize.h"
 #include "table_cells.h"
+#include "table_figures.h"
 
 /* The first row's cell: "PID COMM" or the cgroup or name, in this many columns. */
 #define FIRST_WIDTH 23
@@ -46,12 +47,14 @@ static void first_cell(FILE *out, const struct fs_report *r)
 	fprintf(out, " %s\n", cell);
 }
 
-/* The shootdowns the system's CPUs received: the reason the kernel names remote_shootdown. */
-static __u64 remote_shootdowns(const struct fs_report *r)
+/* The shootdowns the system's CPUs received: the system's TLB flushes (the registry's
+ * tlb.flushes) for the reason the kernel names remote_shootdown. */
+static __u64 remote_shootdowns(const struct fs_report *r, const struct figures_view *system,
+			       int flushes)
 {
 	for (int v = 0; v < FS_NR_TLB_REASONS; v++)
 		if (r->tlb_known[v] && !strcmp(r->tlb_names[v], "remote_shootdown"))
-			return r->system.total.tlb_flushes[v];
+			return figure_amount(r, system, flushes, v, CELL_COUNT);
 	return 0;
 }
 
@@ -84,9 +87,13 @@ int render_line(FILE *out, const struct fs_report *r)
 	struct figures_view system = {.scope = IN_SYSTEM,
 				      .from = {[FROM_TOTALS] = (const __u64 *)&r->system.total,
 					       [FROM_SYSTEM] = (const __u64 *)&r->system}};
+	static int flushes = -1;
 	char when[16];
 	struct tm tm;
 	time_t t = r->end.tv_sec;
+
+	if (flushes < 0 && (flushes = record_figure_find("tlb.flushes")) < 0)
+		abort();
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
@@ -95,8 +102,8 @@ int render_line(FILE *out, const struct fs_report *r)
 		const struct line_cell *cell = &line_cells[i];
 
 		if (!strcmp(cell->heading, "SHOOTDN"))
-			print_count(out, cell->width, remote_shootdowns(r),
-				    r->measured[MEASURE_TLB]);
+			print_count(out, cell->width, remote_shootdowns(r, &system, flushes),
+				    record_figure_measured(flushes, r->measured));
 		else
 			print_row_column(out, r, &system, row_column_named(cell->heading),
 					 cell->width);

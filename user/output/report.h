@@ -12,42 +12,13 @@
 #include "figure_names.h" /* the names and measures of figures' parts */
 #include "foliostat.h"
 #include "free_blocks.h"
+#include "host.h"
 #include "kernel_counters.h"
 #include "measures.h"
 #include "resident_report.h"
 #include "self.h"
 #include "window.h"
 
-#define FS_ENUM_NAME_LEN 40
-
-struct memory_nodes;
-
-struct host_info {
-	char hostname[256];
-	char kernel[256];
-	int nr_cpus;
-	long page_size;
-	const struct memory_nodes *nodes; /* the nodes with memory (nodes.h); always set */
-};
-
-struct probe_status {
-	const char *name; /* "group:event", as users know tracepoints */
-	bool attached;
-	bool not_needed;  /* a stand-in for probes that are attached (reason says which) */
-	char reason[160]; /* why not attached */
-};
-
-/* Folio histograms by name, for the table (JSON names them in record_layout.c). A histogram
- * that the counters keep split (alloc = movable + kernel) is summed here. */
-enum fs_hist_name {
-	HIST_ALLOC,
-	HIST_ALLOC_MOVABLE,
-	HIST_ALLOC_KERNEL,
-	HIST_PAGECACHE,
-	HIST_ALLOC_FAILED, /* movable allocations that got no folio */
-	HIST_DISCARDED,	   /* movable large folios freed before they reached an LRU list */
-	NR_HISTS
-};
 struct cgroup_names;
 struct file_summary;
 
@@ -86,16 +57,6 @@ struct fs_report {
 	size_t nr_shown;		       /* how many of them to print (--top) */
 };
 
-int host_info_read(struct host_info *host);
-/* The order of a PMD-sized folio: a PMD maps a page of page-table entries of 8 bytes each (512
- * pages with 4 KiB pages: order 9). */
-int pmd_order_of(long page_size);
-/* Is the multi-generational LRU on (where the kernel has it: a nonzero enabled mask)? */
-bool host_mglru_enabled(void);
-/* RFC 3339 UTC with milliseconds: 2026-12-03T08:09:23.123Z */
-void format_rfc3339(const struct timespec *ts, char *buf, size_t len);
-
-void folio_hist(const struct fs_totals *c, enum fs_hist_name which, __u64 out[FS_NR_ORDERS]);
 /* Folios or pages (amount) allocated on `node`: BPF's count where it counts per node, else (one
  * node) every allocation on the host's node and none on another. */
 __u64 node_allocated(const struct fs_totals *c, const struct memory_nodes *nodes, int node,

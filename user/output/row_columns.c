@@ -7,6 +7,7 @@
 
 #include "counters.h"
 #include "row_columns.h"
+#include "table_figures.h"
 
 /* Whether a process gets large folios, first; then what it costs. 96 columns in all. */
 /* clang-format off */
@@ -73,42 +74,27 @@ int row_column_figure(size_t column, int k)
 	return found[column][k];
 }
 
-/* Figure i's amount in v, as column `shows` counts it. */
-static __u64 figure_amount(const struct figures_view *v, int i, enum column_shows shows)
+/* Figure i's amount in v, as column `shows` counts it: a histogram's derived here, the rest
+ * as the table's cells count them (table_figures.c). */
+static __u64 figure_amount_shown(const struct figures_view *v, int i, enum column_shows shows)
 {
-	const struct record_figure *f = &record_figures[i];
-	const __u64 *words = record_figure_words(v, i);
-	__u64 sum = 0, hist[FS_NR_ORDERS];
+	__u64 hist[FS_NR_ORDERS];
 	int top = FS_NR_ORDERS;
 
-	switch (f->kind) {
-	case RK_ORDERS:
-		record_figure_orders(v, i, hist);
-		switch (shows) {
-		case SHOW_LARGE_FOLIOS:
-			return hist_large_folios(hist);
-		case SHOW_LARGE_SHARE:
-			return hist_large_pages(hist);
-		case SHOW_MAX_ORDER:
-			while (top > 0 && !hist[top - 1])
-				top--;
-			return (__u64)top;
-		case SHOW_FOLIOS:
-			return hist_folios(hist);
-		default:
-			return hist_pages(hist);
-		}
-	case RK_FAULTS:
-		return fault_count((const struct fs_totals *)v->from[FROM_TOTALS], f->arg);
-	case RK_LIST_AMOUNTS:
-		for (int l = 0; l < FS_NR_LRU_LISTS; l++)
-			sum += words[l * FS_NR_AMOUNTS +
-				     (shows == SHOW_FOLIOS ? FS_FOLIOS : FS_PAGES)];
-		return sum;
-	case RK_TLB_REASONS:
-		return words_sum(words, FS_NR_TLB_REASONS);
-	default:
-		return words[0];
+	if (record_figures[i].kind != RK_ORDERS || shows == SHOW_FOLIOS || shows == SHOW_MIB ||
+	    shows == SHOW_COUNT)
+		return figure_amount(NULL, v, i, -1,
+				     shows == SHOW_FOLIOS ? CELL_FOLIOS : CELL_PAGES);
+	record_figure_orders(v, i, hist);
+	switch (shows) {
+	case SHOW_LARGE_FOLIOS:
+		return hist_large_folios(hist);
+	case SHOW_LARGE_SHARE:
+		return hist_large_pages(hist);
+	default: /* SHOW_MAX_ORDER */
+		while (top > 0 && !hist[top - 1])
+			top--;
+		return (__u64)top;
 	}
 }
 
@@ -120,7 +106,7 @@ __u64 row_column_amount(const struct figures_view *v, size_t column)
 		int i = row_column_figure(column, k);
 
 		if (i >= 0)
-			total += figure_amount(v, i, row_columns[column].shows);
+			total += figure_amount_shown(v, i, row_columns[column].shows);
 	}
 	return total;
 }

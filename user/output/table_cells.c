@@ -4,11 +4,20 @@
 
 #include "counters.h"
 #include "row_columns.h"
+#include "sanitize.h"
 #include "table_cells.h"
 
 double pages_to_mib(__u64 pages, long page_size)
 {
 	return (double)pages * page_size / (1024.0 * 1024.0);
+}
+
+void print_text(FILE *out, const char *text, size_t len, size_t max, size_t pad)
+{
+	char shown[TERMINAL_TEXT_SIZE(MAX_COLUMN)];
+	size_t columns = terminal_text(text, len, max < MAX_COLUMN ? max : MAX_COLUMN, shown);
+
+	fprintf(out, "%s%*s", shown, columns < pad ? (int)(pad - columns) : 0, "");
 }
 
 void print_count(FILE *out, int width, __u64 value, bool measured)

@@ -12,6 +12,12 @@
 #include "report.h"
 
 double pages_to_mib(__u64 pages, long page_size);
+/* The widest column of untrusted text. */
+#define MAX_COLUMN 256
+/* Untrusted text (up to `len` bytes or a NUL) in at most `max` columns (MAX_COLUMN at most),
+ * padded with spaces to `pad` columns: a column of a row, or (pad 0) part of a line; shown
+ * through terminal_text() (sanitize.h). */
+void print_text(FILE *out, const char *text, size_t len, size_t max, size_t pad);
 /* A count. */
 void print_count(FILE *out, int width, __u64 value, bool measured);
 /* Pages, as MiB with one decimal. */

@@ -16,11 +16,11 @@
 #include "array.h"
 #include "bounds.h"
 #include "cgroups.h"
-#include "counters.h"
+#include "pmd_order.h"
 #include "process_start.h"
-#include "report.h"
 #include "resident_opener.h"
 #include "test_hooks.h"
+#include "words.h"
 
 /*
  * The most pagemap entries read of one process in one pass: twice the host's pages. A process
@@ -36,8 +36,8 @@ static __u64 max_entries_per_process(void)
 	return max < (1ULL << 18) ? 1ULL << 18 : max;
 }
 
-int resident_scanner_start(struct resident_scanner *s, const struct fs_options *opts, char *err,
-			   size_t err_len)
+int resident_scanner_start(struct resident_scanner *s, const struct resident_settings *settings,
+			   char *err, size_t err_len)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	int order = pmd_order_of(page_size);
@@ -51,7 +51,7 @@ int resident_scanner_start(struct resident_scanner *s, const struct fs_options *
 					 .max_entries = max_entries_per_process()};
 	bound_set_limit(BOUND_RESIDENT_PAGES, s->host.max_entries);
 	s->opener = -1;
-	if (resident_selector_init(&sel, opts, false)) {
+	if (resident_selector_init(&sel, settings, false)) {
 		snprintf(err, err_len, "failed to find the cgroup2 mount for -c");
 		return -1;
 	}
@@ -134,21 +134,22 @@ static ssize_t read_small(pid_t pid, const char *name, char *buf, size_t size)
 /* Whether a process of cgroup `path` (below the cgroup2 mount) is in one of -c's cgroups or
  * below: the directory of the path at that cgroup's depth is that cgroup (same inode, the
  * cgroup's id). */
-static bool in_selected_cgroup(const struct fs_options *opts, const char *mount, const char *path)
+static bool in_selected_cgroup(const struct resident_settings *settings, const char *mount,
+			       const char *path)
 {
 	char dir[4096 + 512];
 
-	for (int i = 0; i < opts->nr_cgroups; i++) {
+	for (int i = 0; i < settings->nr_cgroups; i++) {
 		const char *at = path;
 		struct stat st;
-		__u32 level = opts->cgroup_refs[i].level;
+		__u32 level = settings->cgroup_refs[i].level;
 
 		/* The first `level` components of the path. */
 		for (__u32 l = 0; l < level && at; l++)
 			at = strchr(at + 1, '/');
 		snprintf(dir, sizeof(dir), "%s%.*s", mount,
 			 (int)(at ? (size_t)(at - path) : strlen(path)), path);
-		if (!stat(dir, &st) && st.st_ino == opts->cgroup_refs[i].id)
+		if (!stat(dir, &st) && st.st_ino == settings->cgroup_refs[i].id)
 			return true;
 	}
 	return false;
@@ -173,24 +174,24 @@ static bool left_out(const struct resident_selector *sel, pid_t pid,
 	return (flags & 0x00200000) || ppid == sel->self; /* PF_KTHREAD */
 }
 
-static bool pid_selected(const struct fs_options *opts, pid_t pid)
+static bool pid_selected(const struct resident_settings *settings, pid_t pid)
 {
-	for (int i = 0; i < opts->nr_pids; i++)
-		if (opts->pids[i] == pid)
+	for (int i = 0; i < settings->nr_pids; i++)
+		if (settings->pids[i] == pid)
 			return true;
-	return !opts->nr_pids;
+	return !settings->nr_pids;
 }
 
 /* With -p: whether the process of pid that started at start_ticks is the one that had the pid
  * at start-up (not a later one that took it after that one ended). */
-static bool pid_start_selected(const struct fs_options *opts, pid_t pid,
+static bool pid_start_selected(const struct resident_settings *settings, pid_t pid,
 			       unsigned long long start_ticks)
 {
-	for (int i = 0; i < opts->nr_pids; i++)
-		if (opts->pids[i] == pid)
-			return !opts->pid_started_before[i] ||
-			       start_ticks * clock_tick_ns() < opts->pid_started_before[i];
-	return !opts->nr_pids;
+	for (int i = 0; i < settings->nr_pids; i++)
+		if (settings->pids[i] == pid)
+			return !settings->pid_started_before[i] ||
+			       start_ticks * clock_tick_ns() < settings->pid_started_before[i];
+	return !settings->nr_pids;
 }
 
 /* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it,
@@ -214,19 +215,19 @@ static int cgroup_path(pid_t pid, char *path, size_t size)
 	return n < 0 ? -1 : cgroup_v2_line_end(&line);
 }
 
-int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,
+int resident_selector_init(struct resident_selector *sel, const struct resident_settings *settings,
 			   bool with_cgroup)
 {
-	*sel = (struct resident_selector){.opts = opts,
-					  .self = getpid(),
-					  .with_cgroup = with_cgroup || opts->by == FS_BY_CGROUP ||
-							 opts->nr_cgroups};
-	if (opts->nr_cgroups && cgroup2_mount(sel->mount, sizeof(sel->mount)))
+	*sel = (struct resident_selector){
+	    .settings = settings,
+	    .self = getpid(),
+	    .with_cgroup = with_cgroup || settings->by == FS_BY_CGROUP || settings->nr_cgroups};
+	if (settings->nr_cgroups && cgroup2_mount(sel->mount, sizeof(sel->mount)))
 		return -ENOENT;
 	return 0;
 }
 
-int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_t *cap)
+int resident_pids(const struct resident_settings *settings, pid_t **pids, size_t *nr, size_t *cap)
 {
 	struct dirent *entry;
 	DIR *proc;
@@ -239,7 +240,8 @@ int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_
 		char *rest;
 		long pid = strtol(entry->d_name, &rest, 10);
 
-		if (*rest || pid <= 0 || (pid_t)pid == getpid() || !pid_selected(opts, (pid_t)pid))
+		if (*rest || pid <= 0 || (pid_t)pid == getpid() ||
+		    !pid_selected(settings, (pid_t)pid))
 			continue;
 		if (!(err = array_reserve_one(pids, cap, *nr, sizeof(**pids))))
 			(*pids)[(*nr)++] = (pid_t)pid;
@@ -250,25 +252,25 @@ int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_
 
 int resident_selected(const struct resident_selector *sel, pid_t pid, struct resident_identity *id)
 {
-	const struct fs_options *opts = sel->opts;
+	const struct resident_settings *settings = sel->settings;
 	char comm[FS_COMM_LEN + 2];
 
-	if (pid <= 0 || pid == sel->self || !pid_selected(opts, pid))
+	if (pid <= 0 || pid == sel->self || !pid_selected(settings, pid))
 		return -EACCES;
 	if (read_small(pid, "comm", comm, sizeof(comm)) < 0)
 		return -ENOENT; /* gone already */
 	comm[strcspn(comm, "\n")] = '\0';
-	if (opts->comm && strcmp(opts->comm, comm))
+	if (settings->comm && strcmp(settings->comm, comm))
 		return -EACCES;
 	if (left_out(sel, pid, &id->start_ticks))
 		return process_start_ticks(pid, &id->start_ticks) == -ENOENT ? -ENOENT : -EACCES;
-	if (!pid_start_selected(opts, pid, id->start_ticks))
+	if (!pid_start_selected(settings, pid, id->start_ticks))
 		return -EACCES;
 	id->cgroup[0] = '\0';
-	if ((sel->with_cgroup || opts->nr_cgroups) &&
-	    cgroup_path(pid, id->cgroup, sizeof(id->cgroup)) && opts->nr_cgroups)
+	if ((sel->with_cgroup || settings->nr_cgroups) &&
+	    cgroup_path(pid, id->cgroup, sizeof(id->cgroup)) && settings->nr_cgroups)
 		return -ENOENT; /* gone, or in no cgroup of cgroup2 */
-	if (opts->nr_cgroups && !in_selected_cgroup(opts, sel->mount, id->cgroup))
+	if (settings->nr_cgroups && !in_selected_cgroup(settings, sel->mount, id->cgroup))
 		return -EACCES;
 	memset(id->comm, 0, sizeof(id->comm));
 	memcpy(id->comm, comm, sizeof(id->comm) - 1); /* (15 at most) */
@@ -393,7 +395,7 @@ static double clock_s(clockid_t clock)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int resident_collect(const struct resident_scanner *s, const struct fs_options *opts,
+int resident_collect(const struct resident_scanner *s, const struct resident_settings *settings,
 		     struct resident_report *r)
 {
 	double begin = clock_s(CLOCK_MONOTONIC), cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
@@ -404,8 +406,8 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 	int err;
 
 	resident_report_clear(r);
-	if (!(err = resident_selector_init(&sel, opts, false)))
-		err = resident_pids(opts, &pids, &nr, &cap);
+	if (!(err = resident_selector_init(&sel, settings, false)))
+		err = resident_pids(settings, &pids, &nr, &cap);
 	for (size_t i = 0; !err && i < nr; i++) {
 		struct resident_candidate c;
 		struct resident_reading reading;
@@ -436,7 +438,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 			r->first_error = ret;
 			err = ret;
 		} else if (ret) {
-			if (opts->verbose)
+			if (settings->verbose)
 				fprintf(stderr, "foliostat: --resident: process %d not read: %s\n",
 					(int)c.pid, strerror(-ret));
 			if (!r->failed++)
@@ -458,7 +460,7 @@ int resident_collect(const struct resident_scanner *s, const struct fs_options *
 	free(pids);
 	bound_set_entries(BOUND_RESIDENT_PAGES, most);
 	bound_evicted(BOUND_RESIDENT_PAGES, r->cut_short);
-	resident_report_finish(r, opts->by);
+	resident_report_finish(r, settings->by);
 	r->passes = 1;
 	r->pagemap_scan = s->host.pagemap_scan;
 	r->taken_at = clock_s(CLOCK_MONOTONIC);

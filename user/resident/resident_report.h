@@ -8,11 +8,31 @@
 #ifndef FS_RESIDENT_REPORT_H
 #define FS_RESIDENT_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/types.h>
 
-#include "options.h"
+#include "foliostat.h"
 #include "resident.h"
+#include "rows.h"
+
+/* What --resident is told of the options (cli/settings.c fills it): which processes to read,
+ * and how to show them. */
+struct resident_settings {
+	enum fs_row_kind by; /* --by: a row per process, cgroup or name */
+	bool verbose;	     /* -v: say why a process could not be read */
+	long max_tasks;	     /* --max-tasks: the sweep keeps at most this many processes */
+	/* -p: these processes, each the one that had its pid at start-up (started before
+	 * pid_started_before[i], ns since boot; 0: any with the pid); none: every process */
+	const pid_t *pids;
+	const __u64 *pid_started_before;
+	int nr_pids;
+	const char *comm; /* -n: only processes with exactly this name; NULL: any */
+	/* -c: only processes in these cgroups or below */
+	const struct fs_cgroup_ref *cgroup_refs;
+	int nr_cgroups;
+};
 
 /* A row: a process, or (--by cgroup, --by comm) the processes of a cgroup or of a name. */
 struct resident_row {
@@ -58,7 +78,7 @@ struct resident_candidate {
 
 /* Which processes the options select (-p, -n, -c), and what is kept of each. */
 struct resident_selector {
-	const struct fs_options *opts;
+	const struct resident_settings *settings;
 	pid_t self;	  /* foliostat's pid: neither it nor its children (its openers) are read */
 	bool with_cgroup; /* keep each one's cgroup path (asked for, --by cgroup or -c) */
 	char mount[4096]; /* the cgroup2 mount, with -c */
@@ -70,21 +90,21 @@ struct resident_scanner {
 };
 
 /* Before privileges are dropped. 0, or -1 with a message in err. */
-int resident_scanner_start(struct resident_scanner *s, const struct fs_options *opts, char *err,
-			   size_t err_len);
+int resident_scanner_start(struct resident_scanner *s, const struct resident_settings *settings,
+			   char *err, size_t err_len);
 /* Read every process the options select (-p, -n, -c) into r (emptied first), a row each, or
  * (--by) a row per cgroup or name. 0, or a negative errno when none could be (no memory, the
  * opener gone). */
-int resident_collect(const struct resident_scanner *s, const struct fs_options *opts,
+int resident_collect(const struct resident_scanner *s, const struct resident_settings *settings,
 		     struct resident_report *r);
 /* 0, or -ENOENT with -c where no cgroup2 is mounted. */
-int resident_selector_init(struct resident_selector *sel, const struct fs_options *opts,
+int resident_selector_init(struct resident_selector *sel, const struct resident_settings *settings,
 			   bool with_cgroup);
 /* The pids in /proc now that -p allows (foliostat's left out), in /proc's order, into *pids
  * (emptied first). 0 or a negative errno. Reads nothing of each: resident_select() does, just
  * before the process is read, so that a pass spreads that cost too (10,000 processes' comm,
  * stat and cgroup files are about a second of CPU). */
-int resident_pids(const struct fs_options *opts, pid_t **pids, size_t *nr, size_t *cap);
+int resident_pids(const struct resident_settings *settings, pid_t **pids, size_t *nr, size_t *cap);
 /* What resident_selected() tells of a process: no allocation (the opener's child asks too). */
 struct resident_identity {
 	unsigned long long start_ticks;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
-#include "counters.h"
+#include "words.h"
 #include "resident.h"
 
 /* pagemap's entry (Documentation/admin-guide/mm/pagemap.rst). */

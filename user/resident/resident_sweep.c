@@ -13,7 +13,7 @@
 
 #include "array.h"
 #include "bounds.h"
-#include "counters.h"
+#include "words.h"
 
 /* A process's last reading. */
 struct sweep_entry {
@@ -106,7 +106,7 @@ static int keep(struct pass *p, struct resident_candidate *c, const struct resid
 	if (found) {
 		e = w->entries[at];
 		free(e->row.cgroup);
-	} else if (w->nr >= (size_t)w->opts->max_tasks) {
+	} else if (w->nr >= (size_t)w->settings->max_tasks) {
 		err = -ENOSPC;
 	} else if (!(e = calloc(1, sizeof(*e))) ||
 		   array_reserve_one(&w->entries, &w->cap, w->nr, sizeof(*w->entries))) {
@@ -157,8 +157,8 @@ static int sweep_pass(struct pass *p)
 	__u64 most = 0;
 	int err, first_error = 0;
 
-	if (!(err = resident_selector_init(&sel, w->opts, true)))
-		err = resident_pids(w->opts, &pids, &nr, &cap);
+	if (!(err = resident_selector_init(&sel, w->settings, true)))
+		err = resident_pids(w->settings, &pids, &nr, &cap);
 	for (size_t i = 0; !err && i < nr; i++) {
 		struct resident_candidate c;
 		struct resident_counts counts = {0};
@@ -181,7 +181,7 @@ static int sweep_pass(struct pass *p)
 			gone++;
 			forget(w, c.pid);
 		} else if (ret) {
-			if (w->opts->verbose)
+			if (w->settings->verbose)
 				fprintf(stderr, "foliostat: --resident: process %d not read: %s\n",
 					(int)c.pid, strerror(-ret));
 			if (!failed++)
@@ -237,14 +237,14 @@ static void *sweep_thread(void *arg)
 }
 
 int resident_sweep_start(struct resident_sweep *w, const struct resident_scanner *scanner,
-			 const struct fs_options *opts, double budget, double period)
+			 const struct resident_settings *settings, double budget, double period)
 {
 	pthread_condattr_t attr;
 	sigset_t all, old;
 	int err;
 
 	*w = (struct resident_sweep){
-	    .scanner = scanner, .opts = opts, .budget = budget, .period = period};
+	    .scanner = scanner, .settings = settings, .budget = budget, .period = period};
 	if ((err = pthread_mutex_init(&w->lock, NULL)))
 		return -err;
 	if ((err = pthread_condattr_init(&attr)) ||
@@ -315,7 +315,7 @@ int resident_sweep_take(struct resident_sweep *w, struct resident_report *r)
 	r->taken_at = clock_s(CLOCK_MONOTONIC);
 	if (err)
 		return err;
-	resident_report_finish(r, w->opts->by);
+	resident_report_finish(r, w->settings->by);
 	return 0;
 }
 

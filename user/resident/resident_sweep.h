@@ -20,7 +20,7 @@ struct sweep_entry;
 
 struct resident_sweep {
 	const struct resident_scanner *scanner;
-	const struct fs_options *opts;
+	const struct resident_settings *settings;
 	double budget; /* CPU seconds per second */
 	double period; /* seconds between the starts of two passes, at least */
 	pthread_t thread;
@@ -40,7 +40,7 @@ struct resident_sweep {
 
 /* Start the thread (after the sandbox: it inherits it). 0, or a negative errno. */
 int resident_sweep_start(struct resident_sweep *w, const struct resident_scanner *scanner,
-			 const struct fs_options *opts, double budget, double period);
+			 const struct resident_settings *settings, double budget, double period);
 /* What the readings are now, as a report (r's rows replaced): 0, or a negative errno (no
  * memory; or the thread's error, when none can be read). */
 int resident_sweep_take(struct resident_sweep *w, struct resident_report *r);

@@ -888,8 +888,8 @@ static int start_daemon(struct http_server *srv, char *err, size_t err_len)
 	return 0;
 }
 
-int http_server_open(struct http_server *srv, const struct fs_options *opts, http_read_fn read,
-		     http_render_fn render, void *ctx, char *err, size_t err_len)
+int http_server_open(struct http_server *srv, const struct http_settings *settings,
+		     http_read_fn read, http_render_fn render, void *ctx, char *err, size_t err_len)
 {
 	struct http_state *st = calloc(1, sizeof(*st));
 	int ret = 1;
@@ -908,7 +908,8 @@ int http_server_open(struct http_server *srv, const struct fs_options *opts, htt
 	password_budgets_init(&st->budgets, monotonic_now());
 	bound_set_limit(BOUND_CONNECTIONS, MAX_CONNECTIONS);
 	bound_set_limit(BOUND_ANSWERS, MAX_ANSWERS);
-	if (opts->web_config && (ret = web_config_load(opts->web_config, &st->web, err, err_len)))
+	if (settings->web_config &&
+	    (ret = web_config_load(settings->web_config, &st->web, err, err_len)))
 		goto fail;
 	ret = 1;
 	st->verified = calloc(st->web.nr_users + 1, sizeof(*st->verified));
@@ -916,8 +917,7 @@ int http_server_open(struct http_server *srv, const struct fs_options *opts, htt
 		snprintf(err, err_len, "failed to allocate: %s", strerror(ENOMEM));
 		goto fail;
 	}
-	if (listen_on(srv, (const struct sockaddr *)&opts->listen_addr, opts->listen_addr_len, err,
-		      err_len) ||
+	if (listen_on(srv, settings->addr, settings->addr_len, err, err_len) ||
 	    start_daemon(srv, err, err_len))
 		goto fail;
 	return 0;

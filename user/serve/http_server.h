@@ -24,8 +24,6 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include "options.h"
-
 /* Scrapes within this time of a read share the next one. */
 #define HTTP_SHARE_MS 250
 
@@ -49,8 +47,16 @@ struct http_server {
  * exit code with the message in err: 2 for an invalid --web.config.file, 1 for any failure
  * ("failed to listen on ADDR:PORT: reason").
  */
-int http_server_open(struct http_server *srv, const struct fs_options *opts, http_read_fn read,
-		     http_render_fn render, void *ctx, char *err, size_t err_len);
+/* What the endpoint is told of the options (main.c fills it). */
+struct http_settings {
+	const struct sockaddr *addr; /* --listen's address */
+	socklen_t addr_len;
+	const char *web_config; /* --web.config.file: TLS and basic auth; NULL: none */
+};
+
+int http_server_open(struct http_server *srv, const struct http_settings *settings,
+		     http_read_fn read, http_render_fn render, void *ctx, char *err,
+		     size_t err_len);
 /* The descriptor that becomes readable when the server has work (for poll()). */
 int http_server_fd(const struct http_server *srv);
 /* Milliseconds until the server has timeouts or waiting scrapes to handle, or -1 when none. */

@@ -8,10 +8,10 @@
 
 #include <stdio.h>
 
-int http_server_open(struct http_server *srv, const struct fs_options *opts, http_read_fn read,
-		     http_render_fn render, void *ctx, char *err, size_t err_len)
+int http_server_open(struct http_server *srv, const struct http_settings *settings,
+		     http_read_fn read, http_render_fn render, void *ctx, char *err, size_t err_len)
 {
-	(void)opts, (void)read, (void)render, (void)ctx;
+	(void)settings, (void)read, (void)render, (void)ctx;
 	*srv = (struct http_server){.listen_fd = -1};
 	snprintf(err, err_len,
 		 "failed to listen: this foliostat is a static build, without libmicrohttpd; build "

@@ -2,7 +2,9 @@
 /*
  * The collector: what a run reads (the BPF maps, the kernel's THP counters, --self's
  * statistics, --files' table) and keeps between reads (the last read, the window of processes,
- * the exporter's series), and the report every record is rendered from.
+ * the exporter's series), and the report every record is rendered from. It drives every layer
+ * below it (collect/, resident/, group/, output/), each with settings of its own made from the
+ * options (cli/settings.h), and so sits at the top of user/ beside runs.c.
  */
 #ifndef FS_COLLECTOR_H
 #define FS_COLLECTOR_H
@@ -31,11 +33,12 @@
 struct collector {
 	struct loader *loader;
 	const struct fs_options *opts;
-	struct event_loop *loop; /* every wait */
-	struct command *command; /* -- COMMAND: the run ends when it exits */
-	/* What the window selects rows with: opts, or for --by cgroup/comm no filter (-p and -n
-	 * select processes before their counts are regrouped: regroup.h). */
-	struct fs_options row_opts;
+	struct event_loop *loop;	 /* every wait */
+	struct command *command;	 /* -- COMMAND: the run ends when it exits */
+	struct process_filter selection; /* -p, -n */
+	/* What the window selects rows with: the selection, or for --by cgroup/comm no filter (-p
+	 * and -n select processes before their counts are regrouped: regroup.h). */
+	struct process_filter row_filter;
 	struct cgroup_names cgroup_names; /* the rows' cgroups by name */
 	struct reader reader;		  /* the maps, and what they held at the last read */
 	struct snapshot read;		  /* the last read */
@@ -56,6 +59,7 @@ struct collector {
 	/* --resident: the opener and host it reads through, the sweep that reads while records
 	 * stream and scrapes come, and what the record or exposition shows. */
 	bool resident_on;
+	struct resident_settings resident_settings;
 	struct resident_scanner resident;
 	struct resident_sweep resident_sweep;
 	struct resident_report resident_report;

@@ -2,7 +2,9 @@
 /*
  * The kernel's confinement of a process that is already running without privileges: Landlock
  * (which files it may read and write) and a seccomp filter (which system calls it may make).
- * Both are applied last in start-up (privileges.c) and cannot be undone.
+ * Both are applied last in start-up (cli/privileges.c) and cannot be undone; the privileged
+ * openers' children (opener.c) take a seccomp filter of their own from here too, which is why
+ * this is a helper every layer may use rather than cli/'s.
  */
 #ifndef FS_SANDBOX_H
 #define FS_SANDBOX_H

@@ -12,8 +12,9 @@
 
 #include "collector.h"
 #include "figures.h"
-#include "regroup.h"
 #include "process_start.h"
+#include "regroup.h"
+#include "settings.h"
 
 /* Read the maps: what happened since the last read, with rows for the `keep` most active
  * processes (0: all). */
@@ -36,8 +37,8 @@ int collector_read(struct collector *c, size_t keep, char *err, size_t err_len)
 	}
 	ret = snapshot_read(&c->read, &c->reader);
 	if (!ret) {
-		snapshot_regroup(&c->read, c->opts);
-		ret = window_processes(&c->read, &c->row_opts, keep, &c->window);
+		snapshot_regroup(&c->read, c->opts->by, &c->selection);
+		ret = window_processes(&c->read, &c->row_filter, keep, &c->window);
 	}
 	/* Name the rows' cgroups now, while they exist: one made and removed between two records
 	 * would have no name by the time its row is printed. Only these names are kept. */
@@ -136,7 +137,7 @@ int collector_resident_start(struct collector *c, char *err, size_t err_len)
 
 	if (!c->resident_on || (opts->interval_s <= 0 && !opts->listen))
 		return 0;
-	ret = resident_sweep_start(&c->resident_sweep, &c->resident, opts,
+	ret = resident_sweep_start(&c->resident_sweep, &c->resident, &c->resident_settings,
 				   opts->resident_budget / 100, period);
 	if (ret) {
 		snprintf(err, err_len, "failed to start reading what memory holds: %s",
@@ -169,8 +170,9 @@ int collector_resident(struct collector *c, char *err, size_t err_len)
 {
 	const struct fs_options *opts = c->opts;
 	struct resident_report *r = &c->resident_report;
-	int ret = c->resident_sweep.running ? resident_sweep_take(&c->resident_sweep, r)
-					    : resident_collect(&c->resident, opts, r);
+	int ret = c->resident_sweep.running
+		      ? resident_sweep_take(&c->resident_sweep, r)
+		      : resident_collect(&c->resident, &c->resident_settings, r);
 
 	if (ret) {
 		resident_failure(ret, err, err_len);
@@ -223,6 +225,7 @@ static bool series_group_gone(const struct series_group *g, void *ctx)
 /* --format prometheus, --listen: the store of counts since the start. */
 static int collector_open_series(struct collector *c, char *err, size_t err_len)
 {
+	struct series_settings settings = series_settings_of(c->opts);
 	struct timespec now;
 
 	c->series = malloc(sizeof(*c->series));
@@ -232,7 +235,8 @@ static int collector_open_series(struct collector *c, char *err, size_t err_len)
 	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	c->start_time = now.tv_sec + now.tv_nsec / 1e9;
-	series_init(c->series, c->opts, series_cgroup_path, series_group_gone, c, event_loop_now());
+	series_init(c->series, &settings, series_cgroup_path, series_group_gone, c,
+		    event_loop_now());
 	return 0;
 }
 
@@ -281,11 +285,12 @@ int collector_open(struct collector *c, struct loader *loader, const struct fs_o
 {
 	int ret;
 
-	*c = (struct collector){.loader = loader, .opts = opts, .row_opts = *opts};
-	if (opts->by != FS_BY_PROCESS) {
-		c->row_opts.nr_pids = 0;
-		c->row_opts.comm = NULL;
-	}
+	*c = (struct collector){.loader = loader,
+				.opts = opts,
+				.selection = process_filter_of(opts),
+				.resident_settings = resident_settings_of(opts)};
+	if (opts->by == FS_BY_PROCESS)
+		c->row_filter = c->selection;
 	ret = loader_open_reader(loader, &c->reader);
 	if (ret) {
 		snprintf(err, err_len, "failed to map the BPF tables: %s", strerror(-ret));
