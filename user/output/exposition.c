@@ -113,7 +113,8 @@ void expo_family(struct expo *x, enum metric_id m, bool system, char *name, size
 		len -= 5;
 		type = "info";
 	}
-	expo_emit(x->e, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name, type);
+	expo_emit(x->e, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name,
+		  type);
 }
 
 

@@ -72,6 +72,7 @@ static void figure_extras(const struct metric_family *f, const struct dim_values
 	const struct figure_dim_info *da = &figure_dims[f->dim_a], *db = &figure_dims[f->dim_b];
 	const char *const *va = d->values[f->dim_a], *const *vb = d->values[f->dim_b];
 	int nr_a = f->dim_a ? da->size : 0, nr_b = f->dim_b ? db->size : 0;
+	size_t size = sizeof(out->text[0]);
 
 	out->nr_a = nr_a ? nr_a : 1;
 	out->nr_b = nr_b ? nr_b : 1;
@@ -83,10 +84,10 @@ static void figure_extras(const struct metric_family *f, const struct dim_values
 			text[0] = '\0';
 			if ((nr_a && !va[a]) || (nr_b && !vb[b]))
 				continue;
-			if ((nr_a && !expo_label_pair(text, sizeof(out->text[0]), da->label, va[a])) ||
+			if ((nr_a && !expo_label_pair(text, size, da->label, va[a])) ||
 			    (nr_a && da->label2 &&
-			     !expo_label_pair(text, sizeof(out->text[0]), da->label2, da->values2[a])) ||
-			    (nr_b && !expo_label_pair(text, sizeof(out->text[0]), db->label, vb[b])))
+			     !expo_label_pair(text, size, da->label2, da->values2[a])) ||
+			    (nr_b && !expo_label_pair(text, size, db->label, vb[b])))
 				text[0] = '\0';
 		}
 	}
@@ -273,8 +274,8 @@ static void compaction_orders(struct expo *x, const char *metric, const char *la
 		if (!seconds)
 			expo_sample(x, metric, labels, extra, st->count[o]);
 		else
-			expo_emit(x->e, "%s{%s%s%s} %.9g\n", metric, labels, labels[0] ? "," : "", extra,
-			     st->total_ns[o] / 1e9);
+			expo_emit(x->e, "%s{%s%s%s} %.9g\n", metric, labels, labels[0] ? "," : "",
+				  extra, st->total_ns[o] / 1e9);
 	}
 }
 
@@ -308,7 +309,8 @@ static void node_orders(struct expo *x, const char *metric, const char *labels,
 		for (int o = 0; o < FS_NR_ORDERS; o++) {
 			if (!hist[o])
 				continue;
-			snprintf(extra, sizeof(extra), "node=\"%d\",order=\"%d\"", nodes->ids[i], o);
+			snprintf(extra, sizeof(extra), "node=\"%d\",order=\"%d\"", nodes->ids[i],
+				 o);
 			expo_sample(x, metric, labels, extra, hist[o]);
 		}
 	}
@@ -330,8 +332,8 @@ static void write_node_orders(struct expo *x, enum metric_id m)
 		const struct expo_group *g = &x->groups[i];
 
 		if (g->counters && (!counted || g->proc))
-			node_orders(x, metric, g->labels, g->proc ? g->proc->alloc_by_node_order : none,
-				    g->counters);
+			node_orders(x, metric, g->labels,
+				    g->proc ? g->proc->alloc_by_node_order : none, g->counters);
 	}
 	expo_family(x, m, true, metric, sizeof(metric));
 	node_orders(x, metric, "", sys->alloc_by_node_order, &sys->total);
@@ -504,7 +506,8 @@ static void write_bound(struct expo *x, enum metric_id m)
 		__u64 value;
 
 		extra[0] = '\0';
-		if (!counts[b].limit || !expo_label_pair(extra, sizeof(extra), "structure", bound_name(b)))
+		if (!counts[b].limit ||
+		    !expo_label_pair(extra, sizeof(extra), "structure", bound_name(b)))
 			continue;
 		memcpy(&value, count, sizeof(value));
 		expo_sample(x, name, "", extra, value);
@@ -574,7 +577,8 @@ static void write_resident(struct expo *x, enum metric_id m)
 			continue;
 		labels.len = labels.start = 0;
 		expo_identity_labels(x->s->by, x->s->by == FS_BY_CGROUP ? row->cgroup : row->comm,
-				row->pid, row->start_ns, row->cgroup, expo_paths_from_root(x->r), &labels);
+				     row->pid, row->start_ns, row->cgroup, expo_paths_from_root(x->r),
+				     &labels);
 		if (labels.failed || array_reserve(&labels.text, &labels.cap, labels.len, 1, 1)) {
 			x->e->failed = true;
 			break;

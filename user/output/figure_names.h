@@ -21,9 +21,10 @@ struct figure_name {
 	const char *table; /* the table's text */
 };
 
-/* A row's spellings to a struct figure_name, or its JSON key alone. */
+/* A row's spellings to a struct figure_name, or one of them alone. */
 #define FIGURE_NAME(json, label, table) {json, label, table}
 #define JSON_KEY(json, label, table) json
+#define TABLE_TEXT(json, label, table) table
 
 /* Stall kinds (enum fs_stall_kind). */
 #define STALL_COMPACTION_NAME(as) as("compaction", "compaction", "compaction")

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figure_names.h"
 #include "record_layout.h"
 
 /* clang-format off */
@@ -48,11 +49,14 @@
 	     .cells = {COUNT("thp.fault_alloc", 0), COUNT("folios.discarded", 0),                  \
 		       COUNT("folios.alloc_failed", 0), free_blocks}},                             \
 	    {.kind = LINE_LIST, .cells = {COUNT("thp.migrate", 0)}},                               \
-	    STALL_LINE("compaction", "thp.compaction"),                                            \
+	    STALL_LINE(STALL_COMPACTION_NAME(TABLE_TEXT),                                          \
+		       "thp." STALL_COMPACTION_NAME(JSON_KEY)),                                    \
 	    {.kind = LINE_COST_BY_ORDER,                                                           \
 	     .cells = {COUNT("thp.compaction.by_order", 0), COUNT("folios.alloc", 0)}},            \
-	    RECLAIM_STALL_LINE("direct reclaim", "reclaim.direct"),                                \
-	    RECLAIM_STALL_LINE("memcg reclaim", "reclaim.memcg")
+	    RECLAIM_STALL_LINE(STALL_DIRECT_RECLAIM_NAME(TABLE_TEXT),                              \
+			       "reclaim." STALL_DIRECT_RECLAIM_NAME(JSON_KEY)),                    \
+	    RECLAIM_STALL_LINE(STALL_MEMCG_RECLAIM_NAME(TABLE_TEXT),                               \
+			       "reclaim." STALL_MEMCG_RECLAIM_NAME(JSON_KEY))
 /* What one reclaimer did to each LRU list. */
 #define RECLAIMER_LINE(text, reclaimer)                                                            \
 	{.kind = LINE_COLUMNS, .when = WHEN_ANY_NONZERO, .raw = true, .label = text, .width = 32,  \
@@ -148,19 +152,19 @@ const struct table_line table_lines[] = {
     {.kind = LINE_COLUMNS, .when = WHEN_NONZERO, .label = "  %s", .width = 62,
      .cells = {CELL("thp.vmstat", CELL_SIGNED, 14)}},
     BLANK,
-    {.kind = LINE_HISTOGRAM, .label = "compaction stalls",
-     .cells = {COUNT("thp.compaction.hist_us", 0)}},
-    {.kind = LINE_HISTOGRAM, .label = "direct reclaim stalls",
-     .cells = {COUNT("reclaim.direct.hist_us", 0)}},
-    {.kind = LINE_HISTOGRAM, .label = "memcg reclaim stalls",
-     .cells = {COUNT("reclaim.memcg.hist_us", 0)}},
+    {.kind = LINE_HISTOGRAM, .label = STALL_COMPACTION_NAME(TABLE_TEXT) " stalls",
+     .cells = {COUNT("thp." STALL_COMPACTION_NAME(JSON_KEY) ".hist_us", 0)}},
+    {.kind = LINE_HISTOGRAM, .label = STALL_DIRECT_RECLAIM_NAME(TABLE_TEXT) " stalls",
+     .cells = {COUNT("reclaim." STALL_DIRECT_RECLAIM_NAME(JSON_KEY) ".hist_us", 0)}},
+    {.kind = LINE_HISTOGRAM, .label = STALL_MEMCG_RECLAIM_NAME(TABLE_TEXT) " stalls",
+     .cells = {COUNT("reclaim." STALL_MEMCG_RECLAIM_NAME(JSON_KEY) ".hist_us", 0)}},
 
     /* Reclaim by kswapd and by direct reclaimers, per LRU list, when there was any. */
     SECTION(.label = "RECLAIM (pages)", .width = 32, .when = WHEN_ANY_NONZERO,
 	    .cells = {HEADING("SCANNED", 14), HEADING("RECLAIMED", 14),
 		      HEADING("DEACTIVATED", 14), COUNT("reclaim.vmscan", 0)}),
-    RECLAIMER_LINE("  kswapd %s", "kswapd"),
-    RECLAIMER_LINE("  direct %s", "direct"),
+    RECLAIMER_LINE("  " RECLAIMER_KSWAPD_NAME(TABLE_TEXT) " %s", RECLAIMER_KSWAPD_NAME(JSON_KEY)),
+    RECLAIMER_LINE("  " RECLAIMER_DIRECT_NAME(TABLE_TEXT) " %s", RECLAIMER_DIRECT_NAME(JSON_KEY)),
     {.kind = LINE_SENTENCE,
      .format = "  kswapd wake-ups %llu, folios written by reclaim %llu (%llu pages)\n\n",
      .cells = {COUNT("reclaim.vmscan.kswapd_wakes", 0),
