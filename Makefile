@@ -98,9 +98,9 @@ CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf $(addprefi
 	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS) $(TEST_CFLAGS) $(FUZZ_CFLAGS)
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP
 
-# tasks.bpf.c defines the shared maps; libbpf 1.1's linker needs the definition before the
+# threads.bpf.c defines the shared maps; libbpf 1.1's linker needs the definition before the
 # extern declarations of the other objects.
-BPF_SRCS := bpf/tasks.bpf.c $(filter-out bpf/tasks.bpf.c,$(wildcard bpf/*.bpf.c))
+BPF_SRCS := bpf/threads.bpf.c $(filter-out bpf/threads.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
 USER_SRCS := $(filter-out user/main.c user/serve/%,$(wildcard $(addsuffix /*.c,$(USER_DIRS)))) \
 	     $(HTTP_SERVER)

@@ -119,7 +119,7 @@ static __always_inline struct fs_entry_head *entry_find(void *index_map, void *v
 /*
  * Is the task at `task` (an address: a global function takes numbers) in the selection? Every
  * task is, unless a command is followed (its processes are) or cgroups are given (their tasks
- * are), or both. A global function (tasks.bpf.c): the verifier checks it once per program, not
+ * are), or both. A global function (threads.bpf.c): the verifier checks it once per program, not
  * at every call in every state, which keeps the load quick. Asked only when an entry would be
  * made, never on the path of an event of a known thread.
  */
@@ -132,7 +132,7 @@ static __always_inline bool selected(__u64 task)
 
 /*
  * The entry of process `tgid` started at `start`, made if it has none, named from `leader_comm`
- * (a kernel address), in cgroup `cgroup` (its leader's: see fs_cgroup_attach, tasks.bpf.c);
+ * (a kernel address), in cgroup `cgroup` (its leader's: see fs_cgroup_attach, threads.bpf.c);
  * NULL when the table is full. Its events are rare (collapses, stalls), and threads of the
  * process on several CPUs share it: its counters take atomic adds.
  */

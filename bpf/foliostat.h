@@ -166,7 +166,7 @@ struct fs_entry_head {
 		       * entries.bpf.h) */
 	char comm[FS_COMM_LEN]; /* the thread group leader's name, following its renames */
 	__u64 cgroup; /* the id of its cgroup (v2) when the entry was made: a thread that moves
-		       * gets a new entry (tasks.bpf.c), so its events stay where they happened */
+		       * gets a new entry (threads.bpf.c), so its events stay where they happened */
 	/* When its process started: the leader's start_boottime, in ns since boot (what
 	 * /proc/PID/stat's starttime shows in clock ticks). With the tgid, the process's identity:
 	 * a pid is reused, a start time with it is not. */
@@ -234,7 +234,7 @@ struct fs_order_stalls {
 };
 
 /* A process entry's counters, as a list of fields so that the loader's own process figures
- * (struct proc_figures, snapshot.h) can begin with the same layout and add to it. */
+ * (struct proc_totals, snapshot.h) can begin with the same layout and add to it. */
 #define FS_PROC_FIELDS                                                            \
 	struct fs_thp_results thp;                                                \
 	struct fs_stalls stalls[FS_NR_STALLS]; /* by all the process's threads */ \
@@ -358,7 +358,7 @@ _Static_assert(__builtin_offsetof(struct fs_cpu, cached) == 72,
 	       "what every event reads first is the first 72 bytes of struct fs_cpu");
 
 /* The name the loader takes for a moment at start-up, to measure the kernel through its own
- * rename (tasks.bpf.c). Only a name others may see meanwhile: BPF knows the loader by its
+ * rename (threads.bpf.c). Only a name others may see meanwhile: BPF knows the loader by its
  * thread, never by a name (start_up.bpf.h). */
 #define FS_PROBE_COMM "foliostat-probe"
 

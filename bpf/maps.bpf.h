@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The maps every concern shares, and the settings the loader gives all programs. tasks.bpf.c
+ * The maps every concern shares, and the settings the loader gives all programs. threads.bpf.c
  * defines them (FS_DEFINE_MAPS); every other .bpf.c sees extern declarations that the BPF static
  * linker resolves to those definitions.
  */
@@ -31,7 +31,7 @@
  * - fs_select_followed: only the processes in fs_followed (a command and its descendants)
  *   have entries (attribution.bpf.h);
  * - fs_nr_select_cgroups: only the tasks in or below one of the first fs_nr_select_cgroups of
- *   fs_select_cgroups (tasks.bpf.c) have entries.
+ *   fs_select_cgroups (threads.bpf.c) have entries.
  */
 FS_SETTING(__u32, fs_use_records);
 FS_SETTING(__u32, fs_preemptible);
@@ -116,7 +116,7 @@ FS_MAP struct {
 } fs_task_state SEC(".maps");
 
 /* The processes followed (-- COMMAND): the command, then every process forked by one already
- * in it (tasks.bpf.c), by tgid. Sized by the loader. */
+ * in it (threads.bpf.c), by tgid. Sized by the loader. */
 FS_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FS_DEFAULT_MAX_TASKS);
@@ -124,7 +124,7 @@ FS_MAP struct {
 	__type(value, __u8);
 } fs_followed SEC(".maps");
 
-/* Cgroup moves so far (tasks.bpf.c counts them): a thread found outside a --cgroup selection is
+/* Cgroup moves so far (threads.bpf.c counts them): a thread found outside a --cgroup selection is
  * judged again at its next event once any task has moved since (attribution.bpf.h). */
 FS_MAP __u32 fs_moves;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The loader's own thread, as start-up's checks recognise it: they measure the kernel with the
- * loader's own events (tasks.bpf.c's rename, folios.bpf.c's node check), and any other task's
+ * loader's own events (threads.bpf.c's rename, folios.bpf.c's node check), and any other task's
  * event taken for one of those would skew what they conclude. A name is no identity (any task
  * may take any name), and a pid alone is not either where the loader runs in a PID namespace
  * (its pids are not the kernel's). The identity is the loader thread's tid in the loader's own

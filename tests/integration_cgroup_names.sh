@@ -50,7 +50,7 @@ churn_name() {
 #   growth <= (3 * CHURN_BATCH + H) * (path bytes + 64) + 256 KiB
 # (256 KiB: glibc's heap keeps freed memory up to twice its 128 KiB trim threshold before giving
 # it back), and from the start that plus what 20 series take: each group's counts (struct
-# series_group, 5.4 KiB; 8 KiB allowed) and twice the largest exposition scraped (its buffer
+# series_row, 5.4 KiB; 8 KiB allowed) and twice the largest exposition scraped (its buffer
 # grows by doubling). The old cache kept every name a walk found for an hour: 2,700 paths of
 # 230 bytes, about 700 KiB more. Where the exposition has the foliostat_bound_* families, the
 # cache's entries are checked against the same count.

@@ -49,9 +49,9 @@ test_layers_check_finds_each_defect() {
 		echo '#include "shared.h"' >"$tree/user/resident/rss.h"
 		echo '#include "rss.h"' >"$tree/user/collect/loader.h"
 		printf '#include "loader.h"\n#include "array.h"\n' >"$tree/user/collect/loader.c"
-		echo '#include "loader.h"' >"$tree/user/group/window.h"
-		echo '#include "window.h"' >"$tree/user/cli/options.h"
-		echo '#include "window.h"' >"$tree/user/serve/http.c"
+		echo '#include "loader.h"' >"$tree/user/group/row_table.h"
+		echo '#include "row_table.h"' >"$tree/user/cli/options.h"
+		echo '#include "row_table.h"' >"$tree/user/serve/http.c"
 		echo '#include "options.h"' >"$tree/user/runs.c"
 		echo '#include "runs.h"' >"$tree/user/main.c"
 		: >"$tree/user/runs.h"
@@ -75,22 +75,22 @@ test_layers_check_finds_each_defect() {
 	echo '#include "runs.h"' >"$tree/user/output/render.c"
 	expect_findings "output/ including the wiring" 1 "render.c: includes .*runs.h (top/ is above output/)"
 	make_tree
-	echo '#include "window.h"' >"$tree/user/array.c"
-	expect_findings "the base including group/" 1 "array.c: includes .*group/window.h (group/ is above base/)"
+	echo '#include "row_table.h"' >"$tree/user/array.c"
+	expect_findings "the base including group/" 1 "array.c: includes .*group/row_table.h (group/ is above base/)"
 	make_tree
 	echo '#include "http.h"' >>"$tree/user/cli/options.h"
 	: >"$tree/user/serve/http.h"
 	expect_findings "cli/ including serve/" 1 "options.h: includes .*serve/http.h (serve/ is beside cli/)"
 	make_tree
-	echo '#include "window.h"' >"$tree/user/group/regroup.h"
-	echo '#include "regroup.h"' >>"$tree/user/group/window.h"
-	expect_findings "a header cycle" 1 "header cycle: .*regroup.h -> .*window.h -> .*regroup.h"
+	echo '#include "row_table.h"' >"$tree/user/group/regroup.h"
+	echo '#include "regroup.h"' >>"$tree/user/group/row_table.h"
+	expect_findings "a header cycle" 1 "header cycle: .*regroup.h -> .*row_table.h -> .*regroup.h"
 	make_tree
 	: >"$tree/user/output/loader.h"
 	expect_findings "a header name in two folders" 1 "loader.h: in .* and "
 	make_tree
-	echo '#include "nowhere.h"' >>"$tree/user/group/window.h"
-	expect_findings "an include found nowhere" 1 'window.h: includes "nowhere.h", found in no folder'
+	echo '#include "nowhere.h"' >>"$tree/user/group/row_table.h"
+	expect_findings "an include found nowhere" 1 'row_table.h: includes "nowhere.h", found in no folder'
 	# A call to a function of cli/ from group/, declared where the includes cannot see it.
 	make_tree
 	mkdir -p "$tree/build/cli" "$tree/build/group"

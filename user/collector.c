@@ -38,7 +38,7 @@ int collector_read(struct collector *c, size_t keep, char *err, size_t err_len)
 	ret = snapshot_read(&c->read, &c->reader);
 	if (!ret) {
 		snapshot_regroup(&c->read, c->opts->by, &c->selection);
-		ret = window_processes(&c->read, &c->row_filter, keep, &c->window);
+		ret = row_table_of_read(&c->read, &c->row_filter, keep, &c->window);
 	}
 	/* Name the rows' cgroups now, while they exist: one made and removed between two records
 	 * would have no name by the time its row is printed. Only these names are kept. */
@@ -115,7 +115,7 @@ int collector_expose(struct collector *c, bool openmetrics, double began)
 	self_read(c->loader, &c->self_now);
 	health.loader_cpu_s = c->self_now.loader_cpu_s;
 	health.loader_rss_bytes = c->self_now.loader_rss_kib * 1024;
-	c->report->processes = &c->window;
+	c->report->rows = &c->window;
 	if (c->opts->listen) /* (a record samples before its window ends: runs.c) */
 		collector_free_blocks_record(c);
 	/* (a record takes the readings itself, before it is rendered: runs.c) */
@@ -209,7 +209,7 @@ static const char *series_cgroup_path(__u64 cgroup, void *ctx)
 	return cgroup_name_known(&c->cgroup_names, cgroup);
 }
 
-static bool series_group_gone(const struct series_group *g, void *ctx)
+static bool series_group_gone(const struct series_row *g, void *ctx)
 {
 	struct collector *c = ctx;
 	char path[8192];
@@ -257,7 +257,7 @@ void collector_close(struct collector *c)
 		c->resident_on = false;
 	}
 	cgroup_names_close(&c->cgroup_names);
-	process_table_free(&c->window);
+	row_table_free(&c->window);
 	kernel_counters_free(&c->kernel_before);
 	kernel_counters_free(&c->kernel_now);
 	kernel_counters_free(&c->kernel_window);

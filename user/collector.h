@@ -28,7 +28,7 @@
 #include "self.h"
 #include "series.h"
 #include "snapshot.h"
-#include "window.h"
+#include "row_table.h"
 
 struct collector {
 	struct loader *loader;
@@ -42,7 +42,7 @@ struct collector {
 	struct cgroup_names cgroup_names; /* the rows' cgroups by name */
 	struct reader reader;		  /* the maps, and what they held at the last read */
 	struct snapshot read;		  /* the last read */
-	struct process_table window;
+	struct row_table window;
 	struct kernel_counter_files kernel_files;
 	struct kernel_counters kernel_before, kernel_now, kernel_window;
 	/* Free memory by block size (free_blocks.h): sampled at every read; off where

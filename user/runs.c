@@ -58,7 +58,7 @@ static int emit_line(FILE *out, const struct output_file *file, const struct fs_
 
 /* Print a record to standard output, or put it in --output's file. */
 static int emit(struct collector *c, struct output_file *file, struct fs_report *report,
-		struct process_table *table)
+		struct row_table *table)
 {
 	const struct fs_options *opts = c->opts;
 	FILE *out = stdout;
@@ -67,7 +67,7 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 	clock_gettime(CLOCK_REALTIME, &report->end);
 	report->colour = !file && wants_colour(stdout);
 	rank_rows(table, opts->sort);
-	report->processes = table;
+	report->rows = table;
 	report->nr_shown =
 	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;
 	if (opts->format == FS_FORMAT_PROMETHEUS && collector_expose(c, false, event_loop_now())) {
@@ -131,7 +131,7 @@ int scrape_read(void *ctx)
 	c->scrape_began = event_loop_now();
 	if (collector_read(c, 0, err, sizeof(err)))
 		return -1;
-	if (process_table_shrink(&c->window))
+	if (row_table_shrink(&c->window))
 		malloc_trim(0);
 	return 0;
 }
@@ -190,7 +190,7 @@ int run_endpoint(struct collector *c, struct http_server *server, char *err, siz
 		if (now >= c->last_read + ENDPOINT_TICK_S) {
 			if (collector_read(c, 0, err, err_len))
 				return -1;
-			if (process_table_shrink(&c->window))
+			if (row_table_shrink(&c->window))
 				malloc_trim(0);
 		}
 	}
@@ -217,7 +217,7 @@ static int wait_tick(struct collector *c, double until, bool *last, char *err, s
 int run_records(struct collector *c, struct output_file *file, char *err, size_t err_len)
 {
 	const struct fs_options *opts = c->opts;
-	struct process_table total = {0};
+	struct row_table total = {0};
 	struct fs_report report = {0};
 	struct kernel_counters kernel_total = {0};
 	struct self_cost self_total = {0};
@@ -274,7 +274,7 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 			report.kernel = &kernel_total;
 			self_accumulate(&self_total, &c->self_window);
 			report.self = opts->self ? &self_total : NULL;
-			if (process_table_accumulate(&total, &c->window, (size_t)opts->max_tasks) ||
+			if (row_table_accumulate(&total, &c->window, (size_t)opts->max_tasks) ||
 			    kernel_counters_accumulate(&kernel_total, &c->kernel_window)) {
 				snprintf(err, err_len, "failed to aggregate: %s", strerror(ENOMEM));
 				ret = -1;
@@ -302,17 +302,17 @@ int run_records(struct collector *c, struct output_file *file, char *err, size_t
 			/* The next record starts from nothing. */
 			in_record = 0;
 			file_table_clear(&c->files);
-			process_table_free(&total);
+			row_table_free(&total);
 			kernel_counters_free(&kernel_total);
 			memset(&report.system, 0, sizeof(report.system));
 			memset(&self_total, 0, sizeof(self_total));
 		}
-		if (process_table_shrink(&c->window))
+		if (row_table_shrink(&c->window))
 			malloc_trim(0);
 		if (last)
 			break;
 	}
-	process_table_free(&total);
+	row_table_free(&total);
 	kernel_counters_free(&kernel_total);
 	return ret;
 }

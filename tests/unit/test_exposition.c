@@ -86,7 +86,7 @@ static bool expo_render(bool openmetrics)
 	return ASSERT_EQ(render_exposition(&t.e, &t.r, &t.s, &t.health, openmetrics), 0);
 }
 
-static bool expo_read_and_render(const struct process_table *rows)
+static bool expo_read_and_render(const struct row_table *rows)
 {
 	return ASSERT_EQ(series_add_read(&t.s, rows, &t.system, &t.kernel, 1.0), 0) &&
 	       expo_render(false);
@@ -101,8 +101,8 @@ static void expo_test_end(void)
 /* A store of one process named with a quote and a backslash, rendered both ways. */
 static bool labels_are_escaped_and_families_named(void)
 {
-	struct process_row row = {.key = {1}, .comm = "a\"b\\c", .events = 3};
-	struct process_table rows = {.rows = &row, .nr = 1};
+	struct row row = {.key = {1}, .comm = "a\"b\\c", .events = 3};
+	struct row_table rows = {.rows = &row, .nr = 1};
 	bool ok;
 
 	expo_test_begin(FS_BY_COMM, NULL);
@@ -138,9 +138,9 @@ static bool labels_are_escaped_and_families_named(void)
  */
 static bool fault_outcomes_and_compaction_by_order(void)
 {
-	struct process_row row = {.key = {7}, .comm = "app", .events = 9};
-	struct proc_row proc = {.key = {7}};
-	struct process_table rows = {.rows = &row, .nr = 1, .procs = &proc, .nr_procs = 1};
+	struct row row = {.key = {7}, .comm = "app", .events = 9};
+	struct row_proc_totals proc = {.key = {7}};
+	struct row_table rows = {.rows = &row, .nr = 1, .procs = &proc, .nr_procs = 1};
 	bool ok;
 
 	/* (a discard is a free before an LRU insertion: both probes are needed) */
@@ -205,8 +205,8 @@ static bool fault_outcomes_and_compaction_by_order(void)
  */
 static bool a_fault_mode_not_measured_has_no_sample(void)
 {
-	struct process_row row = {.key = {7}, .comm = "app", .events = 9};
-	struct process_table rows = {.rows = &row, .nr = 1};
+	struct row row = {.key = {7}, .comm = "app", .events = 9};
+	struct row_table rows = {.rows = &row, .nr = 1};
 	bool ok;
 
 	expo_test_begin(FS_BY_COMM, NULL);
@@ -283,11 +283,11 @@ static bool samples_well_formed(const char *text)
  * whole, and the two long paths two series. */
 static bool long_and_hostile_cgroup_labels_stay_whole(void)
 {
-	struct process_row rows_[3] = {{.key = {1}, .cgroup = 0, .events = 3},
-				       {.key = {2}, .cgroup = 1, .events = 3},
-				       {.key = {3}, .cgroup = 2, .events = 3}};
-	struct proc_row procs[3] = {{.key = {1}}, {.key = {2}}, {.key = {3}}};
-	struct process_table rows = {.rows = rows_, .nr = 3, .procs = procs, .nr_procs = 3};
+	struct row rows_[3] = {{.key = {1}, .cgroup = 0, .events = 3},
+			       {.key = {2}, .cgroup = 1, .events = 3},
+			       {.key = {3}, .cgroup = 2, .events = 3}};
+	struct row_proc_totals procs[3] = {{.key = {1}}, {.key = {2}}, {.key = {3}}};
+	struct row_table rows = {.rows = rows_, .nr = 3, .procs = procs, .nr_procs = 3};
 	char *first, *second;
 	bool ok;
 
@@ -335,11 +335,11 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
  * their own counts; no label set appears twice. */
 static bool a_reused_pid_has_a_series_of_its_own(void)
 {
-	struct process_row rows_a[2] = {
+	struct row rows_a[2] = {
 	    {.key = {42, 1500000000}, .comm = "w", .events = 5},
 	    {.key = {42, 2000001999}, .comm = "w", .events = 7},
 	};
-	struct process_table rows = {.rows = rows_a, .nr = 2};
+	struct row_table rows = {.rows = rows_a, .nr = 2};
 	bool ok;
 
 	expo_test_begin(FS_BY_PROCESS, NULL);
@@ -368,8 +368,8 @@ static const char *two_cgroups(__u64 cgroup, void *ctx)
  * there. */
 static bool a_process_series_has_the_cgroup_its_read_named(void)
 {
-	struct process_row row = {.key = {9, 1000}, .comm = "m", .cgroup = 5, .events = 1};
-	struct process_table rows = {.rows = &row, .nr = 1};
+	struct row row = {.key = {9, 1000}, .comm = "m", .cgroup = 5, .events = 1};
+	struct row_table rows = {.rows = &row, .nr = 1};
 	bool ok;
 
 	expo_test_begin(FS_BY_PROCESS, two_cgroups);

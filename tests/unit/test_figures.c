@@ -176,7 +176,7 @@ static bool render_everything(bool openmetrics)
 	static const struct measure_facts facts = {.migrate_large_split = true,
 						   .nodes_known = true};
 	struct series_settings opts = {.by = FS_BY_CGROUP, .max_series = 2};
-	struct process_table none = {0};
+	struct row_table none = {0};
 
 	memset(&ev, 0, sizeof(ev));
 	host.nodes = &two_nodes;

@@ -83,9 +83,9 @@ static struct probe_status probes[] = {
 static struct golden {
 	struct memory_nodes nodes;
 	struct host_info host;
-	struct process_row rows[NR_ROWS];
-	struct proc_row procs[NR_ROWS];
-	struct process_table table;
+	struct row rows[NR_ROWS];
+	struct row_proc_totals procs[NR_ROWS];
+	struct row_table table;
 	struct kernel_counter kernel_items[3];
 	struct kernel_counters kernel;
 	struct self_cost self;
@@ -144,7 +144,7 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 	g.host = (struct host_info){"goldenhost", "6.18.0-golden", 2, 4096, &g.nodes};
 
 	for (int i = 0; i < NR_ROWS; i++) {
-		struct process_row *row = &g.rows[i];
+		struct row *row = &g.rows[i];
 
 		row->key.hi = by == FS_BY_CGROUP ? 1000 + i : 4000 + 17 * i;
 		row->key.lo = by == FS_BY_PROCESS ? 123456789ULL * (i + 1) : 0;
@@ -161,10 +161,14 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 		words_add((__u64 *)&g.r.system.total, (const __u64 *)&row->counters,
 			  FS_WORDS(row->counters));
 	}
-	/* procs are sorted by key, as window.c makes them */
-	g.table = (struct process_table){.rows = g.rows, .nr = NR_ROWS, .cap = NR_ROWS,
-					 .nr_active = NR_ROWS + 3, .nr_dropped = 2,
-					 .procs = g.procs, .nr_procs = NR_ROWS};
+	/* procs are sorted by key, as row_table.c makes them */
+	g.table = (struct row_table){.rows = g.rows,
+				     .nr = NR_ROWS,
+				     .cap = NR_ROWS,
+				     .nr_active = NR_ROWS + 3,
+				     .nr_dropped = 2,
+				     .procs = g.procs,
+				     .nr_procs = NR_ROWS};
 	fill_words(&g.r.system.interrupt, sizeof(g.r.system.interrupt), 700);
 	fill_words(&g.r.system.untracked, sizeof(g.r.system.untracked), 700);
 	fill_words(&g.r.system.unselected, sizeof(g.r.system.unselected), 700);
@@ -258,7 +262,7 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 	g.r.kernel = &g.kernel;
 	g.r.self = &g.self;
 	g.r.attribution = "records";
-	g.r.processes = &g.table;
+	g.r.rows = &g.table;
 	g.r.files = &g.file_summary;
 	g.r.free = &g.free;
 	g.r.resident = &g.resident;

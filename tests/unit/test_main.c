@@ -33,7 +33,7 @@ static int parse_only(int argc, char **argv)
 }
 
 static const struct unit_test *const groups[] = {
-    options_tests,	window_tests,	     regroup_tests,  table_tests,
+    options_tests,	row_table_tests,	     regroup_tests,  table_tests,
     render_tests,	json_writer_tests,   sanitize_tests, kernel_counters_tests,
     cgroup_names_tests, cgroup_labels_tests, series_tests,   exposition_tests,
     file_table_tests,	web_config_tests,    sandbox_tests,  perf_events_tests,

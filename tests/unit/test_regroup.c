@@ -5,7 +5,7 @@
 
 #include "regroup.h"
 #include "unit.h"
-#include "window.h"
+#include "row_table.h"
 
 #define KEY(tgid, tid) (((__u64)(tgid) << 32) | (tid))
 
@@ -38,7 +38,7 @@ static void add(struct snapshot *s, __u32 tgid, __u32 tid, __u64 cgroup, const c
 	add_raw(s, tgid, tid, cgroup, name, folios);
 }
 
-static const struct process_row *row_with(const struct process_table *t, __u64 folios)
+static const struct row *row_with(const struct row_table *t, __u64 folios)
 {
 	for (size_t i = 0; i < t->nr; i++)
 		if (t->rows[i].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] == folios)
@@ -52,9 +52,9 @@ static bool cgroups_alike_in_their_low_bits_are_two_rows(void)
 {
 	struct process_filter all = {0};
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	const __u64 a = 5, b = (1ULL << 32) | 5;
-	const struct process_row *ra, *rb;
+	const struct row *ra, *rb;
 	bool ok;
 
 	add(&now, 10, 10, a, "one", 1);
@@ -63,7 +63,7 @@ static bool cgroups_alike_in_their_low_bits_are_two_rows(void)
 	add(&now, 12, 13, a, "three", 1000);
 	snapshot_sort(&now);
 	snapshot_regroup(&now, FS_BY_CGROUP, &all);
-	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2);
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2);
 	ra = row_with(&out, 1101);
 	rb = row_with(&out, 20);
 	ok = ok && ASSERT_TRUE(ra && rb) && ASSERT_EQ(ra->cgroup, a) && ASSERT_EQ(rb->cgroup, b) &&
@@ -71,7 +71,7 @@ static bool cgroups_alike_in_their_low_bits_are_two_rows(void)
 	     ASSERT_EQ(process_proc(&out, ra)->counters.thp.results[FS_THP_COLLAPSE][0], 2) &&
 	     ASSERT_EQ(process_proc(&out, rb)->counters.thp.results[FS_THP_COLLAPSE][0], 1);
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
@@ -81,9 +81,9 @@ static bool names_are_rows_by_their_whole_name(void)
 {
 	struct process_filter all = {0};
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	const char stale[FS_COMM_LEN] = "worker-a\0old-ta";
-	const struct process_row *ra, *rb;
+	const struct row *ra, *rb;
 	bool ok;
 
 	add(&now, 20, 20, 1, "worker-thread-a", 1);
@@ -93,7 +93,7 @@ static bool names_are_rows_by_their_whole_name(void)
 	add_raw(&now, 24, 24, 1, stale, 10000); /* rows: 101, 10, 11000 */
 	snapshot_sort(&now);
 	snapshot_regroup(&now, FS_BY_COMM, &all);
-	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 3);
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 3);
 	ra = row_with(&out, 101);
 	rb = row_with(&out, 10);
 	ok = ok && ASSERT_TRUE(ra && rb && row_with(&out, 11000)) &&
@@ -102,7 +102,7 @@ static bool names_are_rows_by_their_whole_name(void)
 	     ASSERT_STREQ(row_with(&out, 11000)->comm, "worker-a") &&
 	     ASSERT_EQ(process_proc(&out, ra)->counters.thp.results[FS_THP_COLLAPSE][0], 2);
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 

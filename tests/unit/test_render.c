@@ -23,8 +23,7 @@ static struct probe_status probes[] = {
 };
 
 /* A report with one process named `comm` (raw bytes), 3 order-0 and 2 order-9 movable folios. */
-static void make_report(struct fs_report *r, struct process_table *t, struct process_row *row,
-			const char *comm)
+static void make_report(struct fs_report *r, struct row_table *t, struct row *row, const char *comm)
 {
 	memset(row, 0, sizeof(*row));
 	row->key.hi = 4242;
@@ -33,7 +32,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
 	row->counters.folios[FS_FOLIO_PAGECACHE][4] = 1;
 	row->events = 6;
-	*t = (struct process_table){.rows = row, .nr = 1, .cap = 1, .nr_active = 1};
+	*t = (struct row_table){.rows = row, .nr = 1, .cap = 1, .nr_active = 1};
 	memset(r, 0, sizeof(*r));
 	r->end.tv_sec = 1796285363; /* 2026-12-03T08:09:23Z */
 	r->end.tv_nsec = 5000000;
@@ -56,7 +55,7 @@ static void make_report(struct fs_report *r, struct process_table *t, struct pro
 	    .fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)] = 7;
 	r->system.total = row->counters;
 	r->system.freed[0] = 11;
-	r->processes = t;
+	r->rows = t;
 	r->nr_shown = 1;
 }
 
@@ -82,8 +81,8 @@ static json_t *render_and_parse(const struct fs_report *r, char **text)
 static bool json_record_has_the_documented_shape(void)
 {
 	struct fs_report r;
-	struct process_table t;
-	struct process_row row;
+	struct row_table t;
+	struct row row;
 	char *text = NULL;
 	json_t *rec, *proc, *alloc;
 	bool ok;
@@ -137,8 +136,8 @@ static bool groups_have_a_process_rows_shape(void)
 {
 	static struct self_cost self;
 	struct fs_report r;
-	struct process_table t;
-	struct process_row row;
+	struct row_table t;
+	struct row row;
 	char *text = NULL;
 	json_t *rec, *proc, *sys;
 	bool ok = true;
@@ -192,8 +191,8 @@ static bool hostile_names_stay_valid_json(void)
 
 	for (size_t i = 0; ok && i < sizeof(names) / sizeof(names[0]); i++) {
 		struct fs_report r;
-		struct process_table t;
-		struct process_row row;
+		struct row_table t;
+		struct row row;
 		char *text = NULL;
 		json_t *rec;
 
@@ -213,8 +212,8 @@ static bool hostile_names_stay_valid_json(void)
 static bool table_fits_100_columns(void)
 {
 	struct fs_report r;
-	struct process_table t;
-	struct process_row row;
+	struct row_table t;
+	struct row row;
 	char *text = NULL, *line, *save;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -276,9 +275,9 @@ static bool histogram_rows_span_lowest_to_highest_order(void)
 static bool thp_results_use_kernel_names(void)
 {
 	struct fs_report r;
-	struct process_table t;
-	struct process_row row;
-	struct proc_row proc = {.key = {4242}};
+	struct row_table t;
+	struct row row;
+	struct row_proc_totals proc = {.key = {4242}};
 	char *text = NULL;
 	json_t *rec, *thp;
 	bool ok;
@@ -372,8 +371,8 @@ static bool table_layout_names_registry_figures(void)
 static bool table_shows_what_the_registry_measures(void)
 {
 	struct fs_report r;
-	struct process_table t;
-	struct process_row row;
+	struct row_table t;
+	struct row row;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);

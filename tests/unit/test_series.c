@@ -4,12 +4,12 @@
 
 #include "series.h"
 #include "unit.h"
-#include "window.h"
+#include "row_table.h"
 
 /* A read's rows: one per group, with `faults` user write faults each. */
 struct read {
-	struct process_row rows[8];
-	struct process_table table;
+	struct row rows[8];
+	struct row_table table;
 	struct system_totals system;
 	struct kernel_counters kernel;
 };
@@ -20,9 +20,9 @@ struct read {
 static void read_add_started(struct read *r, __u32 tgid, __u64 start, const char *comm,
 			     __u64 cgroup, __u64 faults)
 {
-	struct process_row *row = &r->rows[r->table.nr++];
+	struct row *row = &r->rows[r->table.nr++];
 
-	*row = (struct process_row){
+	*row = (struct row){
 	    .key = {tgid, start}, .cgroup = cgroup, .events = faults};
 	strncpy(row->comm, comm, sizeof(row->comm) - 1);
 	row->counters.fault_kinds[WRITE_FAULT] = faults;
@@ -54,13 +54,13 @@ static const char *path_of(__u64 cgroup, void *ctx)
 	return paths[cgroup];
 }
 
-static bool gone_always(const struct series_group *g, void *ctx)
+static bool gone_always(const struct series_row *g, void *ctx)
 {
 	(void)g, (void)ctx;
 	return true;
 }
 
-static const struct series_group *find(const struct series_store *s, const char *name)
+static const struct series_row *find(const struct series_store *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr; i++)
 		if (!strcmp(s->groups[i]->name, name))
@@ -68,7 +68,7 @@ static const struct series_group *find(const struct series_store *s, const char 
 	return NULL;
 }
 
-static __u64 faults_of(const struct series_group *g)
+static __u64 faults_of(const struct series_row *g)
 {
 	return g ? g->counters.fault_kinds[WRITE_FAULT] : 0;
 }
@@ -177,7 +177,7 @@ static bool a_renamed_process_goes_on_under_its_new_name(void)
 	return ok;
 }
 
-static const struct series_group *find_process(const struct series_store *s, __u32 pid,
+static const struct series_row *find_process(const struct series_store *s, __u32 pid,
 					       __u64 start)
 {
 	for (size_t i = 0; i < s->nr; i++)

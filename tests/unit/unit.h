@@ -62,7 +62,7 @@ extern const struct unit_test opener_tests[];
 extern const struct unit_test golden_tests[];
 extern const struct unit_test web_config_tests[];
 extern const struct unit_test password_budget_tests[];
-extern const struct unit_test window_tests[];
+extern const struct unit_test row_table_tests[];
 extern const struct unit_test regroup_tests[];
 extern const struct unit_test render_tests[];
 extern const struct unit_test sanitize_tests[];

@@ -11,7 +11,7 @@
 #include "options.h"
 #include "resident_report.h"
 #include "series.h"
-#include "window.h"
+#include "row_table.h"
 
 struct loader_settings loader_settings_of(const struct fs_options *opts);
 /* -p and -n: the processes a record's rows come from. */

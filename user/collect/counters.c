@@ -128,7 +128,7 @@ bool node_orders_read_delta(__u64 delta[FS_MAX_NODES][FS_NR_ORDERS],
 	return any != 0;
 }
 
-__u64 proc_activity(const struct proc_figures *c)
+__u64 proc_activity(const struct proc_totals *c)
 {
 	__u64 stalls = 0;
 

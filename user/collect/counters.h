@@ -36,14 +36,13 @@ struct system_totals {
  * (struct fs_node_orders, from the thread table's side, in 64 bits), which is where a record's
  * process-level figures are shown from.
  */
-struct proc_figures {
+struct proc_totals {
 	FS_PROC_FIELDS
 	__u64 alloc_by_node_order[FS_MAX_NODES][FS_NR_ORDERS];
 };
 
-_Static_assert(offsetof(struct proc_figures, alloc_by_node_order) ==
-		   sizeof(struct fs_proc_counters),
-	       "struct proc_figures begins with struct fs_proc_counters' fields");
+_Static_assert(offsetof(struct proc_totals, alloc_by_node_order) == sizeof(struct fs_proc_counters),
+	       "struct proc_totals begins with struct fs_proc_counters' fields");
 _Static_assert(sizeof(struct fs_proc_counters) % sizeof(__u64) == 0,
 	       "struct fs_proc_counters is made of 64-bit words only");
 
@@ -56,7 +55,7 @@ struct counters_growth {
 	/* How busy the thread was, for ranking: folios allocated and added to the page cache,
 	 * page faults (user + kernel), pages migrated and TLB flushes. Counters that restate
 	 * others (LRU insertions of new folios) are left out; process-level figures add their
-	 * own (see window.c). */
+	 * own (see row_table.c). */
 	__u64 activity;
 };
 
@@ -107,7 +106,7 @@ bool node_orders_read_delta(__u64 delta[FS_MAX_NODES][FS_NR_ORDERS],
 			    struct fs_node_orders *restrict last,
 			    const struct fs_node_orders *restrict now);
 /* Events in a process's rare figures: collapse outcomes and stalls. */
-__u64 proc_activity(const struct proc_figures *c);
+__u64 proc_activity(const struct proc_totals *c);
 
 /* Pages in a folio histogram: folios of order o hold 2^o pages. */
 __u64 hist_pages(const __u64 *hist);

@@ -149,10 +149,10 @@ static const struct probe_def probe_defs[NR_PROBES] = {
     /* Without exit events, exited threads would never leave the table. */
     [PROBE_TASK_EXIT] = {"sched:sched_process_exit", "sched_process_exit", ONE("fs_task_exit"),
 			 true},
-    /* Followed processes' children join them (tasks.bpf.c). */
+    /* Followed processes' children join them (threads.bpf.c). */
     [PROBE_TASK_FORK] = {"sched:sched_process_fork", "sched_process_fork", ONE("fs_task_fork"),
 			 .following_only = true},
-    /* A thread that moves to another cgroup gets a new entry there (tasks.bpf.c). */
+    /* A thread that moves to another cgroup gets a new entry there (threads.bpf.c). */
     [PROBE_CGROUP_ATTACH] = {"cgroup:cgroup_attach_task", "cgroup_attach_task",
 			     ONE("fs_cgroup_attach")},
     [PROBE_TASK_RENAME] = {"task:task_rename", "task_rename", ONE("fs_task_rename")},
@@ -320,7 +320,7 @@ static void probe_kernel(struct loader *loader, const struct kernel_facts *facts
 	}
 }
 
-/* THREAD_SIZE when it cannot be measured (tasks.bpf.c): 16 KiB on x86-64 and arm64, doubled by
+/* THREAD_SIZE when it cannot be measured (threads.bpf.c): 16 KiB on x86-64 and arm64, doubled by
  * KASAN, whose presence shows in BTF. */
 static __u64 assumed_stack_size(const struct btf *vmlinux)
 {

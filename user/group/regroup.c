@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "window.h"
+#include "row_table.h"
 
 /* The row of counts made in cgroup `cgroup` by a process named `comm`, under --by. A name is
  * its bytes up to its end, the rest zero (an entry's name may keep an older one's tail). */

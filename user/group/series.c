@@ -9,9 +9,9 @@
 
 #include "array.h"
 #include "bounds.h"
-#include "window.h"
+#include "row_table.h"
 
-#define PROC_WORDS FS_WORDS(struct proc_figures)
+#define PROC_WORDS FS_WORDS(struct proc_totals)
 
 void series_init(struct series_store *s, const struct series_settings *settings,
 		 series_name_fn cgroup_path, series_gone_fn gone, void *ctx, double now)
@@ -34,7 +34,7 @@ void series_init(struct series_store *s, const struct series_settings *settings,
 /* Groups are ordered by process (its pid and start), then by name (a process's series is its
  * own, whatever its name: a renamed process is found by its pid and start). */
 static int group_cmp(const struct series_store *s, __u32 pid, __u64 start, const char *name,
-		     const struct series_group *g)
+		     const struct series_row *g)
 {
 	if (pid != g->pid)
 		return pid < g->pid ? -1 : 1;
@@ -44,8 +44,8 @@ static int group_cmp(const struct series_store *s, __u32 pid, __u64 start, const
 }
 
 /* The group's series among the sorted ones, then among those made in this read (after them). */
-static struct series_group *group_find(struct series_store *s, size_t nr_sorted, __u32 pid,
-				       __u64 start, const char *name)
+static struct series_row *group_find(struct series_store *s, size_t nr_sorted, __u32 pid,
+				     __u64 start, const char *name)
 {
 	size_t lo = 0, hi = nr_sorted;
 
@@ -67,18 +67,18 @@ static struct series_group *group_find(struct series_store *s, size_t nr_sorted,
 }
 
 /* --by process: a row's group is its process, its pid and start; other groups have neither. */
-static __u32 row_group_pid(const struct series_store *s, const struct process_row *row)
+static __u32 row_group_pid(const struct series_store *s, const struct row *row)
 {
 	return s->by == FS_BY_PROCESS ? row_pid(row) : 0;
 }
 
-static __u64 row_group_start(const struct series_store *s, const struct process_row *row)
+static __u64 row_group_start(const struct series_store *s, const struct row *row)
 {
 	return s->by == FS_BY_PROCESS ? row_start(row) : 0;
 }
 
 /* What identifies a row's group: NULL when it cannot be named (its counts then go to other). */
-static const char *row_name(struct series_store *s, const struct process_row *row)
+static const char *row_name(struct series_store *s, const struct row *row)
 {
 	if (s->by == FS_BY_CGROUP)
 		return s->cgroup_path ? s->cgroup_path(row->cgroup, s->ctx) : NULL;
@@ -93,7 +93,7 @@ static void words_take(__u64 *dst, const __u64 *src, size_t n)
 }
 
 /* The row's counts are the group's now, no longer other's. */
-static void group_free(struct series_group *g)
+static void group_free(struct series_row *g)
 {
 	free(g->name);
 	free(g->cgroup_path);
@@ -102,7 +102,7 @@ static void group_free(struct series_group *g)
 
 /* A process's group is labelled with its cgroup's path: named now, at the read, as a record's
  * rows are (the exposition only prints), and again when the process moves. */
-static void group_name_cgroup(struct series_store *s, struct series_group *g, __u64 cgroup)
+static void group_name_cgroup(struct series_store *s, struct series_row *g, __u64 cgroup)
 {
 	const char *path;
 
@@ -113,11 +113,11 @@ static void group_name_cgroup(struct series_store *s, struct series_group *g, __
 	g->cgroup_path = path ? strdup(path) : NULL;
 }
 
-static void group_add(struct series_store *s, struct series_group *g,
-		      const struct process_table *rows, const struct process_row *row, double now,
-		      struct fs_totals *other, struct proc_figures *other_proc)
+static void group_add(struct series_store *s, struct series_row *g, const struct row_table *rows,
+		      const struct row *row, double now, struct fs_totals *other,
+		      struct proc_totals *other_proc)
 {
-	const struct proc_row *proc = process_proc(rows, row);
+	const struct row_proc_totals *proc = process_proc(rows, row);
 
 	group_name_cgroup(s, g, row->cgroup);
 
@@ -133,12 +133,12 @@ static void group_add(struct series_store *s, struct series_group *g,
 
 /* The group that has been idle longest, and whose last counts have been exposed: taking its
  * place loses nothing a scraper has not seen. NULL if every group is busier than that. */
-static struct series_group *group_to_fold(struct series_store *s, size_t nr_sorted)
+static struct series_row *group_to_fold(struct series_store *s, size_t nr_sorted)
 {
-	struct series_group *oldest = NULL;
+	struct series_row *oldest = NULL;
 
 	for (size_t i = 0; i < nr_sorted; i++) {
-		struct series_group *g = s->groups[i];
+		struct series_row *g = s->groups[i];
 
 		if (!g->leaving && g->last_event < s->last_exposed &&
 		    (!oldest || g->last_event < oldest->last_event))
@@ -163,8 +163,8 @@ static void groups_compact(struct series_store *s)
 
 static int by_pid_then_name(const void *a, const void *b, void *arg)
 {
-	const struct series_group *ga = *(struct series_group *const *)a;
-	const struct series_group *gb = *(struct series_group *const *)b;
+	const struct series_row *ga = *(struct series_row *const *)a;
+	const struct series_row *gb = *(struct series_row *const *)b;
 
 	return group_cmp(arg, ga->pid, ga->start, ga->name, gb);
 }
@@ -172,8 +172,8 @@ static int by_pid_then_name(const void *a, const void *b, void *arg)
 /* Rows by activity, most active first. */
 static int by_events_desc(const void *a, const void *b)
 {
-	const struct process_row *ra = *(const struct process_row *const *)a;
-	const struct process_row *rb = *(const struct process_row *const *)b;
+	const struct row *ra = *(const struct row *const *)a;
+	const struct row *rb = *(const struct row *const *)b;
 
 	if (ra->events != rb->events)
 		return ra->events > rb->events ? -1 : 1;
@@ -182,13 +182,13 @@ static int by_events_desc(const void *a, const void *b)
 
 /* A new group's series: in a free place, or in the place of the group idle longest (which
  * leaves: compacted away at the end of the read). NULL if there is none. */
-static struct series_group *group_make(struct series_store *s, size_t nr_sorted, __u32 pid,
-				       __u64 start, const char *name)
+static struct series_row *group_make(struct series_store *s, size_t nr_sorted, __u32 pid,
+				     __u64 start, const char *name)
 {
-	struct series_group *g;
+	struct series_row *g;
 
 	if (s->nr_live == s->max_series) {
-		struct series_group *idle = group_to_fold(s, nr_sorted);
+		struct series_row *idle = group_to_fold(s, nr_sorted);
 
 		if (!idle)
 			return NULL;
@@ -213,7 +213,7 @@ static struct series_group *group_make(struct series_store *s, size_t nr_sorted,
 
 /* The activity of the n-th most active row (n < rows->nr): one pass keeping the n largest, in
  * order; n is a --top, a few dozen, where a read has thousands of rows. */
-static __u64 top_events(const struct process_table *rows, size_t n)
+static __u64 top_events(const struct row_table *rows, size_t n)
 {
 	__u64 *largest = calloc(n, sizeof(*largest));
 	__u64 least;
@@ -236,14 +236,14 @@ static __u64 top_events(const struct process_table *rows, size_t n)
 	return least;
 }
 
-int series_add_read(struct series_store *s, const struct process_table *rows,
+int series_add_read(struct series_store *s, const struct row_table *rows,
 		    const struct system_totals *system, const struct kernel_counters *kernel,
 		    double now)
 {
-	const struct process_row **pending = NULL;
+	const struct row **pending = NULL;
 	size_t nr_pending = 0, nr_sorted = s->nr;
 	struct fs_totals other = system->total;
-	struct proc_figures other_proc = {0};
+	struct proc_totals other_proc = {0};
 	int ret = 0;
 
 	words_add_system(&s->system, system);
@@ -270,9 +270,9 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 	/* Rows of groups with a series first: a group found here is busy now, so none of them
 	 * gives its place to a new group in the second pass. */
 	for (size_t i = 0; i < rows->nr; i++) {
-		const struct process_row *row = &rows->rows[i];
+		const struct row *row = &rows->rows[i];
 		const char *name = row_name(s, row);
-		struct series_group *g;
+		struct series_row *g;
 
 		if (!name)
 			continue;
@@ -307,11 +307,11 @@ int series_add_read(struct series_store *s, const struct process_table *rows,
 	if (nr_pending)
 		qsort(pending, nr_pending, sizeof(*pending), by_events_desc);
 	for (size_t i = 0; i < nr_pending; i++) {
-		const struct process_row *row = pending[i];
+		const struct row *row = pending[i];
 		const char *name = row_name(s, row);
 		__u32 pid = row_group_pid(s, row);
 		__u64 start = row_group_start(s, row);
-		struct series_group *g = group_find(s, nr_sorted, pid, start, name);
+		struct series_row *g = group_find(s, nr_sorted, pid, start, name);
 
 		if (!g)
 			g = group_make(s, nr_sorted, pid, start, name);
@@ -338,7 +338,7 @@ void series_expire(struct series_store *s, double now)
 	bool dropped = false;
 
 	for (size_t i = 0; i < s->nr; i++) {
-		struct series_group *g = s->groups[i];
+		struct series_row *g = s->groups[i];
 
 		if (now - g->last_event <= s->grace_s || g->last_event >= s->last_exposed)
 			continue;

@@ -17,13 +17,13 @@
 #include "kernel_counters.h"
 #include "rows.h"
 
-struct process_table;
+struct row_table;
 
 #define FS_DEFAULT_MAX_SERIES 1000
 #define FS_DEFAULT_SERIES_GRACE_S 300.0
 
-/* One group's series: what its rows counted since it got one. */
-struct series_group {
+/* One exported row's series: what it counted since it got one. */
+struct series_row {
 	__u32 pid; /* --by process: the process; else 0 */
 	/* --by process: when it started (ns since boot; else 0): a process that takes an exited
 	 * one's pid gets a series of its own, labelled with its start (exposition.c) */
@@ -34,13 +34,13 @@ struct series_group {
 	/* --by process: that cgroup's path, named at the read that saw it (NULL: not named) */
 	char *cgroup_path;
 	struct fs_totals counters;
-	struct proc_figures proc;
+	struct proc_totals proc;
 	double last_event; /* monotonic seconds: when its counts last grew */
 	bool leaving;	   /* folded or expired: freed at the end of the read */
 };
 
 /* Is the group's cgroup removed or its process gone (it then leaves after the grace period)? */
-typedef bool (*series_gone_fn)(const struct series_group *group, void *ctx);
+typedef bool (*series_gone_fn)(const struct series_row *group, void *ctx);
 /* The path of a cgroup id, or NULL when it cannot be named. */
 typedef const char *(*series_name_fn)(__u64 cgroup, void *ctx);
 
@@ -53,13 +53,13 @@ struct series_store {
 	series_gone_fn gone;
 	void *ctx;
 
-	struct series_group **groups; /* sorted by (pid, start, name) */
+	struct series_row **groups; /* sorted by (pid, start, name) */
 	size_t nr, cap;
 	size_t nr_live; /* of them, those not leaving */
 	/* Threads with no series of their own: groups beyond the limit, processes outside the top
 	 * N, rows a -p/-n selection leaves out, cgroups that could not be named. */
 	struct fs_totals other;
-	struct proc_figures other_proc;
+	struct proc_totals other_proc;
 	struct system_totals system;   /* the whole system, since the start */
 	struct kernel_counters kernel; /* the kernel's THP counters' growth since the start */
 	__u64 folded;		       /* groups that gave up their series, or had none */
@@ -77,11 +77,11 @@ struct series_settings {
 void series_init(struct series_store *s, const struct series_settings *settings,
 		 series_name_fn cgroup_path, series_gone_fn gone, void *ctx, double now);
 /*
- * Add a read: its rows (as window_processes() made them, every selected process with activity,
+ * Add a read: its rows (as row_table_of_read() made them, every selected process with activity,
  * sorted by key), its system figures and the kernel counters' growth over it. Returns 0 or
  * -ENOMEM (nothing is then lost from the system figures; a row may be).
  */
-int series_add_read(struct series_store *s, const struct process_table *rows,
+int series_add_read(struct series_store *s, const struct row_table *rows,
 		    const struct system_totals *system, const struct kernel_counters *kernel,
 		    double now);
 /* Forget the groups gone for longer than the grace period. */

@@ -210,9 +210,8 @@ void expo_identity_labels(enum fs_row_kind by, const char *name, __u32 pid, __u6
 	}
 }
 
-
-static void group_labels(const struct series_store *s, const struct series_group *g,
-			 bool from_root, struct label_text *labels)
+static void group_labels(const struct series_store *s, const struct series_row *g, bool from_root,
+			 struct label_text *labels)
 {
 	expo_identity_labels(s->by, g->name, g->pid, g->start, g->cgroup_path, from_root, labels);
 }
@@ -223,7 +222,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 {
 	const struct system_totals *sys = &s->system;
 	struct expo x = {.e = e, .r = r, .s = s, .om = openmetrics};
-	struct expo_group system = {.labels = "", .counters = &sys->total, .always = true};
+	struct expo_subject system = {.labels = "", .counters = &sys->total, .always = true};
 	struct label_text labels = {0};
 	size_t n = 0, *starts;
 
@@ -251,23 +250,23 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 		goto out;
 	}
 	for (size_t i = 0; i < s->nr; i++)
-		x.groups[n++] = (struct expo_group){.labels = labels.text + starts[i],
-						    .counters = &s->groups[i]->counters,
-						    .proc = &s->groups[i]->proc,
-						    .thp = &s->groups[i]->proc.thp};
-	x.groups[n++] = (struct expo_group){.labels = "group=\"other\"",
-					    .counters = &s->other,
-					    .proc = &s->other_proc,
-					    .thp = &s->other_proc.thp};
+		x.groups[n++] = (struct expo_subject){.labels = labels.text + starts[i],
+						      .counters = &s->groups[i]->counters,
+						      .proc = &s->groups[i]->proc,
+						      .thp = &s->groups[i]->proc.thp};
+	x.groups[n++] = (struct expo_subject){.labels = "group=\"other\"",
+					      .counters = &s->other,
+					      .proc = &s->other_proc,
+					      .thp = &s->other_proc.thp};
 	x.groups[n++] =
-	    (struct expo_group){.labels = "group=\"interrupt\"", .counters = &sys->interrupt};
-	x.groups[n++] = (struct expo_group){.labels = "group=\"untracked\"",
-					    .counters = &sys->untracked,
-					    .thp = &sys->thp_untracked};
+	    (struct expo_subject){.labels = "group=\"interrupt\"", .counters = &sys->interrupt};
+	x.groups[n++] = (struct expo_subject){.labels = "group=\"untracked\"",
+					      .counters = &sys->untracked,
+					      .thp = &sys->thp_untracked};
 	x.groups[n++] =
-	    (struct expo_group){.labels = "group=\"unselected\"", .counters = &sys->unselected};
-	x.groups[n++] =
-	    (struct expo_group){.labels = "group=\"unattributed\"", .thp = &sys->thp_unattributed};
+	    (struct expo_subject){.labels = "group=\"unselected\"", .counters = &sys->unselected};
+	x.groups[n++] = (struct expo_subject){.labels = "group=\"unattributed\"",
+					      .thp = &sys->thp_unattributed};
 	x.nr_groups = n;
 	x.system = &system;
 

@@ -35,7 +35,7 @@ struct exposition {
 
 /*
  * Write the exposition of `s` into e (replacing what it held), with the names and the probes'
- * states from `r` (r->system and r->processes are not used: the store has the counts).
+ * states from `r` (r->system and r->rows are not used: the store has the counts).
  * Returns 0 or -ENOMEM.
  */
 int render_exposition(struct exposition *e, const struct fs_report *r, const struct series_store *s,

@@ -93,7 +93,7 @@ static void figure_extras(const struct metric_family *f, const struct dim_values
 	}
 }
 
-static void figure_samples(struct expo *x, const char *metric, const struct expo_group *g,
+static void figure_samples(struct expo *x, const char *metric, const struct expo_subject *g,
 			   enum metric_id m, const struct figure_extras *extras)
 {
 	for (int a = 0; a < extras->nr_a; a++) {
@@ -129,7 +129,7 @@ static void write_by_dims(struct expo *x, enum metric_id m)
 }
 
 /* Collapse outcomes: of the groups, of the untracked and unattributed, and of the system. */
-static void thp_results(struct expo *x, const char *metric, const struct expo_group *g)
+static void thp_results(struct expo *x, const char *metric, const struct expo_subject *g)
 {
 	const struct fs_report *r = x->r;
 	char extra[256];
@@ -150,7 +150,7 @@ static void thp_results(struct expo *x, const char *metric, const struct expo_gr
 }
 
 /* A word of the collapse outcomes (MK_COLLAPSE_COUNT's `at`), where any. */
-static void thp_count(struct expo *x, const char *metric, const struct expo_group *g,
+static void thp_count(struct expo *x, const char *metric, const struct expo_subject *g,
 		      enum metric_id m)
 {
 	__u64 v = ((const __u64 *)g->thp)[metric_families[m].at];
@@ -162,7 +162,7 @@ static void thp_count(struct expo *x, const char *metric, const struct expo_grou
 /* MK_COLLAPSE_RESULTS, MK_COLLAPSE_COUNT: the groups with collapse outcomes, then the system. */
 static void write_collapses(struct expo *x, enum metric_id m)
 {
-	struct expo_group system = *x->system;
+	struct expo_subject system = *x->system;
 	char name[96];
 
 	system.thp = &x->s->system.thp;
@@ -220,7 +220,7 @@ static void write_stall_histograms(struct expo *x, enum metric_id m)
 
 	expo_family(x, m, false, name, sizeof(name));
 	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_group *g = &x->groups[i];
+		const struct expo_subject *g = &x->groups[i];
 
 		for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
 			if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
@@ -242,7 +242,7 @@ static void write_stall_reclaimed(struct expo *x, enum metric_id m)
 
 	expo_family(x, m, false, name, sizeof(name));
 	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_group *g = &x->groups[i];
+		const struct expo_subject *g = &x->groups[i];
 
 		for (int k = FS_STALL_DIRECT_RECLAIM; g->proc && k < FS_NR_STALLS; k++) {
 			if (!r->measured[MEASURE_STALLS + k] || !g->proc->reclaimed[k])
@@ -329,7 +329,7 @@ static void write_node_orders(struct expo *x, enum metric_id m)
 
 	expo_family(x, m, false, metric, sizeof(metric));
 	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_group *g = &x->groups[i];
+		const struct expo_subject *g = &x->groups[i];
 
 		if (g->counters && (!counted || g->proc))
 			node_orders(x, metric, g->labels,
@@ -673,7 +673,7 @@ static void gather_scalars(const struct expo *x, struct metric_scalars *v)
 	*v = (struct metric_scalars){
 	    .kswapd_wakes = s->system.vmscan.kswapd_wakes,
 	    .reclaim_written = s->system.vmscan.written[FS_PAGES],
-	    .processes = x->r->processes ? x->r->processes->nr_active : 0,
+	    .processes = x->r->rows ? x->r->rows->nr_active : 0,
 	    .untracked_events = totals_events(&s->system.untracked),
 	    .loader_resident = (unsigned long long)x->health->loader_rss_bytes,
 	    .series = s->nr_live,

@@ -21,12 +21,12 @@ struct label_text {
 	bool failed; /* out of memory */
 };
 
-/* A series group as the exposition sees it: the store's groups, then the groups that are no
- * rows (other, interrupt, untracked, unselected), and for collapse outcomes unattributed. */
-struct expo_group {
+/* Whose samples a family writes: each row of the store, then the groups that are no rows
+ * (other, interrupt, untracked, unselected), and for collapse outcomes unattributed. */
+struct expo_subject {
 	const char *labels;
 	const struct fs_totals *counters;    /* NULL: none (unattributed) */
-	const struct proc_figures *proc; /* NULL: none (interrupt, unselected, ...) */
+	const struct proc_totals *proc;	     /* NULL: none (interrupt, unselected, ...) */
 	const struct fs_thp_results *thp;    /* NULL: none */
 	bool always;			     /* shown even when zero */
 };
@@ -36,9 +36,9 @@ struct expo {
 	const struct fs_report *r;
 	const struct series_store *s;
 	bool om; /* OpenMetrics */
-	struct expo_group *groups;
+	struct expo_subject *groups;
 	size_t nr_groups;
-	const struct expo_group *system;
+	const struct expo_subject *system;
 	const struct exposition_health *health;
 	struct metric_scalars scalars; /* foliostat's figures of one sample, gathered once */
 };

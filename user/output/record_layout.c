@@ -12,7 +12,7 @@
 /* A field's word index in each source's struct. */
 #define WORD_OF(type, field) (offsetof(type, field) / sizeof(__u64))
 #define T(field) {FROM_TOTALS, WORD_OF(struct fs_totals, field)}
-#define P(field) {FROM_PROC, WORD_OF(struct proc_figures, field)}
+#define P(field) {FROM_PROC, WORD_OF(struct proc_totals, field)}
 #define S(field) {FROM_SYSTEM, WORD_OF(struct system_totals, field)}
 #define NOWHERE {0, 0}
 /* The same words in every object: the object's own counter group. */

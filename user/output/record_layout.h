@@ -29,7 +29,7 @@ enum record_scope {
 };
 
 /* Whose words a row reads: the object's counter group (struct fs_totals), a row's process-level
- * figures (struct proc_figures: collapses and stalls), the system's (struct
+ * figures (struct proc_totals: collapses and stalls), the system's (struct
  * system_totals). */
 enum record_source { FROM_TOTALS, FROM_PROC, FROM_SYSTEM, NR_RECORD_SOURCES };
 

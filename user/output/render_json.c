@@ -328,7 +328,7 @@ static void figure_value_json(struct json_writer *w, const struct fs_report *r,
 		jw_bool(w, r->mglru);
 		break;
 	case RK_PROCESSES:
-		jw_int(w, (long long)r->processes->nr_active);
+		jw_int(w, (long long)r->rows->nr_active);
 		break;
 	case RK_FREE_MEMORY:
 		free_memory_json(w, r->free);
@@ -434,7 +434,7 @@ static void label_json(struct json_writer *w, const char *name, const char *valu
 /* What identifies a row: a process's pid, name and cgroup; a cgroup's path, id and the unit,
  * container and pod its path names; a name. */
 static void row_identity_json(struct json_writer *w, const struct fs_report *r,
-			      const struct process_row *row)
+			      const struct row *row)
 {
 	const char *path;
 	struct cgroup_labels labels;
@@ -468,11 +468,10 @@ static void row_identity_json(struct json_writer *w, const struct fs_report *r,
 }
 
 /* A row: what identifies it, and its figures. */
-static void process_json(struct json_writer *w, const struct fs_report *r,
-			 const struct process_row *row)
+static void process_json(struct json_writer *w, const struct fs_report *r, const struct row *row)
 {
-	static const struct proc_figures none;
-	const struct proc_row *found = process_proc(r->processes, row);
+	static const struct proc_totals none;
+	const struct row_proc_totals *found = process_proc(r->rows, row);
 	struct figures_view v = {
 	    .scope = IN_ROW,
 	    .from = {[FROM_TOTALS] = (const __u64 *)&row->counters,
@@ -658,7 +657,7 @@ int render_json(FILE *out, const struct fs_report *r)
 	jw_key(&w, fs_row_array_names[r->by]);
 	jw_array_begin(&w);
 	for (size_t i = 0; i < r->nr_shown; i++)
-		process_json(&w, r, &r->processes->rows[i]);
+		process_json(&w, r, &r->rows->rows[i]);
 	jw_array_end(&w);
 	if (r->self) {
 		jw_key(&w, "self");

@@ -25,7 +25,7 @@
 /* The record's first row, as the table names it. */
 static void first_cell(FILE *out, const struct fs_report *r)
 {
-	const struct process_row *row = r->nr_shown ? &r->processes->rows[0] : NULL;
+	const struct row *row = r->nr_shown ? &r->rows->rows[0] : NULL;
 	char shown[TERMINAL_TEXT_SIZE(FIRST_WIDTH)], cell[FIRST_WIDTH * 4 + 32];
 	const char *path;
 

@@ -38,7 +38,7 @@
 struct block {
 	const struct fs_report *r;
 	const struct table_line *section;
-	const struct process_row *row; /* NULL: the system's */
+	const struct row *row; /* NULL: the system's */
 	struct figures_view view;
 	char who[256];
 	bool started;
@@ -246,8 +246,8 @@ static void print_rows(FILE *out, const struct fs_report *r)
 {
 	int used = 0;
 
-	fprintf(out, "%s with activity: %zu", row_kinds[r->by], r->processes->nr_active);
-	if (r->nr_shown < r->processes->nr_active)
+	fprintf(out, "%s with activity: %zu", row_kinds[r->by], r->rows->nr_active);
+	if (r->nr_shown < r->rows->nr_active)
 		fprintf(out, " (top %zu shown)", r->nr_shown);
 	fprintf(out, ", by %s\n", sort_title(r->sort));
 	if (!r->nr_shown)
@@ -262,8 +262,8 @@ static void print_rows(FILE *out, const struct fs_report *r)
 		fprintf(out, " %*s", row_columns[c].width, row_columns[c].heading);
 	fprintf(out, "%s\n", r->colour ? PLAIN : "");
 	for (size_t i = 0; i < r->nr_shown; i++) {
-		const struct process_row *row = &r->processes->rows[i];
-		struct figures_view v = row_figures(r->processes, row);
+		const struct row *row = &r->rows->rows[i];
+		struct figures_view v = row_figures(r->rows, row);
 		const char *path;
 
 		if (r->by == FS_BY_PROCESS) {
@@ -661,8 +661,8 @@ static void render_section(FILE *out, const struct fs_report *r, const struct fi
 		size_t used;
 
 		if (section->rows) {
-			b.row = &r->processes->rows[n];
-			b.view = row_figures(r->processes, b.row);
+			b.row = &r->rows->rows[n];
+			b.view = row_figures(r->rows, b.row);
 		}
 		name_block(&b);
 		if (section->who_shown == WHO_CGROUP_LINE && r->by == FS_BY_PROCESS &&

@@ -17,7 +17,7 @@
 #include "measures.h"
 #include "resident_report.h"
 #include "self.h"
-#include "window.h"
+#include "row_table.h"
 
 struct cgroup_names;
 struct file_summary;
@@ -49,7 +49,7 @@ struct fs_report {
 	const struct self_cost *self;	      /* foliostat's own cost (--self), or NULL */
 	const char *attribution; /* how events find their thread: "records", "lookups" */
 	struct system_totals system;
-	const struct process_table *processes; /* ranked, most active first */
+	const struct row_table *rows; /* ranked, most active first */
 	const struct file_summary *files;      /* --files, or NULL */
 	const struct resident_report *resident; /* --resident, or NULL */
 	const struct free_blocks *free;		/* free memory by block size, or NULL */

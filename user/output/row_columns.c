@@ -111,10 +111,10 @@ __u64 row_column_amount(const struct figures_view *v, size_t column)
 	return total;
 }
 
-struct figures_view row_figures(const struct process_table *table, const struct process_row *row)
+struct figures_view row_figures(const struct row_table *table, const struct row *row)
 {
-	static const struct proc_figures none;
-	const struct proc_row *found = process_proc(table, row);
+	static const struct proc_totals none;
+	const struct row_proc_totals *found = process_proc(table, row);
 
 	return (struct figures_view){
 	    .scope = IN_ROW,
@@ -128,11 +128,11 @@ const char *sort_title(enum fs_sort sort)
 }
 
 struct ranking {
-	const struct process_table *table;
+	const struct row_table *table;
 	long column; /* -1: events */
 };
 
-static __u64 rank_amount(const struct process_row *row, const struct ranking *how)
+static __u64 rank_amount(const struct row *row, const struct ranking *how)
 {
 	struct figures_view v;
 
@@ -149,10 +149,10 @@ static int compare_rank(const void *a, const void *b, void *context)
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
-	return process_row_compare_activity(a, b);
+	return row_compare_activity(a, b);
 }
 
-void rank_rows(struct process_table *table, enum fs_sort sort)
+void rank_rows(struct row_table *table, enum fs_sort sort)
 {
 	struct ranking how = {.table = table, .column = -1};
 

@@ -47,12 +47,12 @@ int row_column_figure(size_t column, int k);
  * it shows. */
 __u64 row_column_amount(const struct figures_view *v, size_t column);
 /* The figures of a row of the table. */
-struct figures_view row_figures(const struct process_table *table, const struct process_row *row);
+struct figures_view row_figures(const struct row_table *table, const struct row *row);
 
 /* What --sort KEY ranks by, as the line above the table says it. */
 const char *sort_title(enum fs_sort sort);
 /* Rank the table's rows by the --sort key's column, greatest first; by events counted for
  * events, and for ties. */
-void rank_rows(struct process_table *table, enum fs_sort sort);
+void rank_rows(struct row_table *table, enum fs_sort sort);
 
 #endif

@@ -9,7 +9,7 @@
 #include "process_start.h"
 #include "row_columns.h"
 #include "unit.h"
-#include "window.h"
+#include "row_table.h"
 
 static struct process_filter all; /* no filters */
 
@@ -43,7 +43,7 @@ static void add_thread(struct snapshot *s, __u32 tgid, __u32 tid, const char *co
 static bool a_moved_entry_does_not_name_its_process(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	struct fs_counters c = {0};
 	bool ok;
 
@@ -55,15 +55,15 @@ static bool a_moved_entry_does_not_name_its_process(void)
 	snapshot_append(&now, &(struct fs_entry_head){.key = KEY(70, 70), .comm = "workload"},
 			false, &c);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_STREQ(out.rows[0].comm, "workload") &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6);
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
-static const struct process_row *find(const struct process_table *t, __u32 tgid)
+static const struct row *find(const struct row_table *t, __u32 tgid)
 {
 	for (size_t i = 0; i < t->nr; i++)
 		if (t->rows[i].key.hi == tgid)
@@ -74,45 +74,45 @@ static const struct process_row *find(const struct process_table *t, __u32 tgid)
 static bool threads_sum_into_their_process(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0};
-	const struct process_row *row;
+	struct row_table out = {0};
+	const struct row *row;
 	bool ok;
 
 	add_thread(&now, 100, 101, "app-worker", 2, 2, false);
 	add_thread(&now, 100, 100, "app", 5, 0, false);
 	add_thread(&now, 100, 102, "app-new", 4, 0, false);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1);
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1);
 	row = find(&out, 100);
 	ok = ok && ASSERT_TRUE(row) &&
 	     ASSERT_EQ(row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 5 + 2 + 4) &&
 	     ASSERT_EQ(row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9], 2) &&
 	     ASSERT_EQ(row->events, 13) && ASSERT_STREQ(row->comm, "app");
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
 static bool idle_processes_are_left_out(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	bool ok;
 
 	add_thread(&now, 7, 7, "idle", 0, 0, false);
 	add_thread(&now, 8, 8, "busy", 1, 0, false);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].key.hi, 8) && ASSERT_EQ(out.nr_active, 1);
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
 static bool filters_select_by_pid_and_name(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	static const pid_t pids[] = {20};
 	static const __u64 any_start[] = {0};
 	struct process_filter opts = {.nr_pids = 1, .pids = pids, .pid_started_before = any_start};
@@ -122,14 +122,14 @@ static bool filters_select_by_pid_and_name(void)
 	add_thread(&now, 20, 20, "bash", 1, 0, false);
 	add_thread(&now, 30, 30, "python3", 1, 0, false);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(row_table_of_read(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].key.hi, 20);
 	opts.nr_pids = 0;
 	opts.comm = "bash";
-	ok = ok && ASSERT_EQ(window_processes(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
+	ok = ok && ASSERT_EQ(row_table_of_read(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
 	     ASSERT_TRUE(find(&out, 10) && find(&out, 20));
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
@@ -138,7 +138,7 @@ static bool filters_select_by_pid_and_name(void)
 static bool late_and_new_counts_of_a_process_are_one_row(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	struct fs_proc_counters late = {0}, fresh = {0};
 	bool ok;
 
@@ -151,12 +151,12 @@ static bool late_and_new_counts_of_a_process_are_one_row(void)
 	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "app", .start = 5000},
 			     false, &fresh);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 3) &&
 	     ASSERT_STREQ(out.rows[0].comm, "app") && ASSERT_EQ(out.nr_procs, 1) &&
 	     ASSERT_EQ(out.procs[0].counters.stalls[FS_STALL_COMPACTION].count, 3);
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
@@ -166,7 +166,7 @@ static bool late_and_new_counts_of_a_process_are_one_row(void)
 static bool node_deltas_join_their_process_figures(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	struct fs_proc_counters stalls = {0};
 	bool ok;
 
@@ -175,21 +175,24 @@ static bool node_deltas_join_their_process_figures(void)
 	stalls.stalls[FS_STALL_COMPACTION].count = 2;
 	snapshot_append_proc(&now, &(struct fs_entry_head){.key = 60, .comm = "app", .start = 5000},
 			     false, &stalls);
-	snapshot_append_node(&now, &(struct fs_entry_head){.key = KEY(60, 61), .comm = "app", .start = 5000},
-			     false, 1, 9, 4);
-	snapshot_append_node(&now, &(struct fs_entry_head){.key = KEY(70, 70), .comm = "late", .start = 7000},
-			     true, 0, 0, 5);
-	snapshot_append_node(&now, &(struct fs_entry_head){.key = KEY(60, 60), .comm = "app", .start = 5000},
-			     false, 1, 9, 1);
+	snapshot_append_node(
+	    &now, &(struct fs_entry_head){.key = KEY(60, 61), .comm = "app", .start = 5000}, false,
+	    1, 9, 4);
+	snapshot_append_node(
+	    &now, &(struct fs_entry_head){.key = KEY(70, 70), .comm = "late", .start = 7000}, true,
+	    0, 0, 5);
+	snapshot_append_node(
+	    &now, &(struct fs_entry_head){.key = KEY(60, 60), .comm = "app", .start = 5000}, false,
+	    1, 9, 1);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
 	     ASSERT_EQ(out.nr_procs, 2) && ASSERT_EQ(row_pid(&out.rows[0]), 60) &&
 	     ASSERT_EQ(out.procs[0].counters.stalls[FS_STALL_COMPACTION].count, 2) &&
 	     ASSERT_EQ(out.procs[0].counters.alloc_by_node_order[1][9], 5) &&
 	     ASSERT_EQ(row_pid(&out.rows[1]), 70) && ASSERT_STREQ(out.rows[1].comm, "late") &&
 	     ASSERT_EQ(out.procs[1].counters.alloc_by_node_order[0][0], 5);
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
@@ -202,7 +205,7 @@ static bool node_deltas_join_their_process_figures(void)
 static bool a_reused_pid_is_another_row(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0}, acc = {0};
+	struct row_table out = {0}, acc = {0};
 	struct fs_proc_counters late = {0}, fresh = {0};
 	bool ok = true;
 
@@ -219,7 +222,7 @@ static bool a_reused_pid_is_another_row(void)
 			     true, &late);
 	snapshot_sort(&now);
 	for (size_t keep = 0; keep <= 3 && ok; keep += 3) {
-		ok = ASSERT_EQ(window_processes(&now, &all, keep, &out), 0) &&
+		ok = ASSERT_EQ(row_table_of_read(&now, &all, keep, &out), 0) &&
 		     ASSERT_EQ(out.nr, 3) && ASSERT_EQ(out.nr_active, 3) &&
 		     ASSERT_EQ(out.rows[1].key.hi, 60) && ASSERT_EQ(out.rows[1].key.lo, 5000) &&
 		     ASSERT_STREQ(out.rows[1].comm, "old") &&
@@ -238,16 +241,16 @@ static bool a_reused_pid_is_another_row(void)
 			       2);
 	}
 	/* One-shot mode: the next read's counts of each go to its own row. */
-	ok = ok && ASSERT_EQ(process_table_accumulate(&acc, &out, 0), 0) &&
-	     ASSERT_EQ(process_table_accumulate(&acc, &out, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
+	ok = ok && ASSERT_EQ(row_table_accumulate(&acc, &out, 0), 0) &&
+	     ASSERT_EQ(row_table_accumulate(&acc, &out, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
 	     ASSERT_EQ(acc.rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 42) &&
 	     ASSERT_EQ(acc.rows[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 103) &&
 	     ASSERT_EQ(acc.nr_procs, 2) &&
 	     ASSERT_EQ(process_proc(&acc, &acc.rows[2])->counters.stalls[FS_STALL_COMPACTION].count,
 		       4);
 	snapshot_free(&now);
-	process_table_free(&out);
-	process_table_free(&acc);
+	row_table_free(&out);
+	row_table_free(&acc);
 	return ok;
 }
 
@@ -255,7 +258,7 @@ static bool a_reused_pid_is_another_row(void)
 static bool a_pid_selects_the_process_that_had_it_at_start(void)
 {
 	struct snapshot now = {0};
-	struct process_table out = {0};
+	struct row_table out = {0};
 	static const pid_t pids[] = {60};
 	static const __u64 started_before[] = {6000};
 	struct process_filter opts = {
@@ -265,11 +268,11 @@ static bool a_pid_selects_the_process_that_had_it_at_start(void)
 	add_thread_started(&now, 60, 60, 5000, "old", 2, 0, true);
 	add_thread_started(&now, 60, 60, 9000, "new", 3, 0, false);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
+	ok = ASSERT_EQ(row_table_of_read(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].key.lo, 5000) &&
 	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2);
 	snapshot_free(&now);
-	process_table_free(&out);
+	row_table_free(&out);
 	return ok;
 }
 
@@ -365,7 +368,7 @@ static bool cpu_groups_add_to_the_system_total(void)
 static bool top_rows_equal_full_rows(void)
 {
 	struct snapshot now = {0};
-	struct process_table top = {0}, full = {0};
+	struct row_table top = {0}, full = {0};
 	bool ok;
 
 	for (__u32 p = 1; p <= 6; p++) {
@@ -374,25 +377,25 @@ static bool top_rows_equal_full_rows(void)
 	}
 	add_thread(&now, 5, 5, "idle", 0, 0, false);
 	snapshot_sort(&now);
-	ok = ASSERT_EQ(window_processes(&now, &all, 2, &top), 0) && ASSERT_EQ(top.nr, 2) &&
+	ok = ASSERT_EQ(row_table_of_read(&now, &all, 2, &top), 0) && ASSERT_EQ(top.nr, 2) &&
 	     ASSERT_EQ(top.nr_active, 6) && ASSERT_TRUE(find(&top, 60) && find(&top, 50)) &&
 	     ASSERT_EQ(find(&top, 60)->events, 6 + 6 + 12) &&
 	     ASSERT_EQ(find(&top, 60)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6 + 12) &&
 	     ASSERT_EQ(find(&top, 50)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9], 5) &&
-	     ASSERT_EQ(window_processes(&now, &all, 0, &full), 0) && ASSERT_EQ(full.nr, 6) &&
+	     ASSERT_EQ(row_table_of_read(&now, &all, 0, &full), 0) && ASSERT_EQ(full.nr, 6) &&
 	     ASSERT_EQ(full.nr_active, 6);
 	for (__u32 p = 50; ok && p <= 60; p += 10)
 		ok = ASSERT_TRUE(memcmp(&find(&top, p)->counters, &find(&full, p)->counters,
 					sizeof(struct fs_totals)) == 0);
 	snapshot_free(&now);
-	process_table_free(&top);
-	process_table_free(&full);
+	row_table_free(&top);
+	row_table_free(&full);
 	return ok;
 }
 
-static struct process_row row_of(__u32 tgid, const char *comm, __u64 folios)
+static struct row row_of(__u32 tgid, const char *comm, __u64 folios)
 {
-	struct process_row r = {.key = {tgid}, .events = folios};
+	struct row r = {.key = {tgid}, .events = folios};
 
 	snprintf(r.comm, sizeof(r.comm), "%s", comm);
 	r.counters.folios[FS_FOLIO_ALLOC_KERNEL][0] = folios;
@@ -401,22 +404,22 @@ static struct process_row row_of(__u32 tgid, const char *comm, __u64 folios)
 
 static bool one_shot_windows_accumulate_per_process(void)
 {
-	struct process_row a_rows[] = {row_of(1, "a", 5), row_of(3, "c", 1)};
-	struct process_row b_rows[] = {row_of(2, "b", 7), row_of(3, "c-renamed", 2)};
-	struct process_table acc = {0};
-	struct process_table a = {.rows = a_rows, .nr = 2, .cap = 2};
-	struct process_table b = {.rows = b_rows, .nr = 2, .cap = 2};
+	struct row a_rows[] = {row_of(1, "a", 5), row_of(3, "c", 1)};
+	struct row b_rows[] = {row_of(2, "b", 7), row_of(3, "c-renamed", 2)};
+	struct row_table acc = {0};
+	struct row_table a = {.rows = a_rows, .nr = 2, .cap = 2};
+	struct row_table b = {.rows = b_rows, .nr = 2, .cap = 2};
 	bool ok;
 
-	ok = ASSERT_EQ(process_table_accumulate(&acc, &a, 0), 0) &&
-	     ASSERT_EQ(process_table_accumulate(&acc, &b, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
+	ok = ASSERT_EQ(row_table_accumulate(&acc, &a, 0), 0) &&
+	     ASSERT_EQ(row_table_accumulate(&acc, &b, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
 	     ASSERT_EQ(acc.nr_active, 3) && ASSERT_EQ(find(&acc, 3)->events, 3) &&
 	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
 	rank_rows(&acc, FS_SORT_EVENTS);
 	ok = ok && ASSERT_EQ(acc.rows[0].key.hi, 2) && ASSERT_EQ(acc.rows[1].key.hi, 1) &&
 	     ASSERT_EQ(acc.rows[2].key.hi, 3);
-	process_table_free(&acc);
+	row_table_free(&acc);
 	return ok;
 }
 
@@ -424,9 +427,9 @@ static bool one_shot_windows_accumulate_per_process(void)
  * first by one key and last by another. */
 static bool rows_rank_by_the_sort_key(void)
 {
-	struct process_row rows[3] = {row_of(1, "pages", 9000), row_of(2, "large", 10),
-				      row_of(3, "busy", 20)};
-	struct process_table t = {.rows = rows, .nr = 3, .cap = 3};
+	struct row rows[3] = {row_of(1, "pages", 9000), row_of(2, "large", 10),
+			      row_of(3, "busy", 20)};
+	struct row_table t = {.rows = rows, .nr = 3, .cap = 3};
 	static const struct {
 		enum fs_sort sort;
 		__u32 first, last;
@@ -460,24 +463,24 @@ static bool rows_rank_by_the_sort_key(void)
  * the limit) and their process-level figures, and still counts them as processes seen. */
 static bool accumulated_rows_stay_within_the_limit(void)
 {
-	struct process_table acc = {0};
+	struct row_table acc = {0};
 	bool ok = true;
 
 	for (__u32 w = 0; ok && w < 10; w++) {
-		struct process_row rows[10];
-		struct proc_row procs[1] = {{.key = {w * 10 + 1}}};
-		struct process_table add = {.rows = rows,
-					    .nr = 10,
-					    .cap = 10,
-					    .procs = procs,
-					    .nr_procs = 1,
-					    .cap_procs = 1};
+		struct row rows[10];
+		struct row_proc_totals procs[1] = {{.key = {w * 10 + 1}}};
+		struct row_table add = {.rows = rows,
+					.nr = 10,
+					.cap = 10,
+					.procs = procs,
+					.nr_procs = 1,
+					.cap_procs = 1};
 
 		/* Ten new processes a window; process 1000 is busy in every one. */
 		for (__u32 i = 0; i < 9; i++)
 			rows[i] = row_of(w * 10 + i + 1, "short", i + 1);
 		rows[9] = row_of(1000, "busy", 100);
-		ok = ASSERT_EQ(process_table_accumulate(&acc, &add, 16), 0) &&
+		ok = ASSERT_EQ(row_table_accumulate(&acc, &add, 16), 0) &&
 		     ASSERT_TRUE(acc.nr <= 16) && ASSERT_EQ(acc.nr_active, acc.nr + acc.nr_dropped);
 	}
 	ok = ok && ASSERT_EQ(acc.nr_dropped + acc.nr, 9 * 10 + 1) &&
@@ -487,7 +490,7 @@ static bool accumulated_rows_stay_within_the_limit(void)
 		ok = ASSERT_TRUE(acc.rows[i - 1].key.hi < acc.rows[i].key.hi);
 	for (size_t i = 0; ok && i < acc.nr_procs; i++)
 		ok = ASSERT_TRUE(find(&acc, acc.procs[i].key.hi));
-	process_table_free(&acc);
+	row_table_free(&acc);
 	return ok;
 }
 
@@ -522,7 +525,7 @@ static bool a_process_start_is_read_from_its_stat_line(void)
 	       ASSERT_STREQ(text, "12345.678901");
 }
 
-const struct unit_test window_tests[] = {
+const struct unit_test row_table_tests[] = {
     UNIT_TEST(rows_rank_by_the_sort_key),
     UNIT_TEST(threads_sum_into_their_process),
     UNIT_TEST(idle_processes_are_left_out),

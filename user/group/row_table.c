@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The per-process table of a read (see window.h). The snapshot's thread deltas are ordered by
+/* The per-process table of a read (see row_table.h). The snapshot's thread deltas are ordered by
  * their rows (snapshot_sort()), so the threads of a row come together. */
-#include "window.h"
+#include "row_table.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ bool process_selected(const struct process_filter *filter, __u32 tgid, __u64 sta
 	return pid_ok && (!filter->comm || strncmp(filter->comm, comm, FS_COMM_LEN) == 0);
 }
 
-static struct process_row *table_push(struct process_table *t)
+static struct row *table_push(struct row_table *t)
 {
 	if (array_reserve_one(&t->rows, &t->cap, t->nr, sizeof(*t->rows)))
 		return NULL;
@@ -29,7 +29,7 @@ static struct process_row *table_push(struct process_table *t)
 	return &t->rows[t->nr++];
 }
 
-static struct process_candidate *candidate_push(struct process_table *t, size_t nr)
+static struct process_candidate *candidate_push(struct row_table *t, size_t nr)
 {
 	if (array_reserve_one(&t->candidates, &t->cap_candidates, nr, sizeof(*t->candidates)))
 		return NULL;
@@ -37,7 +37,7 @@ static struct process_candidate *candidate_push(struct process_table *t, size_t 
 	return &t->candidates[nr];
 }
 
-static struct proc_row *proc_push(struct process_table *t)
+static struct row_proc_totals *proc_push(struct row_table *t)
 {
 	if (array_reserve_one(&t->procs, &t->cap_procs, t->nr_procs, sizeof(*t->procs)))
 		return NULL;
@@ -47,7 +47,7 @@ static struct proc_row *proc_push(struct process_table *t)
 
 static int compare_row_ids(const void *a, const void *b)
 {
-	const struct process_row *ra = a, *rb = b;
+	const struct row *ra = a, *rb = b;
 
 	return row_key_cmp(&ra->key, &rb->key);
 }
@@ -71,7 +71,7 @@ struct proc_name {
  * order: its figures summed into `sum`, its name into `name` (a live entry's over a late one's),
  * and both positions past it. */
 static struct row_key next_proc_row(const struct snapshot *now, size_t *p, size_t *n,
-				    struct proc_figures *sum, struct proc_name *name)
+				    struct proc_totals *sum, struct proc_name *name)
 {
 	struct row_key key;
 
@@ -106,18 +106,19 @@ static struct row_key next_proc_row(const struct snapshot *now, size_t *p, size_
  * threads (khugepaged collapsed its memory, say). Candidates stay sorted by key.
  */
 static int window_procs(const struct snapshot *now, const struct process_filter *filter,
-			struct process_table *out, size_t *nr)
+			struct row_table *out, size_t *nr)
 {
 	size_t nr_threaded = *nr, p = 0, n = 0;
-	struct proc_figures *sum = malloc(sizeof(*sum));
+	struct proc_totals *sum = malloc(sizeof(*sum));
 
 	if (!sum)
 		return -ENOMEM;
 	out->nr_procs = 0;
 	while (p < now->nr_procs || n < now->nr_nodes) {
 		struct proc_name name = {0};
-		struct process_candidate key = {.key = next_proc_row(now, &p, &n, sum, &name)}, *found;
-		struct proc_row *proc;
+		struct process_candidate key = {.key = next_proc_row(now, &p, &n, sum, &name)},
+					 *found;
+		struct row_proc_totals *proc;
 
 		found = bsearch(&key, out->candidates, nr_threaded, sizeof(*found),
 				compare_candidate_ids);
@@ -149,14 +150,13 @@ nomem:
 	return -ENOMEM;
 }
 
-const struct proc_row *process_proc(const struct process_table *table,
-				    const struct process_row *row)
+const struct row_proc_totals *process_proc(const struct row_table *table, const struct row *row)
 {
 	size_t lo = 0, hi = table->nr_procs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct proc_row *p = &table->procs[mid];
+		const struct row_proc_totals *p = &table->procs[mid];
 		int cmp = row_key_cmp(&p->key, &row->key);
 
 		if (!cmp)
@@ -187,9 +187,9 @@ static struct counters_growth sum_threads(const struct snapshot *now, size_t fir
 	return all;
 }
 
-static struct process_row *row_for(struct process_table *out, const struct process_candidate *c)
+static struct row *row_for(struct row_table *out, const struct process_candidate *c)
 {
-	struct process_row *row = table_push(out);
+	struct row *row = table_push(out);
 
 	if (row) {
 		row->key = c->key;
@@ -297,8 +297,8 @@ static __u64 process_cgroup(const struct snapshot *now, size_t first, size_t end
 	return chosen->cgroup;
 }
 
-int window_processes(const struct snapshot *now, const struct process_filter *filter, size_t keep,
-		     struct process_table *out)
+int row_table_of_read(const struct snapshot *now, const struct process_filter *filter, size_t keep,
+		      struct row_table *out)
 {
 	size_t nr = 0;
 
@@ -333,7 +333,7 @@ int window_processes(const struct snapshot *now, const struct process_filter *fi
 		c->first = first;
 		c->end = i;
 		if (!keep) {
-			struct process_row *row = row_for(out, c);
+			struct row *row = row_for(out, c);
 
 			if (!row)
 				return -ENOMEM;
@@ -367,7 +367,7 @@ int window_processes(const struct snapshot *now, const struct process_filter *fi
 	select_most_active(out->candidates, nr, keep);
 	for (size_t k = 0; k < nr && k < keep; k++) {
 		const struct process_candidate *c = &out->candidates[k];
-		struct process_row *row = row_for(out, c);
+		struct row *row = row_for(out, c);
 
 		if (!row)
 			return -ENOMEM;
@@ -379,19 +379,19 @@ int window_processes(const struct snapshot *now, const struct process_filter *fi
 }
 
 /* The order of two process figures: their rows'. */
-static int compare_procs(const struct proc_row *a, const struct proc_row *b)
+static int compare_procs(const struct row_proc_totals *a, const struct row_proc_totals *b)
 {
 	return row_key_cmp(&a->key, &b->key);
 }
 
 /* merged->procs = acc->procs + add->procs, both sorted by key. */
-static int accumulate_procs(struct process_table *merged, const struct process_table *acc,
-			    const struct process_table *add)
+static int accumulate_procs(struct row_table *merged, const struct row_table *acc,
+			    const struct row_table *add)
 {
 	size_t a = 0, b = 0;
 
 	while (a < acc->nr_procs || b < add->nr_procs) {
-		struct proc_row *row = proc_push(merged);
+		struct row_proc_totals *row = proc_push(merged);
 
 		if (!row)
 			return -ENOMEM;
@@ -403,17 +403,16 @@ static int accumulate_procs(struct process_table *merged, const struct process_t
 			*row = add->procs[b++];
 		} else {
 			*row = acc->procs[a++];
-			words_add((__u64 *)&row->counters,
-				  (const __u64 *)&add->procs[b++].counters,
+			words_add((__u64 *)&row->counters, (const __u64 *)&add->procs[b++].counters,
 				  FS_WORDS(row->counters));
 		}
 	}
 	return 0;
 }
 
-int process_row_compare_activity(const void *a, const void *b)
+int row_compare_activity(const void *a, const void *b)
 {
-	const struct process_row *ra = a, *rb = b;
+	const struct row *ra = a, *rb = b;
 
 	if (outranks(ra->events, &ra->key, rb->events, &rb->key))
 		return -1;
@@ -421,16 +420,16 @@ int process_row_compare_activity(const void *a, const void *b)
 }
 
 /* Keep the `keep` most active rows (and their process-level figures), sorted by key. */
-static void drop_least_active(struct process_table *t, size_t keep)
+static void drop_least_active(struct row_table *t, size_t keep)
 {
 	size_t kept = 0;
 
-	qsort(t->rows, t->nr, sizeof(*t->rows), process_row_compare_activity);
+	qsort(t->rows, t->nr, sizeof(*t->rows), row_compare_activity);
 	t->nr_dropped += t->nr - keep;
 	t->nr = keep;
 	qsort(t->rows, t->nr, sizeof(*t->rows), compare_row_ids);
 	for (size_t i = 0; i < t->nr_procs; i++) {
-		struct process_row key = {.key = t->procs[i].key};
+		struct row key = {.key = t->procs[i].key};
 
 		if (bsearch(&key, t->rows, t->nr, sizeof(*t->rows), compare_row_ids))
 			t->procs[kept++] = t->procs[i];
@@ -443,7 +442,7 @@ static void drop_least_active(struct process_table *t, size_t keep)
  * and the two lists (sorted by key) are merged from the back, so no second table of
  * all the rows is ever built. A process that took an exited one's pid is another row.
  */
-static int accumulate_rows(struct process_table *acc, const struct process_table *add)
+static int accumulate_rows(struct row_table *acc, const struct row_table *add)
 {
 	size_t common = 0, a = 0, b = 0, total, at;
 
@@ -464,8 +463,8 @@ static int accumulate_rows(struct process_table *acc, const struct process_table
 	b = add->nr;
 	at = total;
 	while (b > 0) {
-		const struct process_row *from = &add->rows[b - 1];
-		struct process_row *to = &acc->rows[--at];
+		const struct row *from = &add->rows[b - 1];
+		struct row *to = &acc->rows[--at];
 
 		int cmp = a > 0 ? compare_row_ids(&acc->rows[a - 1], from) : -1;
 
@@ -490,10 +489,9 @@ static int accumulate_rows(struct process_table *acc, const struct process_table
 	return 0;
 }
 
-int process_table_accumulate(struct process_table *acc, const struct process_table *add,
-			     size_t limit)
+int row_table_accumulate(struct row_table *acc, const struct row_table *add, size_t limit)
 {
-	struct process_table procs = {0};
+	struct row_table procs = {0};
 
 	/* Procs first: they only read acc, whose rows the second step changes in place, so a
 	 * failure leaves acc as it was. */
@@ -513,23 +511,23 @@ int process_table_accumulate(struct process_table *acc, const struct process_tab
 			     sizeof(*acc->rows)); /* may fail: kept */
 	}
 	acc->nr_active = acc->nr + acc->nr_dropped;
-	process_table_shrink(acc);
+	row_table_shrink(acc);
 	return 0;
 }
 
-bool process_table_shrink(struct process_table *table)
+bool row_table_shrink(struct row_table *table)
 {
 	bool shrank;
 
 	shrank = array_shrink(&table->rows, &table->cap, table->nr, sizeof(*table->rows));
-	shrank |= array_shrink(&table->procs, &table->cap_procs, table->nr_procs,
-			       sizeof(*table->procs));
+	shrank |=
+	    array_shrink(&table->procs, &table->cap_procs, table->nr_procs, sizeof(*table->procs));
 	shrank |= array_shrink(&table->candidates, &table->cap_candidates, table->nr_active,
 			       sizeof(*table->candidates));
 	return shrank;
 }
 
-void process_table_free(struct process_table *table)
+void row_table_free(struct row_table *table)
 {
 	free(table->rows);
 	free(table->procs);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Aggregation: what happened between two snapshots, per process (thread group). */
-#ifndef FS_WINDOW_H
-#define FS_WINDOW_H
+#ifndef FS_ROW_TABLE_H
+#define FS_ROW_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
  * process started (ns since boot), so a pid reused by a new process gives it a row of its own,
  * never the exited one's; by cgroup, the cgroup's id; by name, the name. Rows are ordered by it.
  */
-struct process_row {
+struct row {
 	struct row_key key;
 	char comm[FS_COMM_LEN];
 	__u64 cgroup; /* its cgroup's id (v2): its live threads' latest (see process_cgroup()) */
@@ -27,12 +27,12 @@ struct process_row {
 
 /* Process-level figures beside its row: collapse outcomes and stalls from the process table, its
  * threads' allocations by node and order from the thread table's side. */
-struct proc_row {
+struct row_proc_totals {
 	struct row_key key;
-	struct proc_figures counters;
+	struct proc_totals counters;
 };
 
-/* A process with activity in a window, before its figures are summed (see window_processes()). */
+/* A process with activity in a window, before its figures are summed (see row_table_of_read()). */
 struct process_candidate {
 	struct row_key key;
 	char comm[FS_COMM_LEN];
@@ -42,25 +42,25 @@ struct process_candidate {
 };
 
 /* --by process: a row's process, its pid and start (ns since boot). */
-static inline __u32 row_pid(const struct process_row *row)
+static inline __u32 row_pid(const struct row *row)
 {
 	return (__u32)row->key.hi;
 }
 
-static inline __u64 row_start(const struct process_row *row)
+static inline __u64 row_start(const struct row *row)
 {
 	return row->key.lo;
 }
 
-struct process_table {
-	struct process_row *rows;
+struct row_table {
+	struct row *rows;
 	size_t nr;
 	size_t cap;
 	size_t nr_active;  /* processes with activity, rows or not (rows may be only the top) */
 	size_t nr_dropped; /* accumulated: rows dropped to stay within the limit */
-	struct process_candidate *candidates; /* scratch space of window_processes() */
+	struct process_candidate *candidates; /* scratch space of row_table_of_read() */
 	size_t cap_candidates;
-	struct proc_row *procs; /* sorted by key; every one has a row in rows */
+	struct row_proc_totals *procs; /* sorted by key; every one has a row in rows */
 	size_t nr_procs;
 	size_t cap_procs;
 };
@@ -86,12 +86,11 @@ bool process_selected(const struct process_filter *filter, __u32 tgid, __u64 sta
  * of them when `keep` is 0, else for the `keep` most active only (out->nr_active still counts
  * them all), sorted by key. Returns 0 or -ENOMEM.
  */
-int window_processes(const struct snapshot *now, const struct process_filter *filter, size_t keep,
-		     struct process_table *out);
+int row_table_of_read(const struct snapshot *now, const struct process_filter *filter, size_t keep,
+		      struct row_table *out);
 
 /* The row's process-level figures (collapse outcomes, stalls), or NULL if it had none. */
-const struct proc_row *process_proc(const struct process_table *table,
-				    const struct process_row *row);
+const struct row_proc_totals *process_proc(const struct row_table *table, const struct row *row);
 
 /*
  * acc += add, both sorted by key (one-shot mode sums its windows this way). When acc
@@ -100,15 +99,14 @@ const struct proc_row *process_proc(const struct process_table *table,
  * stay. Their events remain in the system figures; nr_active counts them (one seen again after
  * it was dropped counts twice).
  */
-int process_table_accumulate(struct process_table *acc, const struct process_table *add,
-			     size_t limit);
+int row_table_accumulate(struct row_table *acc, const struct row_table *add, size_t limit);
 /* First the rows with the most of what `sort` names (--sort: pages allocated by default); ties
  * by activity, then by pid (then start), so output is stable. */
 /* For qsort: the more active row first (more events; ties broken by key). */
-int process_row_compare_activity(const void *a, const void *b);
-void process_table_free(struct process_table *table);
+int row_compare_activity(const void *a, const void *b);
+void row_table_free(struct row_table *table);
 /* Give back memory a burst of processes left (see array_shrink()). Returns whether any was
  * given back. */
-bool process_table_shrink(struct process_table *table);
+bool row_table_shrink(struct row_table *table);
 
 #endif
