@@ -77,6 +77,11 @@ struct record_figure {
 	/* The exposition's families that expose it (enum metric_id, metric_families.h; MF_NONE
 	 * ends the list): a family is shown exactly where one of its figures is measured. */
 	unsigned char exposed_by[3];
+	/* The integration test (a test_ function of tests/integration_*.sh) that checks its value
+	 * against an independent count: the workload's known events, perf, /proc, sysfs. NULL:
+	 * none yet, an object's members' own, or a figure only the suite's invariants check (the
+	 * unit test figures_name_their_tests lists those, and fails on a new one). */
+	const char *test;
 };
 
 extern const struct record_figure record_figures[];
