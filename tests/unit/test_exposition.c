@@ -113,8 +113,8 @@ static bool labels_are_escaped_and_families_named(void)
 	t.r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names;
 	t.r.lru_known = known;
 	attach(PROBE_PAGE_ALLOC, NR_PROBES);
-	row.counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 3;
-	t.system.total = row.counters;
+	row.totals.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 3;
+	t.system.total = row.totals;
 	ok = expo_read_and_render(&rows) &&
 	     ASSERT_CONTAINS(t.e.text, "# TYPE foliostat_folios_allocated_total counter\n") &&
 	     ASSERT_CONTAINS(t.e.text, "foliostat_folios_allocated_total{comm=\"a\\\"b\\\\c\","
@@ -150,15 +150,15 @@ static bool fault_outcomes_and_compaction_by_order(void)
 	t.r.lru_names = (const char(*)[FS_ENUM_NAME_LEN])lru_names;
 	t.r.lru_known = known;
 	t.r.measured[MEASURE_COMPACTION_BY_ORDER] = true;
-	row.counters.major_faults = 2;
-	row.counters.minor_faults = 40;
-	row.counters.thp_fault_alloc = 3;
-	row.counters.folios[FS_FOLIO_ALLOC_FAILED][9] = 4;
-	row.counters.folios[FS_FOLIO_DISCARDED][9] = 1;
-	t.system.total = row.counters;
-	proc.counters.compaction_by_order.count[9] = 2;
-	proc.counters.compaction_by_order.total_ns[9] = 1500000000;
-	t.system.compaction_by_order = proc.counters.compaction_by_order;
+	row.totals.major_faults = 2;
+	row.totals.minor_faults = 40;
+	row.totals.thp_fault_alloc = 3;
+	row.totals.folios[FS_FOLIO_ALLOC_FAILED][9] = 4;
+	row.totals.folios[FS_FOLIO_DISCARDED][9] = 1;
+	t.system.total = row.totals;
+	proc.totals.compaction_by_order.count[9] = 2;
+	proc.totals.compaction_by_order.total_ns[9] = 1500000000;
+	t.system.compaction_by_order = proc.totals.compaction_by_order;
 	/* A stall of a process the table had no room for: the system's only. */
 	t.system.compaction_by_order.count[4] = 1;
 	t.system.compaction_by_order.total_ns[4] = 250000;
@@ -211,9 +211,9 @@ static bool a_fault_mode_not_measured_has_no_sample(void)
 
 	expo_test_begin(FS_BY_COMM, NULL);
 	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_KERNEL, NR_PROBES);
-	row.counters
+	row.totals
 	    .fault_kinds[FS_FAULT_KIND(FS_MODE_KERNEL, FS_ACCESS_READ, FS_CAUSE_NOT_PRESENT)] = 6;
-	t.system.total = row.counters;
+	t.system.total = row.totals;
 	ok = expo_read_and_render(&rows) &&
 	     ASSERT_CONTAINS(t.e.text,
 			     "foliostat_page_faults_total{comm=\"app\",mode=\"kernel\"} 6\n") &&
@@ -304,10 +304,10 @@ static bool long_and_hostile_cgroup_labels_stay_whole(void)
 	t.r.measured[MEASURE_STALLS + FS_STALL_COMPACTION] = true;
 	t.system.total.fault_kinds[(1 * FS_NR_FAULT_ACCESSES + 2) * FS_NR_FAULT_CAUSES + 1] = 5;
 	for (int i = 0; i < 3; i++) {
-		rows_[i].counters.minor_faults = 10 + i;
+		rows_[i].totals.minor_faults = 10 + i;
 		t.system.total.minor_faults += 10 + i;
-		procs[i].counters.stalls[FS_STALL_COMPACTION].count = 1;
-		procs[i].counters.stalls[FS_STALL_COMPACTION].hist[3] = 1;
+		procs[i].totals.stalls[FS_STALL_COMPACTION].count = 1;
+		procs[i].totals.stalls[FS_STALL_COMPACTION].hist[3] = 1;
 		t.system.stalls[FS_STALL_COMPACTION].count++;
 		t.system.stalls[FS_STALL_COMPACTION].hist[3]++;
 	}
@@ -344,8 +344,8 @@ static bool a_reused_pid_has_a_series_of_its_own(void)
 
 	expo_test_begin(FS_BY_PROCESS, NULL);
 	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
-	rows_a[0].counters.minor_faults = 5;
-	rows_a[1].counters.minor_faults = 7;
+	rows_a[0].totals.minor_faults = 5;
+	rows_a[1].totals.minor_faults = 7;
 	t.system.total.minor_faults = 12;
 	ok = expo_read_and_render(&rows) &&
 	     ASSERT_CONTAINS(t.e.text, "foliostat_minor_faults_total{pid=\"42\","
@@ -374,7 +374,7 @@ static bool a_process_series_has_the_cgroup_its_read_named(void)
 
 	expo_test_begin(FS_BY_PROCESS, two_cgroups);
 	attach(PROBE_PAGE_ALLOC, PROBE_FAULT_MINOR, NR_PROBES);
-	row.counters.minor_faults = 1;
+	row.totals.minor_faults = 1;
 	t.system.total.minor_faults = 1;
 	ok = expo_read_and_render(&rows) &&
 	     ASSERT_CONTAINS(t.e.text,

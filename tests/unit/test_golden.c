@@ -150,16 +150,16 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 		row->key.lo = by == FS_BY_PROCESS ? 123456789ULL * (i + 1) : 0;
 		snprintf(row->comm, sizeof(row->comm), "%s", comms[i]);
 		row->cgroup = 1000 + i;
-		fill_words(&row->counters, sizeof(row->counters), 5000);
+		fill_words(&row->totals, sizeof(row->totals), 5000);
 		row->events = 100000 - 1000 * i;
 		g.procs[i].key = row->key;
-		fill_words(&g.procs[i].counters, sizeof(g.procs[i].counters), 3000);
+		fill_words(&g.procs[i].totals, sizeof(g.procs[i].totals), 3000);
 		if (nr_nodes == 1)
-			memset(g.procs[i].counters.alloc_by_node_order[1], 0,
-			       sizeof(g.procs[i].counters.alloc_by_node_order) -
-				   sizeof(g.procs[i].counters.alloc_by_node_order[0]));
-		words_add((__u64 *)&g.r.system.total, (const __u64 *)&row->counters,
-			  FS_WORDS(row->counters));
+			memset(g.procs[i].totals.alloc_by_node_order[1], 0,
+			       sizeof(g.procs[i].totals.alloc_by_node_order) -
+				   sizeof(g.procs[i].totals.alloc_by_node_order[0]));
+		words_add((__u64 *)&g.r.system.total, (const __u64 *)&row->totals,
+			  FS_WORDS(row->totals));
 	}
 	/* procs are sorted by key, as row_table.c makes them */
 	g.table = (struct row_table){.rows = g.rows,

@@ -41,7 +41,7 @@ static void add(struct snapshot *s, __u32 tgid, __u32 tid, __u64 cgroup, const c
 static const struct row *row_with(const struct row_table *t, __u64 folios)
 {
 	for (size_t i = 0; i < t->nr; i++)
-		if (t->rows[i].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] == folios)
+		if (t->rows[i].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0] == folios)
 			return &t->rows[i];
 	return NULL;
 }
@@ -68,8 +68,8 @@ static bool cgroups_alike_in_their_low_bits_are_two_rows(void)
 	rb = row_with(&out, 20);
 	ok = ok && ASSERT_TRUE(ra && rb) && ASSERT_EQ(ra->cgroup, a) && ASSERT_EQ(rb->cgroup, b) &&
 	     ASSERT_EQ(out.nr_procs, 2) &&
-	     ASSERT_EQ(process_proc(&out, ra)->counters.thp.results[FS_THP_COLLAPSE][0], 2) &&
-	     ASSERT_EQ(process_proc(&out, rb)->counters.thp.results[FS_THP_COLLAPSE][0], 1);
+	     ASSERT_EQ(process_proc(&out, ra)->totals.thp.results[FS_THP_COLLAPSE][0], 2) &&
+	     ASSERT_EQ(process_proc(&out, rb)->totals.thp.results[FS_THP_COLLAPSE][0], 1);
 	snapshot_free(&now);
 	row_table_free(&out);
 	return ok;
@@ -100,7 +100,7 @@ static bool names_are_rows_by_their_whole_name(void)
 	     ASSERT_STREQ(ra->comm, "worker-thread-a") &&
 	     ASSERT_STREQ(rb->comm, "worker-thread-b") &&
 	     ASSERT_STREQ(row_with(&out, 11000)->comm, "worker-a") &&
-	     ASSERT_EQ(process_proc(&out, ra)->counters.thp.results[FS_THP_COLLAPSE][0], 2);
+	     ASSERT_EQ(process_proc(&out, ra)->totals.thp.results[FS_THP_COLLAPSE][0], 2);
 	snapshot_free(&now);
 	row_table_free(&out);
 	return ok;

@@ -28,9 +28,9 @@ static void make_report(struct fs_report *r, struct row_table *t, struct row *ro
 	memset(row, 0, sizeof(*row));
 	row->key.hi = 4242;
 	memcpy(row->comm, comm, strnlen(comm, FS_COMM_LEN - 1));
-	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 3;
-	row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
-	row->counters.folios[FS_FOLIO_PAGECACHE][4] = 1;
+	row->totals.folios[FS_FOLIO_ALLOC_MOVABLE][0] = 3;
+	row->totals.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2;
+	row->totals.folios[FS_FOLIO_PAGECACHE][4] = 1;
 	row->events = 6;
 	*t = (struct row_table){.rows = row, .nr = 1, .cap = 1, .nr_active = 1};
 	memset(r, 0, sizeof(*r));
@@ -51,9 +51,9 @@ static void make_report(struct fs_report *r, struct row_table *t, struct row *ro
 	r->measured[MEASURE_DISCARDED] = true;
 	for (int f = 0; f < FS_NR_FAULT_COUNTERS; f++)
 		r->measured[fault_measures[f]] = f != FS_FAULT_FILE;
-	row->counters
+	row->totals
 	    .fault_kinds[FS_FAULT_KIND(FS_MODE_USER, FS_ACCESS_WRITE, FS_CAUSE_NOT_PRESENT)] = 7;
-	r->system.total = row->counters;
+	r->system.total = row->totals;
 	r->system.freed[0] = 11;
 	r->rows = t;
 	r->nr_shown = 1;
@@ -283,16 +283,16 @@ static bool thp_results_use_kernel_names(void)
 	bool ok;
 
 	make_report(&r, &t, &row, "collapser");
-	proc.counters.thp.results[FS_THP_COLLAPSE][1] = 4;
-	proc.counters.thp.results[FS_THP_COLLAPSE][0] = 1;
+	proc.totals.thp.results[FS_THP_COLLAPSE][1] = 4;
+	proc.totals.thp.results[FS_THP_COLLAPSE][0] = 1;
 	t.procs = &proc;
 	t.nr_procs = 1;
 	r.measured[MEASURE_THP_RESULTS + FS_THP_COLLAPSE] = true;
 	r.measured[MEASURE_STALLS + FS_STALL_COMPACTION] = true;
-	proc.counters.stalls[FS_STALL_COMPACTION].count = 2;
-	proc.counters.stalls[FS_STALL_COMPACTION].total_ns = 5000;
-	proc.counters.stalls[FS_STALL_COMPACTION].hist[0] = 1; /* under 1 us */
-	proc.counters.stalls[FS_STALL_COMPACTION].hist[3] = 1; /* 4 to 7 us */
+	proc.totals.stalls[FS_STALL_COMPACTION].count = 2;
+	proc.totals.stalls[FS_STALL_COMPACTION].total_ns = 5000;
+	proc.totals.stalls[FS_STALL_COMPACTION].hist[0] = 1; /* under 1 us */
+	proc.totals.stalls[FS_STALL_COMPACTION].hist[3] = 1; /* 4 to 7 us */
 	rec = render_and_parse(&r, &text);
 	thp = json_object_get(json_array_get(json_object_get(rec, "processes"), 0), "thp");
 	ok =

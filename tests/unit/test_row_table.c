@@ -57,7 +57,7 @@ static bool a_moved_entry_does_not_name_its_process(void)
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_STREQ(out.rows[0].comm, "workload") &&
-	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6);
+	     ASSERT_EQ(out.rows[0].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6);
 	snapshot_free(&now);
 	row_table_free(&out);
 	return ok;
@@ -85,8 +85,8 @@ static bool threads_sum_into_their_process(void)
 	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1);
 	row = find(&out, 100);
 	ok = ok && ASSERT_TRUE(row) &&
-	     ASSERT_EQ(row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 5 + 2 + 4) &&
-	     ASSERT_EQ(row->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9], 2) &&
+	     ASSERT_EQ(row->totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 5 + 2 + 4) &&
+	     ASSERT_EQ(row->totals.folios[FS_FOLIO_ALLOC_MOVABLE][9], 2) &&
 	     ASSERT_EQ(row->events, 13) && ASSERT_STREQ(row->comm, "app");
 	snapshot_free(&now);
 	row_table_free(&out);
@@ -152,9 +152,9 @@ static bool late_and_new_counts_of_a_process_are_one_row(void)
 			     false, &fresh);
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
-	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 3) &&
+	     ASSERT_EQ(out.rows[0].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 3) &&
 	     ASSERT_STREQ(out.rows[0].comm, "app") && ASSERT_EQ(out.nr_procs, 1) &&
-	     ASSERT_EQ(out.procs[0].counters.stalls[FS_STALL_COMPACTION].count, 3);
+	     ASSERT_EQ(out.procs[0].totals.stalls[FS_STALL_COMPACTION].count, 3);
 	snapshot_free(&now);
 	row_table_free(&out);
 	return ok;
@@ -187,10 +187,10 @@ static bool node_deltas_join_their_process_figures(void)
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(row_table_of_read(&now, &all, 0, &out), 0) && ASSERT_EQ(out.nr, 2) &&
 	     ASSERT_EQ(out.nr_procs, 2) && ASSERT_EQ(row_pid(&out.rows[0]), 60) &&
-	     ASSERT_EQ(out.procs[0].counters.stalls[FS_STALL_COMPACTION].count, 2) &&
-	     ASSERT_EQ(out.procs[0].counters.alloc_by_node_order[1][9], 5) &&
+	     ASSERT_EQ(out.procs[0].totals.stalls[FS_STALL_COMPACTION].count, 2) &&
+	     ASSERT_EQ(out.procs[0].totals.alloc_by_node_order[1][9], 5) &&
 	     ASSERT_EQ(row_pid(&out.rows[1]), 70) && ASSERT_STREQ(out.rows[1].comm, "late") &&
-	     ASSERT_EQ(out.procs[1].counters.alloc_by_node_order[0][0], 5);
+	     ASSERT_EQ(out.procs[1].totals.alloc_by_node_order[0][0], 5);
 	snapshot_free(&now);
 	row_table_free(&out);
 	return ok;
@@ -226,27 +226,25 @@ static bool a_reused_pid_is_another_row(void)
 		     ASSERT_EQ(out.nr, 3) && ASSERT_EQ(out.nr_active, 3) &&
 		     ASSERT_EQ(out.rows[1].key.hi, 60) && ASSERT_EQ(out.rows[1].key.lo, 5000) &&
 		     ASSERT_STREQ(out.rows[1].comm, "old") &&
-		     ASSERT_EQ(out.rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 40) &&
+		     ASSERT_EQ(out.rows[1].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 + 40) &&
 		     ASSERT_EQ(out.rows[2].key.hi, 60) && ASSERT_EQ(out.rows[2].key.lo, 9000) &&
 		     ASSERT_STREQ(out.rows[2].comm, "new") &&
-		     ASSERT_EQ(out.rows[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 100 + 3) &&
+		     ASSERT_EQ(out.rows[2].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 100 + 3) &&
 		     ASSERT_EQ(out.nr_procs, 2) &&
-		     ASSERT_EQ(process_proc(&out, &out.rows[1])
-				   ->counters.stalls[FS_STALL_COMPACTION]
-				   .count,
-			       1) &&
-		     ASSERT_EQ(process_proc(&out, &out.rows[2])
-				   ->counters.stalls[FS_STALL_COMPACTION]
-				   .count,
-			       2);
+		     ASSERT_EQ(
+			 process_proc(&out, &out.rows[1])->totals.stalls[FS_STALL_COMPACTION].count,
+			 1) &&
+		     ASSERT_EQ(
+			 process_proc(&out, &out.rows[2])->totals.stalls[FS_STALL_COMPACTION].count,
+			 2);
 	}
 	/* One-shot mode: the next read's counts of each go to its own row. */
 	ok = ok && ASSERT_EQ(row_table_accumulate(&acc, &out, 0), 0) &&
 	     ASSERT_EQ(row_table_accumulate(&acc, &out, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
-	     ASSERT_EQ(acc.rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 42) &&
-	     ASSERT_EQ(acc.rows[2].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 103) &&
+	     ASSERT_EQ(acc.rows[1].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 42) &&
+	     ASSERT_EQ(acc.rows[2].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2 * 103) &&
 	     ASSERT_EQ(acc.nr_procs, 2) &&
-	     ASSERT_EQ(process_proc(&acc, &acc.rows[2])->counters.stalls[FS_STALL_COMPACTION].count,
+	     ASSERT_EQ(process_proc(&acc, &acc.rows[2])->totals.stalls[FS_STALL_COMPACTION].count,
 		       4);
 	snapshot_free(&now);
 	row_table_free(&out);
@@ -270,7 +268,7 @@ static bool a_pid_selects_the_process_that_had_it_at_start(void)
 	snapshot_sort(&now);
 	ok = ASSERT_EQ(row_table_of_read(&now, &opts, 0, &out), 0) && ASSERT_EQ(out.nr, 1) &&
 	     ASSERT_EQ(out.rows[0].key.lo, 5000) &&
-	     ASSERT_EQ(out.rows[0].counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2);
+	     ASSERT_EQ(out.rows[0].totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 2);
 	snapshot_free(&now);
 	row_table_free(&out);
 	return ok;
@@ -380,12 +378,12 @@ static bool top_rows_equal_full_rows(void)
 	ok = ASSERT_EQ(row_table_of_read(&now, &all, 2, &top), 0) && ASSERT_EQ(top.nr, 2) &&
 	     ASSERT_EQ(top.nr_active, 6) && ASSERT_TRUE(find(&top, 60) && find(&top, 50)) &&
 	     ASSERT_EQ(find(&top, 60)->events, 6 + 6 + 12) &&
-	     ASSERT_EQ(find(&top, 60)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6 + 12) &&
-	     ASSERT_EQ(find(&top, 50)->counters.folios[FS_FOLIO_ALLOC_MOVABLE][9], 5) &&
+	     ASSERT_EQ(find(&top, 60)->totals.folios[FS_FOLIO_ALLOC_MOVABLE][0], 6 + 12) &&
+	     ASSERT_EQ(find(&top, 50)->totals.folios[FS_FOLIO_ALLOC_MOVABLE][9], 5) &&
 	     ASSERT_EQ(row_table_of_read(&now, &all, 0, &full), 0) && ASSERT_EQ(full.nr, 6) &&
 	     ASSERT_EQ(full.nr_active, 6);
 	for (__u32 p = 50; ok && p <= 60; p += 10)
-		ok = ASSERT_TRUE(memcmp(&find(&top, p)->counters, &find(&full, p)->counters,
+		ok = ASSERT_TRUE(memcmp(&find(&top, p)->totals, &find(&full, p)->totals,
 					sizeof(struct fs_totals)) == 0);
 	snapshot_free(&now);
 	row_table_free(&top);
@@ -398,7 +396,7 @@ static struct row row_of(__u32 tgid, const char *comm, __u64 folios)
 	struct row r = {.key = {tgid}, .events = folios};
 
 	snprintf(r.comm, sizeof(r.comm), "%s", comm);
-	r.counters.folios[FS_FOLIO_ALLOC_KERNEL][0] = folios;
+	r.totals.folios[FS_FOLIO_ALLOC_KERNEL][0] = folios;
 	return r;
 }
 
@@ -414,7 +412,7 @@ static bool one_shot_windows_accumulate_per_process(void)
 	ok = ASSERT_EQ(row_table_accumulate(&acc, &a, 0), 0) &&
 	     ASSERT_EQ(row_table_accumulate(&acc, &b, 0), 0) && ASSERT_EQ(acc.nr, 3) &&
 	     ASSERT_EQ(acc.nr_active, 3) && ASSERT_EQ(find(&acc, 3)->events, 3) &&
-	     ASSERT_EQ(find(&acc, 3)->counters.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
+	     ASSERT_EQ(find(&acc, 3)->totals.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
 	rank_rows(&acc, FS_SORT_EVENTS);
 	ok = ok && ASSERT_EQ(acc.rows[0].key.hi, 2) && ASSERT_EQ(acc.rows[1].key.hi, 1) &&
@@ -441,14 +439,14 @@ static bool rows_rank_by_the_sort_key(void)
 	};
 	bool ok = true;
 
-	rows[1].counters.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2; /* 1,024 pages, all large */
-	rows[1].counters.thp_fault_alloc = 2;
-	rows[1].counters.lru_insert[0][FS_PAGES] = 1024;
-	rows[2].counters.folios[FS_FOLIO_ALLOC_FAILED][9] = 5;	/* fell back */
-	rows[2].counters.folios[FS_FOLIO_ALLOC_FAILED][0] = 50; /* order 0 is no fallback */
-	rows[2].counters.fault_kinds[0] = 300;
-	rows[2].counters.fault_kinds[FS_NR_FAULT_KINDS - 1] = 1; /* every kind counts */
-	rows[2].counters.tlb_flushes[0] = 7;
+	rows[1].totals.folios[FS_FOLIO_ALLOC_MOVABLE][9] = 2; /* 1,024 pages, all large */
+	rows[1].totals.thp_fault_alloc = 2;
+	rows[1].totals.lru_insert[0][FS_PAGES] = 1024;
+	rows[2].totals.folios[FS_FOLIO_ALLOC_FAILED][9] = 5;  /* fell back */
+	rows[2].totals.folios[FS_FOLIO_ALLOC_FAILED][0] = 50; /* order 0 is no fallback */
+	rows[2].totals.fault_kinds[0] = 300;
+	rows[2].totals.fault_kinds[FS_NR_FAULT_KINDS - 1] = 1; /* every kind counts */
+	rows[2].totals.tlb_flushes[0] = 7;
 	for (size_t i = 0; ok && i < sizeof(expect) / sizeof(expect[0]); i++) {
 		rank_rows(&t, expect[i].sort);
 		ok = ASSERT_EQ(t.rows[0].key.hi, expect[i].first) &&

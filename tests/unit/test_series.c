@@ -25,7 +25,7 @@ static void read_add_started(struct read *r, __u32 tgid, __u64 start, const char
 	*row = (struct row){
 	    .key = {tgid, start}, .cgroup = cgroup, .events = faults};
 	strncpy(row->comm, comm, sizeof(row->comm) - 1);
-	row->counters.fault_kinds[WRITE_FAULT] = faults;
+	row->totals.fault_kinds[WRITE_FAULT] = faults;
 	r->system.total.fault_kinds[WRITE_FAULT] += faults;
 	r->table.rows = r->rows;
 }
@@ -70,7 +70,7 @@ static const struct series_row *find(const struct series_store *s, const char *n
 
 static __u64 faults_of(const struct series_row *g)
 {
-	return g ? g->counters.fault_kinds[WRITE_FAULT] : 0;
+	return g ? g->totals.fault_kinds[WRITE_FAULT] : 0;
 }
 
 /* The groups and other take exactly the threads' share of the system's counts. */

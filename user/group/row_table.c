@@ -138,7 +138,7 @@ static int window_procs(const struct snapshot *now, const struct process_filter 
 		if (!proc)
 			goto nomem;
 		proc->key = key.key;
-		proc->counters = *sum;
+		proc->totals = *sum;
 	}
 	free(sum);
 	/* Candidates added for processes with only process-level figures went to the end. */
@@ -337,7 +337,7 @@ int row_table_of_read(const struct snapshot *now, const struct process_filter *f
 
 			if (!row)
 				return -ENOMEM;
-			row->counters = sum;
+			row->totals = sum;
 		}
 	}
 	if (window_procs(now, filter, out, &nr))
@@ -372,7 +372,7 @@ int row_table_of_read(const struct snapshot *now, const struct process_filter *f
 		if (!row)
 			return -ENOMEM;
 		if (c->end > c->first)
-			sum_threads(now, c->first, c->end, &row->counters);
+			sum_threads(now, c->first, c->end, &row->totals);
 	}
 	qsort(out->rows, out->nr, sizeof(*out->rows), compare_row_ids);
 	return 0;
@@ -403,8 +403,8 @@ static int accumulate_procs(struct row_table *merged, const struct row_table *ac
 			*row = add->procs[b++];
 		} else {
 			*row = acc->procs[a++];
-			words_add((__u64 *)&row->counters, (const __u64 *)&add->procs[b++].counters,
-				  FS_WORDS(row->counters));
+			words_add((__u64 *)&row->totals, (const __u64 *)&add->procs[b++].totals,
+				  FS_WORDS(row->totals));
 		}
 	}
 	return 0;
@@ -474,7 +474,7 @@ static int accumulate_rows(struct row_table *acc, const struct row_table *add)
 			/* Same process in both: sum, and keep the newer name (exec renames) and
 			 * cgroup (a move). */
 			*to = acc->rows[--a];
-			totals_add_totals(&to->counters, &from->counters);
+			totals_add_totals(&to->totals, &from->totals);
 			to->events += from->events;
 			memcpy(to->comm, from->comm, FS_COMM_LEN);
 			to->cgroup = from->cgroup;

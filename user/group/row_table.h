@@ -21,7 +21,7 @@ struct row {
 	struct row_key key;
 	char comm[FS_COMM_LEN];
 	__u64 cgroup; /* its cgroup's id (v2): its live threads' latest (see process_cgroup()) */
-	struct fs_totals counters;
+	struct fs_totals totals;
 	__u64 events; /* activity (counters_growth.activity plus collapse outcomes): the ranking */
 };
 
@@ -29,7 +29,7 @@ struct row {
  * threads' allocations by node and order from the thread table's side. */
 struct row_proc_totals {
 	struct row_key key;
-	struct proc_totals counters;
+	struct proc_totals totals;
 };
 
 /* A process with activity in a window, before its figures are summed (see row_table_of_read()). */

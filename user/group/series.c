@@ -121,11 +121,11 @@ static void group_add(struct series_store *s, struct series_row *g, const struct
 
 	group_name_cgroup(s, g, row->cgroup);
 
-	totals_add_totals(&g->counters, &row->counters);
-	words_take((__u64 *)other, (const __u64 *)&row->counters, FS_WORDS(*other));
+	totals_add_totals(&g->totals, &row->totals);
+	words_take((__u64 *)other, (const __u64 *)&row->totals, FS_WORDS(*other));
 	if (proc) {
-		words_add((__u64 *)&g->proc, (const __u64 *)&proc->counters, PROC_WORDS);
-		words_take((__u64 *)other_proc, (const __u64 *)&proc->counters, PROC_WORDS);
+		words_add((__u64 *)&g->proc, (const __u64 *)&proc->totals, PROC_WORDS);
+		words_take((__u64 *)other_proc, (const __u64 *)&proc->totals, PROC_WORDS);
 	}
 	g->cgroup = row->cgroup;
 	g->last_event = now;

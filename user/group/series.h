@@ -33,7 +33,7 @@ struct series_row {
 	__u64 cgroup; /* the cgroup's id (--by cgroup, --by process: the process's latest) */
 	/* --by process: that cgroup's path, named at the read that saw it (NULL: not named) */
 	char *cgroup_path;
-	struct fs_totals counters;
+	struct fs_totals totals;
 	struct proc_totals proc;
 	double last_event; /* monotonic seconds: when its counts last grew */
 	bool leaving;	   /* folded or expired: freed at the end of the read */

@@ -222,7 +222,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 {
 	const struct system_totals *sys = &s->system;
 	struct expo x = {.e = e, .r = r, .s = s, .om = openmetrics};
-	struct expo_subject system = {.labels = "", .counters = &sys->total, .always = true};
+	struct expo_subject system = {.labels = "", .totals = &sys->total, .always = true};
 	struct label_text labels = {0};
 	size_t n = 0, *starts;
 
@@ -251,20 +251,19 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	}
 	for (size_t i = 0; i < s->nr; i++)
 		x.groups[n++] = (struct expo_subject){.labels = labels.text + starts[i],
-						      .counters = &s->groups[i]->counters,
+						      .totals = &s->groups[i]->totals,
 						      .proc = &s->groups[i]->proc,
 						      .thp = &s->groups[i]->proc.thp};
 	x.groups[n++] = (struct expo_subject){.labels = "group=\"other\"",
-					      .counters = &s->other,
+					      .totals = &s->other,
 					      .proc = &s->other_proc,
 					      .thp = &s->other_proc.thp};
 	x.groups[n++] =
-	    (struct expo_subject){.labels = "group=\"interrupt\"", .counters = &sys->interrupt};
-	x.groups[n++] = (struct expo_subject){.labels = "group=\"untracked\"",
-					      .counters = &sys->untracked,
-					      .thp = &sys->thp_untracked};
+	    (struct expo_subject){.labels = "group=\"interrupt\"", .totals = &sys->interrupt};
+	x.groups[n++] = (struct expo_subject){
+	    .labels = "group=\"untracked\"", .totals = &sys->untracked, .thp = &sys->thp_untracked};
 	x.groups[n++] =
-	    (struct expo_subject){.labels = "group=\"unselected\"", .counters = &sys->unselected};
+	    (struct expo_subject){.labels = "group=\"unselected\"", .totals = &sys->unselected};
 	x.groups[n++] = (struct expo_subject){.labels = "group=\"unattributed\"",
 					      .thp = &sys->thp_unattributed};
 	x.nr_groups = n;

@@ -101,7 +101,7 @@ static void figure_samples(struct expo *x, const char *metric, const struct expo
 			continue;
 		for (int b = 0; b < extras->nr_b; b++) {
 			const char *extra = extras->text[a * extras->nr_b + b];
-			__u64 v = metric_value(m, g->counters, a, b, x->r->host);
+			__u64 v = metric_value(m, g->totals, a, b, x->r->host);
 
 			if ((!v && !g->always) || (extras->labelled && !extra[0]))
 				continue;
@@ -122,7 +122,7 @@ static void write_by_dims(struct expo *x, enum metric_id m)
 	figure_extras(&metric_families[m], &d, &extras);
 	expo_family(x, m, false, metric, sizeof(metric));
 	for (size_t i = 0; i < x->nr_groups; i++)
-		if (x->groups[i].counters)
+		if (x->groups[i].totals)
 			figure_samples(x, metric, &x->groups[i], m, &extras);
 	expo_family(x, m, true, metric, sizeof(metric));
 	figure_samples(x, metric, x->system, m, &extras);
@@ -331,9 +331,9 @@ static void write_node_orders(struct expo *x, enum metric_id m)
 	for (size_t i = 0; i < x->nr_groups; i++) {
 		const struct expo_subject *g = &x->groups[i];
 
-		if (g->counters && (!counted || g->proc))
+		if (g->totals && (!counted || g->proc))
 			node_orders(x, metric, g->labels,
-				    g->proc ? g->proc->alloc_by_node_order : none, g->counters);
+				    g->proc ? g->proc->alloc_by_node_order : none, g->totals);
 	}
 	expo_family(x, m, true, metric, sizeof(metric));
 	node_orders(x, metric, "", sys->alloc_by_node_order, &sys->total);

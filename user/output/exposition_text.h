@@ -25,7 +25,7 @@ struct label_text {
  * (other, interrupt, untracked, unselected), and for collapse outcomes unattributed. */
 struct expo_subject {
 	const char *labels;
-	const struct fs_totals *counters;    /* NULL: none (unattributed) */
+	const struct fs_totals *totals;	     /* NULL: none (unattributed) */
 	const struct proc_totals *proc;	     /* NULL: none (interrupt, unselected, ...) */
 	const struct fs_thp_results *thp;    /* NULL: none */
 	bool always;			     /* shown even when zero */

@@ -474,8 +474,8 @@ static void process_json(struct json_writer *w, const struct fs_report *r, const
 	const struct row_proc_totals *found = process_proc(r->rows, row);
 	struct figures_view v = {
 	    .scope = IN_ROW,
-	    .from = {[FROM_TOTALS] = (const __u64 *)&row->counters,
-		     [FROM_PROC] = (const __u64 *)(found ? &found->counters : &none)}};
+	    .from = {[FROM_TOTALS] = (const __u64 *)&row->totals,
+		     [FROM_PROC] = (const __u64 *)(found ? &found->totals : &none)}};
 
 	jw_object_begin(w);
 	row_identity_json(w, r, row);

@@ -118,8 +118,8 @@ struct figures_view row_figures(const struct row_table *table, const struct row 
 
 	return (struct figures_view){
 	    .scope = IN_ROW,
-	    .from = {[FROM_TOTALS] = (const __u64 *)&row->counters,
-		     [FROM_PROC] = (const __u64 *)(found ? &found->counters : &none)}};
+	    .from = {[FROM_TOTALS] = (const __u64 *)&row->totals,
+		     [FROM_PROC] = (const __u64 *)(found ? &found->totals : &none)}};
 }
 
 const char *sort_title(enum fs_sort sort)

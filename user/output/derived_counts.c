@@ -50,7 +50,6 @@ __u64 fault_count(const struct fs_totals *c, enum fs_fault_counter f)
 	return sum;
 }
 
-
 /* The folios allocated by order: movable and kernel together. */
 static void allocated_orders(const struct fs_totals *c, __u64 out[FS_NR_ORDERS])
 {
