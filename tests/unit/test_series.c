@@ -63,8 +63,8 @@ static bool gone_always(const struct series_row *g, void *ctx)
 static const struct series_row *find(const struct series_store *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr; i++)
-		if (!strcmp(s->groups[i]->name, name))
-			return s->groups[i];
+		if (!strcmp(s->rows[i]->name, name))
+			return s->rows[i];
 	return NULL;
 }
 
@@ -81,7 +81,7 @@ static bool adds_up(const struct series_store *s)
 		    s->system.untracked.fault_kinds[WRITE_FAULT];
 
 	for (size_t i = 0; i < s->nr; i++)
-		sum += faults_of(s->groups[i]);
+		sum += faults_of(s->rows[i]);
 	return ASSERT_EQ(sum, s->system.total.fault_kinds[WRITE_FAULT]);
 }
 
@@ -181,8 +181,8 @@ static const struct series_row *find_process(const struct series_store *s, __u32
 					       __u64 start)
 {
 	for (size_t i = 0; i < s->nr; i++)
-		if (s->groups[i]->pid == pid && s->groups[i]->start == start)
-			return s->groups[i];
+		if (s->rows[i]->pid == pid && s->rows[i]->start == start)
+			return s->rows[i];
 	return NULL;
 }
 

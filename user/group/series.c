@@ -51,18 +51,18 @@ static struct series_row *group_find(struct series_store *s, size_t nr_sorted, _
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = group_cmp(s, pid, start, name, s->groups[mid]);
+		int cmp = group_cmp(s, pid, start, name, s->rows[mid]);
 
 		if (!cmp)
-			return s->groups[mid];
+			return s->rows[mid];
 		if (cmp < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	for (size_t i = nr_sorted; i < s->nr; i++)
-		if (!group_cmp(s, pid, start, name, s->groups[i]))
-			return s->groups[i];
+		if (!group_cmp(s, pid, start, name, s->rows[i]))
+			return s->rows[i];
 	return NULL;
 }
 
@@ -138,7 +138,7 @@ static struct series_row *group_to_fold(struct series_store *s, size_t nr_sorted
 	struct series_row *oldest = NULL;
 
 	for (size_t i = 0; i < nr_sorted; i++) {
-		struct series_row *g = s->groups[i];
+		struct series_row *g = s->rows[i];
 
 		if (!g->leaving && g->last_event < s->last_exposed &&
 		    (!oldest || g->last_event < oldest->last_event))
@@ -153,10 +153,10 @@ static void groups_compact(struct series_store *s)
 	size_t kept = 0;
 
 	for (size_t i = 0; i < s->nr; i++) {
-		if (s->groups[i]->leaving)
-			group_free(s->groups[i]);
+		if (s->rows[i]->leaving)
+			group_free(s->rows[i]);
 		else
-			s->groups[kept++] = s->groups[i];
+			s->rows[kept++] = s->rows[i];
 	}
 	s->nr = kept;
 }
@@ -197,7 +197,7 @@ static struct series_row *group_make(struct series_store *s, size_t nr_sorted, _
 		s->folded++;
 		bound_evicted(BOUND_SERIES, 1);
 	}
-	if (array_reserve_one(&s->groups, &s->cap, s->nr, sizeof(*s->groups)) ||
+	if (array_reserve_one(&s->rows, &s->cap, s->nr, sizeof(*s->rows)) ||
 	    !(g = calloc(1, sizeof(*g))))
 		return NULL;
 	if (!(g->name = strdup(name))) {
@@ -207,7 +207,7 @@ static struct series_row *group_make(struct series_store *s, size_t nr_sorted, _
 	g->pid = pid;
 	g->start = start;
 	s->nr_live++;
-	s->groups[s->nr++] = g;
+	s->rows[s->nr++] = g;
 	return g;
 }
 
@@ -327,7 +327,7 @@ int series_add_read(struct series_store *s, const struct row_table *rows,
 	/* Sorted again only when groups came or went: pointers, a few thousand at most. */
 	if (s->nr != nr_sorted || s->nr_live != s->nr) {
 		groups_compact(s);
-		qsort_r(s->groups, s->nr, sizeof(*s->groups), by_pid_then_name, s);
+		qsort_r(s->rows, s->nr, sizeof(*s->rows), by_pid_then_name, s);
 	}
 	bound_set_entries(BOUND_SERIES, s->nr_live);
 	return ret;
@@ -338,7 +338,7 @@ void series_expire(struct series_store *s, double now)
 	bool dropped = false;
 
 	for (size_t i = 0; i < s->nr; i++) {
-		struct series_row *g = s->groups[i];
+		struct series_row *g = s->rows[i];
 
 		if (now - g->last_event <= s->grace_s || g->last_event >= s->last_exposed)
 			continue;
@@ -357,8 +357,8 @@ void series_expire(struct series_store *s, double now)
 void series_free(struct series_store *s)
 {
 	for (size_t i = 0; i < s->nr; i++)
-		group_free(s->groups[i]);
-	free(s->groups);
+		group_free(s->rows[i]);
+	free(s->rows);
 	kernel_counters_free(&s->kernel);
 	memset(s, 0, sizeof(*s));
 }

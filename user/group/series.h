@@ -3,7 +3,7 @@
  * The exporter's memory (--listen, --format prometheus): counts since foliostat started, per group
  * (cgroup, process or name: --by) and for the system, as Prometheus counters must be. A read's
  * rows are added to their group's series; the number of series is bounded, and what has no
- * series of its own is counted in "other", so the groups and the other series always add up to
+ * series of its own is counted in "other", so the rows and the other series always add up to
  * what the threads were charged.
  */
 #ifndef FS_SERIES_H
@@ -53,16 +53,16 @@ struct series_store {
 	series_gone_fn gone;
 	void *ctx;
 
-	struct series_row **groups; /* sorted by (pid, start, name) */
+	struct series_row **rows; /* sorted by (pid, start, name) */
 	size_t nr, cap;
 	size_t nr_live; /* of them, those not leaving */
-	/* Threads with no series of their own: groups beyond the limit, processes outside the top
+	/* Threads with no series of their own: rows beyond the limit, processes outside the top
 	 * N, rows a -p/-n selection leaves out, cgroups that could not be named. */
 	struct fs_totals other;
 	struct proc_totals other_proc;
 	struct system_totals system;   /* the whole system, since the start */
 	struct kernel_counters kernel; /* the kernel's THP counters' growth since the start */
-	__u64 folded;		       /* groups that gave up their series, or had none */
+	__u64 folded;		       /* rows that gave up their series, or had none */
 	double last_exposed;	       /* when the store was last exposed (scraped or written) */
 };
 
@@ -84,7 +84,7 @@ void series_init(struct series_store *s, const struct series_settings *settings,
 int series_add_read(struct series_store *s, const struct row_table *rows,
 		    const struct system_totals *system, const struct kernel_counters *kernel,
 		    double now);
-/* Forget the groups gone for longer than the grace period. */
+/* Forget the rows gone for longer than the grace period. */
 void series_expire(struct series_store *s, double now);
 /* An exposition was made now: counts up to here have been seen. */
 static inline void series_exposed(struct series_store *s, double now)

@@ -228,10 +228,10 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 
 	e->len = 0;
 	e->failed = false;
-	x.groups = calloc(s->nr + 5, sizeof(*x.groups));
+	x.subjects = calloc(s->nr + 5, sizeof(*x.subjects));
 	starts = calloc(s->nr + 1, sizeof(*starts));
-	if (!x.groups || !starts) {
-		free(x.groups);
+	if (!x.subjects || !starts) {
+		free(x.subjects);
 		free(starts);
 		return -ENOMEM;
 	}
@@ -239,7 +239,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 	 * buffer (an allocation per group was most of a scrape's time). */
 	for (size_t i = 0; i < s->nr && !labels.failed; i++) {
 		labels.start = starts[i] = labels.len;
-		group_labels(s, s->groups[i], expo_paths_from_root(r), &labels);
+		group_labels(s, s->rows[i], expo_paths_from_root(r), &labels);
 		if (!labels.failed && !array_reserve(&labels.text, &labels.cap, labels.len, 1, 1))
 			labels.text[labels.len++] = '\0';
 		else
@@ -250,23 +250,23 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 		goto out;
 	}
 	for (size_t i = 0; i < s->nr; i++)
-		x.groups[n++] = (struct expo_subject){.labels = labels.text + starts[i],
-						      .totals = &s->groups[i]->totals,
-						      .proc = &s->groups[i]->proc,
-						      .thp = &s->groups[i]->proc.thp};
-	x.groups[n++] = (struct expo_subject){.labels = "group=\"other\"",
-					      .totals = &s->other,
-					      .proc = &s->other_proc,
-					      .thp = &s->other_proc.thp};
-	x.groups[n++] =
+		x.subjects[n++] = (struct expo_subject){.labels = labels.text + starts[i],
+							.totals = &s->rows[i]->totals,
+							.proc = &s->rows[i]->proc,
+							.thp = &s->rows[i]->proc.thp};
+	x.subjects[n++] = (struct expo_subject){.labels = "group=\"other\"",
+						.totals = &s->other,
+						.proc = &s->other_proc,
+						.thp = &s->other_proc.thp};
+	x.subjects[n++] =
 	    (struct expo_subject){.labels = "group=\"interrupt\"", .totals = &sys->interrupt};
-	x.groups[n++] = (struct expo_subject){
+	x.subjects[n++] = (struct expo_subject){
 	    .labels = "group=\"untracked\"", .totals = &sys->untracked, .thp = &sys->thp_untracked};
-	x.groups[n++] =
+	x.subjects[n++] =
 	    (struct expo_subject){.labels = "group=\"unselected\"", .totals = &sys->unselected};
-	x.groups[n++] = (struct expo_subject){.labels = "group=\"unattributed\"",
-					      .thp = &sys->thp_unattributed};
-	x.nr_groups = n;
+	x.subjects[n++] = (struct expo_subject){.labels = "group=\"unattributed\"",
+						.thp = &sys->thp_unattributed};
+	x.nr_subjects = n;
 	x.system = &system;
 
 	x.health = health;
@@ -276,7 +276,7 @@ int render_exposition(struct exposition *e, const struct fs_report *r, const str
 out:
 	free(labels.text);
 	free(starts);
-	free(x.groups);
+	free(x.subjects);
 	return e->failed ? -ENOMEM : 0;
 }
 

@@ -121,9 +121,9 @@ static void write_by_dims(struct expo *x, enum metric_id m)
 	dim_values(x->r, &d);
 	figure_extras(&metric_families[m], &d, &extras);
 	expo_family(x, m, false, metric, sizeof(metric));
-	for (size_t i = 0; i < x->nr_groups; i++)
-		if (x->groups[i].totals)
-			figure_samples(x, metric, &x->groups[i], m, &extras);
+	for (size_t i = 0; i < x->nr_subjects; i++)
+		if (x->subjects[i].totals)
+			figure_samples(x, metric, &x->subjects[i], m, &extras);
 	expo_family(x, m, true, metric, sizeof(metric));
 	figure_samples(x, metric, x->system, m, &extras);
 }
@@ -167,13 +167,13 @@ static void write_collapses(struct expo *x, enum metric_id m)
 
 	system.thp = &x->s->system.thp;
 	expo_family(x, m, false, name, sizeof(name));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		if (!x->groups[i].thp)
+	for (size_t i = 0; i < x->nr_subjects; i++) {
+		if (!x->subjects[i].thp)
 			continue;
 		if (metric_families[m].kind == MK_COLLAPSE_RESULTS)
-			thp_results(x, name, &x->groups[i]);
+			thp_results(x, name, &x->subjects[i]);
 		else
-			thp_count(x, name, &x->groups[i], m);
+			thp_count(x, name, &x->subjects[i], m);
 	}
 	expo_family(x, m, true, name, sizeof(name));
 	if (metric_families[m].kind == MK_COLLAPSE_RESULTS)
@@ -219,8 +219,8 @@ static void write_stall_histograms(struct expo *x, enum metric_id m)
 	char name[96];
 
 	expo_family(x, m, false, name, sizeof(name));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_subject *g = &x->groups[i];
+	for (size_t i = 0; i < x->nr_subjects; i++) {
+		const struct expo_subject *g = &x->subjects[i];
 
 		for (int k = 0; g->proc && k < FS_NR_STALLS; k++)
 			if (r->measured[MEASURE_STALLS + k] && g->proc->stalls[k].count)
@@ -241,8 +241,8 @@ static void write_stall_reclaimed(struct expo *x, enum metric_id m)
 	char extra[64], name[96];
 
 	expo_family(x, m, false, name, sizeof(name));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_subject *g = &x->groups[i];
+	for (size_t i = 0; i < x->nr_subjects; i++) {
+		const struct expo_subject *g = &x->subjects[i];
 
 		for (int k = FS_STALL_DIRECT_RECLAIM; g->proc && k < FS_NR_STALLS; k++) {
 			if (!r->measured[MEASURE_STALLS + k] || !g->proc->reclaimed[k])
@@ -288,10 +288,11 @@ static void write_stalls_by_order(struct expo *x, enum metric_id m)
 	char metric[96];
 
 	expo_family(x, m, false, metric, sizeof(metric));
-	for (size_t i = 0; i < x->nr_groups; i++)
-		if (x->groups[i].proc)
-			compaction_orders(x, metric, x->groups[i].labels,
-					  &x->groups[i].proc->compaction_by_order, seconds, false);
+	for (size_t i = 0; i < x->nr_subjects; i++)
+		if (x->subjects[i].proc)
+			compaction_orders(x, metric, x->subjects[i].labels,
+					  &x->subjects[i].proc->compaction_by_order, seconds,
+					  false);
 	expo_family(x, m, true, metric, sizeof(metric));
 	compaction_orders(x, metric, "", &x->s->system.compaction_by_order, seconds, true);
 }
@@ -328,8 +329,8 @@ static void write_node_orders(struct expo *x, enum metric_id m)
 	char metric[96];
 
 	expo_family(x, m, false, metric, sizeof(metric));
-	for (size_t i = 0; i < x->nr_groups; i++) {
-		const struct expo_subject *g = &x->groups[i];
+	for (size_t i = 0; i < x->nr_subjects; i++) {
+		const struct expo_subject *g = &x->subjects[i];
 
 		if (g->totals && (!counted || g->proc))
 			node_orders(x, metric, g->labels,

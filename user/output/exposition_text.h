@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The exposition's text as it is made, shared by its two halves: exposition.c, which makes the
- * text, the groups and their labels, and exposition_families.c, which writes each family of the
- * registry (metric_families.h) with the writer of its kind. Private to them.
+ * text, the subjects (rows and groups) and their labels, and exposition_families.c, which writes
+ * each family of the registry (metric_families.h) with the writer of its kind. Private to them.
  */
 #ifndef FS_EXPOSITION_TEXT_H
 #define FS_EXPOSITION_TEXT_H
@@ -36,8 +36,8 @@ struct expo {
 	const struct fs_report *r;
 	const struct series_store *s;
 	bool om; /* OpenMetrics */
-	struct expo_subject *groups;
-	size_t nr_groups;
+	struct expo_subject *subjects;
+	size_t nr_subjects;
 	const struct expo_subject *system;
 	const struct exposition_health *health;
 	struct metric_scalars scalars; /* foliostat's figures of one sample, gathered once */
@@ -50,7 +50,8 @@ void expo_emit(struct exposition *e, const char *fmt, ...) __attribute__((format
 void expo_label_add(struct label_text *l, const char *name, const char *value);
 /* The same into a fixed buffer: the whole pair or nothing (false). */
 bool expo_label_pair(char *out, size_t size, const char *name, const char *value);
-/* HELP and TYPE of family m, of the groups or of the system, and its whole name into name. */
+/* HELP and TYPE of family m, of the rows and groups or of the system, and its whole name into name.
+ */
 void expo_family(struct expo *x, enum metric_id m, bool system, char *name, size_t size);
 /* name{labels,extra} value, a count; and a real one (%.9g). */
 void expo_sample(struct expo *x, const char *name, const char *labels, const char *extra,
