@@ -144,56 +144,6 @@ static void md_families(FILE *out, enum metric_section section)
 	}
 }
 
-static void group_families(FILE *out)
-{
-	man_families(out, SECTION_GROUPS);
-}
-
-static void system_families(FILE *out)
-{
-	man_families(out, SECTION_SYSTEM);
-}
-
-static void resident_families(FILE *out)
-{
-	man_families(out, SECTION_RESIDENT);
-}
-
-static void free_memory_families(FILE *out)
-{
-	man_families(out, SECTION_FREE_MEMORY);
-}
-
-static void self_families(FILE *out)
-{
-	man_families(out, SECTION_SELF);
-}
-
-static void group_table(FILE *out)
-{
-	md_families(out, SECTION_GROUPS);
-}
-
-static void system_table(FILE *out)
-{
-	md_families(out, SECTION_SYSTEM);
-}
-
-static void resident_table(FILE *out)
-{
-	md_families(out, SECTION_RESIDENT);
-}
-
-static void free_memory_table(FILE *out)
-{
-	md_families(out, SECTION_FREE_MEMORY);
-}
-
-static void self_table(FILE *out)
-{
-	md_families(out, SECTION_SELF);
-}
-
 /* "Null unless ... attached.": when a measure's rule (figures.c) does not hold. */
 static void null_condition(char *text, size_t len, enum fs_measure m)
 {
@@ -372,24 +322,28 @@ static void record_figures_list(FILE *out)
 	}
 }
 
+/* Each generated part: its marker's name, and its writer (of a section's families where
+ * `families` is set). */
 static const struct {
 	const char *name;
 	void (*write)(FILE *out);
+	void (*families)(FILE *out, enum metric_section section);
+	enum metric_section section;
 } parts[] = {
-    {"per-group families", group_families},
-    {"system-only families", system_families},
-    {"resident families", resident_families},
-    {"free memory families", free_memory_families},
-    {"foliostat's own families", self_families},
-    {"record figures", record_figures_list},
-    {"table of the per-group families", group_table},
-    {"table of the system-only families", system_table},
-    {"table of the resident families", resident_table},
-    {"table of the free memory families", free_memory_table},
-    {"table of foliostat's own families", self_table},
-    {"options", man_options},
-    {"options table", readme_options},
-    {"completion options", completion_options},
+    {"per-group families", NULL, man_families, SECTION_GROUPS},
+    {"system-only families", NULL, man_families, SECTION_SYSTEM},
+    {"resident families", NULL, man_families, SECTION_RESIDENT},
+    {"free memory families", NULL, man_families, SECTION_FREE_MEMORY},
+    {"foliostat's own families", NULL, man_families, SECTION_SELF},
+    {"record figures", record_figures_list, NULL, 0},
+    {"table of the per-group families", NULL, md_families, SECTION_GROUPS},
+    {"table of the system-only families", NULL, md_families, SECTION_SYSTEM},
+    {"table of the resident families", NULL, md_families, SECTION_RESIDENT},
+    {"table of the free memory families", NULL, md_families, SECTION_FREE_MEMORY},
+    {"table of foliostat's own families", NULL, md_families, SECTION_SELF},
+    {"options", man_options, NULL, 0},
+    {"options table", readme_options, NULL, 0},
+    {"completion options", completion_options, NULL, 0},
 };
 
 /* The comments a marker line may be in: a man page's, Markdown's, a shell script's. */
@@ -438,7 +392,10 @@ int main(int argc, char **argv)
 		fputs(line, stdout);
 		part = marker(line, "generated", -1);
 		if (part >= 0) {
-			parts[part].write(stdout);
+			if (parts[part].families)
+				parts[part].families(stdout, parts[part].section);
+			else
+				parts[part].write(stdout);
 			skipping = part;
 		}
 	}
