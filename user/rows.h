@@ -4,6 +4,9 @@
 #ifndef FS_ROWS_H
 #define FS_ROWS_H
 
+#include <sys/types.h>
+#include <linux/types.h>
+
 /* What a row of a record is: a process (thread group), a cgroup, or a name. */
 enum fs_row_kind { FS_BY_PROCESS, FS_BY_CGROUP, FS_BY_COMM };
 extern const char *const fs_row_kind_names[];  /* "process", "cgroup", "comm" */
@@ -21,5 +24,16 @@ enum fs_sort {
 	FS_SORT_EVENTS,	  /* every event counted */
 };
 extern const char *const fs_sort_names[]; /* "pages", "large", ... */
+
+/* The processes the user asked for (-p, -n), as cli/settings.c gives them from the options: no
+ * pid and no name select every process. */
+struct process_filter {
+	const pid_t *pids;
+	/* -p PID is the process that had PID when foliostat started: one started before this (ns
+	 * since boot), per pid; 0: any with the pid */
+	const __u64 *pid_started_before;
+	int nr_pids;
+	const char *comm; /* only processes with exactly this name; NULL: any */
+};
 
 #endif

@@ -163,8 +163,8 @@ static bool resident_opener_serves_only_the_selection(void)
 	bool ok;
 
 	pids[0] = a;
-	settings =
-	    (struct resident_settings){.pids = pids, .pid_started_before = any_start, .nr_pids = 1};
+	settings = (struct resident_settings){
+	    .filter = {.pids = pids, .pid_started_before = any_start, .nr_pids = 1}};
 	ok = ASSERT_TRUE(a > 0 && b > 0) && ASSERT_EQ(process_start_ticks(a, &a_start), 0) &&
 	     ASSERT_EQ(process_start_ticks(b, &b_start), 0) &&
 	     ASSERT_EQ(resident_selector_init(&sel, &settings, false), 0);

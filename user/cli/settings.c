@@ -41,10 +41,7 @@ struct resident_settings resident_settings_of(const struct fs_options *opts)
 	    .by = opts->by,
 	    .verbose = opts->verbose,
 	    .max_tasks = opts->max_tasks,
-	    .pids = opts->pids,
-	    .pid_started_before = opts->pid_started_before,
-	    .nr_pids = opts->nr_pids,
-	    .comm = opts->comm,
+	    .filter = process_filter_of(opts),
 	    .cgroup_refs = opts->cgroup_refs,
 	    .nr_cgroups = opts->nr_cgroups,
 	};

@@ -65,17 +65,6 @@ struct row_table {
 	size_t cap_procs;
 };
 
-/* The processes the user asked for (-p, -n), as cli/settings.c gives them from the options: no
- * pid and no name select every process. */
-struct process_filter {
-	const pid_t *pids;
-	/* -p PID is the process that had PID when foliostat started: one started before this (ns
-	 * since boot), per pid; 0: any with the pid */
-	const __u64 *pid_started_before;
-	int nr_pids;
-	const char *comm; /* only processes with exactly this name; NULL: any */
-};
-
 /* Which processes the user asked for (-p, -n); everything when none. -p PID is the process that
  * had PID when foliostat started, told by its start time (ns since boot). */
 bool process_selected(const struct process_filter *filter, __u32 tgid, __u64 start,

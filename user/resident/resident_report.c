@@ -176,10 +176,10 @@ static bool left_out(const struct resident_selector *sel, pid_t pid,
 
 static bool pid_selected(const struct resident_settings *settings, pid_t pid)
 {
-	for (int i = 0; i < settings->nr_pids; i++)
-		if (settings->pids[i] == pid)
+	for (int i = 0; i < settings->filter.nr_pids; i++)
+		if (settings->filter.pids[i] == pid)
 			return true;
-	return !settings->nr_pids;
+	return !settings->filter.nr_pids;
 }
 
 /* With -p: whether the process of pid that started at start_ticks is the one that had the pid
@@ -187,11 +187,12 @@ static bool pid_selected(const struct resident_settings *settings, pid_t pid)
 static bool pid_start_selected(const struct resident_settings *settings, pid_t pid,
 			       unsigned long long start_ticks)
 {
-	for (int i = 0; i < settings->nr_pids; i++)
-		if (settings->pids[i] == pid)
-			return !settings->pid_started_before[i] ||
-			       start_ticks * clock_tick_ns() < settings->pid_started_before[i];
-	return !settings->nr_pids;
+	for (int i = 0; i < settings->filter.nr_pids; i++)
+		if (settings->filter.pids[i] == pid)
+			return !settings->filter.pid_started_before[i] ||
+			       start_ticks * clock_tick_ns() <
+				   settings->filter.pid_started_before[i];
+	return !settings->filter.nr_pids;
 }
 
 /* A process's cgroup path below the cgroup2 mount, as /proc/PID/cgroup's "0::" line gives it,
@@ -260,7 +261,7 @@ int resident_selected(const struct resident_selector *sel, pid_t pid, struct res
 	if (read_small(pid, "comm", comm, sizeof(comm)) < 0)
 		return -ENOENT; /* gone already */
 	comm[strcspn(comm, "\n")] = '\0';
-	if (settings->comm && strcmp(settings->comm, comm))
+	if (settings->filter.comm && strcmp(settings->filter.comm, comm))
 		return -EACCES;
 	if (left_out(sel, pid, &id->start_ticks))
 		return process_start_ticks(pid, &id->start_ticks) == -ENOENT ? -ENOENT : -EACCES;

@@ -23,12 +23,7 @@ struct resident_settings {
 	enum fs_row_kind by; /* --by: a row per process, cgroup or name */
 	bool verbose;	     /* -v: say why a process could not be read */
 	long max_tasks;	     /* --max-tasks: the sweep keeps at most this many processes */
-	/* -p: these processes, each the one that had its pid at start-up (started before
-	 * pid_started_before[i], ns since boot; 0: any with the pid); none: every process */
-	const pid_t *pids;
-	const __u64 *pid_started_before;
-	int nr_pids;
-	const char *comm; /* -n: only processes with exactly this name; NULL: any */
+	struct process_filter filter; /* -p, -n */
 	/* -c: only processes in these cgroups or below */
 	const struct fs_cgroup_ref *cgroup_refs;
 	int nr_cgroups;
