@@ -413,7 +413,7 @@ static bool long_options_are_spelled_out(void)
 	       ASSERT_STREQ(err, "unknown option '--dur' (did you mean --duration?)") &&
 	       ASSERT_EQ(PARSE("--max", "5"), FS_PARSE_USAGE) &&
 	       ASSERT_STREQ(err, "unknown option '--max' (did you mean --max-series, --max-tasks, "
-				 "--max-files?)") &&
+				 "--max-threads, --max-files?)") &&
 	       ASSERT_EQ(PARSE("--js"), FS_PARSE_USAGE) &&
 	       ASSERT_STREQ(err, "unknown option '--js' (did you mean --json?)") &&
 	       ASSERT_EQ(PARSE("--json=yes"), FS_PARSE_USAGE) &&

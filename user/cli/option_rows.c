@@ -1086,7 +1086,7 @@ const struct option_row option_rows[] = {
      .help_default = FS_DEFAULT_SERIES_GRACE_S, .man = man_series_grace},
 
     /* What to watch, after --max-series (above). */
-    {.name = "max-tasks", .id = OPT_MAX_TASKS, .group = OPTIONS_WATCHED, .value = VALUE_NUMBER,
+    {.name = "max-tasks", .alias = "max-threads", .id = OPT_MAX_TASKS, .group = OPTIONS_WATCHED, .value = VALUE_NUMBER,
      .arg = "N",
      .help = "capacity of the in-kernel thread and process tables, and the processes a record "
 	     "of several reads keeps (one-shot, or INTERVAL over 10 s); default %g, about 26 MiB "
