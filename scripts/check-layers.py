@@ -59,7 +59,9 @@ RANKS = {
 # a name here must say why it cannot move down).
 DEFINED_ABOVE = {}
 
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+# `#include "x.h"` and `#include <x.h>`: with every folder on -I, an angle include of one of
+# user/'s headers finds it too, and is held to the same order.
+INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.MULTILINE)
 
 
 def layer_of(path, root, bpf):
@@ -86,12 +88,14 @@ def sources(root):
 def object_findings(root, bpf, files, objects):
     """Uses of a symbol defined by a higher layer's object, or by one beside."""
     defined, used, findings = {}, {}, []
+    examined = 0
     for source in files:
         if not source.endswith(".c"):
             continue
         obj = os.path.join(objects, os.path.relpath(source, root)[:-2] + ".o")
         if not os.path.exists(obj):
             continue  # not built in this configuration (http_server_absent.c, ...)
+        examined += 1
         lines = subprocess.run(["nm", "-P", obj], check=True, capture_output=True,
                                text=True).stdout.splitlines()
         for line in lines:
@@ -100,6 +104,8 @@ def object_findings(root, bpf, files, objects):
                 used.setdefault(source, set()).add(name)
             elif kind.isupper():
                 defined[name] = source
+    if not examined:
+        return [f"{objects}: no object of {root}'s sources: build first (make)"]
     for source, names in sorted(used.items()):
         mine = layer_of(source, root, bpf)
         for name in sorted(names):
@@ -138,9 +144,9 @@ def main():
             findings.append(f"{name}: in {' and '.join(where)}: which one an include means "
                             "depends on the order of -I")
 
-    def resolve(including, name):
+    def resolve(including, name, angle=False):
         local = os.path.normpath(os.path.join(os.path.dirname(including), name))
-        if os.path.exists(local):
+        if not angle and os.path.exists(local):
             return local
         for folder in folders + [bpf]:
             candidate = os.path.normpath(os.path.join(folder, name))
@@ -156,10 +162,15 @@ def main():
             names = INCLUDE.findall(source.read())
         graph[f] = []
         mine = layer_of(f, root, bpf)
-        for name in names:
-            target = resolve(f, name)
+        for quoted, angled in names:
+            name = quoted or angled
+            target = resolve(f, name, angle=bool(angled))
+            if target is None and angled:
+                continue  # a system header
             if target is None:
                 findings.append(f"{f}: includes \"{name}\", found in no folder of -I")
+                continue
+            if angled and name.endswith(".skel.h"):
                 continue
             graph[f].append(target)
             theirs = layer_of(target, root, bpf)

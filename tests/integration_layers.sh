@@ -71,6 +71,11 @@ test_layers_check_finds_each_defect() {
 		fail "a tree that keeps the layers fails: $(cat "$T/out")"
 	echo '#include "options.h"' >>"$tree/user/collect/loader.c"
 	expect_findings "collect/ including cli/" 1 "loader.c: includes .*cli/options.h (cli/ is above collect/)"
+	# An angle include finds user/'s headers through -I too: held to the same order.
+	make_tree
+	echo '#include <options.h>' >>"$tree/user/collect/loader.c"
+	echo '#include <stdio.h>' >>"$tree/user/collect/loader.c"
+	expect_findings "collect/ including cli/ by <>" 1 "loader.c: includes .*cli/options.h (cli/ is above collect/)"
 	make_tree
 	echo '#include "runs.h"' >"$tree/user/output/render.c"
 	expect_findings "output/ including the wiring" 1 "render.c: includes .*runs.h (top/ is above output/)"
@@ -107,4 +112,10 @@ test_layers_check_finds_each_defect() {
 	grep -q "group/width.c: uses parse_width, defined in .*cli/width.c (cli/ is above group/)" \
 		"$T/out" || fail "no finding of group/ calling cli/ in: $(cat "$T/out")"
 	echo "ok: group/ calling cli/ found by the objects' symbols"
+	# No object where the sources say there should be: a finding, never a quiet pass.
+	status=0
+	scripts/check-layers.py "$tree/user" --objects "$tree/nowhere" >"$T/out" || status=$?
+	assert_eq "$status" 1 "the check's exit status without objects"
+	grep -q "no object of" "$T/out" || fail "no finding without objects in: $(cat "$T/out")"
+	echo "ok: a folder without objects is a finding"
 }

@@ -409,6 +409,22 @@ static const char *option_name(char **argv, int short_opt, char buf[3])
 	return buf;
 }
 
+/* "invalid --by 'x': expected process, cgroup or comm": the values from the list the option
+ * parses by (NULL-terminated), so that a new value is in the message too. */
+static void invalid_choice(char *err, size_t err_len, const char *spelled, const char *const *names)
+{
+	char expected[256] = "";
+	size_t len = 0;
+
+	for (int i = 0; names[i] && len < sizeof(expected); i++)
+		len += (size_t)snprintf(expected + len, sizeof(expected) - len, "%s%s",
+					i == 0	       ? ""
+					: names[i + 1] ? ", "
+						       : " or ",
+					names[i]);
+	set_error(err, err_len, "invalid %s '%s': expected %s", spelled, optarg, expected);
+}
+
 /* What the options given so far say beyond their values: how often each one-value option was
  * given, and whether -j or --format was. */
 struct given {
@@ -418,8 +434,9 @@ struct given {
 
 /* The option getopt_long returned as `opt` (its value in optarg), into opts: FS_PARSE_RUN to
  * go on, FS_PARSE_EXIT after --help or --version, FS_PARSE_USAGE with the message in err. */
-static enum fs_parse_result take_option(int opt, char **argv, struct fs_options *opts,
-					struct given *given, char *err, size_t err_len, FILE *out)
+static enum fs_parse_result take_option(int opt, const char *spelled, char **argv,
+					struct fs_options *opts, struct given *given, char *err,
+					size_t err_len, FILE *out)
 {
 	bool listen_default = false;
 	const char *why;
@@ -444,10 +461,7 @@ static enum fs_parse_result take_option(int opt, char **argv, struct fs_options 
 		break;
 	case OPT_FORMAT:
 		if (!parse_choice(optarg, fs_format_names, &value)) {
-			set_error(
-			    err, err_len,
-			    "invalid --format '%s': expected table, json or prometheus",
-			    optarg);
+			invalid_choice(err, err_len, spelled, fs_format_names);
 			return FS_PARSE_USAGE;
 		}
 		if (given->format && opts->format != value) {
@@ -520,7 +534,7 @@ static enum fs_parse_result take_option(int opt, char **argv, struct fs_options 
 		break;
 	case 'r':
 		if (!parse_long(optarg, 0, INT_MAX, &opts->top)) {
-			set_error(err, err_len, "invalid --top '%s': expected a count >= 0",
+			set_error(err, err_len, "invalid %s '%s': expected a count >= 0", spelled,
 				  optarg);
 			return FS_PARSE_USAGE;
 		}
@@ -564,20 +578,14 @@ static enum fs_parse_result take_option(int opt, char **argv, struct fs_options 
 		break;
 	case OPT_BY:
 		if (!parse_choice(optarg, fs_row_kind_names, &value)) {
-			set_error(err, err_len,
-				  "invalid --by '%s': expected process, cgroup or comm",
-				  optarg);
+			invalid_choice(err, err_len, spelled, fs_row_kind_names);
 			return FS_PARSE_USAGE;
 		}
 		opts->by = value;
 		break;
 	case OPT_SORT:
 		if (!parse_choice(optarg, fs_sort_names, &value)) {
-			set_error(
-			    err, err_len,
-			    "invalid --sort '%s': expected pages, large, thp, fallback, "
-			    "faults, tlb, lru or events",
-			    optarg);
+			invalid_choice(err, err_len, spelled, fs_sort_names);
 			return FS_PARSE_USAGE;
 		}
 		opts->sort = value;
@@ -587,9 +595,8 @@ static enum fs_parse_result take_option(int opt, char **argv, struct fs_options 
 		break;
 	case OPT_MAX_TASKS:
 		if (!parse_long(optarg, 64, 1 << 22, &opts->max_tasks)) {
-			set_error(err, err_len,
-				  "invalid --max-tasks '%s': expected 64 to %d", optarg,
-				  1 << 22);
+			set_error(err, err_len, "invalid %s '%s': expected 64 to %d", spelled,
+				  optarg, 1 << 22);
 			return FS_PARSE_USAGE;
 		}
 		break;
@@ -809,6 +816,7 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 	}
 
 	for (;;) {
+		char spelled[64];
 		int index = -1;
 
 		opt = getopt_long(argc, argv, short_options, long_options, &index);
@@ -820,12 +828,21 @@ enum fs_parse_result parse_options(int argc, char **argv, struct fs_options *opt
 			    err, err_len);
 			return FS_PARSE_USAGE;
 		}
+		/* its long name as the user spelled it (an alias names its row's option too); a
+		 * short option's, its row's name */
+		snprintf(spelled, sizeof(spelled), "--%s",
+			 index >= 0 ? long_options[index].name
+				    : (opt > 0 && opt < NR_OPTION_IDS ? long_name(opt) : "?"));
 		if (opt > 0 && opt < NR_OPTION_IDS && single_value(opt) && given.times[opt]++) {
-			set_error(err, err_len, "--%s given twice: it takes one value",
-				  long_name(opt));
+			if (index >= 0 && strcmp(long_options[index].name, long_name(opt)))
+				set_error(err, err_len, "%s (--%s) given twice: it takes one value",
+					  spelled, long_name(opt));
+			else
+				set_error(err, err_len, "--%s given twice: it takes one value",
+					  long_name(opt));
 			return FS_PARSE_USAGE;
 		}
-		result = take_option(opt, argv, opts, &given, err, err_len, out);
+		result = take_option(opt, spelled, argv, opts, &given, err, err_len, out);
 		if (result != FS_PARSE_RUN)
 			return result;
 	}
