@@ -209,7 +209,7 @@ static const char *series_cgroup_path(__u64 cgroup, void *ctx)
 	return cgroup_name_known(&c->cgroup_names, cgroup);
 }
 
-static bool series_group_gone(const struct series_row *g, void *ctx)
+static bool series_row_gone(const struct series_row *g, void *ctx)
 {
 	struct collector *c = ctx;
 	char path[8192];
@@ -235,8 +235,7 @@ static int collector_open_series(struct collector *c, char *err, size_t err_len)
 	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	c->start_time = now.tv_sec + now.tv_nsec / 1e9;
-	series_init(c->series, &settings, series_cgroup_path, series_group_gone, c,
-		    event_loop_now());
+	series_init(c->series, &settings, series_cgroup_path, series_row_gone, c, event_loop_now());
 	return 0;
 }
 

@@ -382,7 +382,7 @@ static int test_definitions(const char *name)
 	glob_t files;
 	int found = 0;
 
-	if (glob("tests/integration_*.sh", 0, NULL, &files))
+	if (glob("tests/integration*.sh", 0, NULL, &files))
 		return -1;
 	for (size_t f = 0; f < files.gl_pathc; f++) {
 		FILE *in = fopen(files.gl_pathv[f], "r");
@@ -426,7 +426,7 @@ static bool figures_name_their_tests(void)
 			fprintf(stderr, "    %s has a test now: leave untested_figures\n", path);
 			ok = false;
 		} else if (f->test && test_definitions(f->test) != 1) {
-			fprintf(stderr, "    %s: %s is defined %d times in tests/integration_*.sh\n",
+			fprintf(stderr, "    %s: %s is defined %d times in tests/integration*.sh\n",
 				path, f->test, test_definitions(f->test));
 			ok = false;
 		}

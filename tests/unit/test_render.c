@@ -132,7 +132,7 @@ out:
 
 /* The interrupt and untracked groups have a process row's groups, in its places; --self says
  * how events were attributed. */
-static bool groups_have_a_process_rows_shape(void)
+static bool groups_have_a_rows_shape(void)
 {
 	static struct self_cost self;
 	struct fs_report r;
@@ -334,7 +334,6 @@ static bool fault_kinds_sum_into_the_figures(void)
 	       ASSERT_EQ(fault_count(&c, FS_FAULT_FILE), 5);
 }
 
-
 /* Every figure the table's layout names is a registry row of a kind its line can show: a path
  * the registry lacks, or a figure of the wrong kind, is found and named. */
 static bool table_layout_names_registry_figures(void)
@@ -345,6 +344,12 @@ static bool table_layout_names_registry_figures(void)
 	    {.kind = LINE_LIST, .cells = {{.figure = "faults.user"}}}};
 	static const struct table_line too_few[] = {
 	    {.kind = LINE_SENTENCE, .format = "%llu of %llu\n", .cells = {{.figure = "tlb.full"}}}};
+	static const struct table_line too_many[] = {
+	    {.kind = LINE_SENTENCE,
+	     .format = "%llu%% of them\n",
+	     .cells = {{.figure = "tlb.full"}, {.figure = "tlb.pages"}}}};
+	static const struct table_line vmstat_sum[] = {
+	    {.kind = LINE_SENTENCE, .format = "%llu\n", .cells = {{.figure = "thp.vmstat"}}}};
 	static const struct table_line not_a_group[] = {
 	    {.kind = LINE_COLUMNS, .in = "folios.alloc", .cells = {{.figure = "folios.alloc"}}}};
 	char why[256] = "";
@@ -358,7 +363,13 @@ static bool table_layout_names_registry_figures(void)
 	     ASSERT_CONTAINS(why, "faults.user") &&
 	     ASSERT_TRUE(!table_layout_check(not_a_group, 1, why, sizeof(why))) &&
 	     ASSERT_TRUE(!table_layout_check(too_few, 1, why, sizeof(why))) &&
-	     ASSERT_CONTAINS(why, "more figures");
+	     ASSERT_CONTAINS(why, "shows 2 figures, names 1") &&
+	     /* a figure named and never shown would vanish: %% is no figure */
+	     ASSERT_TRUE(!table_layout_check(too_many, 1, why, sizeof(why))) &&
+	     ASSERT_CONTAINS(why, "shows 1 figures, names 2") &&
+	     /* the kernel's counters are unlike: a line each, never one sum */
+	     ASSERT_TRUE(!table_layout_check(vmstat_sum, 1, why, sizeof(why))) &&
+	     ASSERT_CONTAINS(why, "thp.vmstat");
 	for (size_t at = 0; ok && at < nr_table_lines; at++)
 		for (int k = 0; ok && k < TABLE_MAX_CELLS; k++)
 			if (table_lines[at].cells[k].figure)
@@ -404,7 +415,7 @@ const struct unit_test render_tests[] = {
     UNIT_TEST(fault_kinds_sum_into_the_figures),
     UNIT_TEST(thp_results_use_kernel_names),
     UNIT_TEST(json_record_has_the_documented_shape),
-    UNIT_TEST(groups_have_a_process_rows_shape),
+    UNIT_TEST(groups_have_a_rows_shape),
     UNIT_TEST(hostile_names_stay_valid_json),
     UNIT_TEST(table_fits_100_columns),
     UNIT_TEST(bars_scale_to_the_largest_bucket),

@@ -70,7 +70,7 @@ struct proc_name {
 /* The next row of the process deltas (from *p) and the node deltas (from *n), both in row
  * order: its figures summed into `sum`, its name into `name` (a live entry's over a late one's),
  * and both positions past it. */
-static struct row_key next_proc_row(const struct snapshot *now, size_t *p, size_t *n,
+static struct row_key next_proc_key(const struct snapshot *now, size_t *p, size_t *n,
 				    struct proc_totals *sum, struct proc_name *name)
 {
 	struct row_key key;
@@ -116,7 +116,7 @@ static int window_procs(const struct snapshot *now, const struct process_filter 
 	out->nr_procs = 0;
 	while (p < now->nr_procs || n < now->nr_nodes) {
 		struct proc_name name = {0};
-		struct process_candidate key = {.key = next_proc_row(now, &p, &n, sum, &name)},
+		struct process_candidate key = {.key = next_proc_key(now, &p, &n, sum, &name)},
 					 *found;
 		struct row_proc_totals *proc;
 

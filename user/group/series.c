@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The exporter's counts since the start, per group and for the system (see series.h). */
+/* The exporter's counts since the start, per row and for the system (see series.h). */
 #define _GNU_SOURCE /* qsort_r */
 #include "series.h"
 
@@ -33,8 +33,8 @@ void series_init(struct series_store *s, const struct series_settings *settings,
 
 /* Groups are ordered by process (its pid and start), then by name (a process's series is its
  * own, whatever its name: a renamed process is found by its pid and start). */
-static int group_cmp(const struct series_store *s, __u32 pid, __u64 start, const char *name,
-		     const struct series_row *g)
+static int series_row_cmp(const struct series_store *s, __u32 pid, __u64 start, const char *name,
+			  const struct series_row *g)
 {
 	if (pid != g->pid)
 		return pid < g->pid ? -1 : 1;
@@ -43,15 +43,15 @@ static int group_cmp(const struct series_store *s, __u32 pid, __u64 start, const
 	return s->by == FS_BY_PROCESS ? 0 : strcmp(name, g->name);
 }
 
-/* The group's series among the sorted ones, then among those made in this read (after them). */
-static struct series_row *group_find(struct series_store *s, size_t nr_sorted, __u32 pid,
-				     __u64 start, const char *name)
+/* The row's series among the sorted ones, then among those made in this read (after them). */
+static struct series_row *series_row_find(struct series_store *s, size_t nr_sorted, __u32 pid,
+					  __u64 start, const char *name)
 {
 	size_t lo = 0, hi = nr_sorted;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int cmp = group_cmp(s, pid, start, name, s->rows[mid]);
+		int cmp = series_row_cmp(s, pid, start, name, s->rows[mid]);
 
 		if (!cmp)
 			return s->rows[mid];
@@ -61,23 +61,23 @@ static struct series_row *group_find(struct series_store *s, size_t nr_sorted, _
 			lo = mid + 1;
 	}
 	for (size_t i = nr_sorted; i < s->nr; i++)
-		if (!group_cmp(s, pid, start, name, s->rows[i]))
+		if (!series_row_cmp(s, pid, start, name, s->rows[i]))
 			return s->rows[i];
 	return NULL;
 }
 
-/* --by process: a row's group is its process, its pid and start; other groups have neither. */
-static __u32 row_group_pid(const struct series_store *s, const struct row *row)
+/* --by process: a row's series is its process's: its pid and start; other rows' have neither. */
+static __u32 row_series_pid(const struct series_store *s, const struct row *row)
 {
 	return s->by == FS_BY_PROCESS ? row_pid(row) : 0;
 }
 
-static __u64 row_group_start(const struct series_store *s, const struct row *row)
+static __u64 row_series_start(const struct series_store *s, const struct row *row)
 {
 	return s->by == FS_BY_PROCESS ? row_start(row) : 0;
 }
 
-/* What identifies a row's group: NULL when it cannot be named (its counts then go to other). */
+/* What identifies a row's series: NULL when it cannot be named (its counts then go to other). */
 static const char *row_name(struct series_store *s, const struct row *row)
 {
 	if (s->by == FS_BY_CGROUP)
@@ -92,17 +92,17 @@ static void words_take(__u64 *dst, const __u64 *src, size_t n)
 		dst[i] = dst[i] > src[i] ? dst[i] - src[i] : 0;
 }
 
-/* The row's counts are the group's now, no longer other's. */
-static void group_free(struct series_row *g)
+/* The row's counts are its series' now, no longer other's. */
+static void series_row_free(struct series_row *g)
 {
 	free(g->name);
 	free(g->cgroup_path);
 	free(g);
 }
 
-/* A process's group is labelled with its cgroup's path: named now, at the read, as a record's
+/* A process's row is labelled with its cgroup's path: named now, at the read, as a record's
  * rows are (the exposition only prints), and again when the process moves. */
-static void group_name_cgroup(struct series_store *s, struct series_row *g, __u64 cgroup)
+static void series_row_name_cgroup(struct series_store *s, struct series_row *g, __u64 cgroup)
 {
 	const char *path;
 
@@ -113,13 +113,13 @@ static void group_name_cgroup(struct series_store *s, struct series_row *g, __u6
 	g->cgroup_path = path ? strdup(path) : NULL;
 }
 
-static void group_add(struct series_store *s, struct series_row *g, const struct row_table *rows,
-		      const struct row *row, double now, struct fs_totals *other,
-		      struct proc_totals *other_proc)
+static void series_row_add(struct series_store *s, struct series_row *g,
+			   const struct row_table *rows, const struct row *row, double now,
+			   struct fs_totals *other, struct proc_totals *other_proc)
 {
 	const struct row_proc_totals *proc = process_proc(rows, row);
 
-	group_name_cgroup(s, g, row->cgroup);
+	series_row_name_cgroup(s, g, row->cgroup);
 
 	totals_add_totals(&g->totals, &row->totals);
 	words_take((__u64 *)other, (const __u64 *)&row->totals, FS_WORDS(*other));
@@ -131,9 +131,9 @@ static void group_add(struct series_store *s, struct series_row *g, const struct
 	g->last_event = now;
 }
 
-/* The group that has been idle longest, and whose last counts have been exposed: taking its
- * place loses nothing a scraper has not seen. NULL if every group is busier than that. */
-static struct series_row *group_to_fold(struct series_store *s, size_t nr_sorted)
+/* The row that has been idle longest, and whose last counts have been exposed: taking its
+ * place loses nothing a scraper has not seen. NULL if every row is busier than that. */
+static struct series_row *series_row_to_fold(struct series_store *s, size_t nr_sorted)
 {
 	struct series_row *oldest = NULL;
 
@@ -147,14 +147,14 @@ static struct series_row *group_to_fold(struct series_store *s, size_t nr_sorted
 	return oldest;
 }
 
-/* Drop the groups that leave (folded or expired), keeping the order. */
-static void groups_compact(struct series_store *s)
+/* Drop the rows that leave (folded or expired), keeping the order. */
+static void series_rows_compact(struct series_store *s)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < s->nr; i++) {
 		if (s->rows[i]->leaving)
-			group_free(s->rows[i]);
+			series_row_free(s->rows[i]);
 		else
 			s->rows[kept++] = s->rows[i];
 	}
@@ -166,7 +166,7 @@ static int by_pid_then_name(const void *a, const void *b, void *arg)
 	const struct series_row *ga = *(struct series_row *const *)a;
 	const struct series_row *gb = *(struct series_row *const *)b;
 
-	return group_cmp(arg, ga->pid, ga->start, ga->name, gb);
+	return series_row_cmp(arg, ga->pid, ga->start, ga->name, gb);
 }
 
 /* Rows by activity, most active first. */
@@ -180,15 +180,15 @@ static int by_events_desc(const void *a, const void *b)
 	return row_key_cmp(&ra->key, &rb->key);
 }
 
-/* A new group's series: in a free place, or in the place of the group idle longest (which
+/* A new row's series: in a free place, or in the place of the row idle longest (which
  * leaves: compacted away at the end of the read). NULL if there is none. */
-static struct series_row *group_make(struct series_store *s, size_t nr_sorted, __u32 pid,
-				     __u64 start, const char *name)
+static struct series_row *series_row_make(struct series_store *s, size_t nr_sorted, __u32 pid,
+					  __u64 start, const char *name)
 {
 	struct series_row *g;
 
 	if (s->nr_live == s->max_series) {
-		struct series_row *idle = group_to_fold(s, nr_sorted);
+		struct series_row *idle = series_row_to_fold(s, nr_sorted);
 
 		if (!idle)
 			return NULL;
@@ -267,8 +267,8 @@ int series_add_read(struct series_store *s, const struct row_table *rows,
 
 	if (rows->nr && !(pending = malloc(rows->nr * sizeof(*pending))))
 		ret = -ENOMEM;
-	/* Rows of groups with a series first: a group found here is busy now, so none of them
-	 * gives its place to a new group in the second pass. */
+	/* Rows with a series first: a series found here is busy now, so none of them
+	 * gives its place to a new one in the second pass. */
 	for (size_t i = 0; i < rows->nr; i++) {
 		const struct row *row = &rows->rows[i];
 		const char *name = row_name(s, row);
@@ -276,12 +276,13 @@ int series_add_read(struct series_store *s, const struct row_table *rows,
 
 		if (!name)
 			continue;
-		g = group_find(s, nr_sorted, row_group_pid(s, row), row_group_start(s, row), name);
+		g = series_row_find(s, nr_sorted, row_series_pid(s, row), row_series_start(s, row),
+				    name);
 		if (g && s->by == FS_BY_PROCESS && strcmp(g->name, name)) {
 			/* A new name (an exec): the process's series goes on under it, which is a
 			 * new label set, so a new series to Prometheus, whose first value
-			 * increase() does not count, as for any group's first scrape. Its counts
-			 * stay, so the groups still add up at every scrape. */
+			 * increase() does not count, as for any row's first scrape. Its counts
+			 * stay, so the rows still add up at every scrape. */
 			char *copy = strdup(name);
 
 			if (copy) {
@@ -290,11 +291,11 @@ int series_add_read(struct series_store *s, const struct row_table *rows,
 			}
 		}
 		if (g)
-			group_add(s, g, rows, row, now, &other, &other_proc);
+			series_row_add(s, g, rows, row, now, &other, &other_proc);
 		else if (pending)
 			pending[nr_pending++] = row;
 	}
-	/* New groups: by process only those among the top N of the read; the most active first. */
+	/* New rows: by process only those among the top N of the read; the most active first. */
 	if (nr_pending && s->admit_top && s->admit_top < rows->nr) {
 		__u64 least = top_events(rows, s->admit_top);
 		size_t kept = 0;
@@ -309,14 +310,14 @@ int series_add_read(struct series_store *s, const struct row_table *rows,
 	for (size_t i = 0; i < nr_pending; i++) {
 		const struct row *row = pending[i];
 		const char *name = row_name(s, row);
-		__u32 pid = row_group_pid(s, row);
-		__u64 start = row_group_start(s, row);
-		struct series_row *g = group_find(s, nr_sorted, pid, start, name);
+		__u32 pid = row_series_pid(s, row);
+		__u64 start = row_series_start(s, row);
+		struct series_row *g = series_row_find(s, nr_sorted, pid, start, name);
 
 		if (!g)
-			g = group_make(s, nr_sorted, pid, start, name);
+			g = series_row_make(s, nr_sorted, pid, start, name);
 		if (g)
-			group_add(s, g, rows, row, now, &other, &other_proc);
+			series_row_add(s, g, rows, row, now, &other, &other_proc);
 	}
 	free(pending);
 
@@ -324,9 +325,9 @@ int series_add_read(struct series_store *s, const struct row_table *rows,
 	totals_add_totals(&s->other, &other);
 	words_add((__u64 *)&s->other_proc, (const __u64 *)&other_proc, PROC_WORDS);
 
-	/* Sorted again only when groups came or went: pointers, a few thousand at most. */
+	/* Sorted again only when rows came or went: pointers, a few thousand at most. */
 	if (s->nr != nr_sorted || s->nr_live != s->nr) {
-		groups_compact(s);
+		series_rows_compact(s);
 		qsort_r(s->rows, s->nr, sizeof(*s->rows), by_pid_then_name, s);
 	}
 	bound_set_entries(BOUND_SERIES, s->nr_live);
@@ -350,14 +351,14 @@ void series_expire(struct series_store *s, double now)
 		}
 	}
 	if (dropped)
-		groups_compact(s);
+		series_rows_compact(s);
 	bound_set_entries(BOUND_SERIES, s->nr_live);
 }
 
 void series_free(struct series_store *s)
 {
 	for (size_t i = 0; i < s->nr; i++)
-		group_free(s->rows[i]);
+		series_row_free(s->rows[i]);
 	free(s->rows);
 	kernel_counters_free(&s->kernel);
 	memset(s, 0, sizeof(*s));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The exporter's memory (--listen, --format prometheus): counts since foliostat started, per group
+ * The exporter's memory (--listen, --format prometheus): counts since foliostat started, per row
  * (cgroup, process or name: --by) and for the system, as Prometheus counters must be. A read's
- * rows are added to their group's series; the number of series is bounded, and what has no
+ * rows are added to their series; the number of series is bounded, and what has no
  * series of its own is counted in "other", so the rows and the other series always add up to
  * what the threads were charged.
  */
@@ -39,7 +39,7 @@ struct series_row {
 	bool leaving;	   /* folded or expired: freed at the end of the read */
 };
 
-/* Is the group's cgroup removed or its process gone (it then leaves after the grace period)? */
+/* Is the row's cgroup removed or its process gone (it then leaves after the grace period)? */
 typedef bool (*series_gone_fn)(const struct series_row *group, void *ctx);
 /* The path of a cgroup id, or NULL when it cannot be named. */
 typedef const char *(*series_name_fn)(__u64 cgroup, void *ctx);
@@ -68,7 +68,7 @@ struct series_store {
 
 /* What the store is told of the options (cli/settings.c fills it). */
 struct series_settings {
-	enum fs_row_kind by; /* --by: what a group is */
+	enum fs_row_kind by; /* --by: what a row is */
 	long max_series;     /* --max-series; 0: FS_DEFAULT_MAX_SERIES */
 	double grace_s;	     /* --series-grace; 0: FS_DEFAULT_SERIES_GRACE_S */
 	long top;	     /* --top: with --by process, series for the N most active only */

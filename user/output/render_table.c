@@ -183,16 +183,22 @@ static void print_sentence(FILE *out, const struct block *b, const struct figure
 			   size_t at)
 {
 	const struct table_line *line = &table_lines[at];
-	const char *f = line->format;
+	const char *f = line->format, *conv;
 	int k = 0;
 
-	for (const char *conv; (conv = strchr(f, '%')); f = conv + strcspn(conv + 1, "sudf") + 2) {
+	while ((conv = strchr(f, '%'))) {
 		size_t n = strcspn(conv + 1, "sudf") + 2;
 		const struct table_cell *c = &line->cells[k];
 		char spec[16];
 		__u64 value;
 
 		fwrite(f, 1, (size_t)(conv - f), out);
+		if (conv[1] == '%') { /* a percent sign */
+			fputc('%', out);
+			f = conv + 2;
+			continue;
+		}
+		f = conv + n;
 		snprintf(spec, sizeof(spec), "%.*s", (int)n, conv);
 		if (spec[n - 1] == 's') {
 			fprintf(out, spec, line->label);

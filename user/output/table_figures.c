@@ -114,8 +114,8 @@ __u64 figure_amount(const struct fs_report *r, const struct figures_view *v, int
 		for (size_t e = 0; e < figure_extent(i); e += FS_NR_AMOUNTS)
 			sum += words[e + amount];
 		return sum;
-	case RK_VMSTAT:
-		return r->kernel->items[entry].value;
+	case RK_VMSTAT: /* a counter's line (the layout allows no sum of unlike counters) */
+		return entry >= 0 && r && r->kernel ? r->kernel->items[entry].value : 0;
 	case RK_LIST_PAGES:
 	case RK_TLB_REASONS:
 		return entry < 0 ? words_sum(words, figure_extent(i)) : words[entry];

@@ -189,8 +189,11 @@ static bool kind_fits(const struct table_line *line, int k, int kind)
 	switch (line->kind) {
 	case LINE_SECTION:
 		return kind != RK_GROUP;
+	case LINE_SENTENCE: /* one value each: the kernel's counters are a line each */
+		if (kind == RK_VMSTAT)
+			return false;
+		/* fall through */
 	case LINE_COLUMNS:
-	case LINE_SENTENCE:
 		return kind == RK_COUNT || kind == RK_MICROS || kind == RK_ORDERS ||
 		       kind == RK_FAULTS || kind == RK_LIST_AMOUNTS || kind == RK_LIST_PAGES ||
 		       kind == RK_TLB_REASONS || kind == RK_NODE_AMOUNTS || kind == RK_VMSTAT;
@@ -207,14 +210,20 @@ static bool kind_fits(const struct table_line *line, int k, int kind)
 	}
 }
 
-/* How many of a sentence's conversions are figures' (each but %s, the label). */
+/* How many of a sentence's conversions are figures' (each but %s, the label, and %%). */
 static int figure_conversions(const char *format)
 {
 	int n = 0;
 
-	for (const char *p = format; p && (p = strchr(p, '%')); p++) {
+	for (const char *p = format; p && (p = strchr(p, '%'));) {
+		if (p[1] == '%') {
+			p += 2;
+			continue;
+		}
 		p += strcspn(p + 1, "sudf") + 1;
-		n += *p != 's';
+		if (!*p)
+			break;
+		n += *p++ != 's';
 	}
 	return n;
 }
@@ -227,9 +236,14 @@ bool table_layout_check(const struct table_line *lines, size_t nr, char *why, si
 
 		while (figures < TABLE_MAX_CELLS && line->cells[figures].figure)
 			figures++;
-		if (line->kind == LINE_SENTENCE && figure_conversions(line->format) > figures) {
-			snprintf(why, len, "line %zu: \"%s\" shows more figures than it names", at,
-				 line->format);
+		/* a figure named and not shown would vanish from the table unseen, unless the line
+		 * names it for its condition (whether it is measured) */
+		if (line->kind == LINE_SENTENCE &&
+		    (figure_conversions(line->format) > figures ||
+		     (figure_conversions(line->format) < figures &&
+		      line->when != WHEN_MGLRU_UNMEASURED && line->when != WHEN_MEASURED))) {
+			snprintf(why, len, "line %zu: \"%s\" shows %d figures, names %d", at,
+				 line->format, figure_conversions(line->format), figures);
 			return false;
 		}
 
