@@ -55,12 +55,3 @@ void bounds_read(struct bound_count out[FS_NR_BOUNDS])
 		out[b].evictions = __atomic_load_n(&counts[b].evictions, __ATOMIC_RELAXED);
 	}
 }
-
-void bounds_reset(void)
-{
-	for (int b = 0; b < FS_NR_BOUNDS; b++) {
-		bound_set_limit(b, 0);
-		bound_set_entries(b, 0);
-		__atomic_store_n(&counts[b].evictions, 0, __ATOMIC_RELAXED);
-	}
-}

@@ -41,8 +41,5 @@ void bound_set_entries(enum fs_bound b, uint64_t entries);
 void bound_evicted(enum fs_bound b, uint64_t n);
 /* Every structure's counts, now. */
 void bounds_read(struct bound_count out[FS_NR_BOUNDS]);
-/* Every structure not in use, none evicted: the state of a process that uses none (tests that
- * compare what is reported begin from it, whatever tests before them used). */
-void bounds_reset(void);
 
 #endif

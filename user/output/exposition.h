@@ -21,7 +21,8 @@ struct exposition_health {
 	double start_time;   /* Unix seconds */
 	double loader_cpu_s; /* since the start */
 	long loader_rss_bytes;
-	const struct self_cost *bpf; /* program runs since the start */
+	/* program runs since the start, and the bounded structures' counts (bounds.h) */
+	const struct self_cost *bpf;
 	bool bpf_run_time;	     /* bpf's runs and run time are counted (--self) */
 	__u64 scrapes;		     /* expositions made before this one */
 	double last_duration_s;	     /* how long the previous one took */

@@ -488,16 +488,15 @@ static void write_per_probe(struct expo *x, enum metric_id m)
 	}
 }
 
-/* MK_BOUND: the word of struct bound_count at `at` of each bounded structure in use (bounds.h);
- * none where none is. */
+/* MK_BOUND: the word of struct bound_count at `at` of each bounded structure in use (bounds.h,
+ * as the health's self figures read them); none where none is. */
 static void write_bound(struct expo *x, enum metric_id m)
 {
-	struct bound_count counts[FS_NR_BOUNDS];
+	const struct bound_count *counts = x->health->bpf ? x->health->bpf->bounds : NULL;
 	char extra[128], name[96];
 	bool any = false;
 
-	bounds_read(counts);
-	for (int b = 0; b < FS_NR_BOUNDS && !any; b++)
+	for (int b = 0; counts && b < FS_NR_BOUNDS && !any; b++)
 		any = counts[b].limit != 0;
 	if (!any)
 		return;
