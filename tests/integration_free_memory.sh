@@ -225,9 +225,8 @@ test_free_memory_when_no_block_is_free() {
 		# The one-shot table's line of the PMD order: each zone's fewest blocks at most the
 		# most the test's reads saw; and where every read in the span found no block of that
 		# order or larger (the hold lasts over a table sample), no block and 100% unusable. A
-		# zone may keep a block the allocation could not use (the zone below its watermark, or the
-		# block of another migrate type): the
-		# kernel's buddyinfo then says so, and so must the table.
+		# zone may keep a block the allocation could not use (the zone below its watermark, or
+		# a block of another migrate type): buddyinfo then says so, and so must the table.
 		table = open(sys.argv[8]).read()
 		m = re.search(rf"^    free blocks   order {pmd} at worst: (.*)$", table, re.M)
 		assert m, f"the table has no free-blocks line of order {pmd}: {table[-2000:]}"
