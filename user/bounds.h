@@ -14,7 +14,7 @@
 /* The bounded structures; each has a name (the exposition's `structure` label, the JSON key). */
 enum fs_bound {
 	BOUND_CGROUP_NAMES,	/* cgroup paths remembered by id (user/group/cgroup_names.c) */
-	BOUND_SERIES,		/* groups with series of their own (--max-series) */
+	BOUND_SERIES,		/* rows with series of their own (--max-series) */
 	BOUND_CONNECTIONS,	/* the exporter's open connections */
 	BOUND_ANSWERS,		/* the exporter's answers held for connections still reading */
 	BOUND_PASSWORD_CLIENTS, /* clients with a password-check budget of their own */

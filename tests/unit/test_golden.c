@@ -188,7 +188,7 @@ static bool make_report(enum fs_row_kind by, int nr_nodes, bool all_measured)
 	g.self.loader_cpu_s = 0.125;
 	g.self.loader_rss_kib = 20480;
 	for (int b = 0; b < FS_NR_BOUNDS; b++)
-		g.self.bounds[b] = (struct bound_count){.limit = b == 1 ? 0 : 4096 >> b,
+		g.self.bounds[b] = (struct bound_count){.limit = b == BOUND_SERIES ? 0 : 4096 >> b,
 							.entries = 7 * b, .evictions = b % 2};
 
 	g.free = (struct free_blocks){.buddyinfo_fd = -1, .pagetypeinfo_fd = -1};
