@@ -40,6 +40,14 @@ ifeq ($(TEST_WITHOUT_MEMBARRIER),1)
 OUTPUT ?= build/no-membarrier
 TEST_CFLAGS := -DFS_TEST_WITHOUT_MEMBARRIER
 endif
+# make bench's third reference (scripts/bench.sh): foliostat's own programs charging every event
+# to its CPU's interrupt group, with no stack test and no entry found, so that what finding the
+# thread costs shows apart from what counting costs; into build/bench-unattributed/, never
+# installed.
+ifeq ($(BENCH_UNATTRIBUTED),1)
+OUTPUT ?= build/bench-unattributed
+BENCH_BPF_CFLAGS := -DFS_BENCH_UNATTRIBUTED
+endif
 # `make fuzz` (below): the parsers of outside input under libFuzzer, with clang's address and
 # undefined-behaviour sanitizers, in objects of their own in build/fuzz/.
 ifeq ($(FUZZ),1)
@@ -96,7 +104,8 @@ CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror -std=gnu11 -MMD -MP -I$(OUTPUT) -Ibpf $(addprefix -I,$(USER_DIRS)) \
 	  $(PKG_CFLAGS) \
 	  -DFOLIOSTAT_VERSION='"$(VERSION)"' $(TEST_HOOKS_CFLAGS) $(TEST_CFLAGS) $(FUZZ_CFLAGS)
-BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Ibpf -MMD -MP \
+	      $(BENCH_BPF_CFLAGS)
 
 # threads.bpf.c defines the shared maps; libbpf 1.1's linker needs the definition before the
 # extern declarations of the other objects.

@@ -68,6 +68,10 @@ start_tracer() {
 	# The same programs counting each allocation's node, as on a host of several nodes
 	# (the test build's FOLIOSTAT_TEST_COUNT_NODES; a host of one node counts none).
 	nodes) FOLIOSTAT_TEST_COUNT_NODES=1 build/test-hooks/foliostat -j 1 >/dev/null 2>"$OUT/tracer.err" & ;;
+	# The same programs charging every event to the CPU (no stack test, no entry found): what
+	# finding the thread costs is foliostat's figure minus this one's (Makefile's
+	# BENCH_UNATTRIBUTED).
+	unattributed) build/bench-unattributed/foliostat -j 1 >/dev/null 2>"$OUT/tracer.err" & ;;
 	bpftrace) bpftrace "$OUT/foliostat.bt" >"$OUT/tracer.out" 2>&1 & ;;
 	floor) build/floor 2>"$OUT/tracer.err" & ;;
 	empty) build/empty 2>"$OUT/tracer.err" & ;;
@@ -75,7 +79,7 @@ start_tracer() {
 	TRACER=$!
 	for _ in $(seq 300); do
 		case $1 in
-		foliostat | nodes) grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$TRACER/status" && break ;; # start-up done
+		foliostat | nodes | unattributed) grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$TRACER/status" && break ;; # start-up done
 		bpftrace) grep -q '^Attaching' "$OUT/tracer.out" 2>/dev/null && sleep 1 && break ;;
 		floor | empty) grep -q 'attached' "$OUT/tracer.err" 2>/dev/null && break ;;
 		esac
@@ -112,7 +116,8 @@ if part throughput; then
 fi
 
 # Per-probe cost: the kernel's own accounting, switched on only for these runs (it adds two
-# clock reads to every program run), for foliostat, the floor and the empty programs in turn,
+# clock reads to every program run), for foliostat, its build without attribution, the floor
+# and the empty programs in turn,
 # STATS_ROUNDS times, on the fault loop and on context switches between address spaces (the
 # ring of tests/workload.c: 8 processes on one CPU passing a token RING_ROUNDS times round a
 # ring of pipes); links name each program's tracepoint, and `bpftool prog show` gives each
@@ -120,9 +125,10 @@ fi
 RING_ROUNDS=${RING_ROUNDS:-20000}
 if part probes; then
 	make -s -j2 TEST_HOOKS=1 >/dev/null
+	make -s -j2 BENCH_UNATTRIBUTED=1 >/dev/null
 	sysctl -q kernel.bpf_stats_enabled=1
 	for round in $(seq "$STATS_ROUNDS"); do
-		for config in foliostat nodes floor empty; do
+		for config in foliostat nodes unattributed floor empty; do
 			start_tracer "$config"
 			build/faultbench "$SECS" 1 >"$OUT/stats.$config.$round.fault"
 			bpftool prog show -j >"$OUT/stats.$config.$round.progs"
@@ -133,6 +139,14 @@ if part probes; then
 			build/workload ring "$RING_ROUNDS" >"$OUT/switch.$config.$round.ring"
 			bpftool prog show -j >"$OUT/switch.$config.$round.progs"
 			bpftool link show -j >"$OUT/switch.$config.$round.links"
+			if [ "$config" = foliostat ] && [ "$round" = 1 ]; then
+				# The CPU's own counters per instruction, where the host has them (a PMU,
+				# fentry): what `bpftool prog profile` says, or why it cannot.
+				timeout 30 bpftool prog profile name fs_page_alloc duration 1 cycles instructions \
+					>"$OUT/profile" 2>&1 &
+				build/faultbench 2 1 >/dev/null
+				wait $! || true
+			fi
 			stop_tracer
 		done
 	done
