@@ -9,7 +9,8 @@
 #
 # Environment: ROUNDS (default 11), SECS per run (default 3), STATS_ROUNDS for the per-probe cost
 # (default 3), RING_ROUNDS for its context-switch workload (20000), PROCS for the loader test
-# (10000; fewer where the host cannot wake that many on time: tests/bench/churn.c). PARTS, the
+# (10000; fewer where the host cannot wake that many on time: tests/bench/churn.c), SPANS and
+# SPAN_SECS for the loader's CPU measure (5 spans of 10 s). PARTS, the
 # parts to run (default all: "throughput probes loader files resident"; "probes" alone is the BPF time
 # per fault against the floor and the limit, a few minutes); with only some, the results go to
 # standard output unless RESULTS is given. FOLIOSTAT, the binary measured (default
@@ -20,6 +21,8 @@ ROUNDS=${ROUNDS:-11}
 SECS=${SECS:-3}
 STATS_ROUNDS=${STATS_ROUNDS:-3}
 PROCS=${PROCS:-10000}
+SPANS=${SPANS:-5}
+SPAN_SECS=${SPAN_SECS:-10}
 ALL_PARTS="throughput probes loader files resident"
 PARTS=${PARTS:-$ALL_PARTS}
 FOLIOSTAT=${FOLIOSTAT:-./foliostat}
@@ -160,19 +163,19 @@ tracer_cpu_ns() {
 }
 
 # measure_loader NAME: the running tracer's CPU time from the scheduler's own account
-# (nanoseconds, not clock ticks; all its threads), over five 10 s spans (the figure is their
-# median), and its
+# (nanoseconds, not clock ticks; all its threads), over SPANS spans of SPAN_SECS (the figure is
+# their median), and its
 # memory without the BPF maps the loader maps to read them in place (kernel memory, resident in
 # full from start-up and listed with the maps below, as foliostat's own loader_rss_kib); into
 # $OUT/loader.NAME.
 measure_loader() {
 	local file=$OUT/loader.$1 t0 t1 maps_kib
 	: >"$file"
-	for _ in 1 2 3 4 5; do
+	for _ in $(seq "$SPANS"); do
 		t0=$(tracer_cpu_ns)
-		sleep 10
+		sleep "$SPAN_SECS"
 		t1=$(tracer_cpu_ns)
-		echo "cpu_ns $((t1 - t0)) 10" >>"$file"
+		echo "cpu_ns $((t1 - t0)) $SPAN_SECS" >>"$file"
 	done
 	maps_kib=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { in_map = /anon_inode:bpf-map/ }
 		in_map && $1 == "Rss:" { sum += $2 } END { print sum + 0 }' "/proc/$TRACER/smaps")

@@ -281,11 +281,12 @@ def loader_figures(name):
         key, *values = line.split()
         if key == "cpu_ns":
             figures["cpu_ns"].append(int(values[0]) / (int(values[1]) * 1e9) * 100)
+            figures["span_secs"] = int(values[1])
         else:
             figures[key] = int(values[0])
     shares = sorted(figures["cpu_ns"])
     cpu = (f"CPU: {statistics.median(shares):.2f}% of one CPU (median of {len(shares)} spans of "
-           "10 s: " + ", ".join(f"{x:.2f}%" for x in shares) + "); "
+           f"{figures['span_secs']} s: " + ", ".join(f"{x:.2f}%" for x in shares) + "); "
            f"RSS {figures['rss_kib'] / 1024:.1f} MiB, peak {figures['peak_kib'] / 1024:.1f} MiB")
     return figures, cpu
 
