@@ -48,14 +48,19 @@ static __always_inline bool retired_for_new_process(struct fs_entry_head *head, 
  * if its process is outside the selection, the unselected group's, and no entry is made.
  * ref->index is the entry's, or FS_UNTRACKED or FS_UNSELECTED.
  */
-static __noinline struct fs_counters *thread_entry(struct fs_cpu *cpu, __u64 key,
-						   struct task_struct *task,
+static __noinline struct fs_counters *thread_entry(__u64 key, struct task_struct *task,
 						   struct fs_entry_ref *ref)
 {
-	struct fs_cached_ref *cached = &cpu->cached[(__u32)key % FS_NR_CACHED_REFS];
+	struct fs_cpu *cpu = this_cpu();
+	struct fs_cached_ref *cached;
 	struct fs_entry_head *head = NULL;
 	struct fs_entry_ref *linked;
 
+	if (!cpu) {
+		ref->index = FS_UNTRACKED;
+		return &fs_no_cpu.counters;
+	}
+	cached = &cpu->cached[(__u32)key % FS_NR_CACHED_REFS];
 	if (cached->key == key) {
 		*ref = cached->ref;
 		head = entry_checked(&fs_tasks, key, *ref);
@@ -108,27 +113,27 @@ static __always_inline __u64 thread_key(struct task_struct *task)
 }
 
 /* Record `task` as running on the CPU, its entry not yet found. */
-static __always_inline void record_running(struct fs_cpu *cpu, struct fs_running *run,
+static __always_inline void record_running(struct fs_cpu_state *st, struct fs_running *run,
 					   struct task_struct *task)
 {
 	/* Storing a pointer in a map value needs CAP_PERFMON; the volatile load brings it back
 	 * as a number the verifier lets a stack's address be subtracted from. */
-	cpu->self = (__u64)cpu;
+	st->self = (__u64)st;
 	run->key = thread_key(task);
-	run->stack = (__u64)task->stack - *(volatile __u64 *)&cpu->self;
+	run->stack = (__u64)task->stack - *(volatile __u64 *)&st->self;
 	run->index = FS_NO_ENTRY;
 }
 
-/* Is the frame on the stack `run` records? (frame - cpu) - (stack - cpu): no helper call. A
- * stack offset of 0 (a stack at the CPU structure's own address) is no record. */
-static __always_inline bool on_recorded_stack(struct fs_cpu *cpu, struct fs_running *run)
+/* Is the frame on the stack `run` records? (frame - st) - (stack - st): no helper call. A
+ * stack offset of 0 (a stack at the state structure's own address) is no record. */
+static __always_inline bool on_recorded_stack(struct fs_cpu_state *st, struct fs_running *run)
 {
-	return run->stack && (__u64)(frame_minus(cpu) - run->stack) < cpu->stack_size;
+	return run->stack && (__u64)(frame_minus(st) - run->stack) < st->stack_size;
 }
 
 /* The counters of the thread `run` records: its entry through the recorded reference, found
  * (and recorded) on the turn's first event; the untracked group if the table had no room. */
-static __noinline struct fs_counters *recorded_thread_counters(struct fs_cpu *cpu,
+static __noinline struct fs_counters *recorded_thread_counters(struct fs_cpu_state *st,
 							       struct fs_running *run)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
@@ -138,15 +143,15 @@ static __noinline struct fs_counters *recorded_thread_counters(struct fs_cpu *cp
 	/* A switch BPF did not see would leave another thread's record on this stack (some
 	 * kernels leave some threads' switches untraced): the kernel's answer wins. */
 	if (thread_key(task) != run->key)
-		record_running(cpu, run, task);
-	counters = thread_entry(cpu, run->key, task, &ref);
+		record_running(st, run, task);
+	counters = thread_entry(run->key, task, &ref);
 	run->index = ref.index;
 	run->gen = ref.gen;
 	return counters;
 }
 
 /* The counters of the thread `run` records (see above). */
-static __always_inline struct fs_counters *running_counters(struct fs_cpu *cpu,
+static __always_inline struct fs_counters *running_counters(struct fs_cpu_state *st,
 							    struct fs_running *run)
 {
 	__u32 index = run->index;
@@ -158,14 +163,14 @@ static __always_inline struct fs_counters *running_counters(struct fs_cpu *cpu,
 	 * is judged again, through the failing lookup. */
 	if (index >= FS_UNSELECTED) {
 		if (index == FS_UNTRACKED)
-			return &cpu->untracked;
+			return cpu_group(FS_GROUP_UNTRACKED);
 		if (index == FS_UNSELECTED && run->gen == *(volatile __u32 *)&fs_moves)
-			return &cpu->unselected;
+			return cpu_group(FS_GROUP_UNSELECTED);
 	}
 	entry = bpf_map_lookup_elem(&fs_tasks, &index);
 	if (entry && entry->head.gen == run->gen)
 		return &entry->counters;
-	return recorded_thread_counters(cpu, run);
+	return recorded_thread_counters(st, run);
 }
 
 /*
@@ -173,49 +178,49 @@ static __always_inline struct fs_counters *running_counters(struct fs_cpu *cpu,
  * stack. If it is not, this is interrupt context (NULL); if it is, the current thread is
  * recorded as running (records in use) and its counters are returned.
  */
-static __noinline struct fs_counters *current_thread_counters(struct fs_cpu *cpu)
+static __noinline struct fs_counters *current_thread_counters(struct fs_cpu_state *st)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fs_entry_ref ref;
 
-	if (frame_off_current_stack(task, cpu->stack_size))
+	if (frame_off_current_stack(task, st->stack_size))
 		return NULL;
 	if (fs_use_records) {
-		record_running(cpu, &cpu->running, task);
-		return recorded_thread_counters(cpu, &cpu->running);
+		record_running(st, &st->running, task);
+		return recorded_thread_counters(st, &st->running);
 	}
-	return thread_entry(cpu, thread_key(task), task, &ref);
+	return thread_entry(thread_key(task), task, &ref);
 }
 
 /*
  * The counters of the thread whose event this is, in task context; NULL in interrupt context
  * (counted by irq_depth, or off the current stack).
  */
-static __always_inline struct fs_counters *task_context_counters(struct fs_cpu *cpu)
+static __always_inline struct fs_counters *task_context_counters(struct fs_cpu_state *st)
 {
 #ifdef FS_BENCH_UNATTRIBUTED /* make bench's build without attribution (Makefile) */
-	return &cpu->interrupt;
+	return cpu_group(FS_GROUP_INTERRUPT);
 #endif
-	if (cpu->irq_depth)
+	if (st->irq_depth)
 		return NULL;
 	/* Records are kept only with fs_use_records (so the verifier drops this without), and
 	 * no stack is recorded before the first (on_recorded_stack). */
 	if (fs_use_records) {
-		if (on_recorded_stack(cpu, &cpu->running))
-			return running_counters(cpu, &cpu->running);
-		if (on_recorded_stack(cpu, &cpu->previous))
-			return running_counters(cpu, &cpu->previous);
+		if (on_recorded_stack(st, &st->running))
+			return running_counters(st, &st->running);
+		if (on_recorded_stack(st, &st->previous))
+			return running_counters(st, &st->previous);
 	}
-	return current_thread_counters(cpu);
+	return current_thread_counters(st);
 }
 
 /* Where an event is charged besides nothing else: the thread's counters in task context, the
  * interrupt group in interrupt context. */
-static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
+static __always_inline struct fs_counters *charge_target(struct fs_cpu_state *st)
 {
-	struct fs_counters *counters = task_context_counters(cpu);
+	struct fs_counters *counters = task_context_counters(st);
 
-	return counters ? counters : &cpu->interrupt;
+	return counters ? counters : cpu_group(FS_GROUP_INTERRUPT);
 }
 
 /*
@@ -223,18 +228,18 @@ static __always_inline struct fs_counters *charge_target(struct fs_cpu *cpu)
  * no need to look at the interrupt depth. Should the stack test still say otherwise, the event
  * is charged to the interrupt group rather than to a guess.
  */
-static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cpu)
+static __always_inline struct fs_counters *charge_task_context(struct fs_cpu_state *st)
 {
 	struct fs_counters *counters = NULL;
 
 #ifdef FS_BENCH_UNATTRIBUTED
-	return &cpu->interrupt;
+	return cpu_group(FS_GROUP_INTERRUPT);
 #endif
-	if (fs_use_records && on_recorded_stack(cpu, &cpu->running))
-		counters = running_counters(cpu, &cpu->running);
+	if (fs_use_records && on_recorded_stack(st, &st->running))
+		counters = running_counters(st, &st->running);
 	if (!counters)
-		counters = current_thread_counters(cpu);
-	return counters ? counters : &cpu->interrupt;
+		counters = current_thread_counters(st);
+	return counters ? counters : cpu_group(FS_GROUP_INTERRUPT);
 }
 
 /*
@@ -243,30 +248,30 @@ static __always_inline struct fs_counters *charge_task_context(struct fs_cpu *cp
  * key (the CPU's record, when it is the current thread's, or a lookup). The caller adds
  * atomically: the interrupted thread may have been in the middle of an event of its own.
  */
-static __noinline struct fs_counters *interrupted_thread_counters(struct fs_cpu *cpu)
+static __noinline struct fs_counters *interrupted_thread_counters(struct fs_cpu_state *st)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 key = thread_key(task);
-	struct fs_running *run = &cpu->running;
+	struct fs_running *run = &st->running;
 	struct fs_entry_ref ref;
 	struct fs_task *entry;
 
 	/* Read the record, never write it: the interrupted program may be writing it. */
-	if (cpu->self && run->key == key && run->index < FS_UNSELECTED) {
+	if (st->self && run->key == key && run->index < FS_UNSELECTED) {
 		ref.index = run->index;
 		ref.gen = run->gen;
 		entry = (struct fs_task *)entry_checked(&fs_tasks, key, ref);
 		if (entry)
 			return &entry->counters;
 	}
-	return thread_entry(cpu, key, task, &ref);
+	return thread_entry(key, task, &ref);
 }
 
-static __always_inline struct fs_counters *charge_current_thread(struct fs_cpu *cpu)
+static __always_inline struct fs_counters *charge_current_thread(struct fs_cpu_state *st)
 {
-	struct fs_counters *counters = task_context_counters(cpu);
+	struct fs_counters *counters = task_context_counters(st);
 
-	return counters ? counters : interrupted_thread_counters(cpu);
+	return counters ? counters : interrupted_thread_counters(st);
 }
 
 #endif /* FS_ATTRIBUTION_BPF_H */

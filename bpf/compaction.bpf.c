@@ -40,12 +40,12 @@ int BPF_PROG(fs_compaction_end)
 
 static __always_inline void count_migration(const unsigned long *counts, int nr_counts)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 	struct fs_counters *target;
 
-	if (!cpu)
+	if (!st)
 		return;
-	target = charge_task_context(cpu);
+	target = charge_task_context(st);
 	for (int i = 0; i < nr_counts && i < FS_NR_MIGRATE_COUNTERS; i++)
 		fs_count(target->migrate[i], counts[i]);
 }

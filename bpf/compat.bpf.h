@@ -86,7 +86,7 @@ static __always_inline unsigned int folio_order_of(struct folio *folio)
  *
  * The stack's size is THREAD_SIZE, which no BTF type gives: the loader measures it at start-up
  * from a frame of its own in a known task context (threads.bpf.c) and sets each CPU's stack_size
- * (struct fs_cpu) before it attaches any program that tests stacks.
+ * (struct fs_cpu_state) before it attaches any program that tests stacks.
  */
 
 /*

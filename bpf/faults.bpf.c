@@ -19,22 +19,22 @@
 _Static_assert(FS_NR_FAULT_KINDS <= KIND_BOUND, "fault kinds fit under their bound");
 
 /* One fault of `kind` (FS_FAULT_KIND()), taken in `mode`, charged to the faulting thread. */
-static __always_inline void count_fault(struct fs_cpu *cpu, int mode, __u64 kind)
+static __always_inline void count_fault(struct fs_cpu_state *st, int mode, __u64 kind)
 {
 	/* A fault taken in user mode interrupted user code: task context by definition. */
 	struct fs_counters *target =
-	    mode == FS_MODE_USER ? charge_task_context(cpu) : charge_target(cpu);
+	    mode == FS_MODE_USER ? charge_task_context(st) : charge_target(st);
 
 	fs_count(target->fault_kinds[kind], 1);
 }
 
 static __always_inline void count_hardware_fault(int mode, unsigned long error_code)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 	int access = FS_ACCESS_READ;
 	__u64 kind; /* 64 bits: a sign extension of an int would lose the bound below */
 
-	if (!cpu)
+	if (!st)
 		return;
 	if (error_code & PF_INSTR)
 		access = FS_ACCESS_EXEC;
@@ -45,7 +45,7 @@ static __always_inline void count_hardware_fault(int mode, unsigned long error_c
 	/* Clang joins the parts of the kind with an OR, and older verifiers forget every bound of
 	 * an OR with a register (Linux 6.1 then refuses the index): a mask gives it back, at one
 	 * instruction. The masked index stays inside the entry, and the kind is below 12 anyway. */
-	count_fault(cpu, mode, verifier_bounded(kind, KIND_BOUND));
+	count_fault(st, mode, verifier_bounded(kind, KIND_BOUND));
 }
 
 SEC("tp_btf/page_fault_user")
@@ -78,14 +78,14 @@ int BPF_PROG(fs_fault_kernel, unsigned long address, struct pt_regs *regs, unsig
 SEC("perf_event")
 int fs_fault_event(struct bpf_perf_event_data *ctx)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 
-	if (!cpu)
+	if (!st)
 		return 0;
 	if ((long)PT_REGS_IP(&ctx->regs) >= 0)
-		count_fault(cpu, FS_MODE_USER, FS_FAULT_KIND_MODE_ONLY(FS_MODE_USER));
+		count_fault(st, FS_MODE_USER, FS_FAULT_KIND_MODE_ONLY(FS_MODE_USER));
 	else
-		count_fault(cpu, FS_MODE_KERNEL, FS_FAULT_KIND_MODE_ONLY(FS_MODE_KERNEL));
+		count_fault(st, FS_MODE_KERNEL, FS_FAULT_KIND_MODE_ONLY(FS_MODE_KERNEL));
 	return 0;
 }
 
@@ -98,12 +98,12 @@ int fs_fault_event(struct bpf_perf_event_data *ctx)
  */
 static __always_inline void count_completed_fault(bool major)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 	struct fs_counters *target;
 
-	if (!cpu)
+	if (!st)
 		return;
-	target = charge_task_context(cpu);
+	target = charge_task_context(st);
 	if (major)
 		fs_count(target->major_faults, 1);
 	else
@@ -127,10 +127,10 @@ int fs_fault_minor(struct bpf_perf_event_data *ctx)
 SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(fs_fault_file)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 
-	if (cpu)
-		fs_count(charge_target(cpu)->file_faults, 1);
+	if (st)
+		fs_count(charge_target(st)->file_faults, 1);
 	return 0;
 }
 

@@ -23,11 +23,12 @@ const volatile __u32 fs_node_shift = 0; /* 64 - NODES_SHIFT */
 __u64 fs_calibration_flags = 0;
 __u64 fs_calibration_seen = 0;
 
-static __always_inline void count_node(struct fs_cpu *cpu, struct fs_counters *target,
-				       struct page *page, unsigned int order)
+static __always_inline void count_node(struct fs_counters *target, struct page *page,
+				       unsigned int order)
 {
 	unsigned long node = folio_head_flags((struct folio *)page) >> fs_node_shift;
 	unsigned int bucket = order_bucket(order);
+	struct fs_cpu *cpu = this_cpu();
 	struct fs_node_orders *orders;
 	__u32 index;
 
@@ -37,8 +38,9 @@ static __always_inline void count_node(struct fs_cpu *cpu, struct fs_counters *t
 	fs_count(target->alloc_by_node[node][FS_PAGES], 1U << bucket);
 	/* By order too: a thread's in the side table at its entry's index, the groups that are
 	 * no entry's in the CPU's own figures. */
-	if (target == &cpu->interrupt || target == &cpu->untracked || target == &cpu->unselected) {
-		fs_count(cpu->alloc_by_node_order[node][bucket], 1);
+	if (is_cpu_group(cpu, target)) {
+		if (cpu)
+			fs_count(cpu->alloc_by_node_order[node][bucket], 1);
 		return;
 	}
 	index = container_of(target, struct fs_task, counters)->head.index;
@@ -80,24 +82,24 @@ static __always_inline int page_alloc(struct page *page, unsigned int order, gfp
 {
 	bool movable = migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_MOVABLE);
 	struct fs_counters *target;
-	struct fs_cpu *cpu;
+	struct fs_cpu_state *st;
 
-	cpu = this_cpu();
-	if (!cpu)
+	st = this_cpu_state();
+	if (!st)
 		return 0;
-	target = charge_target(cpu);
+	target = charge_target(st);
 	if (page) {
 		fs_count(target->folios[movable ? FS_FOLIO_ALLOC_MOVABLE : FS_FOLIO_ALLOC_KERNEL]
 				       [order_bucket(order)],
 			 1);
 		if (by_node)
-			count_node(cpu, target, page, order);
+			count_node(target, page, order);
 	} else if (movable) /* no folio: the caller falls back to a smaller order, or fails */
 		fs_count(target->folios[FS_FOLIO_ALLOC_FAILED][order_bucket(order)], 1);
 	/* Hugetlb's pool pages and migration targets, asked for with __GFP_RETRY_MAYFAIL, are not
 	 * discardable: a pool page never goes on an LRU list, and the thread that fills the pool
 	 * may be the one that empties it. */
-	if (order && target != &cpu->interrupt)
+	if (order && target != cpu_group(FS_GROUP_INTERRUPT))
 		note_large_allocation(page, order, movable && !(gfp & FS_GFP_RETRY_MAYFAIL));
 	return 0;
 }
@@ -134,19 +136,19 @@ int BPF_PROG(fs_pagecache_add, struct folio *folio)
 {
 	unsigned int order = order_bucket(folio_order_of(folio));
 	struct fs_counters *target;
-	struct fs_cpu *cpu;
+	struct fs_cpu_state *st;
 
-	cpu = this_cpu();
-	if (!cpu)
+	st = this_cpu_state();
+	if (!st)
 		return 0;
-	target = charge_target(cpu);
+	target = charge_target(st);
 	fs_count(target->folios[FS_FOLIO_PAGECACHE][order], 1);
 	return 0;
 }
 
 /* A large folio freed in task context: discarded if it is the one its thread allocated last
  * and has not yet put on an LRU list (see note_large_allocation()). */
-static __always_inline void note_large_free(struct fs_cpu *cpu, struct page *page,
+static __always_inline void note_large_free(struct fs_cpu_state *st, struct page *page,
 					    unsigned int order)
 {
 	struct fs_task_state *state;
@@ -156,7 +158,7 @@ static __always_inline void note_large_free(struct fs_cpu *cpu, struct page *pag
 	if (!state || state->pending_folio != (__u64)page)
 		return;
 	state->pending_folio = 0;
-	target = task_context_counters(cpu);
+	target = task_context_counters(st);
 	if (target)
 		fs_count(target->folios[FS_FOLIO_DISCARDED][order_bucket(order)], 1);
 }
@@ -165,12 +167,16 @@ SEC("tp_btf/mm_page_free")
 int BPF_PROG(fs_page_free, struct page *page, unsigned int order)
 {
 	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st;
 
 	if (!cpu)
 		return 0;
 	fs_count(cpu->freed[order_bucket(order)], 1);
-	if (order && !cpu->irq_depth)
-		note_large_free(cpu, page, order);
+	if (!order)
+		return 0;
+	st = this_cpu_state();
+	if (st && !st->irq_depth)
+		note_large_free(st, page, order);
 	return 0;
 }
 

@@ -297,7 +297,7 @@ struct fs_vmscan {
 /* The record of a thread running on a CPU (see attribution.bpf.h). */
 struct fs_running {
 	__u64 key;   /* FS_THREAD_KEY() */
-	__u64 stack; /* its stack's base, as an offset from the struct fs_cpu's own address */
+	__u64 stack; /* its stack's base, as an offset from the struct fs_cpu_state's own address */
 	__u32 index; /* of its entry, FS_NO_ENTRY until an event finds it, FS_UNTRACKED if the
 		      * table had no room */
 	__u32 gen;   /* the entry's gen when it was found; with FS_UNSELECTED, the cgroup moves
@@ -330,15 +330,17 @@ struct fs_cached_ref {
 };
 
 /*
- * The value of the per-CPU map: this CPU's state, and its share of the interrupt and untracked
- * groups and of the system-only figures.
+ * What every event reads first, in a per-CPU map of its own (fs_cpu_states): the interrupt
+ * depth, the stacks' size and the running thread, 72 bytes. Kept apart from the CPU's groups
+ * and figures (struct fs_cpu, some 23 KiB a CPU, pages of the per-CPU area of their own): a
+ * small value shares its page with other small per-CPU data, and an event touches one page
+ * fewer that only foliostat uses. Where the kernel's work between two events pushes out what
+ * they touched (mm_page_alloc's program runs right after the kernel zeroed the new page), that
+ * was about 20 ns per allocation on the benchmark's host (docs/benchmarks-method.md). The
+ * settings known before load are not here but in read-only data (maps.bpf.h), which the
+ * verifier prunes by.
  */
-struct fs_cpu {
-	/* What every event reads first, side by side in the first 72 bytes (on a host whose TLB
-	 * is flushed at every kernel entry, each page an event touches costs a page walk): the
-	 * interrupt depth, the stacks' size and the running thread. Two cache lines at most, as
-	 * the per-CPU value is only 8-byte aligned. The settings known before load are not here
-	 * but in read-only data (maps.bpf.h), which the verifier prunes by. */
+struct fs_cpu_state {
 	__u64 irq_depth; /* interrupt handlers and softirqs this CPU is inside of (see
 			  * compat.bpf.h); state, not a counter */
 	__u64 self;	 /* this structure's address as a number; 0: the records are not valid */
@@ -347,6 +349,13 @@ struct fs_cpu {
 	__u64 stack_size;
 	struct fs_running running;  /* the thread running here, set at each context switch */
 	struct fs_running previous; /* the one it switched from, for events of the switch itself */
+};
+
+/* The CPU's share of the interrupt, untracked and unselected groups and of the system-only
+ * figures (fs_cpus), per CPU so that no two CPUs ever write the same line: read by an event
+ * only when it is charged to a group or counted CPU-wide, and by the slow path that finds a
+ * thread's entry (the cache of references). */
+struct fs_cpu {
 	struct fs_cached_ref cached[FS_NR_CACHED_REFS];
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* events of threads the full table had no room for */
@@ -354,8 +363,8 @@ struct fs_cpu {
 	FS_SYSTEM_TAIL_FIELDS
 };
 
-_Static_assert(__builtin_offsetof(struct fs_cpu, cached) == 72,
-	       "what every event reads first is the first 72 bytes of struct fs_cpu");
+_Static_assert(sizeof(struct fs_cpu_state) == 72,
+	       "what every event reads first is 72 bytes, two cache lines at most");
 
 /* The name the loader takes for a moment at start-up, to measure the kernel through its own
  * rename (threads.bpf.c). Only a name others may see meanwhile: BPF knows the loader by its

@@ -17,18 +17,18 @@
 
 static __always_inline void enter_interrupt(void)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 
-	if (cpu)
-		cpu->irq_depth++;
+	if (st)
+		st->irq_depth++;
 }
 
 static __always_inline void leave_interrupt(void)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 
-	if (cpu && cpu->irq_depth)
-		cpu->irq_depth--;
+	if (st && st->irq_depth)
+		st->irq_depth--;
 }
 
 SEC("tp_btf/irq_handler_exit")
@@ -60,18 +60,18 @@ int BPF_PROG(fs_hrtimer_exit)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(fs_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 
-	if (!cpu)
+	if (!st)
 		return 0;
-	cpu->irq_depth = 0;
+	st->irq_depth = 0;
 	if (!fs_use_records)
 		return 0;
-	if (cpu->self && cpu->running.key == thread_key(prev))
-		cpu->previous = cpu->running;
+	if (st->self && st->running.key == thread_key(prev))
+		st->previous = st->running;
 	else
-		record_running(cpu, &cpu->previous, prev);
-	record_running(cpu, &cpu->running, next);
+		record_running(st, &st->previous, prev);
+	record_running(st, &st->running, next);
 	return 0;
 }
 

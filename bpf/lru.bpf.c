@@ -50,12 +50,12 @@ int BPF_PROG(fs_lru_insert, struct folio *folio)
 {
 	unsigned int lru = verifier_bounded(folio_lru(folio), FS_NR_LRU_LISTS);
 	unsigned int order = folio_order_of(folio);
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 	struct fs_counters *target;
 
-	if (!cpu)
+	if (!st)
 		return 0;
-	target = charge_target(cpu);
+	target = charge_target(st);
 	count_folio(target->lru_insert[lru], 1UL << order);
 	if (order)
 		forget_pending_folio(folio);
@@ -66,12 +66,12 @@ SEC("tp_btf/mm_lru_activate")
 int BPF_PROG(fs_lru_activate, struct folio *folio)
 {
 	__u64 pages = 1UL << folio_order_of(folio);
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 	struct fs_counters *target;
 
-	if (!cpu)
+	if (!st)
 		return 0;
-	target = charge_target(cpu);
+	target = charge_target(st);
 	count_folio(target->lru_activate, pages);
 	return 0;
 }

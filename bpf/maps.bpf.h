@@ -22,7 +22,7 @@
  * The settings known before load, in read-only data (.rodata): the loader sets them in the
  * skeleton between open and load, and the kernel freezes them, so the verifier knows their
  * values and drops every branch they rule out from the programs it loads. What can only be
- * known once programs run (the stacks' size, measured with one) is in struct fs_cpu instead.
+ * known once programs run (the stacks' size, measured with one) is in struct fs_cpu_state instead.
  * - fs_use_records: sched_switch keeps each CPU's record of its running thread
  *   (attribution.bpf.h): its program loads, and no program can be preempted;
  * - fs_preemptible: the kernel may preempt a tracepoint program (PREEMPT_RT runs them with
@@ -85,7 +85,16 @@ FS_MAP struct {
 	__type(value, struct fs_node_orders);
 } fs_task_nodes SEC(".maps");
 
-/* CPU state and the per-CPU groups, per CPU so that no two CPUs ever write the same line. */
+/* What every event reads first (struct fs_cpu_state), per CPU, apart from the rest. */
+FS_MAP struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fs_cpu_state);
+} fs_cpu_states SEC(".maps");
+
+/* The per-CPU groups and figures (struct fs_cpu), per CPU so that no two CPUs ever write the
+ * same line. */
 FS_MAP struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -128,11 +137,46 @@ FS_MAP struct {
  * judged again at its next event once any task has moved since (attribution.bpf.h). */
 FS_MAP __u32 fs_moves;
 
+static __always_inline struct fs_cpu_state *this_cpu_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&fs_cpu_states, &zero);
+}
+
 static __always_inline struct fs_cpu *this_cpu(void)
 {
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&fs_cpus, &zero);
+}
+
+/* Where a group's counts would go if the lookup of the CPU's only entry failed, which it does
+ * only for a broken map: rather than every caller testing for it. Nothing reads them. An
+ * entry's counters, as a thread's are, so that its header is where a thread's would be. */
+FS_MAP struct fs_task fs_no_cpu;
+
+enum fs_group { FS_GROUP_INTERRUPT, FS_GROUP_UNTRACKED, FS_GROUP_UNSELECTED };
+
+/* The CPU's share of a group (struct fs_cpu), for events no thread entry takes. */
+static __always_inline struct fs_counters *cpu_group(enum fs_group group)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (!cpu)
+		return &fs_no_cpu.counters;
+	if (group == FS_GROUP_INTERRUPT)
+		return &cpu->interrupt;
+	if (group == FS_GROUP_UNTRACKED)
+		return &cpu->untracked;
+	return &cpu->unselected;
+}
+
+/* Is `counters` one of the CPU's groups rather than a thread's entry? (cpu: this_cpu()) */
+static __always_inline bool is_cpu_group(struct fs_cpu *cpu, struct fs_counters *counters)
+{
+	return !cpu || counters == &cpu->interrupt || counters == &cpu->untracked ||
+	       counters == &cpu->unselected || counters == &fs_no_cpu.counters;
 }
 
 /* p += n, for counters that two programs may write at once on a preemptible kernel (the

@@ -14,13 +14,13 @@
 SEC("tp_btf/count_memcg_events")
 int BPF_PROG(fs_memcg_event, struct mem_cgroup *memcg, int item, unsigned long val)
 {
-	struct fs_cpu *cpu;
+	struct fs_cpu_state *st;
 
 	if (item != bpf_core_enum_value(enum vm_event_item, THP_FAULT_ALLOC))
 		return 0;
-	cpu = this_cpu();
-	if (cpu) /* counted in the faulting thread */
-		fs_count(charge_task_context(cpu)->thp_fault_alloc, val);
+	st = this_cpu_state();
+	if (st) /* counted in the faulting thread */
+		fs_count(charge_task_context(st)->thp_fault_alloc, val);
 	return 0;
 }
 

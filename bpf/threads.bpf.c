@@ -217,14 +217,14 @@ int BPF_PROG(fs_task_rename, struct task_struct *task, const char *comm)
 {
 	struct task_struct *current = bpf_get_current_task_btf();
 	__u64 key = FS_THREAD_KEY(task->tgid, task->pid);
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 	struct fs_entry_head *head;
 	struct fs_entry_ref *ref;
 
 	/* exec renames the thread that called it, which may just have taken its leader's pid
 	 * (de_thread()) on the same stack: record it afresh. */
-	if (task == current && cpu && cpu->self)
-		record_running(cpu, &cpu->running, current);
+	if (task == current && st && st->self)
+		record_running(st, &st->running, current);
 	if (task->pid != task->tgid)
 		return 0;
 	/* The entries linked under its pid may still be those of a process that had the pid

@@ -22,13 +22,13 @@ int BPF_PROG(fs_tlb_flush, int reason, unsigned long pages)
 {
 	unsigned int bucket =
 	    reason >= 0 && reason < FS_NR_TLB_REASONS ? reason : FS_NR_TLB_REASONS - 1;
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 	struct fs_counters *target;
 
-	if (!cpu)
+	if (!st)
 		return 0;
 	bucket = verifier_bounded(bucket, FS_NR_TLB_REASONS);
-	target = charge_current_thread(cpu);
+	target = charge_current_thread(st);
 	__sync_fetch_and_add(&target->tlb_flushes[bucket], 1);
 	if (pages == FS_TLB_FLUSH_ALL)
 		__sync_fetch_and_add(&target->tlb_full, 1);

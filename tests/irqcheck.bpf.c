@@ -21,13 +21,13 @@ __u64 reasons[3][2];
 __u64 running[3][2];
 
 /* The key of the thread a task-context event is charged to, as the hot programs choose it. */
-static __always_inline __u64 charged_key(struct fs_cpu *cpu, struct task_struct *current)
+static __always_inline __u64 charged_key(struct fs_cpu_state *st, struct task_struct *current)
 {
-	if (cpu->self) {
-		if (on_recorded_stack(cpu, &cpu->running))
-			return cpu->running.key;
-		if (on_recorded_stack(cpu, &cpu->previous))
-			return cpu->previous.key;
+	if (st->self) {
+		if (on_recorded_stack(st, &st->running))
+			return st->running.key;
+		if (on_recorded_stack(st, &st->previous))
+			return st->previous.key;
 	}
 	return thread_key(current);
 }
@@ -35,20 +35,20 @@ static __always_inline __u64 charged_key(struct fs_cpu *cpu, struct task_struct 
 static __always_inline void judge(int event)
 {
 	struct task_struct *current = bpf_get_current_task_btf();
-	struct fs_cpu *cpu = this_cpu();
+	struct fs_cpu_state *st = this_cpu_state();
 
-	if (!cpu)
+	if (!st)
 		return;
-	if (!task_context_counters(cpu)) {
+	if (!task_context_counters(st)) {
 		__sync_fetch_and_add(&verdicts[event][0], 1);
 	} else {
 		__sync_fetch_and_add(&verdicts[event][1], 1);
 		__sync_fetch_and_add(
-		    &running[event][charged_key(cpu, current) == thread_key(current) ? 0 : 1], 1);
+		    &running[event][charged_key(st, current) == thread_key(current) ? 0 : 1], 1);
 	}
-	if (cpu->irq_depth)
+	if (st->irq_depth)
 		__sync_fetch_and_add(&reasons[event][0], 1);
-	if (frame_off_current_stack(bpf_get_current_task_btf(), cpu->stack_size))
+	if (frame_off_current_stack(bpf_get_current_task_btf(), st->stack_size))
 		__sync_fetch_and_add(&reasons[event][1], 1);
 }
 

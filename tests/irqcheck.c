@@ -33,18 +33,18 @@ static bool under_test(const char *name)
 	return false;
 }
 
-/* The stacks' size, which foliostat's loader gives every CPU (struct fs_cpu) once loaded. */
+/* The stacks' size, which foliostat's loader gives every CPU (struct fs_cpu_state) once loaded. */
 static int configure_cpus(struct irqcheck_bpf *skel, __u64 stack_size)
 {
 	int nr_cpus = libbpf_num_possible_cpus(), err;
-	struct fs_cpu *values = calloc(nr_cpus > 0 ? nr_cpus : 1, sizeof(*values));
+	struct fs_cpu_state *values = calloc(nr_cpus > 0 ? nr_cpus : 1, sizeof(*values));
 	__u32 zero = 0;
 
 	if (!values || nr_cpus < 0)
 		return -1;
 	for (int i = 0; i < nr_cpus; i++)
 		values[i].stack_size = stack_size;
-	err = bpf_map__update_elem(skel->maps.fs_cpus, &zero, sizeof(zero), values,
+	err = bpf_map__update_elem(skel->maps.fs_cpu_states, &zero, sizeof(zero), values,
 				   nr_cpus * sizeof(*values), 0);
 	free(values);
 	return err;

@@ -502,13 +502,13 @@ static void measure_stack(struct loader *loader, const struct kernel_facts *fact
 			     (__u32)(hf->own_key >> 32) != (__u32)getpid();
 }
 
-/* Give every CPU's state the stacks' size (struct fs_cpu), measured once programs run: before
+/* Give every CPU's state the stacks' size (struct fs_cpu_state), measured once programs run: before
  * any program that reads it is attached, and before any writes to it, since the whole value is
  * replaced. */
 static int configure_cpus(struct loader *loader)
 {
 	int nr_cpus = libbpf_num_possible_cpus();
-	struct fs_cpu *values;
+	struct fs_cpu_state *values;
 	__u32 zero = 0;
 	int err;
 
@@ -519,7 +519,7 @@ static int configure_cpus(struct loader *loader)
 		return -ENOMEM;
 	for (int i = 0; i < nr_cpus; i++)
 		values[i].stack_size = loader->facts.stack_size;
-	err = bpf_map__update_elem(loader->skel->maps.fs_cpus, &zero, sizeof(zero), values,
+	err = bpf_map__update_elem(loader->skel->maps.fs_cpu_states, &zero, sizeof(zero), values,
 				   nr_cpus * sizeof(*values), 0);
 	free(values);
 	return err;
