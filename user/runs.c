@@ -66,10 +66,13 @@ static int emit(struct collector *c, struct output_file *file, struct fs_report 
 
 	clock_gettime(CLOCK_REALTIME, &report->end);
 	report->colour = !file && wants_colour(stdout);
-	rank_rows(table, opts->sort);
 	report->rows = table;
 	report->nr_shown =
 	    opts->top && (size_t)opts->top < table->nr ? (size_t)opts->top : table->nr;
+	if (rank_rows(table, opts->sort, report->nr_shown)) {
+		errno = ENOMEM;
+		return -1;
+	}
 	if (opts->format == FS_FORMAT_PROMETHEUS && collector_expose(c, false, event_loop_now())) {
 		errno = ENOMEM;
 		return -1;

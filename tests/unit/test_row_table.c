@@ -414,7 +414,7 @@ static bool one_shot_windows_accumulate_per_process(void)
 	     ASSERT_EQ(acc.nr_active, 3) && ASSERT_EQ(find(&acc, 3)->events, 3) &&
 	     ASSERT_EQ(find(&acc, 3)->totals.folios[FS_FOLIO_ALLOC_KERNEL][0], 3) &&
 	     ASSERT_STREQ(find(&acc, 3)->comm, "c-renamed");
-	rank_rows(&acc, FS_SORT_EVENTS);
+	rank_rows(&acc, FS_SORT_EVENTS, 0);
 	ok = ok && ASSERT_EQ(acc.rows[0].key.hi, 2) && ASSERT_EQ(acc.rows[1].key.hi, 1) &&
 	     ASSERT_EQ(acc.rows[2].key.hi, 3);
 	row_table_free(&acc);
@@ -448,12 +448,64 @@ static bool rows_rank_by_the_sort_key(void)
 	rows[2].totals.fault_kinds[FS_NR_FAULT_KINDS - 1] = 1; /* every kind counts */
 	rows[2].totals.tlb_flushes[0] = 7;
 	for (size_t i = 0; ok && i < sizeof(expect) / sizeof(expect[0]); i++) {
-		rank_rows(&t, expect[i].sort);
+		rank_rows(&t, expect[i].sort, 0);
 		ok = ASSERT_EQ(t.rows[0].key.hi, expect[i].first) &&
 		     ASSERT_EQ(t.rows[2].key.hi, expect[i].last);
 		if (!ok)
 			fprintf(stderr, "    by %s\n", fs_sort_names[expect[i].sort]);
 	}
+	return ok;
+}
+
+/* 500 rows in a scrambled order (7919 is prime: i * 7919 % 500 visits every row), each with
+ * a figure that names it. */
+static void scrambled_rows(struct row *rows, __u32 nr)
+{
+	for (__u32 i = 0; i < nr; i++) {
+		__u32 pid = (i * 7919) % nr + 1;
+
+		rows[i] = row_of(pid, "p", pid % 37);
+		rows[i].totals.lru_insert[0][FS_PAGES] = pid;
+	}
+}
+
+/* Ranking moves whole rows: scrambled rows come out greatest first by pages, ties by activity,
+ * each row with its own figures, none lost or doubled; with only the first 20 wanted in order,
+ * those are the same 20 and the rest are the other rows. */
+static bool ranking_moves_whole_rows(void)
+{
+	enum { N = 500, SHOWN = 20 };
+	struct row *rows = calloc(N, sizeof(*rows));
+	struct row_table t = {.rows = rows, .nr = N, .cap = N};
+	bool seen[N] = {false}, ok = rows != NULL;
+	__u32 first[SHOWN];
+
+	if (ok)
+		scrambled_rows(rows, N);
+	ok = ok && ASSERT_EQ(rank_rows(&t, FS_SORT_PAGES, 0), 0);
+	for (size_t i = 0; ok && i < N; i++) {
+		__u32 pid = (__u32)rows[i].key.hi;
+
+		ok = ASSERT_EQ(rows[i].totals.lru_insert[0][FS_PAGES], pid) &&
+		     ASSERT_TRUE(!seen[pid - 1]) &&
+		     ASSERT_TRUE(i == 0 || rows[i - 1].totals.folios[FS_FOLIO_ALLOC_KERNEL][0] >=
+					       rows[i].totals.folios[FS_FOLIO_ALLOC_KERNEL][0]);
+		seen[pid - 1] = true;
+		if (i < SHOWN)
+			first[i] = pid;
+	}
+	if (ok)
+		scrambled_rows(rows, N);
+	memset(seen, 0, sizeof(seen));
+	ok = ok && ASSERT_EQ(rank_rows(&t, FS_SORT_PAGES, SHOWN), 0);
+	for (size_t i = 0; ok && i < N; i++) {
+		__u32 pid = (__u32)rows[i].key.hi;
+
+		ok = ASSERT_EQ(rows[i].totals.lru_insert[0][FS_PAGES], pid) &&
+		     ASSERT_TRUE(!seen[pid - 1]) && (i >= SHOWN || ASSERT_EQ(pid, first[i]));
+		seen[pid - 1] = true;
+	}
+	free(rows);
 	return ok;
 }
 
@@ -525,6 +577,7 @@ static bool a_process_start_is_read_from_its_stat_line(void)
 
 const struct unit_test row_table_tests[] = {
     UNIT_TEST(rows_rank_by_the_sort_key),
+    UNIT_TEST(ranking_moves_whole_rows),
     UNIT_TEST(threads_sum_into_their_process),
     UNIT_TEST(idle_processes_are_left_out),
     UNIT_TEST(filters_select_by_pid_and_name),

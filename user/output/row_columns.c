@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The rows' table's columns and the --sort keys that name them (see row_columns.h). */
 #define _GNU_SOURCE /* qsort_r */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,36 +129,85 @@ const char *sort_title(enum fs_sort sort)
 	return sort_keys[sort].title;
 }
 
-struct ranking {
-	const struct row_table *table;
-	long column; /* -1: events */
+/* A row's place in the ranking: its amount, found once per row rather than at every
+ * comparison (a --sort column sums histograms: with 10,000 rows, comparing them that way was
+ * half of the loader's time). */
+struct ranked_row {
+	__u64 amount;
+	const struct row *row;
+	size_t at; /* its index in the table */
 };
 
-static __u64 rank_amount(const struct row *row, const struct ranking *how)
+static __u64 rank_amount(const struct row_table *table, const struct row *row, long column)
 {
 	struct figures_view v;
 
-	if (how->column < 0)
+	if (column < 0)
 		return row->events;
-	v = row_figures(how->table, row);
-	return row_column_amount(&v, (size_t)how->column);
+	v = row_figures(table, row);
+	return row_column_amount(&v, (size_t)column);
 }
 
-static int compare_rank(const void *a, const void *b, void *context)
+static int compare_ranked(const void *a, const void *b)
 {
-	const struct ranking *how = context;
-	__u64 va = rank_amount(a, how), vb = rank_amount(b, how);
+	const struct ranked_row *ra = a, *rb = b;
 
-	if (va != vb)
-		return va > vb ? -1 : 1;
-	return row_compare_activity(a, b);
+	if (ra->amount != rb->amount)
+		return ra->amount > rb->amount ? -1 : 1;
+	return row_compare_activity(ra->row, rb->row);
 }
 
-void rank_rows(struct row_table *table, enum fs_sort sort)
+/* rows[k] = the row ranked k-th (ranked[k].at), for k < n: n swaps at most, whatever the
+ * table's size; the rest of the rows stay in some order. `where` and `whose` (nr each) track
+ * which row is where as they move. */
+static void bring_to_front(struct row *rows, const struct ranked_row *ranked, size_t nr, size_t n,
+			   size_t *where, size_t *whose)
 {
-	struct ranking how = {.table = table, .column = -1};
+	for (size_t i = 0; i < nr; i++)
+		where[i] = whose[i] = i;
+	for (size_t k = 0; k < n; k++) {
+		size_t wanted = ranked[k].at, at = where[wanted];
+		struct row aside;
 
-	if (sort_keys[sort].column)
-		how.column = (long)row_column_named(sort_keys[sort].column);
-	qsort_r(table->rows, table->nr, sizeof(*table->rows), compare_rank, &how);
+		if (at == k)
+			continue;
+		aside = rows[k];
+		rows[k] = rows[at];
+		rows[at] = aside;
+		where[whose[k]] = at;
+		whose[at] = whose[k];
+		where[wanted] = k;
+		whose[k] = wanted;
+	}
+}
+
+int rank_rows(struct row_table *table, enum fs_sort sort, size_t shown)
+{
+	long column = sort_keys[sort].column ? (long)row_column_named(sort_keys[sort].column) : -1;
+	size_t nr = table->nr, n = shown && shown < nr ? shown : nr;
+	struct ranked_row *ranked;
+	size_t *where, *whose;
+
+	if (nr < 2)
+		return 0;
+	ranked = malloc(nr * sizeof(*ranked));
+	where = malloc(nr * sizeof(*where));
+	whose = malloc(nr * sizeof(*whose));
+	if (!ranked || !where || !whose) {
+		free(ranked);
+		free(where);
+		free(whose);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nr; i++)
+		ranked[i] =
+		    (struct ranked_row){.amount = rank_amount(table, &table->rows[i], column),
+					.row = &table->rows[i],
+					.at = i};
+	qsort(ranked, nr, sizeof(*ranked), compare_ranked);
+	bring_to_front(table->rows, ranked, nr, n, where, whose);
+	free(ranked);
+	free(where);
+	free(whose);
+	return 0;
 }

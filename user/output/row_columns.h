@@ -52,7 +52,8 @@ struct figures_view row_figures(const struct row_table *table, const struct row 
 /* What --sort KEY ranks by, as the line above the table says it. */
 const char *sort_title(enum fs_sort sort);
 /* Rank the table's rows by the --sort key's column, greatest first; by events counted for
- * events, and for ties. */
-void rank_rows(struct row_table *table, enum fs_sort sort);
+ * events, and for ties: the first `shown` rows (all of them with 0) in that order, the rest
+ * after them in some order. -ENOMEM, the rows unmoved, without memory for the ranking. */
+int rank_rows(struct row_table *table, enum fs_sort sort, size_t shown);
 
 #endif
