@@ -24,6 +24,30 @@
 
 #include "entries.bpf.h"
 
+enum fs_group { FS_GROUP_INTERRUPT, FS_GROUP_UNTRACKED, FS_GROUP_UNSELECTED };
+
+/* The CPU's share of a group (struct fs_cpu), for events no thread entry takes: out of line,
+ * as no event of a known thread calls it, so that the programs' common paths stay short. */
+static __noinline struct fs_counters *cpu_group(enum fs_group group)
+{
+	struct fs_cpu *cpu = this_cpu();
+
+	if (!cpu)
+		return &fs_no_cpu.counters;
+	if (group == FS_GROUP_INTERRUPT)
+		return &cpu->interrupt;
+	if (group == FS_GROUP_UNTRACKED)
+		return &cpu->untracked;
+	return &cpu->unselected;
+}
+
+/* Is `counters` one of the CPU's groups rather than a thread's entry? (cpu: this_cpu()) */
+static __always_inline bool is_cpu_group(struct fs_cpu *cpu, struct fs_counters *counters)
+{
+	return !cpu || counters == &cpu->interrupt || counters == &cpu->untracked ||
+	       counters == &cpu->unselected || counters == &fs_no_cpu.counters;
+}
+
 /*
  * An exited thread's entry stays linked until the loader has reported it, so that its last
  * events (those of exit itself) still reach it. A thread of a new process that took its key

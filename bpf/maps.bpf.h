@@ -156,29 +156,6 @@ static __always_inline struct fs_cpu *this_cpu(void)
  * entry's counters, as a thread's are, so that its header is where a thread's would be. */
 FS_MAP struct fs_task fs_no_cpu;
 
-enum fs_group { FS_GROUP_INTERRUPT, FS_GROUP_UNTRACKED, FS_GROUP_UNSELECTED };
-
-/* The CPU's share of a group (struct fs_cpu), for events no thread entry takes. */
-static __always_inline struct fs_counters *cpu_group(enum fs_group group)
-{
-	struct fs_cpu *cpu = this_cpu();
-
-	if (!cpu)
-		return &fs_no_cpu.counters;
-	if (group == FS_GROUP_INTERRUPT)
-		return &cpu->interrupt;
-	if (group == FS_GROUP_UNTRACKED)
-		return &cpu->untracked;
-	return &cpu->unselected;
-}
-
-/* Is `counters` one of the CPU's groups rather than a thread's entry? (cpu: this_cpu()) */
-static __always_inline bool is_cpu_group(struct fs_cpu *cpu, struct fs_counters *counters)
-{
-	return !cpu || counters == &cpu->interrupt || counters == &cpu->untracked ||
-	       counters == &cpu->unselected || counters == &fs_no_cpu.counters;
-}
-
 /* p += n, for counters that two programs may write at once on a preemptible kernel (the
  * per-CPU groups and figures, and a thread's counters in its entry). The verifier keeps one of
  * the two adds. */
