@@ -72,19 +72,13 @@ static __always_inline bool retired_for_new_process(struct fs_entry_head *head, 
  * if its process is outside the selection, the unselected group's, and no entry is made.
  * ref->index is the entry's, or FS_UNTRACKED or FS_UNSELECTED.
  */
-static __noinline struct fs_counters *thread_entry(__u64 key, struct task_struct *task,
-						   struct fs_entry_ref *ref)
+static __noinline struct fs_counters *
+thread_entry(struct fs_cpu_state *st, __u64 key, struct task_struct *task, struct fs_entry_ref *ref)
 {
-	struct fs_cpu *cpu = this_cpu();
-	struct fs_cached_ref *cached;
+	struct fs_cached_ref *cached = &st->cached[(__u32)key % FS_NR_CACHED_REFS];
 	struct fs_entry_head *head = NULL;
 	struct fs_entry_ref *linked;
 
-	if (!cpu) {
-		ref->index = FS_UNTRACKED;
-		return &fs_no_cpu.counters;
-	}
-	cached = &cpu->cached[(__u32)key % FS_NR_CACHED_REFS];
 	if (cached->key == key) {
 		*ref = cached->ref;
 		head = entry_checked(&fs_tasks, key, *ref);
@@ -106,7 +100,7 @@ static __noinline struct fs_counters *thread_entry(__u64 key, struct task_struct
 			/* No entry: the gen of the mark is the moves it was judged after. */
 			ref->index = FS_UNSELECTED;
 			ref->gen = moves;
-			return &cpu->unselected;
+			return cpu_group(FS_GROUP_UNSELECTED);
 		}
 		/* Made in the thread's own context, always: its cgroup is the current one. */
 		head = entry_make(&fs_tasks_index, &fs_tasks, &fs_tasks_free, &fs_tasks_taken, key,
@@ -120,7 +114,7 @@ static __noinline struct fs_counters *thread_entry(__u64 key, struct task_struct
 	}
 	if (!head) {
 		ref->index = FS_UNTRACKED;
-		return &cpu->untracked;
+		return cpu_group(FS_GROUP_UNTRACKED);
 	}
 	/* A preempted writer can leave the cache torn; every use checks it against the entry. */
 	cached->key = key;
@@ -168,7 +162,7 @@ static __noinline struct fs_counters *recorded_thread_counters(struct fs_cpu_sta
 	 * kernels leave some threads' switches untraced): the kernel's answer wins. */
 	if (thread_key(task) != run->key)
 		record_running(st, run, task);
-	counters = thread_entry(run->key, task, &ref);
+	counters = thread_entry(st, run->key, task, &ref);
 	run->index = ref.index;
 	run->gen = ref.gen;
 	return counters;
@@ -213,7 +207,7 @@ static __noinline struct fs_counters *current_thread_counters(struct fs_cpu_stat
 		record_running(st, &st->running, task);
 		return recorded_thread_counters(st, &st->running);
 	}
-	return thread_entry(thread_key(task), task, &ref);
+	return thread_entry(st, thread_key(task), task, &ref);
 }
 
 /*
@@ -288,7 +282,7 @@ static __noinline struct fs_counters *interrupted_thread_counters(struct fs_cpu_
 		if (entry)
 			return &entry->counters;
 	}
-	return thread_entry(key, task, &ref);
+	return thread_entry(st, key, task, &ref);
 }
 
 static __always_inline struct fs_counters *charge_current_thread(struct fs_cpu_state *st)

@@ -331,7 +331,8 @@ struct fs_cached_ref {
 
 /*
  * What every event reads first, in a per-CPU map of its own (fs_cpu_states): the interrupt
- * depth, the stacks' size and the running thread, 72 bytes. Kept apart from the CPU's groups
+ * depth, the stacks' size and the running thread, 72 bytes, then the cache of entries the first
+ * event of a turn looks in. Kept apart from the CPU's groups
  * and figures (struct fs_cpu, some 23 KiB a CPU, pages of the per-CPU area of their own): a
  * small value shares its page with other small per-CPU data, and an event touches one page
  * fewer that only foliostat uses. Where the kernel's work between two events pushes out what
@@ -349,6 +350,9 @@ struct fs_cpu_state {
 	__u64 stack_size;
 	struct fs_running running;  /* the thread running here, set at each context switch */
 	struct fs_running previous; /* the one it switched from, for events of the switch itself */
+	/* Where the first event of a thread's turn finds its entry before asking the index: at
+	 * every switch between address spaces, so here rather than in struct fs_cpu's pages. */
+	struct fs_cached_ref cached[FS_NR_CACHED_REFS];
 };
 
 /* The CPU's share of the interrupt, untracked and unselected groups and of the system-only
@@ -356,14 +360,17 @@ struct fs_cpu_state {
  * only when it is charged to a group or counted CPU-wide, and by the slow path that finds a
  * thread's entry (the cache of references). */
 struct fs_cpu {
-	struct fs_cached_ref cached[FS_NR_CACHED_REFS];
+	/* Room for an entry's header before the groups, never written: the verifier follows
+	 * count_node() (folios.bpf.c) into the header of whatever counters it has, a group's
+	 * too, which must then still be inside the value. */
+	struct fs_entry_head no_header;
 	struct fs_counters interrupt; /* events in hard/soft interrupt or NMI context */
 	struct fs_counters untracked; /* events of threads the full table had no room for */
 	struct fs_counters unselected; /* events of threads outside the selection */
 	FS_SYSTEM_TAIL_FIELDS
 };
 
-_Static_assert(sizeof(struct fs_cpu_state) == 72,
+_Static_assert(__builtin_offsetof(struct fs_cpu_state, cached) == 72,
 	       "what every event reads first is 72 bytes, two cache lines at most");
 
 /* The name the loader takes for a moment at start-up, to measure the kernel through its own

@@ -81,6 +81,10 @@ start_tracer() {
 	esac
 	TRACER=$!
 	for _ in $(seq 300); do
+		if ! kill -0 "$TRACER" 2>/dev/null; then
+			echo "bench: $1 did not start: $(tail -3 "$OUT/tracer.err" "$OUT/tracer.out" 2>/dev/null)" >&2
+			exit 1
+		fi
 		case $1 in
 		foliostat | nodes | unattributed) grep -qx 'NoNewPrivs:[[:space:]]*1' "/proc/$TRACER/status" && break ;; # start-up done
 		bpftrace) grep -q '^Attaching' "$OUT/tracer.out" 2>/dev/null && sleep 1 && break ;;
