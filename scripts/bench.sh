@@ -8,7 +8,7 @@
 # (RESULTS=path to write elsewhere).
 #
 # Environment: ROUNDS (default 11), SECS per run (default 3), STATS_ROUNDS for the per-probe cost
-# (default 3), RING_ROUNDS for its context-switch workload (20000), PROCS for the loader test
+# (default 5), RING_ROUNDS for its context-switch workload (20000), PROCS for the loader test
 # (10000; fewer where the host cannot wake that many on time: tests/bench/churn.c), SPANS and
 # SPAN_SECS for the loader's CPU measure (5 spans of 10 s). PARTS, the
 # parts to run (default all: "throughput probes loader files resident"; "probes" alone is the BPF time
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-11}
 SECS=${SECS:-3}
-STATS_ROUNDS=${STATS_ROUNDS:-3}
+STATS_ROUNDS=${STATS_ROUNDS:-5}
 PROCS=${PROCS:-10000}
 SPANS=${SPANS:-5}
 SPAN_SECS=${SPAN_SECS:-10}
