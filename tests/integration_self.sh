@@ -42,8 +42,8 @@ test_bench_tracepoints_match_foliostat() {
 # processes: the per-probe cost and the loader among PROCS live processes) and its report says
 # what each program costs: the allocation program ran once per fault of the fault loop (its
 # own count of pages touched), beside the same programs without attribution, the floor and the
-# empty programs, and the goals' verdict; the loader counted at least the processes the churn
-# says it kept alive.
+# empty programs, and the goals' verdict; the loader counted the processes the churn says it
+# kept alive.
 test_bench_completes_and_reports_each_program() {
 	need_root
 	make -s -j2 build/faultbench build/floor build/empty build/churn build/workload >/dev/null ||
@@ -68,6 +68,9 @@ test_bench_completes_and_reports_each_program() {
 	kept=$(sed -n 's/^bench: churn keeps \([0-9]*\) of 300 processes$/\1/p' "$T/bench.err")
 	assert_between "$kept" 1 300 "processes the churn kept alive"
 	counted=$(sed -n 's/^Streaming, .*the last record counted \([0-9,]*\) active processes\.$/\1/p' "$T/bench.md" | tr -d ,)
-	assert_between "$counted" "$kept" 100000 "active processes in the streaming loader's last record"
+	# Each of them faults once a second, at its own moment of the second: one woken late has
+	# its fault in the next record, so a record may miss a few.
+	assert_between "$counted" $((kept * 95 / 100)) 100000 \
+		"active processes in the streaming loader's last record (the churn kept $kept)"
 	grep -qF "Serving \`/metrics\` (\`--listen\`, \`--by process\`" "$T/bench.md" || fail "no exporter figures"
 }
