@@ -190,15 +190,12 @@ int rank_rows(struct row_table *table, enum fs_sort sort, size_t shown)
 
 	if (nr < 2)
 		return 0;
-	ranked = malloc(nr * sizeof(*ranked));
-	where = malloc(nr * sizeof(*where));
-	whose = malloc(nr * sizeof(*whose));
-	if (!ranked || !where || !whose) {
-		free(ranked);
-		free(where);
-		free(whose);
+	/* One block: the ranking, then where each row is and whose row each place holds. */
+	ranked = malloc(nr * (sizeof(*ranked) + 2 * sizeof(size_t)));
+	if (!ranked)
 		return -ENOMEM;
-	}
+	where = (size_t *)(ranked + nr);
+	whose = where + nr;
 	for (size_t i = 0; i < nr; i++)
 		ranked[i] =
 		    (struct ranked_row){.amount = rank_amount(table, &table->rows[i], column),
@@ -207,7 +204,5 @@ int rank_rows(struct row_table *table, enum fs_sort sort, size_t shown)
 	qsort(ranked, nr, sizeof(*ranked), compare_ranked);
 	bring_to_front(table->rows, ranked, nr, n, where, whose);
 	free(ranked);
-	free(where);
-	free(whose);
 	return 0;
 }
