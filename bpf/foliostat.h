@@ -332,12 +332,12 @@ struct fs_cached_ref {
 /*
  * What every event reads first, in a per-CPU map of its own (fs_cpu_states): the interrupt
  * depth, the stacks' size and the running thread, 72 bytes, then the cache of entries the first
- * event of a turn looks in. Kept apart from the CPU's groups
- * and figures (struct fs_cpu, some 23 KiB a CPU, pages of the per-CPU area of their own): a
- * small value shares its page with other small per-CPU data, and an event touches one page
- * fewer that only foliostat uses. Where the kernel's work between two events pushes out what
- * they touched (mm_page_alloc's program runs right after the kernel zeroed the new page), that
- * was about 20 ns per allocation on the benchmark's host (docs/benchmarks-method.md). The
+ * event of a turn looks in (1 KiB). Kept apart from the CPU's groups and figures (struct
+ * fs_cpu, some 10 KiB a CPU, pages of the per-CPU area of their own): this value shares its
+ * page with other per-CPU data, and an event touches one page fewer that only foliostat uses.
+ * Where the kernel's work between two events pushes out what they touched (mm_page_alloc's
+ * program runs right after the kernel zeroed the new page), that was about 20 ns per
+ * allocation on the benchmark's host (docs/benchmarks-method.md). The
  * settings known before load are not here but in read-only data (maps.bpf.h), which the
  * verifier prunes by.
  */
@@ -357,8 +357,7 @@ struct fs_cpu_state {
 
 /* The CPU's share of the interrupt, untracked and unselected groups and of the system-only
  * figures (fs_cpus), per CPU so that no two CPUs ever write the same line: read by an event
- * only when it is charged to a group or counted CPU-wide, and by the slow path that finds a
- * thread's entry (the cache of references). */
+ * only when it is charged to a group or counted CPU-wide. */
 struct fs_cpu {
 	/* Room for an entry's header before the groups, never written: the verifier follows
 	 * count_node() (folios.bpf.c) into the header of whatever counters it has, a group's
